@@ -1,0 +1,53 @@
+package dev.fleetfix;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Bad input from the user: a playbook, an inventory or an option. The CLI maps it to exit code 2
+ * and prints {@link #getMessage()} as one line, before any host is touched.
+ */
+public class InputException extends RuntimeException {
+    private final Optional<Path> file;
+    private final int line;
+    private final int column;
+
+    public InputException(String message) {
+        this(null, 0, 0, message);
+    }
+
+    public InputException(Path file, int line, int column, String message) {
+        super(format(file, line, column, message));
+        this.file = Optional.ofNullable(file);
+        this.line = line;
+        this.column = column;
+    }
+
+    public Optional<Path> file() {
+        return file;
+    }
+
+    /** 1-based line, or 0 when unknown. */
+    public int line() {
+        return line;
+    }
+
+    /** 1-based column, or 0 when unknown. */
+    public int column() {
+        return column;
+    }
+
+    private static String format(Path file, int line, int column, String message) {
+        if (file == null) {
+            return message;
+        }
+        StringBuilder where = new StringBuilder(file.toString());
+        if (line > 0) {
+            where.append(':').append(line);
+            if (column > 0) {
+                where.append(':').append(column);
+            }
+        }
+        return where + ": " + message;
+    }
+}

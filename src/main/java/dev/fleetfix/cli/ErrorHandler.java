@@ -1,0 +1,62 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.InputException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The one place that turns exceptions into exit codes and one-line messages. Stack traces are
+ * printed only with {@code -vv}.
+ */
+final class ErrorHandler implements IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parseResult) {
+        PrintWriter err = cmd.getErr();
+        int exitCode =
+                e instanceof InputException || e instanceof ParameterException ? ExitCode.USAGE : ExitCode.FINDINGS;
+        err.println(cmd.getColorScheme().errorText("fleetfix: " + oneLine(e)));
+        if (verbosity(cmd) >= 2) {
+            e.printStackTrace(err);
+        } else if (!(e instanceof InputException)) {
+            err.println("(run with -vv for the stack trace)");
+        }
+        err.flush();
+        return exitCode;
+    }
+
+    private static String oneLine(Throwable e) {
+        String message = e.getMessage();
+        if (message == null || message.isBlank()) {
+            message = e.getClass().getSimpleName();
+        }
+        return message.replace('\n', ' ');
+    }
+
+    private static int verbosity(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return root.getCommand() instanceof FleetfixCommand app ? app.verbosity() : 0;
+    }
+
+    /** Bad options: one line, the usage hint, exit 2. */
+    static final class UsageHandler implements IParameterExceptionHandler {
+        @Override
+        public int handleParseException(ParameterException e, String[] args) {
+            CommandLine cmd = e.getCommandLine();
+            PrintWriter err = cmd.getErr();
+            err.println(cmd.getColorScheme().errorText("fleetfix: " + e.getMessage()));
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+                err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+            }
+            err.flush();
+            return ExitCode.USAGE;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.fleetfix.cli;
+
+/**
+ * Maps {@code -v}/{@code -vv} to log levels. Libraries (SSHJ, Testcontainers) log through SLF4J's
+ * simple logger, which reads its level once, so this runs before anything logs.
+ */
+final class Verbosity {
+    private Verbosity() {}
+
+    static int count(String[] args) {
+        int count = 0;
+        for (String arg : args) {
+            if (arg.equals("--verbose")) {
+                count++;
+            } else if (arg.matches("-v+")) {
+                count += arg.length() - 1;
+            }
+        }
+        return count;
+    }
+
+    static void configureLogging(String[] args) {
+        int v = count(args);
+        String level = v >= 3 ? "debug" : v == 2 ? "info" : "error";
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    }
+}

@@ -1,0 +1,72 @@
+package dev.fleetfix.inventory;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One managed host, with its variables already merged by Ansible's precedence rules.
+ *
+ * @param name inventory name (what {@code --limit} matches and reports show)
+ * @param address what to connect to ({@code ansible_host}, or the name)
+ * @param port SSH port
+ * @param user SSH login user, or empty for the control node's user
+ * @param keyFile private key file, or empty to use ssh-agent and the default keys
+ * @param become whether commands that need root run through {@code sudo -n}
+ * @param jump an optional jump host, {@code user@bastion:22}
+ * @param connection SSH or local
+ * @param redis how to reach this host's Redis
+ * @param groups the groups the host belongs to, {@code all} included
+ * @param vars every variable visible to the host, merged
+ */
+public record Host(
+        String name,
+        String address,
+        int port,
+        Optional<String> user,
+        Optional<Path> keyFile,
+        boolean become,
+        Optional<String> jump,
+        Connection connection,
+        RedisEndpoint redis,
+        List<String> groups,
+        Map<String, Object> vars) {
+
+    public static final int DEFAULT_SSH_PORT = 22;
+
+    public Host {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(address, "address");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("host " + name + ": port must be 1..65535, was " + port);
+        }
+        groups = List.copyOf(groups);
+        vars = Map.copyOf(vars);
+    }
+
+    /** The implicit {@code localhost} of an empty inventory: local connection, Redis on 127.0.0.1:6379. */
+    public static Host implicitLocalhost() {
+        return new Host(
+                "localhost",
+                "127.0.0.1",
+                DEFAULT_SSH_PORT,
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                Connection.LOCAL,
+                RedisEndpoint.defaultsFor("127.0.0.1"),
+                List.of("all", "ungrouped"),
+                Map.of());
+    }
+
+    /** "redis-3 (10.1.2.3:22)": how errors name a host. */
+    public String describe() {
+        if (connection == Connection.LOCAL) {
+            return name + " (local)";
+        }
+        return name + " (" + address + ":" + port + ")";
+    }
+}

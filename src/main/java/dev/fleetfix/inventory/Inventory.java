@@ -1,0 +1,28 @@
+package dev.fleetfix.inventory;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A loaded inventory: every host in file order, and each group's member host names (children
+ * flattened, so {@code groups().get("all")} lists every host).
+ *
+ * @param source the file it came from, empty for the implicit localhost inventory
+ */
+public record Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
+    public Inventory {
+        hosts = List.copyOf(hosts);
+        groups = Map.copyOf(groups);
+    }
+
+    public static Inventory implicitLocalhost() {
+        Host localhost = Host.implicitLocalhost();
+        return new Inventory(Optional.empty(), List.of(localhost), Map.of("all", List.of(localhost.name())));
+    }
+
+    public Optional<Host> host(String name) {
+        return hosts.stream().filter(h -> h.name().equals(name)).findFirst();
+    }
+}

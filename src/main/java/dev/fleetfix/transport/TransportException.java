@@ -1,0 +1,41 @@
+package dev.fleetfix.transport;
+
+/** A host could not be reached, authenticated or talked to. The message names the host. */
+public class TransportException extends RuntimeException {
+
+    /** Why the transport failed; decides whether a retry may help. */
+    public enum Kind {
+        /** Connection refused, no route, DNS: the host is unreachable. */
+        UNREACHABLE,
+        /** Connect or command timed out. */
+        TIMEOUT,
+        /** The host key is unknown or changed. Never retried. */
+        HOST_KEY,
+        /** Our key or user was refused. Never retried. */
+        AUTH,
+        /** The connection broke while a command ran. */
+        BROKEN
+    }
+
+    private final String host;
+    private final Kind kind;
+
+    public TransportException(String host, Kind kind, String message, Throwable cause) {
+        super("host " + host + ": " + message, cause);
+        this.host = host;
+        this.kind = kind;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** Whether trying again could help: timeouts and broken connections, not keys or auth. */
+    public boolean isTransient() {
+        return kind == Kind.TIMEOUT || kind == Kind.BROKEN || kind == Kind.UNREACHABLE;
+    }
+}
