@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param keyFile private key file, or empty to use ssh-agent and the default keys
  * @param become whether commands that need root run through {@code sudo -n}
  * @param jump an optional jump host, {@code user@bastion:22}
+ * @param knownHosts a known_hosts file for this host ({@code known_hosts_file}), instead of
+ *     {@code ~/.ssh/known_hosts}
  * @param connection SSH or local
  * @param redis how to reach this host's Redis
  * @param groups the groups the host belongs to, {@code all} included
@@ -29,6 +31,7 @@ public record Host(
         Optional<Path> keyFile,
         boolean become,
         Optional<String> jump,
+        Optional<Path> knownHosts,
         Connection connection,
         RedisEndpoint redis,
         List<String> groups,
@@ -55,6 +58,7 @@ public record Host(
                 Optional.empty(),
                 Optional.empty(),
                 false,
+                Optional.empty(),
                 Optional.empty(),
                 Connection.LOCAL,
                 RedisEndpoint.defaultsFor("127.0.0.1"),
