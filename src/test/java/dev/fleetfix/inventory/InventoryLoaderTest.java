@@ -40,6 +40,23 @@ class InventoryLoaderTest {
     }
 
     @Test
+    void theExampleAtTheRepositoryRootLoads() {
+        Inventory inventory = InventoryLoader.load(Path.of("inventory.example.yaml"));
+
+        assertThat(HostPattern.parse("redis:!redis_primary").select(inventory))
+                .extracting(Host::name)
+                .containsExactly("redis-eu-2", "redis-eu-3");
+        Host replica = inventory.host("redis-eu-3").orElseThrow();
+        assertThat(replica.redis().toString()).isEqualTo("10.20.0.13:6380 (tls)");
+        assertThat(replica.jump()).contains("ops@bastion.example.internal:22");
+        assertThat(replica.redis().auth().passwordEnv()).contains("REDIS_PASSWORD");
+        Host local = inventory.host("localhost").orElseThrow();
+        assertThat(local.connection()).isEqualTo(Connection.LOCAL);
+        assertThat(local.redis().auth().passwordFile())
+                .contains(Path.of("secrets/local-redis.pass").toAbsolutePath());
+    }
+
+    @Test
     void aHostWithAnEmptyBodyIsReachedByItsName() {
         Host sentinel = InventoryLoader.load(DIR.resolve("fleet.yaml"))
                 .host("sentinel-4")
