@@ -167,6 +167,23 @@ class InventoryLoaderTest {
     }
 
     @Test
+    void hostKeysWithRangesAndPortsAreExpandedAsAnsibleDoes() {
+        Inventory inventory = InventoryLoader.load(DIR.resolve("ranges.yaml"));
+
+        assertThat(inventory.groups().get("redis")).startsWith("redis-01", "redis-02", "redis-03", "node-a");
+        assertThat(inventory.host("redis-02").orElseThrow().redis().port()).isEqualTo(6380);
+        assertThat(inventory.host("spare-6.example.com")).isPresent();
+        assertThat(inventory.host("bastion").orElseThrow().port()).isEqualTo(2222);
+        assertThat(inventory.host("other").orElseThrow().user()).contains("ops");
+    }
+
+    @Test
+    void aBackwardsRangeIsAnError() throws IOException {
+        assertThatThrownBy(() -> load("all:\n  hosts:\n    web-[3:1]:\n"))
+                .hasMessageEndingWith("inventory.yaml:3:5: host range in \"web-[3:1]\" runs backwards");
+    }
+
+    @Test
     void aBadPortNamesFileLineColumnHostFieldAndValue() throws IOException {
         assertThatThrownBy(
                         () -> load(
