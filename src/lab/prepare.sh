@@ -24,10 +24,12 @@ as_root() {
 }
 
 missing=()
-command -v docker >/dev/null || missing+=(docker.io)
+# Some machines ship only the docker client: the daemon is what the lab needs.
+command -v dockerd >/dev/null || missing+=(docker.io)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing+=(openssh-client)
 command -v redis-cli >/dev/null || missing+=(redis-tools)
+command -v redis-server >/dev/null || missing+=(redis-server)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
