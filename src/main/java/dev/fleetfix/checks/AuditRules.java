@@ -48,9 +48,12 @@ public final class AuditRules {
 
     private static Optional<Finding> redisDown(HostFacts facts) {
         RedisFacts redis = facts.redis();
-        return redis.error()
-                .map(reason ->
-                        Finding.risk("redis-down", "Redis is not answering on " + redis.endpoint() + ": " + reason));
+        return redis.error().map(reason -> {
+            String text = reason.startsWith("authentication failed")
+                    ? "Redis on " + redis.endpoint() + " refused fleetfix: " + reason
+                    : "Redis is not answering on " + redis.endpoint() + ": " + reason;
+            return Finding.risk("redis-down", text);
+        });
     }
 
     private static Optional<Finding> thpExposure(HostFacts facts) {
