@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@code fleetfix audit} against lab hosts with real sshd, systemd and redis-server. */
 class AuditIT {
+    private static final String PASSWORD = "audit-2.pw";
     private static LabFleet fleet;
     private static String inventory;
 
@@ -24,11 +25,12 @@ class AuditIT {
         fleet = LabFleet.start(List.of(
                 // THP always, Redis with disable-thp no: exposed
                 LabHostSpec.named("audit-1").withThp(LabThp.ALWAYS),
-                // a RHEL 6 kernel's THP directory, THP always, Redis opting out: low risk
+                // a RHEL 6 kernel's THP directory, THP always, Redis opting out: low risk; a password file
                 LabHostSpec.named("audit-2")
                         .withThp(LabThp.ALWAYS)
                         .withRhel6Thp()
-                        .withDisableThp(true),
+                        .withDisableThp(true)
+                        .withPassword(PASSWORD),
                 // THP never: ok once overcommit is 1
                 LabHostSpec.named("audit-3").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER),
                 // for outages
@@ -122,6 +124,10 @@ class AuditIT {
         assertThat(two.at("/thp/sysfs_dir").asText()).isEqualTo("/sys/kernel/mm/redhat_transparent_hugepage");
         assertThat(two.at("/thp/enabled").asText()).isEqualTo("always");
         assertThat(two.at("/redis/disable_thp").asBoolean()).isTrue();
+        assertThat(two.at("/redis/version").asText())
+                .as("authenticated with the password file")
+                .startsWith("7.");
+        assertThat(run.stdout()).doesNotContain(PASSWORD);
 
         JsonNode three = json.at("/hosts/2");
         assertThat(three.at("/verdict").asText()).isEqualTo("ok");
