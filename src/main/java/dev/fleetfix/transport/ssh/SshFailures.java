@@ -127,6 +127,11 @@ final class SshFailures {
     }
 
     static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof SshLogin.KeyUnusableException unusable) {
+                return new TransportException(host, Kind.AUTH, attempt.via() + unusable.getMessage(), error);
+            }
+        }
         String keys = attempt.keys().isEmpty() ? "no key" : "key " + String.join(", ", attempt.keys());
         String hint = "";
         if (hasCauseNamed(error, "KeyDecryptionFailedException") || mentions(error, "passphrase")) {

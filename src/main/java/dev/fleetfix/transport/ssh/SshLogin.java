@@ -112,13 +112,46 @@ final class SshLogin {
                             ", ", DEFAULT_KEYS.stream().map(k -> "~/.ssh/" + k).toList()) + " exists");
         }
         List<KeyProvider> providers = new ArrayList<>();
+        KeyUnusableException unusable = null;
         for (Path key : keys) {
-            if (!Files.isReadable(key)) {
-                throw new UserAuthException("private key file " + SshFailures.tilde(key, home) + " is not readable");
+            try {
+                providers.add(load(ssh, key));
+            } catch (KeyUnusableException e) {
+                unusable = unusable == null ? e : unusable;
             }
-            providers.add(ssh.loadKeys(key.toString(), passphrase()));
+        }
+        if (providers.isEmpty()) {
+            throw unusable;
         }
         ssh.authPublickey(loginUser, providers);
+    }
+
+    /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
+    private KeyProvider load(SSHClient ssh, Path key) throws KeyUnusableException {
+        String shown = SshFailures.tilde(key, home);
+        if (!Files.isReadable(key)) {
+            throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
+        }
+        try {
+            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
+            provider.getPrivate();
+            return provider;
+        } catch (IOException | RuntimeException e) {
+            String reason = passphraseEnv.isEmpty()
+                    ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR"
+                    : env.get(passphraseEnv.get()) == null
+                            ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
+                                    + " (--key-passphrase-env) is not set"
+                            : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
+            throw new KeyUnusableException("cannot use private key " + shown + ": " + reason, e);
+        }
+    }
+
+    /** A private key that cannot be read or decrypted: a login problem, never retried. */
+    static final class KeyUnusableException extends UserAuthException {
+        KeyUnusableException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Reads the passphrase from the named environment variable when SSHJ finds the key encrypted. */

@@ -54,15 +54,20 @@ public final class SshShell implements RemoteShell {
     private SSHClient client;
     private boolean closed;
 
-    private SshShell(Host host, SshOptions options) {
+    private SshShell(Host host, SshOptions options, SshLogin login) {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
-        this.login = SshLogin.of(host, options);
+        this.login = Objects.requireNonNull(login, "login");
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
     public static SshShell open(Host host, SshOptions options) {
-        SshShell shell = new SshShell(host, options);
+        return open(host, options, SshLogin.of(host, options));
+    }
+
+    /** For tests: a login resolved from a given home and environment. */
+    static SshShell open(Host host, SshOptions options, SshLogin login) {
+        SshShell shell = new SshShell(host, options, login);
         shell.connection();
         return shell;
     }
