@@ -313,6 +313,47 @@ class SshShellIT {
                 });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"ed25519", "rsa"})
+    void logsInWithAKeyHeldBySshAgent(String type) throws Exception {
+        Path key = keygen("agent_" + type, type, "");
+        authorize("lab-2", key);
+        Path socket = dir.resolve("agent.sock");
+        Process agent = new ProcessBuilder("ssh-agent", "-D", "-a", socket.toString())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            awaitFile(socket);
+            ProcessBuilder add = new ProcessBuilder("ssh-add", key.toString());
+            add.environment().put("SSH_AUTH_SOCK", socket.toString());
+            assertThat(add.redirectErrorStream(true).start().waitFor()).isZero();
+            Host host = host("lab-2", null, fleet.knownHostsFile());
+            // An empty home: no default key could be what logs in.
+            SshLogin login = SshLogin.of(
+                    host, OPTIONS, dir.resolve("home"), "nobody", Map.of("SSH_AUTH_SOCK", socket.toString()));
+
+            try (SshShell shell = SshShell.open(host, OPTIONS, login)) {
+                assertThat(shell.exec(Command.of("echo agent")).stdout()).isEqualTo("agent\n");
+            }
+        } finally {
+            agent.destroy();
+        }
+    }
+
+    @Test
+    void withoutAnyKeyTheErrorSaysWhatWasLookedFor() {
+        Host host = host("lab-2", null, fleet.knownHostsFile());
+        SshLogin login = SshLogin.of(host, OPTIONS, dir.resolve("home"), "nobody", Map.of());
+
+        assertThatThrownBy(() -> SshShell.open(host, OPTIONS, login))
+                .isInstanceOfSatisfying(TransportException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.AUTH);
+                    assertThat(e.getMessage())
+                            .startsWith(described("lab-2") + "no private key: the host sets no"
+                                    + " ansible_ssh_private_key_file, no ssh-agent");
+                });
+    }
+
     @Test
     void aStoppedSshdIsUnreachableAtOnce() {
         fleet.stopSshd("lab-2");
@@ -399,6 +440,14 @@ class SshShellIT {
         ExecResult added =
                 fleet.rootExec(host, "echo " + ShellQuote.quote(publicKey) + " >> ~fleetfix/.ssh/authorized_keys");
         assertThat(added.exitCode()).as(added.stderr()).isZero();
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(file).exists();
     }
 
     private static boolean awaitGone(String host, String pattern) throws InterruptedException {
