@@ -177,12 +177,19 @@ public final class SshShell implements RemoteShell {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
-    private static void feed(OutputStream stdin, byte[] content) throws IOException {
+    /**
+     * Writes the command's input and closes it. A command may exit without reading it all (a put
+     * whose mktemp failed); that is not a transport failure: its exit status says what happened, and
+     * a connection that really broke shows up when reading the output.
+     */
+    private static void feed(OutputStream stdin, byte[] content) {
         try (stdin) {
             if (content != null) {
                 stdin.write(content);
                 stdin.flush();
             }
+        } catch (IOException e) {
+            // See above: the outcome is read from the command's status.
         }
     }
 
