@@ -108,8 +108,8 @@ public final class LabFleet implements AutoCloseable {
             LabHost host = new LabHost(
                     labels.get(LabDocker.LABEL_HOST),
                     labels.get(LabDocker.LABEL_ADDRESS),
-                    LabBuilder.SSH_PORT,
-                    LabRedisConf.PORT);
+                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
+                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379")));
             containers.put(host, container.getId());
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
@@ -341,10 +341,28 @@ public final class LabFleet implements AutoCloseable {
         }
         throw new LabException("lab host " + host.name() + " (" + host.address() + ") did not come up within "
                 + BOOT_TIMEOUT.toSeconds() + " s: sshd " + (ssh ? "answers" : "silent") + ", redis "
-                + (redis ? "answers" : "silent") + "\n" + diagnostics(host.name()));
+                + (redis ? "answers" : "silent") + inotifyHint() + "\n" + diagnostics(host.name()));
+    }
+
+    /** Hosts that stall at boot with failed path units have usually run out of inotify instances. */
+    private static String inotifyHint() {
+        Path limit = Path.of("/proc/sys/fs/inotify/max_user_instances");
+        try {
+            int instances = Integer.parseInt(Files.readString(limit).strip());
+            return instances >= 1024
+                    ? ""
+                    : "; fs.inotify.max_user_instances is " + instances + ", too low for many systemd hosts:"
+                            + " raise it (sysctl -w fs.inotify.max_user_instances=8192, as src/lab/prepare.sh does)";
+        } catch (IOException | NumberFormatException e) {
+            return "";
+        }
     }
 
     private String diagnostics(String host) {
+        String container = container(host);
+        if (!docker.running(container)) {
+            return "container stopped; its last output:\n" + docker.logTail(container, 30);
+        }
         try {
             return rootExec(
                             host,
