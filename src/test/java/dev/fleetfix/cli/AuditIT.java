@@ -61,6 +61,11 @@ class AuditIT {
         return fleet.host(host).address();
     }
 
+    /** Where the host's Redis listens, as the inventory says ({@code 127.0.0.11:6379}). */
+    private static String redisEndpoint(String host) {
+        return fleet.host(host).address() + ":" + fleet.host(host).redisPort();
+    }
+
     private static String row(CliRun run, String host) {
         return run.stdout()
                 .lines()
@@ -108,7 +113,7 @@ class AuditIT {
         assertThat(one.at("/thp/defrag").asText()).isEqualTo("madvise");
         assertThat(one.at("/net_core_somaxconn").asInt())
                 .isEqualTo(Integer.parseInt(root("audit-1", "cat /proc/sys/net/core/somaxconn")));
-        assertThat(one.at("/redis/endpoint").asText()).isEqualTo(address("audit-1") + ":6379");
+        assertThat(one.at("/redis/endpoint").asText()).isEqualTo(redisEndpoint("audit-1"));
         assertThat(one.at("/redis/version").asText()).startsWith("7.");
         assertThat(one.at("/redis/role").asText()).isEqualTo("master");
         assertThat(one.at("/redis/disable_thp").asBoolean()).isFalse();
@@ -174,7 +179,7 @@ class AuditIT {
             assertThat(down.stdout())
                     .as(down.toString())
                     .contains(
-                            "    risk: Redis is not answering on " + address("audit-4") + ":6379: connection refused");
+                            "    risk: Redis is not answering on " + redisEndpoint("audit-4") + ": connection refused");
 
             fleet.stopSshd("audit-4");
             CliRun unreachable = CliRun.of("audit", "-i", inventory, "--limit", "audit-4", "--json")
