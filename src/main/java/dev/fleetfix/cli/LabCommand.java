@@ -6,8 +6,12 @@ import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabPreset;
 import dev.fleetfix.lab.LabSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -24,7 +28,13 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "A throwaway fleet of real Redis hosts (systemd, sshd, redis-server) in local Docker"
                 + " containers, each on its own loopback address: rehearse a playbook before running it on production.",
-        subcommands = {LabCommand.Up.class, LabCommand.Status.class, LabCommand.Reboot.class, LabCommand.Down.class})
+        subcommands = {
+            LabCommand.Up.class,
+            LabCommand.Status.class,
+            LabCommand.Inventory.class,
+            LabCommand.Reboot.class,
+            LabCommand.Down.class
+        })
 public final class LabCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -172,6 +182,42 @@ public final class LabCommand implements Runnable {
                             status.sshUp() ? "up" : "down",
                             status.redisUp() ? "up" : "down");
                 }
+            }
+        }
+    }
+
+    @Command(
+            name = "inventory",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Print the path of the lab's inventory, for -i: fleetfix audit -i \"$(fleetfix lab inventory)\".",
+                "With several labs up and no --id, the newest one."
+            })
+    static final class Inventory implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Override
+        public void run() {
+            Path dir = where.id.isPresent() ? where.labDir() : newest(LabFleet.find(where.home.dir));
+            spec.commandLine().getOut().println(LabFleet.attach(dir).inventoryFile());
+        }
+
+        private Path newest(List<Path> labs) {
+            if (labs.isEmpty()) {
+                throw new InputException("no lab is up in " + where.home.dir + "; start one with 'fleetfix lab up'");
+            }
+            return labs.stream().max(Comparator.comparing(Inventory::modified)).orElseThrow();
+        }
+
+        private static FileTime modified(Path dir) {
+            try {
+                return Files.getLastModifiedTime(dir);
+            } catch (IOException e) {
+                return FileTime.fromMillis(0);
             }
         }
     }
