@@ -16,7 +16,7 @@ public final class PersistMethods {
     public static final String RC_LOCAL = "/etc/rc.local";
     public static final String DEFAULT_GRUB = "/etc/default/grub";
     static final String MARKER = "# fleetfix-thp";
-    private static final Pattern GRUB_LINE = Pattern.compile("(?m)^GRUB_CMDLINE_LINUX=(\"?)(.*?)\\1\\s*$");
+    private static final Pattern GRUB_LINE = Pattern.compile("(?m)^GRUB_CMDLINE_LINUX=(\"?)(.*?)\\1[ \\t]*$");
 
     private PersistMethods() {}
 

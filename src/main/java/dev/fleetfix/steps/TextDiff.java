@@ -95,12 +95,12 @@ public final class TextDiff {
                 ops.add(new Op(' ', a.get(i), i + 1, j + 1));
                 i++;
                 j++;
-            } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-                ops.add(new Op('+', b.get(j), i + 1, j + 1));
-                j++;
-            } else {
+            } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
                 ops.add(new Op('-', a.get(i), i + 1, j + 1));
                 i++;
+            } else {
+                ops.add(new Op('+', b.get(j), i + 1, j + 1));
+                j++;
             }
         }
         return ops;
