@@ -195,7 +195,11 @@ public final class PlaybookRunner {
                         skippedForWindow = true;
                     } else if (outcome.failed()) {
                         failed++;
-                        breaker.onError(0, TimeUnit.NANOSECONDS, new IllegalStateException(host + " failed"));
+                        // The breaker watches the infrastructure (hosts unreachable after retries);
+                        // a host that fails its steps is max_fail_percentage's business.
+                        if (outcome == HostOutcome.UNREACHABLE) {
+                            breaker.onError(0, TimeUnit.NANOSECONDS, new IllegalStateException(host + " unreachable"));
+                        }
                     } else {
                         breaker.onSuccess(0, TimeUnit.NANOSECONDS);
                     }
@@ -218,7 +222,7 @@ public final class PlaybookRunner {
                             name,
                             String.format(
                                     java.util.Locale.ROOT,
-                                    "circuit breaker open: %.0f%% of the last hosts failed",
+                                    "circuit breaker open: %.0f%% of the last hosts were unreachable",
                                     breaker.getMetrics().getFailureRate())));
                 }
                 if (skippedForWindow) {

@@ -25,7 +25,8 @@ public record RolloutPolicy(RetryConfig retry, CircuitBreakerConfig breaker) {
 
     /**
      * 3 attempts, backoff 1 s then 2 s; the breaker looks at the last 5 hosts and opens when at
-     * least 3 have finished and half of them failed.
+     * least 3 have finished and half of them were unreachable (after retries). Hosts that fail a
+     * step are counted by max_fail_percentage, not by the breaker.
      */
     public static RolloutPolicy defaults() {
         return of(3, Duration.ofSeconds(1));

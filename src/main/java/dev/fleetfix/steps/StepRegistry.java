@@ -20,8 +20,9 @@ public final class StepRegistry implements StepCatalog {
         this.types = Map.copyOf(types);
     }
 
+    /** The built-in types; {@code audit} uses the audit service. */
     public static StepRegistry standard() {
-        return standard(new ShellFacts());
+        return standard(new AuditorFacts(new dev.fleetfix.checks.HostAuditor()));
     }
 
     public static StepRegistry standard(FactGatherer facts) {

@@ -13,6 +13,7 @@ import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.steps.StepResult;
 import java.nio.file.Path;
@@ -62,9 +63,10 @@ public final class Harness {
     }
 
     public RunPlan plan(String yaml, RunOptions options) {
-        Playbook playbook = new PlaybookParser(StepRegistry.standard()).parse(dir.resolve("play.yaml"), yaml);
+        Playbook playbook =
+                new PlaybookParser(StepRegistry.standard(new ShellFacts())).parse(dir.resolve("play.yaml"), yaml);
         List<Host> all = hosts.values().stream().map(FakeHost::host).toList();
-        return new RunPlanner(StepRegistry.standard())
+        return new RunPlanner(StepRegistry.standard(new ShellFacts()))
                 .plan(
                         playbook,
                         pattern -> pattern.equals("all") || pattern.equals("redis")
