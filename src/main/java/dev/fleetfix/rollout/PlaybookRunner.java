@@ -287,7 +287,8 @@ public final class PlaybookRunner {
             Instant now = clock.instant();
             List<String> changedHosts;
             synchronized (changed) {
-                changedHosts = List.copyOf(changed);
+                changedHosts =
+                        plan.hostNames().stream().filter(changed::contains).toList();
             }
             RunSummary summary = new RunSummary(
                     outcome,

@@ -43,6 +43,7 @@ public final class FakeHost {
     private final List<String> scripts = Collections.synchronizedList(new ArrayList<>());
     private volatile Predicate<String> transientFailure = s -> false;
     private volatile boolean restartBreaksRedis;
+    private volatile boolean transientAlways;
 
     public FakeHost(String name, Path dir) {
         this.name = name;
@@ -192,6 +193,11 @@ public final class FakeHost {
         transientFailure = which;
     }
 
+    /** Every command throws a transient TransportException: the host is gone. */
+    public void failTransientlyAlways() {
+        transientAlways = true;
+    }
+
     public RemoteShell shell() {
         return new Shell();
     }
@@ -217,6 +223,9 @@ public final class FakeHost {
         public ExecResult exec(Command command) {
             String script = command.script();
             scripts.add(script);
+            if (transientAlways) {
+                throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
+            }
             if (transientFailure.test(script)) {
                 transientFailure = s -> false;
                 throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
