@@ -31,8 +31,21 @@ command -v redis-cli >/dev/null || missing+=(redis-tools)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
+  # Keep the packages' own service starts (dockerd with its default bridge and iptables) out of the way: this
+  # script starts dockerd itself, with the flags the lab needs.
+  policy=/usr/sbin/policy-rc.d
+  own_policy=false
+  if [[ ! -e "$policy" ]]; then
+    as_root sh -c "printf '#!/bin/sh\\nexit 101\\n' >$policy && chmod 0755 $policy"
+    own_policy=true
+  fi
+  installed=true
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-    || die "apt-get install ${missing[*]} failed"
+    || installed=false
+  if [[ "$own_policy" == true ]]; then
+    as_root rm -f "$policy"
+  fi
+  [[ "$installed" == true ]] || die "apt-get install ${missing[*]} failed"
 fi
 command -v docker >/dev/null || die "docker is still not on PATH after installing docker.io"
 
