@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.rollout.HostOutcome;
 import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.BatchStarted;
 import dev.fleetfix.rollout.event.GateChecked;
@@ -18,10 +19,12 @@ import dev.fleetfix.steps.StepStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Live progress and an Ansible-like recap on a terminal. One line per finished step, prefixed with
@@ -33,6 +36,7 @@ public final class ConsoleReporter implements RunListener {
     private final Ansi ansi;
     private final boolean showDiffs;
     private final Map<String, Stats> stats = new LinkedHashMap<>();
+    private final Set<String> unreachableSteps = new HashSet<>();
     private Instant start;
     private boolean check;
 
@@ -108,7 +112,10 @@ public final class ConsoleReporter implements RunListener {
             case CHANGED -> s.changed++;
             case FAILED -> s.failed++;
             case SKIPPED -> s.skipped++;
-            case UNREACHABLE -> s.unreachable++;
+            case UNREACHABLE -> {
+                s.unreachable++;
+                unreachableSteps.add(e.play() + "\n" + e.host());
+            }
         }
         String word = status.name().toLowerCase(Locale.ROOT);
         if (check && status == StepStatus.CHANGED) {
@@ -150,16 +157,13 @@ public final class ConsoleReporter implements RunListener {
         String text =
                 switch (e.outcome()) {
                     case DONE -> ansi.green("done");
-                    case FAILED -> ansi.red("FAILED: " + e.reason());
-                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + e.reason());
+                    case FAILED -> ansi.red("FAILED: " + oneLine(e.reason()));
+                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + oneLine(e.reason()));
                     case UNTOUCHED -> "untouched";
                 };
-        if (e.outcome() == dev.fleetfix.rollout.HostOutcome.UNREACHABLE
-                && e.reason().length() > 0) {
-            Stats s = stats.computeIfAbsent(e.host(), h -> new Stats());
-            if (s.unreachable == 0) {
-                s.unreachable++;
-            }
+        // A host that cannot even be connected to has no step result: count it here.
+        if (e.outcome() == HostOutcome.UNREACHABLE && !unreachableSteps.contains(e.play() + "\n" + e.host())) {
+            stats.computeIfAbsent(e.host(), h -> new Stats()).unreachable++;
         }
         line(e.at(), "host " + e.host() + " " + text + " (" + human(e.elapsed()) + ")");
     }
@@ -211,7 +215,8 @@ public final class ConsoleReporter implements RunListener {
                             : ansi.green("ok: " + summary.done().size() + " hosts done"));
             default -> {
                 out.println(ansi.red(
-                        summary.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + summary.reason()));
+                        summary.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": "
+                                + oneLine(summary.reason())));
                 out.println("  done:      " + names(summary.done()));
                 out.println("  failed:    " + names(summary.failed()));
                 out.println("  untouched: " + names(summary.untouched()));
