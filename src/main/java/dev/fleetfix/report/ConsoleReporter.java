@@ -1,0 +1,292 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.rollout.HostOutcome;
+import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.BatchStarted;
+import dev.fleetfix.rollout.event.GateChecked;
+import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.PlayHalted;
+import dev.fleetfix.rollout.event.PlayStarted;
+import dev.fleetfix.rollout.event.RunEnded;
+import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.rollout.event.RunListener;
+import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.rollout.gate.GateResult;
+import dev.fleetfix.steps.FileDiff;
+import dev.fleetfix.steps.StepStatus;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Live progress and an Ansible-like recap on a terminal. One line per finished step, prefixed with
+ * the time since the run started; diffs with {@code --diff}; at the end a recap of
+ * ok/changed/failed/skipped/unreachable per host, and done/failed/untouched when the run halted.
+ */
+public final class ConsoleReporter implements RunListener {
+    private final PrintWriter out;
+    private final Ansi ansi;
+    private final boolean showDiffs;
+    private final Map<String, Stats> stats = new LinkedHashMap<>();
+    private final Set<String> unreachableSteps = new HashSet<>();
+    private Instant start;
+    private boolean check;
+
+    /**
+     * @param out where to print
+     * @param color whether to use ANSI colours (the CLI decides: a terminal, no --no-color)
+     * @param showDiffs print file diffs (--diff)
+     */
+    public ConsoleReporter(PrintWriter out, boolean color, boolean showDiffs) {
+        this.out = out;
+        this.ansi = new Ansi(color);
+        this.showDiffs = showDiffs;
+    }
+
+    /** Counts per host, as in Ansible's recap. */
+    private static final class Stats {
+        int ok;
+        int changed;
+        int failed;
+        int skipped;
+        int unreachable;
+    }
+
+    @Override
+    public void on(RunEvent event) {
+        if (event instanceof RunStarted e) {
+            started(e);
+        } else if (event instanceof PlayStarted e) {
+            play(e);
+        } else if (event instanceof BatchStarted e) {
+            line(e.at(), ansi.bold("BATCH " + e.number() + "/" + e.of()) + " " + String.join(", ", e.hosts()));
+        } else if (event instanceof StepFinished e) {
+            step(e);
+        } else if (event instanceof GateChecked e) {
+            gate(e);
+        } else if (event instanceof HostFinished e) {
+            host(e);
+        } else if (event instanceof PlayHalted e) {
+            halted(e);
+        } else if (event instanceof WindowClosed e) {
+            window(e);
+        } else if (event instanceof RunEnded e) {
+            recap(e.summary());
+        }
+        out.flush();
+    }
+
+    private void started(RunStarted e) {
+        start = e.at();
+        check = e.check();
+        for (String host : e.hosts()) {
+            stats.put(host, new Stats());
+        }
+        String mode = e.check() ? " (check mode: nothing is changed)" : "";
+        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks());
+    }
+
+    private void play(PlayStarted e) {
+        out.println();
+        StringBuilder batches = new StringBuilder();
+        for (List<String> b : e.batches()) {
+            batches.append(" [").append(String.join(", ", b)).append(']');
+        }
+        out.println(ansi.bold("PLAY [" + e.play() + "]") + " " + e.batches().size() + " batches:" + batches
+                + e.window().map(w -> ", window " + w).orElse(""));
+    }
+
+    private void step(StepFinished e) {
+        Stats s = stats.computeIfAbsent(e.host(), h -> new Stats());
+        StepStatus status = e.result().status();
+        switch (status) {
+            case OK -> s.ok++;
+            case CHANGED -> s.changed++;
+            case FAILED -> s.failed++;
+            case SKIPPED -> s.skipped++;
+            case UNREACHABLE -> {
+                s.unreachable++;
+                unreachableSteps.add(e.play() + "\n" + e.host());
+            }
+        }
+        String word = status.name().toLowerCase(Locale.ROOT);
+        if (check && status == StepStatus.CHANGED) {
+            word = "would change";
+        }
+        String retries = e.attempts() > 1 ? " [" + e.attempts() + " attempts]" : "";
+        line(
+                e.at(),
+                ansi.status(status, word + ":") + " [" + e.host() + "] " + e.step() + ": " + detail(e) + " ("
+                        + human(e.elapsed()) + ")" + retries);
+        if (showDiffs) {
+            for (FileDiff diff : e.result().diffs()) {
+                for (String l : diff.unifiedDiff().split("\n")) {
+                    out.println("    " + ansi.diffLine(l));
+                }
+            }
+        }
+    }
+
+    private static String detail(StepFinished e) {
+        return oneLine(e.result().message());
+    }
+
+    /** Command output may span lines; a progress line must not. */
+    private static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " / ");
+    }
+
+    private void gate(GateChecked e) {
+        for (GateResult part :
+                e.result().parts().isEmpty() ? List.of(e.result()) : e.result().parts()) {
+            String word = part.passed() ? "passed" : "FAILED";
+            out.println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
+                    + human(part.elapsed()) + ": " + part.detail());
+        }
+    }
+
+    private void host(HostFinished e) {
+        String text =
+                switch (e.outcome()) {
+                    case DONE -> ansi.green("done");
+                    case FAILED -> ansi.red("FAILED: " + oneLine(e.reason()));
+                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + oneLine(e.reason()));
+                    case UNTOUCHED -> "untouched";
+                };
+        // A host that cannot even be connected to has no step result: count it here.
+        if (e.outcome() == HostOutcome.UNREACHABLE && !unreachableSteps.contains(e.play() + "\n" + e.host())) {
+            stats.computeIfAbsent(e.host(), h -> new Stats()).unreachable++;
+        }
+        line(e.at(), "host " + e.host() + " " + text + " (" + human(e.elapsed()) + ")");
+    }
+
+    private void halted(PlayHalted e) {
+        out.println();
+        line(e.at(), ansi.red("HALTED [" + e.play() + "]: " + e.reason()) + "; no new host will be started");
+    }
+
+    private void window(WindowClosed e) {
+        out.println();
+        if (e.beforeStart()) {
+            line(
+                    e.at(),
+                    ansi.red("REFUSED: outside the change window " + e.window() + " (now " + e.localTime()
+                            + "); no host touched"));
+        } else {
+            line(
+                    e.at(),
+                    ansi.red("WINDOW CLOSED: " + e.window() + " closed (now " + e.localTime()
+                            + "); hosts in flight finished, no new host started"));
+        }
+    }
+
+    private void recap(RunSummary summary) {
+        out.println();
+        out.println(ansi.bold("RECAP") + " (" + human(summary.elapsed()) + ")");
+        int width = stats.keySet().stream().mapToInt(String::length).max().orElse(4);
+        for (Map.Entry<String, Stats> e : stats.entrySet()) {
+            Stats s = e.getValue();
+            out.println(String.format(Locale.ROOT, "%-" + width + "s : ", e.getKey())
+                    + ansi.green(String.format(Locale.ROOT, "ok=%-3d", s.ok)) + " "
+                    + ansi.yellow(String.format(Locale.ROOT, "changed=%-3d", s.changed)) + " "
+                    + (s.failed > 0
+                            ? ansi.red(String.format(Locale.ROOT, "failed=%-3d", s.failed))
+                            : String.format(Locale.ROOT, "failed=%-3d", s.failed))
+                    + " "
+                    + String.format(Locale.ROOT, "skipped=%-3d", s.skipped) + " "
+                    + (s.unreachable > 0
+                            ? ansi.red(String.format(Locale.ROOT, "unreachable=%d", s.unreachable))
+                            : String.format(Locale.ROOT, "unreachable=%d", s.unreachable)));
+        }
+        switch (summary.outcome()) {
+            case OK -> out.println(
+                    check
+                            ? (summary.changesPending()
+                                    ? ansi.yellow("check: changes pending on " + String.join(", ", summary.changed()))
+                                    : ansi.green("check: nothing to change"))
+                            : ansi.green("ok: " + summary.done().size() + " hosts done"));
+            default -> {
+                out.println(ansi.red(
+                        summary.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": "
+                                + oneLine(summary.reason())));
+                out.println("  done:      " + names(summary.done()));
+                out.println("  failed:    " + names(summary.failed()));
+                out.println("  untouched: " + names(summary.untouched()));
+            }
+        }
+    }
+
+    private static String names(List<String> names) {
+        return names.isEmpty() ? "-" : String.join(", ", names);
+    }
+
+    private void line(Instant at, String text) {
+        out.println(elapsed(at) + " " + text);
+    }
+
+    private String elapsed(Instant at) {
+        if (start == null) {
+            return "[--:--]";
+        }
+        long s = Math.max(0, Duration.between(start, at).toSeconds());
+        return String.format(Locale.ROOT, "[%02d:%02d]", s / 60, s % 60);
+    }
+
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms < 1000) {
+            return ms + "ms";
+        }
+        return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+    }
+
+    /** ANSI styles, or plain text when colour is off. */
+    private record Ansi(boolean on) {
+        String wrap(String code, String text) {
+            return on ? "\u001b[" + code + "m" + text + "\u001b[0m" : text;
+        }
+
+        String bold(String t) {
+            return wrap("1", t);
+        }
+
+        String green(String t) {
+            return wrap("32", t);
+        }
+
+        String yellow(String t) {
+            return wrap("33", t);
+        }
+
+        String red(String t) {
+            return wrap("31", t);
+        }
+
+        String status(StepStatus s, String t) {
+            return switch (s) {
+                case OK -> green(t);
+                case CHANGED -> yellow(t);
+                case SKIPPED -> wrap("36", t);
+                case FAILED, UNREACHABLE -> red(t);
+            };
+        }
+
+        String diffLine(String l) {
+            if (l.startsWith("+") && !l.startsWith("+++")) {
+                return green(l);
+            }
+            if (l.startsWith("-") && !l.startsWith("---")) {
+                return red(l);
+            }
+            return l;
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.fleetfix.rollout;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.rollout.RunPlan.PlannedStep;
+import dev.fleetfix.rollout.event.GateChecked;
+import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.HostStarted;
+import dev.fleetfix.rollout.event.RunListener;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.StepStarted;
+import dev.fleetfix.rollout.gate.GateResult;
+import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.steps.FactCondition;
+import dev.fleetfix.steps.HostState;
+import dev.fleetfix.steps.StepContext;
+import dev.fleetfix.steps.StepFailure;
+import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.StepStatus;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.TransportException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/** Runs one play's steps on one host, in order, stopping at the first failure; emits its events. */
+final class HostRun {
+    /** What a host run needs from the engine. */
+    record Env(
+            Function<Host, RemoteShell> shells,
+            Function<Host, GateTarget.Connect> redis,
+            GateTarget.Primaries primaries,
+            Clock clock,
+            Sleeper sleeper,
+            Retrier retrier,
+            RunListener listener,
+            String runStamp,
+            boolean check,
+            Duration pollInterval) {}
+
+    private final Env env;
+
+    HostRun(Env env) {
+        this.env = env;
+    }
+
+    HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state) throws InterruptedException {
+        Instant start = env.clock().instant();
+        state.startPlay();
+        env.listener().on(new HostStarted(start, play, host.name()));
+        RemoteShell shell;
+        try {
+            shell = env.retrier().run(() -> env.shells().apply(host)).value();
+        } catch (Retrier.Exhausted e) {
+            return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+        }
+        StepContext ctx = new StepContext(
+                host,
+                shell,
+                env.redis().apply(host),
+                env.primaries(),
+                env.check(),
+                state,
+                env.clock(),
+                env.sleeper(),
+                env.runStamp(),
+                env.pollInterval());
+        int index = 0;
+        for (PlannedStep planned : steps) {
+            index++;
+            String name = planned.step().name();
+            String type = planned.step().type();
+            Instant stepStart = env.clock().instant();
+            env.listener().on(new StepStarted(stepStart, play, host.name(), index, name, type));
+            StepResult result;
+            int attempts = 1;
+            FactCondition.Outcome when =
+                    planned.when().map(c -> c.evaluate(state.facts())).orElse(new FactCondition.Outcome(true, ""));
+            if (!when.holds()) {
+                result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
+            } else {
+                try {
+                    Retrier.Attempted<StepResult> done =
+                            env.retrier().run(() -> planned.handler().run(ctx));
+                    result = done.value();
+                    attempts = done.attempts();
+                } catch (Retrier.Exhausted e) {
+                    attempts = e.attempts();
+                    result = failure(e.error(), attempts);
+                }
+            }
+            state.learn(result.facts());
+            if (result.status() == StepStatus.CHANGED) {
+                state.markChanged();
+            }
+            Instant end = env.clock().instant();
+            env.listener()
+                    .on(new StepFinished(
+                            end,
+                            play,
+                            host.name(),
+                            index,
+                            name,
+                            type,
+                            result,
+                            Duration.between(stepStart, end),
+                            attempts));
+            for (GateResult gate : result.gates()) {
+                env.listener().on(new GateChecked(end, play, host.name(), gate));
+            }
+            if (result.status().stopsHost()) {
+                HostOutcome outcome =
+                        result.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
+                return finish(play, host, state, start, outcome, name + ": " + result.message());
+            }
+        }
+        return finish(play, host, state, start, HostOutcome.DONE, "");
+    }
+
+    private static StepResult failure(RuntimeException e, int attempts) {
+        String suffix = attempts > 1 ? " (after " + attempts + " attempts)" : "";
+        if (e instanceof TransportException) {
+            return StepResult.unreachable(e.getMessage() + suffix);
+        }
+        if (e instanceof StepFailure) {
+            return StepResult.failed(e.getMessage());
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return StepResult.failed(message + suffix);
+    }
+
+    private HostOutcome finish(
+            String play, Host host, HostState state, Instant start, HostOutcome outcome, String reason) {
+        Instant end = env.clock().instant();
+        env.listener()
+                .on(new HostFinished(
+                        end, play, host.name(), outcome, reason, Duration.between(start, end), state.facts()));
+        return outcome;
+    }
+}

@@ -1,0 +1,306 @@
+package dev.fleetfix.rollout;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.rollout.RunPlan.PlannedPlay;
+import dev.fleetfix.rollout.event.BatchStarted;
+import dev.fleetfix.rollout.event.PlayHalted;
+import dev.fleetfix.rollout.event.PlayStarted;
+import dev.fleetfix.rollout.event.RunEnded;
+import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.rollout.event.RunListener;
+import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.steps.HostState;
+import dev.fleetfix.steps.StepStatus;
+import dev.fleetfix.transport.RemoteShell;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Runs a {@link RunPlan}: play after play, batch after batch, the hosts of a batch in parallel
+ * (bounded by forks). The next batch starts only when every host of this one is done, which
+ * includes passing its {@code wait_healthy} gates. Stops starting hosts when a batch fails more than
+ * max_fail_percentage, when the circuit breaker opens, or when the change window closes; hosts in
+ * flight always finish. Reports everything as {@link RunEvent}s and formats nothing.
+ */
+public final class PlaybookRunner {
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    /** The ports the engine talks through. */
+    public record Ports(Function<Host, RemoteShell> shells, RedisConnector redis, GateTarget.Primaries primaries) {}
+
+    private final Ports ports;
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private final RolloutPolicy policy;
+    private final Duration pollInterval;
+
+    public PlaybookRunner(Ports ports, Clock clock, Sleeper sleeper, RolloutPolicy policy, Duration pollInterval) {
+        this.ports = ports;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.policy = policy;
+        this.pollInterval = pollInterval;
+    }
+
+    public RunSummary run(RunPlan plan, RunListener listener) throws InterruptedException {
+        RunListener events = serialized(listener);
+        Run run = new Run(plan, events);
+        return run.execute();
+    }
+
+    private static RunListener serialized(RunListener listener) {
+        Object lock = new Object();
+        return event -> {
+            synchronized (lock) {
+                listener.on(event);
+            }
+        };
+    }
+
+    /** The state of one run. */
+    private final class Run {
+        private final RunPlan plan;
+        private final RunListener events;
+        private final Instant start;
+        private final Map<String, HostOutcome> outcomes = new LinkedHashMap<>();
+        private final Set<String> changed = new LinkedHashSet<>();
+        private final Map<String, HostState> states = new LinkedHashMap<>();
+        private final CircuitBreaker breaker;
+
+        Run(RunPlan plan, RunListener listener) {
+            this.plan = plan;
+            this.start = clock.instant();
+            this.breaker = CircuitBreaker.of("rollout", policy.breaker());
+            this.events = event -> {
+                if (event instanceof StepFinished f && f.result().status() == StepStatus.CHANGED) {
+                    synchronized (changed) {
+                        changed.add(f.host());
+                    }
+                }
+                listener.on(event);
+            };
+            plan.hostNames().forEach(h -> {
+                outcomes.put(h, HostOutcome.UNTOUCHED);
+                states.put(h, new HostState());
+            });
+        }
+
+        RunSummary execute() throws InterruptedException {
+            String stamp = STAMP.format(start);
+            RunOptions options = plan.options();
+            events.on(new RunStarted(
+                    start,
+                    stamp,
+                    plan.playbook().source(),
+                    options.check(),
+                    options.diff(),
+                    options.forks(),
+                    plan.hostNames()));
+            if (!options.check()) {
+                for (PlannedPlay play : plan.plays()) {
+                    if (play.window().isPresent() && !isOpen(play.window().get())) {
+                        ChangeWindow w = play.window().get();
+                        String local = w.localTime(clock.instant(), clock.getZone());
+                        events.on(new WindowClosed(
+                                clock.instant(), play.play().name(), w.text(), local, true, plan.hostNames()));
+                        return end(
+                                RunOutcome.REFUSED_OUTSIDE_WINDOW,
+                                "outside the change window " + w.text() + " (now " + local + "): no host touched");
+                    }
+                }
+            }
+            HostRun hostRun = new HostRun(new HostRun.Env(
+                    ports.shells(),
+                    host -> timeout -> ports.redis().connect(host, timeout),
+                    ports.primaries(),
+                    clock,
+                    sleeper,
+                    new Retrier(policy.retry(), sleeper),
+                    events,
+                    stamp,
+                    options.check(),
+                    pollInterval));
+            try (BatchExecutor executor = new BatchExecutor(options.forks())) {
+                for (PlannedPlay play : plan.plays()) {
+                    Optional<RunSummary> stopped = runPlay(play, hostRun, executor);
+                    if (stopped.isPresent()) {
+                        return stopped.get();
+                    }
+                }
+            }
+            boolean anyFailed = outcomes.values().stream().anyMatch(HostOutcome::failed);
+            return end(anyFailed ? RunOutcome.HOSTS_FAILED : RunOutcome.OK, anyFailed ? "some hosts failed" : "");
+        }
+
+        private Optional<RunSummary> runPlay(PlannedPlay play, HostRun hostRun, BatchExecutor executor)
+                throws InterruptedException {
+            String name = play.play().name();
+            List<List<Host>> batches = play.batches().batches();
+            events.on(new PlayStarted(
+                    clock.instant(),
+                    name,
+                    batches.stream()
+                            .map(b -> b.stream().map(Host::name).toList())
+                            .toList(),
+                    play.play().maxFailPercentage(),
+                    play.window().map(ChangeWindow::text)));
+            for (int i = 0; i < batches.size(); i++) {
+                List<Host> batch = batches.get(i);
+                if (windowClosed(play)) {
+                    return Optional.of(closeWindow(play));
+                }
+                events.on(new BatchStarted(
+                        clock.instant(),
+                        name,
+                        i + 1,
+                        batches.size(),
+                        batch.stream().map(Host::name).toList()));
+                List<Callable<HostOutcome>> tasks = new ArrayList<>();
+                for (Host host : batch) {
+                    tasks.add(() -> {
+                        if (windowClosed(play) || breaker.getState() == CircuitBreaker.State.OPEN) {
+                            return HostOutcome.UNTOUCHED;
+                        }
+                        return hostRun.run(name, host, play.stepsByHost().get(host.name()), states.get(host.name()));
+                    });
+                }
+                List<HostOutcome> results = executor.runAll(tasks);
+                int failed = 0;
+                boolean skippedForWindow = false;
+                for (int h = 0; h < batch.size(); h++) {
+                    HostOutcome outcome = results.get(h);
+                    String host = batch.get(h).name();
+                    record(host, outcome);
+                    if (outcome == HostOutcome.UNTOUCHED) {
+                        skippedForWindow = true;
+                    } else if (outcome.failed()) {
+                        failed++;
+                        // The breaker watches the infrastructure (hosts unreachable after retries);
+                        // a host that fails its steps is max_fail_percentage's business.
+                        if (outcome == HostOutcome.UNREACHABLE) {
+                            breaker.onError(0, TimeUnit.NANOSECONDS, new IllegalStateException(host + " unreachable"));
+                        }
+                    } else {
+                        breaker.onSuccess(0, TimeUnit.NANOSECONDS);
+                    }
+                }
+                int started = (int)
+                        results.stream().filter(o -> o != HostOutcome.UNTOUCHED).count();
+                if (started > 0 && failed * 100.0 / started > play.play().maxFailPercentage()) {
+                    return Optional.of(halt(
+                            name,
+                            String.format(
+                                    java.util.Locale.ROOT,
+                                    "batch %d: %d of %d hosts failed, more than max_fail_percentage %d%%",
+                                    i + 1,
+                                    failed,
+                                    started,
+                                    play.play().maxFailPercentage())));
+                }
+                if (breaker.getState() == CircuitBreaker.State.OPEN) {
+                    return Optional.of(halt(
+                            name,
+                            String.format(
+                                    java.util.Locale.ROOT,
+                                    "circuit breaker open: %.0f%% of the last hosts were unreachable",
+                                    breaker.getMetrics().getFailureRate())));
+                }
+                if (skippedForWindow) {
+                    return Optional.of(closeWindow(play));
+                }
+            }
+            return Optional.empty();
+        }
+
+        private void record(String host, HostOutcome outcome) {
+            HostOutcome before = outcomes.get(host);
+            if (before == null || !before.failed()) {
+                outcomes.put(host, outcome == HostOutcome.UNTOUCHED && before != null ? before : outcome);
+            }
+        }
+
+        private boolean isOpen(ChangeWindow window) {
+            return window.isOpen(clock.instant(), clock.getZone());
+        }
+
+        private boolean windowClosed(PlannedPlay play) {
+            return !plan.options().check()
+                    && play.window().isPresent()
+                    && !isOpen(play.window().get());
+        }
+
+        private RunSummary closeWindow(PlannedPlay play) {
+            ChangeWindow w = play.window().orElseThrow();
+            String local = w.localTime(clock.instant(), clock.getZone());
+            events.on(new WindowClosed(clock.instant(), play.play().name(), w.text(), local, false, untouched()));
+            return end(
+                    RunOutcome.WINDOW_CLOSED,
+                    "the change window " + w.text() + " closed at " + local + "; "
+                            + untouched().size() + " hosts left for the next window");
+        }
+
+        private RunSummary halt(String play, String reason) {
+            events.on(new PlayHalted(clock.instant(), play, reason, done(), failed(), untouched()));
+            return end(RunOutcome.HALTED, reason);
+        }
+
+        private List<String> done() {
+            return names(o -> o == HostOutcome.DONE);
+        }
+
+        private List<String> failed() {
+            return names(HostOutcome::failed);
+        }
+
+        private List<String> untouched() {
+            return names(o -> o == HostOutcome.UNTOUCHED);
+        }
+
+        private List<String> names(java.util.function.Predicate<HostOutcome> which) {
+            return outcomes.entrySet().stream()
+                    .filter(e -> which.test(e.getValue()))
+                    .map(Map.Entry::getKey)
+                    .toList();
+        }
+
+        private RunSummary end(RunOutcome outcome, String reason) {
+            Instant now = clock.instant();
+            List<String> changedHosts;
+            synchronized (changed) {
+                changedHosts =
+                        plan.hostNames().stream().filter(changed::contains).toList();
+            }
+            RunSummary summary = new RunSummary(
+                    outcome,
+                    reason,
+                    done(),
+                    failed(),
+                    untouched(),
+                    plan.options().check() && !changedHosts.isEmpty(),
+                    changedHosts,
+                    Duration.between(start, now));
+            events.on(new RunEnded(now, summary));
+            return summary;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.fleetfix.rollout;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Location;
+import dev.fleetfix.playbook.Play;
+import dev.fleetfix.playbook.Playbook;
+import dev.fleetfix.playbook.Step;
+import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.playbook.Templates;
+import dev.fleetfix.rollout.RunPlan.PlannedPlay;
+import dev.fleetfix.rollout.RunPlan.PlannedStep;
+import dev.fleetfix.steps.FactCondition;
+import dev.fleetfix.steps.StepArgs;
+import dev.fleetfix.steps.StepRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns a parsed playbook into a {@link RunPlan}: selects each play's hosts, plans its batches,
+ * parses its window, and resolves and prepares every step for every host, so that a missing
+ * variable or a bad argument stops the run before any host is contacted.
+ *
+ * <p>Variables, lowest precedence first: the host's inventory variables; {@code inventory_hostname},
+ * {@code redis_service} and {@code redis_port} (from the inventory's Redis settings, unless set);
+ * the play's {@code vars} (which may use the former).
+ */
+public final class RunPlanner {
+    private final StepRegistry steps;
+    private final HostOrdering ordering;
+
+    public RunPlanner(StepRegistry steps) {
+        this(steps, HostOrdering.inventoryOrder());
+    }
+
+    public RunPlanner(StepRegistry steps, HostOrdering ordering) {
+        this.steps = steps;
+        this.ordering = ordering;
+    }
+
+    public RunPlan plan(Playbook playbook, HostSelector hosts, RunOptions options) {
+        List<PlannedPlay> plays = new ArrayList<>();
+        for (Play play : playbook.plays()) {
+            plays.add(plan(play, hosts, options));
+        }
+        return new RunPlan(playbook, plays, options);
+    }
+
+    private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
+        List<Host> hosts = ordering.order(selector.select(play.hosts()));
+        Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
+            try {
+                return ChangeWindow.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw play.location().error(e.getMessage());
+            }
+        }));
+        Map<String, List<PlannedStep>> byHost = new LinkedHashMap<>();
+        for (Host host : hosts) {
+            Map<String, Object> vars = variables(play, host);
+            List<PlannedStep> planned = new ArrayList<>();
+            for (Step step : play.steps()) {
+                planned.add(prepare(step, host, vars));
+            }
+            byHost.put(host.name(), planned);
+        }
+        return new PlannedPlay(play, BatchPlan.of(hosts, play.serial()), window, byHost);
+    }
+
+    static Map<String, Object> variables(Play play, Host host) {
+        Map<String, Object> vars = new LinkedHashMap<>(host.vars());
+        vars.put("inventory_hostname", host.name());
+        vars.putIfAbsent("redis_service", host.redis().serviceUnit());
+        vars.putIfAbsent("redis_port", host.redis().port());
+        Map<String, Object> base = Map.copyOf(withoutNulls(vars));
+        play.vars().forEach((k, v) -> vars.put(k, Templates.render(v, base, play.location(), "vars." + k, false)));
+        return withoutNulls(vars);
+    }
+
+    private static Map<String, Object> withoutNulls(Map<String, Object> vars) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        vars.forEach((k, v) -> {
+            if (v != null) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private PlannedStep prepare(Step step, Host host, Map<String, Object> vars) {
+        StepSignature signature = steps.signature(step.type())
+                .orElseThrow(() -> step.location().error("unknown step type '" + step.type() + "'"));
+        Location at = step.location();
+        Map<String, Object> resolved = new LinkedHashMap<>();
+        step.args()
+                .forEach((name, value) -> resolved.put(
+                        name,
+                        Templates.render(
+                                value,
+                                vars,
+                                at,
+                                step.type() + "." + name + " (host " + host.name() + ")",
+                                signature.shellArgs().contains(name))));
+        Step ready = step.withArgs(resolved);
+        Optional<FactCondition> when = step.when().map(text -> {
+            try {
+                return FactCondition.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw at.error("when: " + e.getMessage());
+            }
+        });
+        return new PlannedStep(ready, steps.prepare(new StepArgs(ready, host)), when);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.playbook.StepSignature;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code audit: {}}: gathers the host's facts for later steps and the report; never changes anything. */
+final class AuditStep implements StepType {
+    private final FactGatherer gatherer;
+
+    AuditStep(FactGatherer gatherer) {
+        this.gatherer = gatherer;
+    }
+
+    @Override
+    public StepSignature signature() {
+        return StepSignature.of("audit", Set.of());
+    }
+
+    @Override
+    public StepHandler prepare(StepArgs args) {
+        return ctx -> {
+            Map<String, String> facts = gatherer.gather(ctx);
+            String summary = "thp enabled=" + facts.getOrDefault("thp.enabled", "?") + " defrag="
+                    + facts.getOrDefault("thp.defrag", "?") + ", init=" + facts.getOrDefault("init", "?")
+                    + ", os=" + facts.getOrDefault("os.id", "?") + ", redis "
+                    + facts.getOrDefault("redis.role", "unreachable");
+            return StepResult.ok(summary).withFacts(facts);
+        };
+    }
+}

@@ -1,0 +1,40 @@
+package dev.fleetfix.steps;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the engine remembers about one host during a run: its facts (from {@code audit} and from
+ * what steps set, in check mode what they would set), and whether anything changed in the current
+ * play ({@code restart_redis} restarts only then). Used by one worker thread at a time.
+ */
+public final class HostState {
+    private final Map<String, String> facts = new LinkedHashMap<>();
+    private boolean changedInPlay;
+
+    public Optional<String> fact(String key) {
+        return Optional.ofNullable(facts.get(key));
+    }
+
+    public Map<String, String> facts() {
+        return Collections.unmodifiableMap(facts);
+    }
+
+    public void learn(Map<String, String> more) {
+        facts.putAll(more);
+    }
+
+    public boolean changedInPlay() {
+        return changedInPlay;
+    }
+
+    public void markChanged() {
+        changedInPlay = true;
+    }
+
+    public void startPlay() {
+        changedInPlay = false;
+    }
+}

@@ -1,0 +1,218 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.transport.ExecResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The ways {@code persist_thp} can persist THP modes. */
+public final class PersistMethods {
+    public static final String UNIT = "fleetfix-thp.service";
+    public static final String UNIT_PATH = "/etc/systemd/system/" + UNIT;
+    public static final String TMPFILES_PATH = "/etc/tmpfiles.d/fleetfix-thp.conf";
+    public static final String RC_LOCAL = "/etc/rc.local";
+    public static final String DEFAULT_GRUB = "/etc/default/grub";
+    static final String MARKER = "# fleetfix-thp";
+    private static final Pattern GRUB_LINE = Pattern.compile("(?m)^GRUB_CMDLINE_LINUX=(\"?)(.*?)\\1[ \\t]*$");
+
+    private PersistMethods() {}
+
+    public static PersistMethod named(String name) {
+        return switch (name) {
+            case "systemd" -> systemd();
+            case "tmpfiles" -> tmpfiles();
+            case "rc.local" -> rcLocal();
+            case "grub" -> grub();
+            case "auto" -> auto();
+            default -> throw new IllegalArgumentException("unknown persist method '" + name + "'");
+        };
+    }
+
+    /** A oneshot unit that writes the modes early at boot, before Redis starts; enabled. */
+    public static PersistMethod systemd() {
+        return (ctx, t, result) -> {
+            FileEdit unit = HostFiles.ensureContent(ctx, UNIT_PATH, unitFile(t), 0644);
+            result.file(unit);
+            if (unit.changed() && !ctx.check()) {
+                Shell.write(ctx, "systemctl daemon-reload");
+            }
+            ExecResult enabled = Shell.read(ctx, "systemctl is-enabled " + UNIT + " 2>/dev/null");
+            String state = enabled.stdout().strip();
+            if (!state.equals("enabled")) {
+                if (!ctx.check()) {
+                    Shell.write(ctx, "systemctl enable " + UNIT);
+                }
+                result.change(UNIT, state.isEmpty() ? "not installed" : state, "enabled");
+            }
+        };
+    }
+
+    static String unitFile(PersistMethod.Target t) {
+        return String.join(
+                "\n",
+                "# Managed by fleetfix: sets Transparent Huge Pages before Redis starts.",
+                "[Unit]",
+                "Description=Transparent Huge Pages enabled=" + t.enabled() + " defrag=" + t.defrag() + " (fleetfix)",
+                "DefaultDependencies=no",
+                "After=sysinit.target local-fs.target",
+                "Before=basic.target " + unitName(t.redisUnit()),
+                "",
+                "[Service]",
+                "Type=oneshot",
+                "ExecStart=/bin/sh -c 'echo " + t.enabled() + " > " + t.thpDir() + "/enabled && echo " + t.defrag()
+                        + " > " + t.thpDir() + "/defrag'",
+                "",
+                "[Install]",
+                "WantedBy=basic.target multi-user.target",
+                "");
+    }
+
+    private static String unitName(String unit) {
+        return unit.contains(".") ? unit : unit + ".service";
+    }
+
+    /** systemd-tmpfiles {@code w} lines, applied at boot by systemd-tmpfiles-setup. */
+    public static PersistMethod tmpfiles() {
+        return (ctx, t, result) -> result.file(HostFiles.ensureContent(ctx, TMPFILES_PATH, tmpfilesConf(t), 0644));
+    }
+
+    static String tmpfilesConf(PersistMethod.Target t) {
+        return "# Managed by fleetfix: Transparent Huge Pages at boot.\n"
+                + "w " + t.thpDir() + "/enabled - - - - " + t.enabled() + "\n"
+                + "w " + t.thpDir() + "/defrag - - - - " + t.defrag() + "\n";
+    }
+
+    /** Lines in /etc/rc.local before its {@code exit 0}, for hosts without systemd. */
+    public static PersistMethod rcLocal() {
+        return (ctx, t, result) -> {
+            List<String> lines = List.of(
+                    "echo " + t.enabled() + " > " + t.thpDir() + "/enabled " + MARKER + " enabled",
+                    "echo " + t.defrag() + " > " + t.thpDir() + "/defrag " + MARKER + " defrag");
+            result.file(HostFiles.edit(ctx, RC_LOCAL, old -> withRcLocalLines(old, lines), 0755));
+        };
+    }
+
+    /**
+     * rc.local with each line present once: a line carrying the same marker is replaced, a missing
+     * one goes before the last {@code exit 0}; a missing file is created.
+     */
+    static String withRcLocalLines(String content, List<String> lines) {
+        List<String> out =
+                new ArrayList<>(content == null ? List.of("#!/bin/sh -e", "exit 0") : List.of(content.split("\n", -1)));
+        if (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        for (String line : lines) {
+            String marker = line.substring(line.indexOf(MARKER));
+            int existing = -1;
+            for (int i = 0; i < out.size(); i++) {
+                if (out.get(i).endsWith(marker)) {
+                    existing = i;
+                }
+            }
+            if (existing >= 0) {
+                out.set(existing, line);
+                continue;
+            }
+            int exit = -1;
+            for (int i = 0; i < out.size(); i++) {
+                if (out.get(i).strip().equals("exit 0")) {
+                    exit = i;
+                }
+            }
+            out.add(exit >= 0 ? exit : out.size(), line);
+        }
+        return String.join("\n", out) + "\n";
+    }
+
+    /** {@code transparent_hugepage=} on the kernel command line; takes effect at the next boot. */
+    public static PersistMethod grub() {
+        return (ctx, t, result) -> {
+            String arg = "transparent_hugepage=" + t.enabled();
+            String tool = ctx.state().fact("grub.tool").orElseGet(() -> grubTool(ctx));
+            if (tool.equals("grubby")) {
+                ExecResult info = Shell.read(ctx, "grubby --info=ALL");
+                if (!info.stdout().contains(arg)) {
+                    if (!ctx.check()) {
+                        Shell.write(ctx, "grubby --update-kernel=ALL --args=" + arg);
+                    }
+                    result.change("kernel cmdline (grubby)", "without " + arg, arg);
+                }
+                return;
+            }
+            if (!HostFiles.exists(ctx, DEFAULT_GRUB)) {
+                throw new StepFailure("grub: " + DEFAULT_GRUB + " not found and grubby not installed");
+            }
+            FileEdit edit = HostFiles.edit(ctx, DEFAULT_GRUB, old -> withGrubArg(old, arg), 0644);
+            result.file(edit);
+            if (edit.changed() && !ctx.check()) {
+                switch (tool) {
+                    case "update-grub" -> Shell.write(ctx, "update-grub");
+                    case "grub2-mkconfig" -> Shell.write(ctx, "grub2-mkconfig -o /boot/grub2/grub.cfg");
+                    default -> result.note(
+                            DEFAULT_GRUB + " edited; no update-grub or grub2-mkconfig found: regenerate grub.cfg");
+                }
+            }
+        };
+    }
+
+    private static String grubTool(StepContext ctx) {
+        ExecResult r = Shell.read(
+                ctx,
+                "for t in update-grub grub2-mkconfig grubby; do command -v $t >/dev/null 2>&1 && echo $t && exit 0;"
+                        + " done; echo none");
+        return r.stdout().strip();
+    }
+
+    /** GRUB_CMDLINE_LINUX with {@code arg} (key=value) set once, replacing another value of the same key. */
+    static String withGrubArg(String content, String arg) {
+        String text = content == null ? "" : content;
+        String key = arg.substring(0, arg.indexOf('=') + 1);
+        Matcher m = GRUB_LINE.matcher(text);
+        if (!m.find()) {
+            String sep = text.isEmpty() || text.endsWith("\n") ? "" : "\n";
+            return text + sep + "GRUB_CMDLINE_LINUX=\"" + arg + "\"\n";
+        }
+        List<String> words = new ArrayList<>();
+        boolean placed = false;
+        for (String word : m.group(2).trim().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            if (word.startsWith(key)) {
+                if (!placed) {
+                    words.add(arg);
+                    placed = true;
+                }
+            } else {
+                words.add(word);
+            }
+        }
+        if (!placed) {
+            words.add(arg);
+        }
+        String line = "GRUB_CMDLINE_LINUX=\"" + String.join(" ", words) + "\"";
+        return text.substring(0, m.start()) + line + text.substring(m.end());
+    }
+
+    /** systemd when the host runs systemd, rc.local otherwise. */
+    public static PersistMethod auto() {
+        return (ctx, t, result) -> {
+            String init = ctx.state()
+                    .fact("init")
+                    .orElseGet(
+                            () -> Shell.read(ctx, "test -d /run/systemd/system").ok() ? "systemd" : "other");
+            PersistMethod chosen = init.equals("systemd") ? systemd() : rcLocal();
+            result.fact("persist_thp.method", init.equals("systemd") ? "systemd" : "rc.local");
+            chosen.persist(ctx, t, result);
+        };
+    }
+
+    static Map<String, PersistMethod> all() {
+        return Map.of(
+                "systemd", systemd(), "tmpfiles", tmpfiles(), "rc.local", rcLocal(), "grub", grub(), "auto", auto());
+    }
+}

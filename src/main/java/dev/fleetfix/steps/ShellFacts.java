@@ -1,0 +1,78 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.checks.ThpMode;
+import dev.fleetfix.checks.ThpParser;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.transport.ExecResult;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads the facts the engine needs in one shell round trip: where THP lives and its modes, the init
+ * system, the distro, the kernel, which grub tool exists; and the Redis role and version.
+ */
+public final class ShellFacts implements FactGatherer {
+    static final String THP_DIRS = "/sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage";
+
+    private static final String SCRIPT = String.join(
+            "\n",
+            "for d in " + THP_DIRS + "; do",
+            "  if [ -d $d ]; then echo \"thp.path=$d\"; echo \"thp.enabled=$(cat $d/enabled 2>/dev/null)\";",
+            "    echo \"thp.defrag=$(cat $d/defrag 2>/dev/null)\"; break; fi",
+            "done",
+            "if [ -d /run/systemd/system ]; then echo init=systemd; else echo init=other; fi",
+            "( . /etc/os-release 2>/dev/null; echo \"os.id=$ID\"; echo \"os.id_like=$ID_LIKE\";"
+                    + " echo \"os.version_id=$VERSION_ID\" )",
+            "echo \"kernel=$(uname -r)\"",
+            "for t in update-grub grub2-mkconfig grubby; do",
+            "  if command -v $t >/dev/null 2>&1; then echo \"grub.tool=$t\"; break; fi",
+            "done",
+            "true");
+
+    @Override
+    public Map<String, String> gather(StepContext ctx) {
+        ExecResult r = Shell.read(ctx, SCRIPT);
+        if (!r.ok()) {
+            throw new StepFailure("fact gathering failed: " + r.errorText());
+        }
+        Map<String, String> facts = parse(r.stdout());
+        facts.putIfAbsent("thp.path", "none");
+        facts.putIfAbsent("grub.tool", "none");
+        for (String key : new String[] {"thp.enabled", "thp.defrag"}) {
+            String raw = facts.get(key);
+            facts.put(
+                    key,
+                    raw == null
+                            ? ThpMode.UNSUPPORTED.word()
+                            : ThpParser.selected(raw).map(ThpMode::word).orElse(raw));
+        }
+        facts.putAll(redisFacts(ctx));
+        return facts;
+    }
+
+    static Map<String, String> parse(String stdout) {
+        Map<String, String> facts = new LinkedHashMap<>();
+        for (String line : stdout.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                facts.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            }
+        }
+        return facts;
+    }
+
+    private static Map<String, String> redisFacts(StepContext ctx) {
+        Map<String, String> facts = new LinkedHashMap<>();
+        try (RedisNode node = ctx.redis().open(Duration.ofSeconds(5))) {
+            facts.put("redis.reachable", "yes");
+            facts.put("redis.role", node.info("replication").getOrDefault("role", "unknown"));
+            facts.put("redis.version", node.info("server").getOrDefault("redis_version", "unknown"));
+        } catch (RedisException e) {
+            facts.put("redis.reachable", "no");
+        }
+        return facts;
+    }
+}

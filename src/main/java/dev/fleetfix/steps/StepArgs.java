@@ -1,0 +1,109 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Step;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A step's resolved arguments for one host, with typed getters whose errors name the step's
+ * file:line:column.
+ */
+public record StepArgs(Step step, Host host) {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
+
+    public Map<String, Object> raw() {
+        return step.args();
+    }
+
+    public boolean has(String name) {
+        return step.args().containsKey(name);
+    }
+
+    public Optional<String> text(String name) {
+        Object value = step.args().get(name);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (value instanceof Map || value instanceof List) {
+            throw error(name + ": expected text, found " + (value instanceof Map ? "a mapping" : "a list"));
+        }
+        return Optional.of(value.toString());
+    }
+
+    public String text(String name, String fallback) {
+        return text(name).orElse(fallback);
+    }
+
+    public boolean bool(String name, boolean fallback) {
+        Object value = step.args().get(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        String text = value.toString().strip().toLowerCase(Locale.ROOT);
+        return switch (text) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw error(name + ": expected true or false, was '" + value + "'");
+        };
+    }
+
+    public Duration duration(String name, Duration fallback) {
+        Object value = step.args().get(name);
+        return value == null ? fallback : parseDuration(name, value);
+    }
+
+    /** "60s", "250ms", "2m", "1h", or a bare number of seconds. */
+    public Duration parseDuration(String name, Object value) {
+        Matcher m = DURATION.matcher(value.toString().strip());
+        if (!m.matches()) {
+            throw error(name + ": expected a duration like 60s, 250ms or 2m, was '" + value + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        Duration d =
+                switch (unit) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofSeconds(n);
+                };
+        if (d.isZero()) {
+            throw error(name + ": must be positive, was '" + value + "'");
+        }
+        return d;
+    }
+
+    public List<?> list(String name) {
+        Object value = step.args().get(name);
+        if (value == null) {
+            return List.of();
+        }
+        if (value instanceof List<?> list) {
+            return list;
+        }
+        return List.of(value);
+    }
+
+    /** One of the allowed words, lower-cased. */
+    public String choice(String name, String fallback, List<String> allowed) {
+        String value = text(name, fallback).strip().toLowerCase(Locale.ROOT);
+        if (!allowed.contains(value)) {
+            throw error(name + ": expected one of " + String.join(", ", allowed) + ", was '" + value + "'");
+        }
+        return value;
+    }
+
+    public InputException error(String message) {
+        return step.location().error(step.type() + " (host " + host.name() + "): " + message);
+    }
+}

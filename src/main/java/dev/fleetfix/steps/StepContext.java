@@ -1,0 +1,52 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.transport.RemoteShell;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a step may use on one host.
+ *
+ * @param host the host
+ * @param shell its shell (opened once per run)
+ * @param redis opens a connection to its Redis
+ * @param primaries opens a replica's primary, when it is in the inventory
+ * @param check check mode: read everything, write nothing, report what would change
+ * @param state the host's facts and whether this play changed it
+ * @param clock the run's clock
+ * @param sleeper the run's sleeper
+ * @param runStamp the run's start as {@code yyyyMMdd'T'HHmmss'Z'}, used in backup file names
+ * @param pollInterval how often gates poll
+ */
+public record StepContext(
+        Host host,
+        RemoteShell shell,
+        GateTarget.Connect redis,
+        GateTarget.Primaries primaries,
+        boolean check,
+        HostState state,
+        Clock clock,
+        Sleeper sleeper,
+        String runStamp,
+        Duration pollInterval) {
+
+    public StepContext {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shell, "shell");
+        Objects.requireNonNull(redis, "redis");
+        Objects.requireNonNull(primaries, "primaries");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(runStamp, "runStamp");
+        Objects.requireNonNull(pollInterval, "pollInterval");
+    }
+
+    public GateTarget gateTarget() {
+        return new GateTarget(host.name(), redis, primaries, clock, sleeper, pollInterval);
+    }
+}

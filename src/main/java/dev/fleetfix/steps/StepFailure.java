@@ -1,0 +1,8 @@
+package dev.fleetfix.steps;
+
+/** A step found the host in a state it cannot handle; the engine turns it into a FAILED result. */
+public class StepFailure extends RuntimeException {
+    public StepFailure(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.playbook.Step;
+import dev.fleetfix.playbook.StepCatalog;
+import dev.fleetfix.playbook.StepSignature;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The step types of a build. {@link #standard(FactGatherer)} holds the built-in ones;
+ * {@link #with(StepType)} adds or replaces one; this is how the benchmark module registers
+ * {@code benchmark}, which is a placeholder until then.
+ */
+public final class StepRegistry implements StepCatalog {
+    private final Map<String, StepType> types;
+
+    private StepRegistry(Map<String, StepType> types) {
+        this.types = Map.copyOf(types);
+    }
+
+    /** The built-in types; {@code audit} uses the audit service. */
+    public static StepRegistry standard() {
+        return standard(new AuditorFacts(new dev.fleetfix.checks.HostAuditor()));
+    }
+
+    public static StepRegistry standard(FactGatherer facts) {
+        Map<String, StepType> types = new LinkedHashMap<>();
+        for (StepType t : new StepType[] {
+            new AuditStep(facts),
+            new ThpStep(),
+            new PersistThpStep(),
+            new RestartRedisStep(),
+            new WaitHealthyStep(),
+            new CommandStep(),
+            new AssertStep(),
+            new UnavailableStep("benchmark")
+        }) {
+            types.put(t.name(), t);
+        }
+        return new StepRegistry(types);
+    }
+
+    /** A registry with this type added, or replacing the type of the same name. */
+    public StepRegistry with(StepType type) {
+        Map<String, StepType> more = new LinkedHashMap<>(types);
+        more.put(type.name(), type);
+        return new StepRegistry(more);
+    }
+
+    @Override
+    public Optional<StepSignature> signature(String type) {
+        return Optional.ofNullable(types.get(type)).map(StepType::signature);
+    }
+
+    @Override
+    public Set<String> typeNames() {
+        return types.keySet();
+    }
+
+    /** Prepares a resolved step for its host. */
+    public StepHandler prepare(StepArgs args) {
+        Step step = args.step();
+        StepType type = types.get(step.type());
+        if (type == null) {
+            throw step.location().error("unknown step type '" + step.type() + "'");
+        }
+        return type.prepare(args);
+    }
+}

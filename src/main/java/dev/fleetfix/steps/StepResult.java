@@ -1,0 +1,106 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.rollout.gate.GateResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one step did on one host.
+ *
+ * @param status ok, changed, skipped, failed or unreachable
+ * @param message one line for people ("enabled always → never"), or the failure's reason
+ * @param changes what changed, before → after
+ * @param diffs edited files with their diffs (always computed; reporters show them with --diff)
+ * @param gates health gate results (wait_healthy)
+ * @param facts facts the step learnt or set ({@code thp.enabled}); merged into the host's facts
+ */
+public record StepResult(
+        StepStatus status,
+        String message,
+        List<Change> changes,
+        List<FileDiff> diffs,
+        List<GateResult> gates,
+        Map<String, String> facts) {
+
+    public StepResult {
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(message, "message");
+        changes = List.copyOf(changes);
+        diffs = List.copyOf(diffs);
+        gates = List.copyOf(gates);
+        facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+    }
+
+    public static StepResult ok(String message) {
+        return new StepResult(StepStatus.OK, message, List.of(), List.of(), List.of(), Map.of());
+    }
+
+    public static StepResult skipped(String message) {
+        return new StepResult(StepStatus.SKIPPED, message, List.of(), List.of(), List.of(), Map.of());
+    }
+
+    public static StepResult failed(String message) {
+        return new StepResult(StepStatus.FAILED, message, List.of(), List.of(), List.of(), Map.of());
+    }
+
+    public static StepResult unreachable(String message) {
+        return new StepResult(StepStatus.UNREACHABLE, message, List.of(), List.of(), List.of(), Map.of());
+    }
+
+    public StepResult withFacts(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(facts);
+        all.putAll(more);
+        return new StepResult(status, message, changes, diffs, gates, all);
+    }
+
+    /** Collects changes and diffs; the status is CHANGED when anything was added, else OK. */
+    public static final class Builder {
+        private final List<Change> changes = new ArrayList<>();
+        private final List<FileDiff> diffs = new ArrayList<>();
+        private final Map<String, String> facts = new LinkedHashMap<>();
+        private final List<String> notes = new ArrayList<>();
+
+        public Builder change(String what, String before, String after) {
+            changes.add(new Change(what, before, after));
+            return this;
+        }
+
+        public Builder file(FileEdit edit) {
+            if (edit.changed()) {
+                changes.add(
+                        new Change(edit.path(), edit.before().isPresent() ? "old content" : "absent", "new content"));
+                diffs.add(new FileDiff(edit.path(), edit.diff(), edit.backup().orElse("")));
+            }
+            return this;
+        }
+
+        public Builder fact(String key, String value) {
+            facts.put(key, value);
+            return this;
+        }
+
+        public Builder note(String note) {
+            notes.add(note);
+            return this;
+        }
+
+        public boolean changed() {
+            return !changes.isEmpty();
+        }
+
+        public StepResult build() {
+            String message = notes.isEmpty()
+                    ? changes.stream()
+                            .map(c -> c.what() + " " + c.before() + " → " + c.after())
+                            .reduce((a, b) -> a + ", " + b)
+                            .orElse("no change")
+                    : String.join("; ", notes);
+            return new StepResult(
+                    changed() ? StepStatus.CHANGED : StepStatus.OK, message, changes, diffs, List.of(), facts);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.playbook.StepSignature;
+
+/**
+ * One kind of playbook step ({@code thp}, {@code restart_redis}...): what the parser accepts, and
+ * how to turn resolved arguments into a {@link StepHandler}. New step types (the benchmark module's)
+ * register through {@link StepRegistry#with(StepType)}.
+ */
+public interface StepType {
+    StepSignature signature();
+
+    default String name() {
+        return signature().type();
+    }
+
+    /**
+     * Validates resolved arguments and prepares the step; runs before any host is contacted.
+     *
+     * @throws dev.fleetfix.InputException naming the step's location for bad arguments
+     */
+    StepHandler prepare(StepArgs args);
+}

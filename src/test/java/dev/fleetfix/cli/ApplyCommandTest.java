@@ -1,0 +1,164 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.TestClock;
+import dev.fleetfix.rollout.RolloutPolicy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ApplyCommandTest {
+    @TempDir
+    Path dir;
+
+    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private Path inventory;
+    private Path playbook;
+
+    /** What a user would see: exit code, stdout, stderr. */
+    record Run(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeEach
+    void fleet() throws Exception {
+        for (String name : new String[] {"r1", "r2", "r3"}) {
+            hosts.put(name, new FakeHost(name, dir));
+        }
+        inventory = dir.resolve("inventory.yaml");
+        Files.writeString(
+                inventory,
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 127.0.0.1}
+                        r2: {ansible_host: 127.0.0.1}
+                        r3: {ansible_host: 127.0.0.1}
+                """);
+        playbook = dir.resolve("thp-off.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: thp off
+                  hosts: redis
+                  serial: 1
+                  steps:
+                    - thp: {}
+                    - persist_thp: {method: systemd}
+                    - restart_redis: {unit: "{{ redis_service }}"}
+                    - wait_healthy: {timeout: 10s}
+                """);
+    }
+
+    private Run apply(String... args) {
+        CommandLine cmd = Main.commandLine();
+        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
+        apply.clock = clock;
+        apply.sleeper = clock.sleeper();
+        apply.shellFactory = host -> hosts.get(host.name()).shell();
+        apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
+        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        String[] all = new String[args.length + 1];
+        all[0] = "apply";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int code = cmd.execute(all);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void appliesThenNothingIsPending() {
+        Run check = apply(playbook.toString(), "-i", inventory.toString(), "--check", "--diff", "--no-color");
+        assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
+        assertThat(check.out())
+                .contains("check mode")
+                .contains("would change: [r1] thp: thp.enabled always → never, thp.defrag always → never")
+                .contains("+++ b/etc/systemd/system/fleetfix-thp.service")
+                .contains("check: changes pending on r1, r2, r3")
+                .doesNotContain("\u001b[");
+        assertThat(hosts.get("r1").thp("enabled")).isEqualTo("always");
+
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
+        assertThat(run.out()).containsPattern("r1 +: ok=1 +changed=3 +failed=0 +skipped=0 +unreachable=0");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.thp("enabled")).isEqualTo("never"));
+
+        Run again = apply(playbook.toString(), "-i", inventory.toString(), "--check");
+        assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.OK);
+        assertThat(again.out()).contains("check: nothing to change");
+    }
+
+    @Test
+    void limitNarrowsThePlay() {
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--limit", "r2");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(hosts.get("r1").thp("enabled")).isEqualTo("always");
+        assertThat(hosts.get("r2").thp("enabled")).isEqualTo("never");
+    }
+
+    @Test
+    void listHostsShowsEachPlaysBatchesAndConnectsToNothing() {
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "--limit", "r1:r3");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).isEqualTo("play [thp off] (2 hosts)\n  batch 1: r1\n  batch 2: r3\n");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void badPlaybookIsExit2AndTouchesNothing() throws Exception {
+        Files.writeString(playbook, "- hosts: redis\n  steps:\n    - restart_redis: {unit: \"{{ nope }}\"}\n");
+        Run run = apply(playbook.toString(), "-i", inventory.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains(playbook + ":3:7: restart_redis.unit (host r1): undefined variable 'nope'");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void badWindowIsExit2() {
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 1-5");
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains("--window: window 'Sat 1-5'");
+    }
+
+    @Test
+    void closedWindowIsExit1AndTouchesNothing() {
+        clock.set(Instant.parse("2026-11-30T10:00:00Z"));
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 01:00-05:00 Europe/Berlin");
+        assertThat(run.exitCode()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.out()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void haltedRolloutIsExit1WithTheSummary() {
+        hosts.get("r2").restartBreaksRedis();
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.out())
+                .contains("HALTED [thp off]: batch 2: 1 of 1 hosts failed")
+                .contains("done:      r1")
+                .contains("failed:    r2")
+                .contains("untouched: r3");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+    }
+}

@@ -1,0 +1,196 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabThp;
+import dev.fleetfix.transport.ExecResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import picocli.CommandLine;
+
+/**
+ * {@code fleetfix apply playbooks/thp-off.yaml} on a lab of three hosts starting with THP always
+ * (lab-3 replicates lab-2). The tests run in order on one fleet, as an operator would: refused
+ * outside the window, check, apply, reboot, apply again, then a host whose Redis will not come back.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ApplyIT {
+    private static final List<String> HOSTS = List.of("lab-1", "lab-2", "lab-3");
+    private static final Path PLAYBOOK = Path.of("playbooks/thp-off.yaml");
+    private static final String STATE_FILES = "for f in /sys/kernel/mm/transparent_hugepage/enabled"
+            + " /sys/kernel/mm/transparent_hugepage/defrag /etc/systemd/system/fleetfix-thp.service"
+            + " /etc/tmpfiles.d/fleetfix-thp.conf /etc/rc.local /etc/default/grub /etc/redis/redis.conf; do"
+            + " if [ -e $f ]; then sha256sum $f; else echo \"absent $f\"; fi; done;"
+            + " ls -la /etc/systemd/system /etc/systemd/system/*.wants | sha256sum;"
+            + " systemctl is-enabled fleetfix-thp.service 2>&1 || true";
+
+    private static LabFleet fleet;
+
+    record Run(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = LabFleet.start(List.of(
+                LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
+                LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS),
+                LabHostSpec.named("lab-3").withThp(LabThp.ALWAYS).withReplicaOf("lab-2")));
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private static Run apply(Clock clock, String... args) {
+        CommandLine cmd = Main.commandLine();
+        if (clock != null) {
+            ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).clock = clock;
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        String[] all = new String[args.length + 4];
+        all[0] = "apply";
+        all[1] = PLAYBOOK.toString();
+        all[2] = "-i";
+        all[3] = fleet.inventoryFile().toString();
+        System.arraycopy(args, 0, all, 4, args.length);
+        int code = cmd.execute(all);
+        Run run = new Run(code, out.toString(), err.toString());
+        System.out.println(run);
+        return run;
+    }
+
+    private static Map<String, String> state() {
+        Map<String, String> state = new TreeMap<>();
+        for (String host : HOSTS) {
+            ExecResult r = fleet.rootExec(host, STATE_FILES);
+            state.put(host, r.stdout());
+        }
+        return state;
+    }
+
+    private static String thp(String host) {
+        return fleet.thp(host).strip();
+    }
+
+    private static boolean redisRuns(String host) {
+        String address = fleet.host(host).address();
+        return fleet.rootExec(host, "redis-cli -h " + address + " ping")
+                .stdout()
+                .contains("PONG");
+    }
+
+    @Test
+    @Order(1)
+    void outsideTheWindowApplyRefusesAndTouchesNothing() {
+        Map<String, String> before = state();
+        Clock monday = Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC);
+        Run run = apply(monday, "--window", "Sat 01:00-05:00 Europe/Berlin", "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.out()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
+        assertThat(state()).isEqualTo(before);
+    }
+
+    @Test
+    @Order(2)
+    void checkReportsPendingChangesAndChangesNothing() {
+        Map<String, String> before = state();
+        Run run = apply(null, "--check", "--diff", "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
+        assertThat(run.out())
+                .contains("would change: [lab-1] thp: thp.enabled always → never")
+                .contains("+++ b/etc/systemd/system/fleetfix-thp.service");
+        assertThat(state()).isEqualTo(before);
+        HOSTS.forEach(h -> assertThat(thp(h)).isEqualTo("[always] madvise never"));
+    }
+
+    @Test
+    @Order(3)
+    void applyBringsEveryHostToNever() {
+        Run run = apply(null, "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
+        for (String host : HOSTS) {
+            assertThat(thp(host)).as(host).isEqualTo("never");
+            assertThat(redisRuns(host)).as(host).isTrue();
+            assertThat(fleet.rootExec(host, "systemctl is-enabled fleetfix-thp.service")
+                            .stdout())
+                    .contains("enabled");
+        }
+        assertThat(run.out()).contains("gate replica_synced passed").contains("ok: 3 hosts done");
+    }
+
+    @Test
+    @Order(4)
+    void afterARebootEveryHostStillReadsNever() {
+        for (String host : HOSTS) {
+            fleet.reboot(host);
+            assertThat(thp(host)).as(host + " after reboot").isEqualTo("never");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aSecondApplyChangesNothing() {
+        Map<String, String> before = state();
+        Run run = apply(null, "--no-color");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
+        for (String host : HOSTS) {
+            assertThat(run.out()).containsPattern(host + " +: ok=\\d+ +changed=0 +failed=0");
+        }
+        assertThat(run.out()).doesNotContain("changed: [");
+        assertThat(state()).isEqualTo(before);
+        Run check = apply(null, "--check");
+        assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    @Order(6)
+    void aRedisThatDoesNotComeBackHaltsTheRollout() {
+        for (String host : HOSTS) {
+            fleet.rootExec(host, "echo always > /sys/kernel/mm/transparent_hugepage/enabled");
+        }
+        fleet.rootExec(
+                "lab-1",
+                "cp /etc/redis/redis.conf /root/redis.conf.good"
+                        + " && echo 'this-is-not-a-directive yes' >> /etc/redis/redis.conf");
+        try {
+            Run run = apply(null, "--no-color");
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+            assertThat(run.out())
+                    .contains("HALTED [THP off, persisted, rolling restart]: batch 1: 1 of 1 hosts failed")
+                    .contains("failed:    lab-1")
+                    .contains("untouched: lab-2, lab-3");
+            assertThat(thp("lab-2")).isEqualTo("always");
+            assertThat(thp("lab-3")).isEqualTo("always");
+            assertThat(redisRuns("lab-2")).isTrue();
+            assertThat(redisRuns("lab-3")).isTrue();
+        } finally {
+            fleet.rootExec("lab-1", "cp /root/redis.conf.good /etc/redis/redis.conf && systemctl restart redis-server");
+        }
+        assertThat(redisRuns("lab-1")).isTrue();
+    }
+}

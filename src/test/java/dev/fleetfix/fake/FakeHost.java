@@ -1,0 +1,295 @@
+package dev.fleetfix.fake;
+
+import dev.fleetfix.inventory.Connection;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.TransportException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A simulated host: a directory standing in for its root file system (/etc, /sys, /run, /boot),
+ * with THP files, an os-release, fake {@code systemctl} / {@code update-grub} commands that log
+ * their calls, and a {@link FakeRedis}. Its shell runs the engine's scripts with the real
+ * {@code /bin/sh}, with absolute paths under those directories redirected into the sandbox, so
+ * the steps' shell text is exercised as written.
+ */
+public final class FakeHost {
+    private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(sys|etc|run|boot)/");
+
+    private final String name;
+    private final Path root;
+    private final FakeRedis redis;
+    private final List<String> scripts = Collections.synchronizedList(new ArrayList<>());
+    private volatile Predicate<String> transientFailure = s -> false;
+    private volatile boolean restartBreaksRedis;
+    private volatile boolean transientAlways;
+
+    public FakeHost(String name, Path dir) {
+        this.name = name;
+        this.root = dir.resolve(name);
+        this.redis = new FakeRedis(name);
+        try {
+            Files.createDirectories(root.resolve("sys/kernel/mm/transparent_hugepage"));
+            Files.createDirectories(root.resolve("etc/systemd/system"));
+            Files.createDirectories(root.resolve("etc/default"));
+            Files.createDirectories(root.resolve("run/systemd/system"));
+            Files.createDirectories(root.resolve("bin"));
+            Files.createDirectories(root.resolve("var/enabled"));
+            write("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
+            write("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
+            write("/etc/os-release", "ID=debian\nVERSION_ID=\"12\"\n");
+            write(
+                    "/etc/default/grub",
+                    "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"\"\n");
+            tool(
+                    "systemctl",
+                    "echo \"systemctl $*\" >> \"$FAKE_ROOT/calls.log\"\n"
+                            + "case \"$1\" in\n"
+                            + "  is-enabled) if [ -e \"$FAKE_ROOT/var/enabled/$2\" ]; then echo enabled; else echo disabled; exit 1; fi;;\n"
+                            + "  enable) touch \"$FAKE_ROOT/var/enabled/$2\";;\n"
+                            + "  restart) if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;;\n"
+                            + "esac\n");
+            tool("update-grub", "echo update-grub >> \"$FAKE_ROOT/calls.log\"\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public FakeRedis redis() {
+        return redis;
+    }
+
+    public Host host() {
+        return new Host(
+                name,
+                "127.0.0.1",
+                22,
+                Optional.empty(),
+                Optional.empty(),
+                true,
+                Optional.empty(),
+                Optional.empty(),
+                Connection.SSH,
+                RedisEndpoint.defaultsFor("127.0.0.1"),
+                List.of("all", "redis"),
+                Map.of("redis_service", "redis-server"));
+    }
+
+    /** A file of the simulated host, by its absolute path there. */
+    public Path path(String absolute) {
+        return root.resolve(absolute.substring(1));
+    }
+
+    public Optional<String> read(String absolute) {
+        Path p = path(absolute);
+        try {
+            return Files.exists(p) ? Optional.of(Files.readString(p)) : Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void write(String absolute, String content) {
+        try {
+            Path p = path(absolute);
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void delete(String absolute) {
+        try {
+            Files.deleteIfExists(path(absolute));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The selected THP mode of a file ("enabled" or "defrag"), in either sysfs shape. */
+    public String thp(String file) {
+        String text =
+                read("/sys/kernel/mm/transparent_hugepage/" + file).orElse("").strip();
+        Matcher m = Pattern.compile("\\[([a-z+]+)]").matcher(text);
+        return m.find() ? m.group(1) : text;
+    }
+
+    /** Calls of systemctl / update-grub, one per line. */
+    public List<String> calls() {
+        return read("/calls.log").map(s -> List.of(s.split("\n"))).orElse(List.of());
+    }
+
+    public List<String> scripts() {
+        return List.copyOf(scripts);
+    }
+
+    /** Every file under the simulated root with its content, to prove check mode writes nothing. */
+    public Map<String, String> snapshot() {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().equals("calls.log"))
+                    .collect(java.util.stream.Collectors.toMap(
+                            p -> root.relativize(p).toString(),
+                            p -> {
+                                try {
+                                    return Files.readString(p);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            },
+                            (a, b) -> a,
+                            java.util.TreeMap::new));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void removeSystemd() {
+        try {
+            Files.delete(path("/run/systemd/system"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Makes {@code systemctl restart} fail. */
+    public void failRestarts() {
+        write("/fail-restart", "");
+    }
+
+    /** After a restart, Redis never answers again. */
+    public void restartBreaksRedis() {
+        restartBreaksRedis = true;
+    }
+
+    /** Scripts matching this throw a transient TransportException (once per matching call). */
+    public void failTransiently(Predicate<String> which) {
+        transientFailure = which;
+    }
+
+    /** Every command throws a transient TransportException: the host is gone. */
+    public void failTransientlyAlways() {
+        transientAlways = true;
+    }
+
+    public RemoteShell shell() {
+        return new Shell();
+    }
+
+    private void tool(String name, String body) throws IOException {
+        Path p = root.resolve("bin").resolve(name);
+        Files.writeString(p, "#!/bin/sh\n" + body);
+        Files.setPosixFilePermissions(
+                p,
+                EnumSet.of(
+                        PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.OWNER_EXECUTE));
+    }
+
+    private final class Shell implements RemoteShell {
+        @Override
+        public String hostName() {
+            return name;
+        }
+
+        @Override
+        public ExecResult exec(Command command) {
+            String script = command.script();
+            scripts.add(script);
+            if (transientAlways) {
+                throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
+            }
+            if (transientFailure.test(script)) {
+                transientFailure = s -> false;
+                throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
+            }
+            String rooted = ROOTED.matcher(script).replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/");
+            ExecResult result = sh(rooted);
+            if (script.startsWith("systemctl restart") && result.ok()) {
+                redis.restart(restartBreaksRedis);
+            }
+            return result;
+        }
+
+        @Override
+        public void put(String remotePath, byte[] content, int mode, boolean become) {
+            try {
+                Path p = path(remotePath);
+                Files.createDirectories(p.getParent());
+                Files.write(p, content);
+                Files.setPosixFilePermissions(p, perms(mode));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {}
+
+        private ExecResult sh(String script) {
+            try {
+                ProcessBuilder pb = new ProcessBuilder("sh", "-c", script);
+                pb.environment().put("PATH", root.resolve("bin") + ":/usr/bin:/bin");
+                pb.environment().put("FAKE_ROOT", root.toString());
+                Process p = pb.start();
+                p.getOutputStream().close();
+                byte[] out = p.getInputStream().readAllBytes();
+                byte[] err = p.getErrorStream().readAllBytes();
+                p.waitFor(30, TimeUnit.SECONDS);
+                return new ExecResult(
+                        p.exitValue(),
+                        new String(out, StandardCharsets.UTF_8),
+                        new String(err, StandardCharsets.UTF_8),
+                        Duration.ZERO);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static Set<PosixFilePermission> perms(int mode) {
+        Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] order = {
+            PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ
+        };
+        for (int i = 0; i < order.length; i++) {
+            if ((mode & (1 << i)) != 0) {
+                perms.add(order[i]);
+            }
+        }
+        perms.add(PosixFilePermission.OWNER_WRITE);
+        return perms;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.fleetfix.fake;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Playbook;
+import dev.fleetfix.playbook.PlaybookParser;
+import dev.fleetfix.rollout.ChangeWindow;
+import dev.fleetfix.rollout.PlaybookRunner;
+import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.rollout.RunOptions;
+import dev.fleetfix.rollout.RunPlan;
+import dev.fleetfix.rollout.RunPlanner;
+import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.steps.ShellFacts;
+import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.steps.StepResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Runs playbooks (as YAML text) on fake hosts with a test clock, and keeps every event. */
+public final class Harness {
+    public final Map<String, FakeHost> hosts = new LinkedHashMap<>();
+    public final TestClock clock;
+    public final List<RunEvent> events = Collections.synchronizedList(new ArrayList<>());
+    private final Path dir;
+    private RolloutPolicy policy = RolloutPolicy.of(3, Duration.ofSeconds(1));
+    private Runnable onEachStep = () -> {};
+
+    public Harness(Path dir, String... names) {
+        this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
+    }
+
+    public Harness(Path dir, Instant start, String... names) {
+        this.dir = dir;
+        this.clock = new TestClock(start);
+        for (String name : names) {
+            hosts.put(name, new FakeHost(name, dir));
+        }
+    }
+
+    public FakeHost host(String name) {
+        return hosts.get(name);
+    }
+
+    public Harness policy(RolloutPolicy p) {
+        this.policy = p;
+        return this;
+    }
+
+    /** Runs after every finished step (to move the clock mid-run, say). */
+    public Harness onEachStep(Runnable r) {
+        this.onEachStep = r;
+        return this;
+    }
+
+    public RunPlan plan(String yaml, RunOptions options) {
+        Playbook playbook =
+                new PlaybookParser(StepRegistry.standard(new ShellFacts())).parse(dir.resolve("play.yaml"), yaml);
+        List<Host> all = hosts.values().stream().map(FakeHost::host).toList();
+        return new RunPlanner(StepRegistry.standard(new ShellFacts()))
+                .plan(
+                        playbook,
+                        pattern -> pattern.equals("all") || pattern.equals("redis")
+                                ? all
+                                : all.stream()
+                                        .filter(h -> h.name().equals(pattern))
+                                        .toList(),
+                        options);
+    }
+
+    public RunSummary run(String yaml) throws InterruptedException {
+        return run(yaml, RunOptions.defaults());
+    }
+
+    public RunSummary check(String yaml) throws InterruptedException {
+        return run(yaml, RunOptions.defaults().withCheck(true));
+    }
+
+    public RunSummary run(String yaml, RunOptions options) throws InterruptedException {
+        events.clear();
+        RunPlan plan = plan(yaml, options);
+        PlaybookRunner runner = new PlaybookRunner(
+                new PlaybookRunner.Ports(
+                        h -> hosts.get(h.name()).shell(),
+                        (h, timeout) -> hosts.get(h.name()).redis().connect(),
+                        GateTarget.Primaries.none()),
+                clock,
+                clock.sleeper(),
+                policy,
+                Duration.ofMillis(500));
+        return runner.run(plan, event -> {
+            events.add(event);
+            if (event instanceof StepFinished) {
+                onEachStep.run();
+            }
+        });
+    }
+
+    public static RunOptions withWindow(String window) {
+        return RunOptions.defaults().withWindow(Optional.of(ChangeWindow.parse(window)));
+    }
+
+    /** Results of one step type on one host, in order. */
+    public List<StepResult> results(String host, String type) {
+        synchronized (events) {
+            return events.stream()
+                    .filter(e -> e instanceof StepFinished f
+                            && f.host().equals(host)
+                            && f.type().equals(type))
+                    .map(e -> ((StepFinished) e).result())
+                    .toList();
+        }
+    }
+
+    public StepResult result(String host, String type) {
+        List<StepResult> all = results(host, type);
+        if (all.isEmpty()) {
+            throw new AssertionError("no " + type + " result on " + host + "; events: " + events);
+        }
+        return all.get(all.size() - 1);
+    }
+}

@@ -1,0 +1,233 @@
+package dev.fleetfix.steps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.Harness;
+import dev.fleetfix.rollout.RunOutcome;
+import dev.fleetfix.rollout.RunSummary;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StepsOnFakeHostTest {
+    @TempDir
+    Path dir;
+
+    private static String play(String steps) {
+        return "- hosts: all\n  steps:\n" + steps;
+    }
+
+    @Test
+    void auditGathersFactsAndChangesNothing() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        Map<String, String> before = h.host("r1").snapshot();
+        h.run(play("    - audit: {}\n"));
+        StepResult audit = h.result("r1", "audit");
+        assertThat(audit.status()).isEqualTo(StepStatus.OK);
+        assertThat(audit.facts())
+                .containsEntry("thp.enabled", "always")
+                .containsEntry("thp.defrag", "always")
+                .containsEntry("init", "systemd")
+                .containsEntry("os.id", "debian")
+                .containsEntry("redis.role", "master")
+                .containsEntry("grub.tool", "update-grub");
+        assertThat(h.host("r1").snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void thpSetsBothFilesThenIsIdempotent() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        String yaml = play("    - thp: {enabled: never, defrag: never}\n");
+        h.run(yaml);
+        StepResult first = h.result("r1", "thp");
+        assertThat(first.status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(first.changes())
+                .containsExactly(
+                        new Change("thp.enabled", "always", "never"), new Change("thp.defrag", "always", "never"));
+        assertThat(h.host("r1").thp("enabled")).isEqualTo("never");
+        assertThat(h.host("r1").thp("defrag")).isEqualTo("never");
+
+        h.run(yaml);
+        assertThat(h.result("r1", "thp").status()).isEqualTo(StepStatus.OK);
+        assertThat(h.result("r1", "thp").changes()).isEmpty();
+    }
+
+    @Test
+    void thpInCheckModeReportsButWritesNothing() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        Map<String, String> before = h.host("r1").snapshot();
+        RunSummary summary = h.check(play("    - thp: {}\n    - assert: {that: \"thp.enabled == never\"}\n"));
+        assertThat(h.result("r1", "thp").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.result("r1", "thp").changes()).contains(new Change("thp.enabled", "always", "never"));
+        assertThat(h.result("r1", "assert").status())
+                .as("facts hold what check mode would have set")
+                .isEqualTo(StepStatus.OK);
+        assertThat(summary.changesPending()).isTrue();
+        assertThat(h.host("r1").snapshot()).isEqualTo(before);
+        assertThat(h.host("r1").scripts()).noneMatch(s -> s.contains(">") && s.contains("/sys/"));
+    }
+
+    @Test
+    void persistSystemdWritesEnablesAndIsIdempotent() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        String yaml = play("    - persist_thp: {method: systemd}\n");
+        h.run(yaml);
+        FakeHost r1 = h.host("r1");
+        String unit = r1.read(PersistMethods.UNIT_PATH).orElseThrow();
+        assertThat(unit)
+                .contains("Type=oneshot")
+                .contains("Before=basic.target redis-server.service")
+                .contains("WantedBy=basic.target multi-user.target")
+                .contains("echo never > /sys/kernel/mm/transparent_hugepage/enabled");
+        assertThat(r1.calls()).contains("systemctl daemon-reload", "systemctl enable fleetfix-thp.service");
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.result("r1", "persist_thp").diffs()).hasSize(1);
+
+        int callsBefore = r1.calls().size();
+        h.run(yaml);
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.OK);
+        assertThat(r1.calls()).hasSize(callsBefore + 1).last().isEqualTo("systemctl is-enabled fleetfix-thp.service");
+    }
+
+    @Test
+    void persistTmpfilesWritesWLines() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.run(play("    - persist_thp: {method: tmpfiles}\n"));
+        assertThat(h.host("r1").read(PersistMethods.TMPFILES_PATH).orElseThrow())
+                .contains("w /sys/kernel/mm/transparent_hugepage/enabled - - - - never")
+                .contains("w /sys/kernel/mm/transparent_hugepage/defrag - - - - never");
+        h.run(play("    - persist_thp: {method: tmpfiles}\n"));
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.OK);
+    }
+
+    @Test
+    void persistRcLocalBacksUpOnceAndNeverDuplicatesALine() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        FakeHost r1 = h.host("r1");
+        r1.write("/etc/rc.local", "#!/bin/sh -e\n/usr/local/bin/other-thing\nexit 0\n");
+        h.run(play("    - persist_thp: {method: rc.local}\n"));
+        h.run(play("    - persist_thp: {method: rc.local}\n"));
+        String rc = r1.read("/etc/rc.local").orElseThrow();
+        assertThat(rc)
+                .isEqualTo("#!/bin/sh -e\n/usr/local/bin/other-thing\n"
+                        + "echo never > /sys/kernel/mm/transparent_hugepage/enabled # fleetfix-thp enabled\n"
+                        + "echo never > /sys/kernel/mm/transparent_hugepage/defrag # fleetfix-thp defrag\n"
+                        + "exit 0\n");
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.OK);
+        assertThat(r1.snapshot().keySet())
+                .filteredOn(k -> k.startsWith("etc/rc.local.fleetfix-"))
+                .hasSize(1);
+    }
+
+    @Test
+    void persistGrubEditsCmdlineAndRunsUpdateGrub() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.run(play("    - persist_thp: {method: grub}\n"));
+        FakeHost r1 = h.host("r1");
+        assertThat(r1.read("/etc/default/grub").orElseThrow())
+                .contains("GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"")
+                .contains("GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"");
+        assertThat(r1.calls()).contains("update-grub");
+        String backup = h.result("r1", "persist_thp").diffs().get(0).backup();
+        assertThat(backup).matches("/etc/default/grub\\.fleetfix-\\d{8}T\\d{6}Z\\.bak");
+        assertThat(r1.read(backup)).hasValueSatisfying(b -> assertThat(b).contains("GRUB_CMDLINE_LINUX=\"\""));
+        assertThat(h.result("r1", "persist_thp").diffs().get(0).unifiedDiff())
+                .contains("-GRUB_CMDLINE_LINUX=\"\"", "+GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"");
+
+        h.run(play("    - persist_thp: {method: grub}\n"));
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.OK);
+        assertThat(r1.calls()).containsOnlyOnce("update-grub");
+    }
+
+    @Test
+    void persistAutoPicksSystemdOrRcLocal() throws Exception {
+        Harness h = new Harness(dir, "sd", "sysv");
+        h.host("sysv").removeSystemd();
+        h.run(play("    - persist_thp: {method: auto}\n"));
+        assertThat(h.host("sd").read(PersistMethods.UNIT_PATH)).isPresent();
+        assertThat(h.host("sd").read("/etc/rc.local")).isEmpty();
+        assertThat(h.host("sysv").read(PersistMethods.UNIT_PATH)).isEmpty();
+        assertThat(h.host("sysv").read("/etc/rc.local"))
+                .hasValueSatisfying(
+                        rc -> assertThat(rc).startsWith("#!/bin/sh -e\n").endsWith("exit 0\n"));
+    }
+
+    @Test
+    void persistInCheckModeWritesNothingAndShowsTheDiff() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        Map<String, String> before = h.host("r1").snapshot();
+        h.check(play("    - persist_thp: {method: grub}\n    - persist_thp: {method: systemd}\n"));
+        assertThat(h.host("r1").snapshot()).isEqualTo(before);
+        assertThat(h.results("r1", "persist_thp"))
+                .allSatisfy(r -> assertThat(r.status()).isEqualTo(StepStatus.CHANGED))
+                .allSatisfy(r -> assertThat(r.diffs()).isNotEmpty());
+        assertThat(h.host("r1").calls()).allMatch(c -> c.startsWith("systemctl is-enabled"));
+    }
+
+    @Test
+    void restartOnlyWhenSomethingChangedUnlessAlways() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        String yaml = play("    - thp: {}\n    - restart_redis: {}\n    - wait_healthy: {timeout: 10s}\n");
+        h.run(yaml);
+        assertThat(h.result("r1", "restart_redis").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.host("r1").calls()).contains("systemctl restart redis-server");
+        assertThat(h.result("r1", "wait_healthy").status()).isEqualTo(StepStatus.OK);
+
+        h.run(yaml);
+        assertThat(h.result("r1", "restart_redis").status()).isEqualTo(StepStatus.SKIPPED);
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+
+        h.run(play("    - restart_redis: {always: true}\n"));
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(2);
+    }
+
+    @Test
+    void restartInCheckModeDoesNotRestart() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.check(play("    - thp: {}\n    - restart_redis: {}\n    - wait_healthy: {}\n"));
+        assertThat(h.result("r1", "restart_redis").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.host("r1").redis().restarts()).isZero();
+        assertThat(h.host("r1").calls()).noneMatch(c -> c.contains("restart"));
+    }
+
+    @Test
+    void commandHonoursCreatesUnlessAndQuotesVariables() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        String yaml = "- hosts: all\n  vars: {word: \"a b; rm -rf x\"}\n  steps:\n"
+                + "    - command: {cmd: \"echo {{ word }} > /etc/marker\", creates: /etc/marker}\n";
+        h.run(yaml);
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.host("r1").read("/etc/marker")).hasValue("a b; rm -rf x\n");
+        h.run(yaml);
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.OK);
+        assertThat(h.result("r1", "command").message()).contains("/etc/marker exists");
+
+        h.run(play("    - command: {cmd: \"false\", unless: \"test -e /etc/marker\"}\n"));
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.OK);
+
+        h.run(play("    - command: \"exit 3\"\n"));
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.FAILED);
+        assertThat(h.result("r1", "command").message()).startsWith("exited 3");
+    }
+
+    @Test
+    void assertFailsTheHostWhenAFactIsOff() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        RunSummary summary = h.run(play("    - audit: {}\n    - assert: {that: \"thp.enabled == never\"}\n"));
+        StepResult result = h.result("r1", "assert");
+        assertThat(result.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(result.message()).isEqualTo("thp.enabled == never is false: thp.enabled is always");
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+    }
+
+    @Test
+    void whenSkipsAStep() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.run(play("    - audit: {}\n    - name: only on sysv\n      when: init != systemd\n"
+                + "      persist_thp: {method: rc.local}\n"));
+        assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.SKIPPED);
+        assertThat(h.host("r1").read("/etc/rc.local")).isEmpty();
+    }
+}
