@@ -7,12 +7,15 @@ import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.ConsoleReporter;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.ChangeWindow;
+import dev.fleetfix.rollout.HostOrdering;
 import dev.fleetfix.rollout.RolloutPolicy;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.topology.ReplicationDiscovery;
+import dev.fleetfix.rollout.topology.TopologyOrdering;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellFactory;
@@ -99,7 +102,10 @@ final class ApplyCommand implements Callable<Integer> {
         RunOptions options = new RunOptions(check, diff, forks, windowOption(), Duration.ofSeconds(5));
         ApplyService service =
                 new ApplyService(StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500));
-        RunPlan plan = service.plan(playbook, inventory.inventory(), hosts, options);
+        RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
+        HostOrdering ordering = new TopologyOrdering(
+                new ReplicationDiscovery(inventory.inventory(), redis, options.redisTimeout(), forks));
+        RunPlan plan = service.plan(playbook, inventory.inventory(), hosts, options, ordering);
         if (inventory.listHosts()) {
             listHosts(plan, out);
             return ExitCode.OK;
@@ -107,7 +113,6 @@ final class ApplyCommand implements Callable<Integer> {
         boolean color = !noColor && CommandLine.Help.Ansi.AUTO.enabled();
         ConsoleReporter reporter = new ConsoleReporter(out, color, diff);
         ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
-        RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
         RunSummary summary;
         try (ShellPool pool = new ShellPool(factory)) {
             summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
@@ -123,6 +128,9 @@ final class ApplyCommand implements Callable<Integer> {
             for (List<Host> batch : play.batches().batches()) {
                 out.println("  batch " + (++n) + ": "
                         + String.join(", ", batch.stream().map(Host::name).toList()));
+            }
+            for (String note : play.batches().notes()) {
+                out.println("  " + note);
             }
         }
         out.flush();

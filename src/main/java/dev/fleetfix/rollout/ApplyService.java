@@ -46,12 +46,21 @@ public final class ApplyService {
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
     public RunPlan plan(Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options) {
+        return plan(playbookFile, inventory, limited, options, HostOrdering.inventoryOrder());
+    }
+
+    /**
+     * Plans with an ordering: {@link dev.fleetfix.rollout.topology.TopologyOrdering} reads each
+     * restarting play's replication (read-only) to put replicas first and split batches.
+     */
+    public RunPlan plan(
+            Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options, HostOrdering ordering) {
         Playbook playbook = new PlaybookParser(steps).parse(playbookFile);
         Set<String> allowed = limited.stream().map(Host::name).collect(Collectors.toSet());
         HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory).stream()
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
-        return new RunPlanner(steps).plan(playbook, selector, options);
+        return new RunPlanner(steps, ordering).plan(playbook, selector, options);
     }
 
     public RunSummary run(

@@ -1,6 +1,7 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Play;
 import java.util.List;
 
 /**
@@ -11,6 +12,15 @@ import java.util.List;
 @FunctionalInterface
 public interface HostOrdering {
     List<Host> order(List<Host> hosts);
+
+    /**
+     * The play's batches: its hosts in {@link #order} cut by {@code serial}. An ordering that
+     * knows more (which hosts must not be down together) overrides this to split batches, and
+     * says why in the plan's notes.
+     */
+    default BatchPlan batches(Play play, List<Host> hosts) {
+        return BatchPlan.of(order(hosts), play.serial());
+    }
 
     static HostOrdering inventoryOrder() {
         return hosts -> hosts;

@@ -49,7 +49,8 @@ public final class RunPlanner {
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
-        List<Host> hosts = ordering.order(selector.select(play.hosts()));
+        BatchPlan batches = ordering.batches(play, selector.select(play.hosts()));
+        List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {
                 return ChangeWindow.parse(text);
@@ -66,7 +67,7 @@ public final class RunPlanner {
             }
             byHost.put(host.name(), planned);
         }
-        return new PlannedPlay(play, BatchPlan.of(hosts, play.serial()), window, byHost);
+        return new PlannedPlay(play, batches, window, byHost);
     }
 
     static Map<String, Object> variables(Play play, Host host) {

@@ -95,8 +95,9 @@ final class WaitHealthyStep implements StepType {
             case "loading_done" -> fixed(Gates.loadingDone().withTimeout(timeout));
             case "replica_synced" -> fixed(Gates.replicaSynced().withTimeout(timeout));
             case "role_unchanged" -> ctx -> ctx.state()
-                    .fact("redis.role_before")
+                    .fact("redis.role_expected")
                     .filter(r -> !r.equals("unknown"))
+                    .or(() -> ctx.state().fact("redis.role_before").filter(r -> !r.equals("unknown")))
                     .or(() -> ctx.state().fact("redis.role"))
                     .map(role -> Gates.roleUnchanged(role).withTimeout(timeout));
             case "ping_latency_below" -> throw args.error(

@@ -2,22 +2,41 @@ package dev.fleetfix.fake;
 
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
- * A Redis that answers from maps. After {@link #restart(boolean)} it refuses connections for a few
- * polls, then reports loading, then is healthy (or stays down).
+ * A Redis that answers from maps: replication info, keys (db 0), persistence settings. After
+ * {@link #restart(boolean)} it refuses connections for a few polls, then reports loading, then is
+ * healthy (or stays down); its keys survive the restart when persistence is on.
  */
 public final class FakeRedis {
     private final String host;
-    private final Map<String, String> replication = new HashMap<>(Map.of("role", "master", "master_repl_offset", "0"));
+    private final Map<String, String> replication =
+            new ConcurrentHashMap<>(Map.of("role", "master", "master_repl_offset", "0"));
+    private final Map<String, String> data = new ConcurrentHashMap<>();
+    private final Set<String> expiring = ConcurrentHashMap.newKeySet();
+    private final List<String> commands = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger downFor = new AtomicInteger();
     private final AtomicInteger loadingFor = new AtomicInteger();
     private final AtomicInteger restarts = new AtomicInteger();
+    private final AtomicInteger saves = new AtomicInteger();
     private volatile boolean dead;
+    private volatile String save = "3600 1";
+    private volatile boolean aof;
+    private volatile boolean losesDataOnRestart;
+    private volatile Function<List<String>, Object> failover = args -> {
+        throw new RedisException("fake", "ERR FAILOVER: no replica in this fake", null);
+    };
 
     FakeRedis(String host) {
         this.host = host;
@@ -32,6 +51,10 @@ public final class FakeRedis {
         downFor.set(2);
         loadingFor.set(1);
         dead = breaks;
+        if (losesDataOnRestart || (save.isBlank() && !aof && !"slave".equals(replication.get("role")))) {
+            data.clear();
+            expiring.clear();
+        }
     }
 
     public void kill() {
@@ -49,6 +72,44 @@ public final class FakeRedis {
 
     public void set(String key, String value) {
         replication.put(key, value);
+    }
+
+    public Map<String, String> replication() {
+        return replication;
+    }
+
+    /** {@code save} ("" for none) and {@code appendonly}. */
+    public FakeRedis persistence(String newSave, boolean appendonly) {
+        this.save = newSave;
+        this.aof = appendonly;
+        return this;
+    }
+
+    /** The restart comes back empty even with persistence on (a broken dump file, say). */
+    public FakeRedis losesDataOnRestart() {
+        this.losesDataOnRestart = true;
+        return this;
+    }
+
+    /** What FAILOVER does (the test links fakes); the default refuses. */
+    public FakeRedis onFailover(Function<List<String>, Object> handler) {
+        this.failover = handler;
+        return this;
+    }
+
+    public Map<String, String> data() {
+        return data;
+    }
+
+    /** Every command sent, as "NAME arg arg". */
+    public List<String> commands() {
+        synchronized (commands) {
+            return List.copyOf(commands);
+        }
+    }
+
+    public int saves() {
+        return saves.get();
     }
 
     /** A connection, as a RedisConnector would open it. */
@@ -74,24 +135,72 @@ public final class FakeRedis {
         public Map<String, String> info(String section) {
             return switch (section) {
                 case "replication" -> Map.copyOf(replication);
-                case "persistence" -> Map.of(
-                        "loading", loadingFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? "1" : "0");
+                case "persistence" -> persistenceInfo();
                 case "server" -> Map.of("redis_version", "7.0.15");
+                case "keyspace" -> data.isEmpty()
+                        ? Map.of()
+                        : Map.of("db0", "keys=" + data.size() + ",expires=" + expiring.size() + ",avg_ttl=0");
                 default -> Map.of();
             };
         }
 
+        private Map<String, String> persistenceInfo() {
+            Map<String, String> p = new LinkedHashMap<>();
+            p.put("loading", loadingFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? "1" : "0");
+            p.put("rdb_bgsave_in_progress", "0");
+            p.put("rdb_last_bgsave_status", "ok");
+            p.put("rdb_saves", Integer.toString(saves.get()));
+            p.put("aof_enabled", aof ? "1" : "0");
+            p.put("aof_rewrite_in_progress", "0");
+            p.put("aof_rewrite_scheduled", "0");
+            p.put("aof_last_bgrewrite_status", "ok");
+            p.put("aof_rewrites", Integer.toString(saves.get()));
+            return p;
+        }
+
         @Override
         public Optional<String> configGet(String parameter) {
-            return Optional.empty();
+            return parameter.equals("save") ? Optional.of(save) : Optional.empty();
         }
 
         @Override
         public Object command(String name, String... args) {
-            return "OK";
+            commands.add((name + " " + String.join(" ", args)).strip());
+            List<String> a = List.of(args);
+            return switch (name.toUpperCase(java.util.Locale.ROOT)) {
+                case "SET" -> {
+                    if ("slave".equals(replication.get("role"))) {
+                        throw new RedisException(host, "READONLY You can't write against a read only replica.", null);
+                    }
+                    data.put(a.get(0), a.get(1));
+                    if (a.size() > 2) {
+                        expiring.add(a.get(0));
+                    } else {
+                        expiring.remove(a.get(0));
+                    }
+                    yield "OK";
+                }
+                case "GET" -> data.get(a.get(0));
+                case "DEL" -> {
+                    expiring.remove(a.get(0));
+                    yield data.remove(a.get(0)) == null ? 0L : 1L;
+                }
+                case "BGSAVE", "BGREWRITEAOF" -> {
+                    saves.incrementAndGet();
+                    yield "Background saving started";
+                }
+                case "LASTSAVE" -> 1_700_000_000L + saves.get();
+                case "FAILOVER" -> failover.apply(a);
+                default -> "OK";
+            };
         }
 
         @Override
         public void close() {}
+    }
+
+    /** Keys by value, for tests that seed data. */
+    public Map<String, String> snapshot() {
+        return new HashMap<>(data);
     }
 }

@@ -1,0 +1,132 @@
+package dev.fleetfix.steps.restart;
+
+import dev.fleetfix.rollout.topology.NodeRole;
+import dev.fleetfix.rollout.topology.ReplicaLink;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to restart one host without losing data, decided from what its Redis reported just before.
+ *
+ * <ul>
+ *   <li>A replica restarts in place: it resyncs from its primary. A replica whose primary link is
+ *       down may hold the only copy: it is saved first, or refused without persistence.
+ *   <li>A primary with an online replica fails over to it first (FAILOVER, Redis 6.2+), unless
+ *       {@code failover: never}, Sentinel manages it, or Redis is older.
+ *   <li>Otherwise a primary with persistence is saved (BGSAVE, or BGREWRITEAOF with AOF) and
+ *       restarted in place.
+ *   <li>A primary without persistence and no replica to fail over to is refused: a restart would
+ *       lose its data set, and its replicas would resync the empty one. {@code allow_data_loss:
+ *       true} restarts it anyway.
+ * </ul>
+ *
+ * @param kind what to do
+ * @param reason why, in one line for the report
+ * @param target the replica to fail over to
+ */
+public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> target) {
+    /** Replicas whose last acknowledgement is older than this are not failover targets. */
+    public static final long MAX_LAG_SECONDS = 5;
+
+    /** What to do before the restart. */
+    public enum Kind {
+        /** Restart as is (a replica, Redis down, or data loss allowed). */
+        RESTART,
+        /** BGSAVE (or BGREWRITEAOF with AOF), wait for it to finish OK, then restart. */
+        SAVE_THEN_RESTART,
+        /** FAILOVER to the target, restart the old primary as a replica. */
+        FAILOVER_THEN_RESTART,
+        /** Do not restart: the data would be lost. */
+        REFUSE
+    }
+
+    public RestartDecision {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(target, "target");
+        if ((kind == Kind.FAILOVER_THEN_RESTART) != target.isPresent()) {
+            throw new IllegalArgumentException("target: present exactly for a failover, kind was " + kind);
+        }
+    }
+
+    static RestartDecision of(Kind kind, String reason) {
+        return new RestartDecision(kind, reason, Optional.empty());
+    }
+
+    /**
+     * Decides for one host. {@code snapshot.replicas()} must name the inventory host of each
+     * replica fleetfix can reach ({@link ReplicaLink#host()}); only those are failover targets,
+     * since the new primary's writes are checked.
+     */
+    public static RestartDecision decide(RedisSnapshot snapshot, RestartOptions options) {
+        if (!snapshot.answered()) {
+            return of(Kind.RESTART, "Redis does not answer: nothing in memory to lose, restarting brings it back");
+        }
+        if (snapshot.role() == NodeRole.REPLICA) {
+            if (snapshot.replication().linkUp()) {
+                return of(Kind.RESTART, "replica: resyncs from its primary");
+            }
+            return unsafe(snapshot, options, "replica with its primary link down may hold the only copy of the data");
+        }
+        List<ReplicaLink> online = snapshot.replicas().stream()
+                .filter(r -> r.online(MAX_LAG_SECONDS))
+                .toList();
+        String why = whyNoFailover(snapshot, options, online);
+        if (why.isEmpty()) {
+            ReplicaLink target = online.stream()
+                    .filter(r -> r.host().isPresent())
+                    .findFirst()
+                    .orElseThrow();
+            return new RestartDecision(
+                    Kind.FAILOVER_THEN_RESTART,
+                    "primary: fail over to " + target.describe() + " (online, lag " + target.lag() + "s) first",
+                    Optional.of(target));
+        }
+        return unsafe(snapshot, options, "primary, " + why);
+    }
+
+    private static String whyNoFailover(RedisSnapshot s, RestartOptions options, List<ReplicaLink> online) {
+        if (s.replicas().isEmpty()) {
+            return "no replica";
+        }
+        if (online.isEmpty()) {
+            return "no replica in sync ("
+                    + String.join(
+                            ", ",
+                            s.replicas().stream()
+                                    .map(r -> r.describe() + " " + r.state() + " lag " + r.lag() + "s")
+                                    .toList())
+                    + ")";
+        }
+        if (online.stream().noneMatch(r -> r.host().isPresent())) {
+            return "its in-sync replicas are not in the inventory ("
+                    + online.get(0).describe() + ")";
+        }
+        if (!options.topology() || !options.failover()) {
+            return "failover off (" + (options.topology() ? "failover: never" : "topology: off") + ")";
+        }
+        if (options.sentinelManaged()) {
+            return "Sentinel manages it (redis_sentinel set) and this build does not fail over through Sentinel";
+        }
+        if (!s.hasFailoverCommand()) {
+            return "Redis " + s.version() + " has no FAILOVER command (6.2+)";
+        }
+        return "";
+    }
+
+    private static RestartDecision unsafe(RedisSnapshot s, RestartOptions options, String situation) {
+        if (s.persistent()) {
+            return of(
+                    Kind.SAVE_THEN_RESTART,
+                    situation + ": " + (s.aof() ? "BGREWRITEAOF" : "BGSAVE") + " first (" + s.persistenceText() + ")");
+        }
+        if (options.allowDataLoss()) {
+            return of(Kind.RESTART, situation + ", " + s.persistenceText() + ": restarting anyway (allow_data_loss)");
+        }
+        return of(
+                Kind.REFUSE,
+                "refused: " + situation + ", and " + s.persistenceText()
+                        + ": a restart would lose the data set; set allow_data_loss: true to restart anyway");
+    }
+}

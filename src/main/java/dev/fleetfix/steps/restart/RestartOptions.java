@@ -1,0 +1,41 @@
+package dev.fleetfix.steps.restart;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How {@code restart_redis} keeps data safe.
+ *
+ * @param topology {@code topology: auto} (default) reads roles and fails primaries over;
+ *     {@code off} restarts in place (data safety still applies)
+ * @param failover {@code failover: auto} fails a primary over to an in-sync replica before its
+ *     restart; {@code never} does not (the primary is saved and restarted in place)
+ * @param failback {@code failback: true} makes the old primary primary again after its restart
+ * @param allowDataLoss {@code allow_data_loss: true} restarts even when the data lives only in
+ *     this Redis's memory
+ * @param dataCheck {@code data_check: true} (default) compares key counts and a canary key around
+ *     the restart
+ * @param sentinelManaged the host has a {@code redis_sentinel} variable: a failover must go through
+ *     Sentinel, which this build does not do
+ * @param timeout bound on each wait (failover, save, Redis back, data check)
+ */
+public record RestartOptions(
+        boolean topology,
+        boolean failover,
+        boolean failback,
+        boolean allowDataLoss,
+        boolean dataCheck,
+        boolean sentinelManaged,
+        Duration timeout) {
+
+    public RestartOptions {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+    }
+
+    public static RestartOptions defaults() {
+        return new RestartOptions(true, true, false, false, true, false, Duration.ofSeconds(90));
+    }
+}

@@ -1,0 +1,255 @@
+package dev.fleetfix.steps.restart;
+
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.rollout.topology.NodeRole;
+import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.steps.StepContext;
+import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.restart.RestartDecision.Kind;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Restarts one host's Redis without losing data: decides how ({@link RestartDecision}), fails the
+ * primary over or saves it first, restarts, waits until Redis is back (as a synced replica after a
+ * failover), checks the data ({@link DataCheck}), and fails back when asked. Any failure before
+ * the restart leaves Redis running; the result says what was and was not done.
+ *
+ * <p>Facts: {@code redis.role_before}, {@code redis.role_expected} (what the {@code role_unchanged}
+ * gate expects: {@code slave} after a failover without failback), {@code restart.path}.
+ */
+public final class SafeRestart {
+    private static final Duration CONNECT = Duration.ofSeconds(3);
+
+    private final RestartOptions options;
+    private final String script;
+    private final String what;
+
+    public SafeRestart(RestartOptions options, String script, String what) {
+        this.options = options;
+        this.script = script;
+        this.what = what;
+    }
+
+    public StepResult run(StepContext ctx) throws InterruptedException {
+        RedisSnapshot snapshot = withInventoryHosts(ctx, snapshot(ctx));
+        RestartDecision decision = RestartDecision.decide(snapshot, options);
+        String roleBefore = roleWord(snapshot.role());
+        boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
+        String roleExpected = failover && !options.failback() ? "slave" : roleBefore;
+        Map<String, String> facts = Map.of(
+                "redis.role_before", roleBefore,
+                "redis.role_expected", roleExpected,
+                "restart.path", decision.kind().name().toLowerCase(Locale.ROOT));
+        if (decision.kind() == Kind.REFUSE) {
+            return StepResult.failed(decision.reason() + "; Redis left running").withFacts(facts);
+        }
+        List<String> notes = new ArrayList<>();
+        notes.add(decision.reason());
+        StepResult.Builder result = new StepResult.Builder();
+        facts.forEach(result::fact);
+        if (ctx.check()) {
+            result.change(what, "running", "restarted");
+            notes.add("check mode: nothing done");
+            notes.forEach(result::note);
+            return result.build();
+        }
+        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval());
+        Optional<DataCheck> check = options.dataCheck() && snapshot.answered()
+                ? Optional.of(prepareCheck(ctx, snapshot, poll, notes))
+                : Optional.empty();
+        Failover moves = new Failover(ctx, poll, options.timeout());
+        Optional<String> before =
+                switch (decision.kind()) {
+                    case FAILOVER_THEN_RESTART -> moves.failover(
+                                    ctx.redis(),
+                                    ctx.host().name(),
+                                    decision.target().orElseThrow())
+                            .map(e -> "failover to " + decision.target().get().describe() + " failed: " + e);
+                    case SAVE_THEN_RESTART -> new Saver(poll, options.timeout())
+                            .save(ctx.redis(), snapshot.aof())
+                            .map(e -> (snapshot.aof() ? "BGREWRITEAOF" : "BGSAVE") + " failed: " + e);
+                    default -> Optional.empty();
+                };
+        if (before.isPresent()) {
+            return failed(before.get() + "; not restarted, Redis left running", notes, facts);
+        }
+        if (failover) {
+            result.change("role", "master", "slave (" + decision.target().get().describe() + " is primary)");
+        }
+        ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
+        if (!r.ok()) {
+            return failed("'" + script + "' exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
+        }
+        result.change(what, "running", "restarted");
+        Optional<String> back = poll.until(options.timeout(), () -> up(ctx, failover));
+        if (back.isPresent()) {
+            return failed("Redis not back after the restart: " + back.get(), notes, facts);
+        }
+        if (check.isPresent()) {
+            Optional<String> lost = poll.until(options.timeout(), () -> {
+                try (RedisNode node = ctx.redis().open(CONNECT)) {
+                    return check.get().mismatch(node);
+                }
+            });
+            if (lost.isPresent()) {
+                return failed("data check failed: " + lost.get(), notes, facts);
+            }
+            notes.add("data check: " + check.get().describe());
+            removeCanary(ctx, check.get());
+        }
+        if (failover && options.failback()) {
+            Optional<String> back2 = moves.failback(ctx, decision.target().get());
+            if (back2.isPresent()) {
+                return failed("failback failed: " + back2.get() + " (Redis runs, as a replica)", notes, facts);
+            }
+            result.change("role", "slave", "master (failed back)");
+        }
+        notes.forEach(result::note);
+        return result.build();
+    }
+
+    private static StepResult failed(String message, List<String> notes, Map<String, String> facts) {
+        return StepResult.failed(String.join("; ", notes) + "; " + message).withFacts(facts);
+    }
+
+    static String roleWord(NodeRole role) {
+        return switch (role) {
+            case PRIMARY -> "master";
+            case REPLICA -> "slave";
+            case UNKNOWN -> "unknown";
+        };
+    }
+
+    private static RedisSnapshot snapshot(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return RedisSnapshot.observe(ctx.host().name(), node);
+        } catch (RedisException e) {
+            return RedisSnapshot.down(ctx.host().name(), e.getMessage());
+        }
+    }
+
+    /** Names the inventory host of each replica fleetfix can open (only those are failover targets). */
+    private static RedisSnapshot withInventoryHosts(StepContext ctx, RedisSnapshot s) {
+        if (s.replicas().isEmpty()) {
+            return s;
+        }
+        List<ReplicaLink> named = new ArrayList<>();
+        for (ReplicaLink r : s.replicas()) {
+            Optional<String> host = Optional.empty();
+            try {
+                Optional<RedisNode> node = ctx.primaries().open(r.ip(), r.port(), CONNECT);
+                if (node.isPresent()) {
+                    try (RedisNode n = node.get()) {
+                        host = Optional.of(n.hostName());
+                    }
+                }
+            } catch (RedisException e) {
+                host = Optional.empty();
+            }
+            named.add(r.withHost(host));
+        }
+        var repl = s.replication();
+        return new RedisSnapshot(
+                s.answered(),
+                new dev.fleetfix.rollout.topology.NodeState(
+                        repl.host(),
+                        repl.role(),
+                        repl.primaryAddress(),
+                        repl.primary(),
+                        repl.linkUp(),
+                        repl.offset(),
+                        named,
+                        repl.error()),
+                s.masterHost(),
+                s.masterPort(),
+                s.rdb(),
+                s.aof(),
+                s.version(),
+                s.keyspace());
+    }
+
+    /** Writes the canary on the data's primary and waits until the host holds it, then counts keys. */
+    private DataCheck prepareCheck(StepContext ctx, RedisSnapshot s, Poll poll, List<String> notes)
+            throws InterruptedException {
+        String key = DataCheck.canaryKey(ctx.host().name());
+        String value = ctx.runStamp() + ":" + Long.toHexString(Double.doubleToLongBits(Math.random()));
+        boolean written = false;
+        try (RedisNode writer = writer(ctx, s).orElse(null)) {
+            if (writer != null) {
+                DataCheck.writeCanary(writer, key, value);
+                written = true;
+            }
+        } catch (RedisException e) {
+            notes.add("canary not written (" + e.getMessage() + ")");
+        }
+        if (written) {
+            Optional<String> seen = poll.until(DataCheck.settle(), () -> {
+                try (RedisNode node = ctx.redis().open(CONNECT)) {
+                    return value.equals(node.command("GET", key))
+                            ? Optional.empty()
+                            : Optional.of("canary not replicated yet");
+                }
+            });
+            if (seen.isPresent()) {
+                notes.add("canary not seen on the host before the restart: " + seen.get());
+                written = false;
+            }
+        }
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return new DataCheck(key, value, RedisSnapshot.keyspace(node.info("keyspace")), written);
+        }
+    }
+
+    /** The primary whose data the host holds: itself, or its primary when in the inventory. */
+    private static Optional<RedisNode> writer(StepContext ctx, RedisSnapshot s) {
+        if (s.role() == NodeRole.PRIMARY) {
+            return Optional.of(ctx.redis().open(CONNECT));
+        }
+        if (s.masterHost().isPresent()) {
+            return ctx.primaries().open(s.masterHost().get(), s.masterPort(), CONNECT);
+        }
+        return Optional.empty();
+    }
+
+    private static void removeCanary(StepContext ctx, DataCheck check) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            RedisSnapshot now = RedisSnapshot.observe(ctx.host().name(), node);
+            try (RedisNode writer = writer(ctx, now).orElse(null)) {
+                if (writer != null) {
+                    writer.command("DEL", check.key());
+                }
+            }
+        } catch (RedisException e) {
+            // The canary expires by itself within the hour.
+        }
+    }
+
+    /** Empty once Redis answers, has loaded its data, and (after a failover) is a synced replica. */
+    private static Optional<String> up(StepContext ctx, boolean asReplica) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            node.ping();
+            String loading = node.info("persistence").getOrDefault("loading", "?");
+            if (!loading.equals("0")) {
+                return Optional.of("loading:" + loading);
+            }
+            if (!asReplica) {
+                return Optional.empty();
+            }
+            Map<String, String> repl = node.info("replication");
+            String role = repl.getOrDefault("role", "?");
+            String link = repl.getOrDefault("master_link_status", "?");
+            String sync = repl.getOrDefault("master_sync_in_progress", "?");
+            return role.equals("slave") && link.equals("up") && sync.equals("0")
+                    ? Optional.empty()
+                    : Optional.of("role:" + role + " master_link_status:" + link + " master_sync_in_progress:" + sync);
+        }
+    }
+}
