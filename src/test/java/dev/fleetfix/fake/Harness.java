@@ -34,6 +34,7 @@ public final class Harness {
     private final Path dir;
     private RolloutPolicy policy = RolloutPolicy.of(3, Duration.ofSeconds(1));
     private Runnable onEachStep = () -> {};
+    private GateTarget.Primaries primaries = GateTarget.Primaries.none();
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
@@ -53,6 +54,12 @@ public final class Harness {
 
     public Harness policy(RolloutPolicy p) {
         this.policy = p;
+        return this;
+    }
+
+    /** How steps open another host's Redis by address and port (none by default). */
+    public Harness primaries(GateTarget.Primaries p) {
+        this.primaries = p;
         return this;
     }
 
@@ -92,7 +99,7 @@ public final class Harness {
                 new PlaybookRunner.Ports(
                         h -> hosts.get(h.name()).shell(),
                         (h, timeout) -> hosts.get(h.name()).redis().connect(),
-                        GateTarget.Primaries.none()),
+                        primaries),
                 clock,
                 clock.sleeper(),
                 policy,

@@ -1,0 +1,150 @@
+package dev.fleetfix.steps.restart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeRedis;
+import dev.fleetfix.fake.Harness;
+import dev.fleetfix.rollout.RunOutcome;
+import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.StepStatus;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** restart_redis on fake hosts: failover, save, refusal and the data check, end to end through the engine. */
+class SafeRestartTest {
+    @TempDir
+    Path dir;
+
+    private static String playbook(String restartArgs) {
+        return """
+                - name: restart
+                  hosts: all
+                  steps:
+                    - restart_redis: {always: true%s}
+                    - wait_healthy: {timeout: 20s, gates: [ping, role_unchanged]}
+                """
+                .formatted(restartArgs);
+    }
+
+    /** p (127.0.0.1 as its replica sees it) replicates to r (10.0.0.2); FAILOVER swaps them and copies the data. */
+    private Harness pair(boolean pPersistent) {
+        Harness h = new Harness(dir, "p");
+        FakeRedis p = h.host("p").redis();
+        FakeRedis r = new dev.fleetfix.fake.FakeHost("r", dir).redis();
+        p.persistence(pPersistent ? "3600 1" : "", false);
+        p.set("slave0", "ip=10.0.0.2,port=6379,state=online,offset=0,lag=0");
+        r.replicaOf("127.0.0.1", 6379, 0, "up");
+        p.onFailover(args -> {
+            assertThat(args).startsWith("TO", "10.0.0.2", "6379", "TIMEOUT");
+            p.replication().remove("slave0");
+            p.replicaOf("10.0.0.2", 6379, 0, "up");
+            r.replication().clear();
+            r.replication().put("role", "master");
+            r.replication().put("master_repl_offset", "0");
+            r.replication().put("slave0", "ip=127.0.0.1,port=6379,state=online,offset=0,lag=0");
+            r.data().putAll(p.data());
+            return "OK";
+        });
+        r.onFailover(args -> {
+            r.replication().remove("slave0");
+            r.replicaOf("127.0.0.1", 6379, 0, "up");
+            p.replication().clear();
+            p.replication().put("role", "master");
+            p.replication().put("master_repl_offset", "0");
+            p.set("slave0", "ip=10.0.0.2,port=6379,state=online,offset=0,lag=0");
+            return "OK";
+        });
+        h.primaries((address, port, timeout) -> address.equals("10.0.0.2")
+                ? Optional.of(r.connect())
+                : address.equals("127.0.0.1") ? Optional.of(p.connect()) : Optional.empty());
+        p.data().put("k1", "v1");
+        p.data().put("k2", "v2");
+        this.replica = r;
+        return h;
+    }
+
+    private FakeRedis replica;
+
+    @Test
+    void aPrimaryFailsOverToItsInSyncReplicaThenRestartsAsAReplica() throws Exception {
+        Harness h = pair(false);
+        RunSummary summary = h.run(playbook(""));
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.message())
+                .startsWith("primary: fail over to r (10.0.0.2:6379) (online, lag 0s) first")
+                .contains("data check: 3 keys in 1 dbs and the canary kept");
+        assertThat(restart.facts()).containsEntry("redis.role_expected", "slave");
+        assertThat(h.host("p").redis().commands())
+                .contains("CONFIG REWRITE")
+                .anyMatch(c -> c.startsWith("FAILOVER TO 10.0.0.2 6379 TIMEOUT"))
+                .anyMatch(c -> c.startsWith("SET fleetfix:canary:p"));
+        assertThat(replica.commands()).contains("CONFIG REWRITE").anyMatch(c -> c.startsWith("SET fleetfix:failover:"));
+        assertThat(h.host("p").redis().restarts()).isEqualTo(1);
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "slave");
+        // role_unchanged understands the planned failover
+        assertThat(h.result("p", "wait_healthy").status()).isEqualTo(StepStatus.OK);
+        assertThat(h.host("p").redis().data()).containsKeys("k1", "k2").doesNotContainKey("fleetfix:canary:p");
+    }
+
+    @Test
+    void failbackMakesTheOldPrimaryPrimaryAgain() throws Exception {
+        Harness h = pair(false);
+        RunSummary summary = h.run(playbook(", failback: true"));
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "master");
+        assertThat(replica.replication()).containsEntry("role", "slave");
+        assertThat(restart.facts()).containsEntry("redis.role_expected", "master");
+        assertThat(restart.changes()).extracting(c -> c.after()).contains("master (failed back)");
+    }
+
+    @Test
+    void failoverNeverWithoutPersistenceIsRefusedAndNothingRestarts() throws Exception {
+        Harness h = pair(false);
+        RunSummary summary = h.run(playbook(", failover: never"));
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+        assertThat(h.result("p", "restart_redis").message())
+                .startsWith("refused: primary, failover off (failover: never), and no persistence");
+        assertThat(h.host("p").redis().restarts()).isZero();
+        assertThat(h.host("p").scripts()).isEmpty();
+    }
+
+    @Test
+    void aPrimaryWithoutReplicaIsSavedBeforeItsRestart() throws Exception {
+        Harness h = new Harness(dir, "solo");
+        h.host("solo").redis().data().put("k", "v");
+        RunSummary summary = h.run(playbook(""));
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
+        assertThat(h.host("solo").redis().commands()).contains("BGSAVE SCHEDULE");
+        assertThat(h.host("solo").redis().saves()).isEqualTo(1);
+        assertThat(h.result("solo", "restart_redis").facts()).containsEntry("restart.path", "save_then_restart");
+    }
+
+    @Test
+    void keysLostInTheRestartFailTheHostAndHaltTheRollout() throws Exception {
+        Harness h = new Harness(dir, "a", "b");
+        h.host("a").redis().losesDataOnRestart().data().put("k", "v");
+        RunSummary summary = h.run(playbook("").replace("hosts: all", "hosts: all\n  serial: 1"));
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+        assertThat(summary.untouched()).containsExactly("b");
+        assertThat(h.result("a", "restart_redis").message())
+                .contains("data check failed: timed out after 90s: canary fleetfix:canary:a missing;"
+                        + " db0 had 2 keys (1 with an expiry) before, 0 after");
+    }
+
+    @Test
+    void checkModeSaysWhatItWouldDoAndDoesNothing() throws Exception {
+        Harness h = pair(false);
+        RunSummary summary = h.check(playbook(""));
+        assertThat(summary.changesPending()).isTrue();
+        assertThat(h.result("p", "restart_redis").message())
+                .contains("fail over to r (10.0.0.2:6379)")
+                .contains("check mode: nothing done");
+        assertThat(h.host("p").redis().commands()).isEmpty();
+        assertThat(h.host("p").redis().restarts()).isZero();
+    }
+}
