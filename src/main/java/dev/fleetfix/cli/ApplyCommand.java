@@ -9,10 +9,13 @@ import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.HostOrdering;
 import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.rollout.RunControl;
+import dev.fleetfix.rollout.RunJournal;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.gate.Sleeper;
 import dev.fleetfix.rollout.topology.ReplicationDiscovery;
 import dev.fleetfix.rollout.topology.TopologyOrdering;
@@ -27,6 +30,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,8 +65,33 @@ final class ApplyCommand implements Callable<Integer> {
     @Mixin
     SshOptionsMixin ssh;
 
-    @Parameters(index = "0", paramLabel = "PLAYBOOK", description = "The playbook (YAML).")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "PLAYBOOK",
+            description = "The playbook (YAML). With --resume, the journal's playbook when not given.")
     Path playbook;
+
+    @Option(
+            names = "--run-dir",
+            paramLabel = "DIR",
+            description = "Where the run journal (journal.jsonl) goes. Default: fleetfix-runs/RUN_ID.")
+    Path runDir;
+
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
+            description = "Continue the run journaled in DIR: hosts done there are skipped; same playbook,"
+                    + " inventory and --limit unless given.")
+    Path resume;
+
+    @Option(
+            names = "--lock-stale-after",
+            paramLabel = "DURATION",
+            defaultValue = "2h",
+            converter = DurationConverter.class,
+            description = "Report a host lock older than this as stale (never taken over). Default: ${DEFAULT-VALUE}.")
+    Duration lockStaleAfter;
 
     @Option(names = "--check", description = "Read everything, change nothing; report what would change.")
     boolean check;
@@ -95,6 +125,10 @@ final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        Optional<RunJournal.Resumable> resumed = resumed();
+        if (playbook == null) {
+            throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
+        }
         List<Host> hosts = inventory.selectHosts();
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);
@@ -113,11 +147,97 @@ final class ApplyCommand implements Callable<Integer> {
         boolean color = !noColor && CommandLine.Help.Ansi.AUTO.enabled();
         ConsoleReporter reporter = new ConsoleReporter(out, color, diff);
         ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
-        RunSummary summary;
-        try (ShellPool pool = new ShellPool(factory)) {
-            summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
+        if (check) {
+            RunSummary summary;
+            try (ShellPool pool = new ShellPool(factory)) {
+                summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
+            }
+            return exitCode(summary, check);
         }
-        return exitCode(summary, check);
+        String runId = RUN_ID.format(clock.instant());
+        Path dir = resume != null ? resume : runDir != null ? runDir : Path.of("fleetfix-runs", runId);
+        RunJournal journal = new RunJournal(dir);
+        journal.invocation(playbook, inventory.inventoryFile(), inventory.limit());
+        RunControl control = new RunControl(
+                Optional.of(new RunControl.LockOwner(runId, owner(), lockStaleAfter)),
+                resumed.map(RunJournal.Resumable::done).orElse(java.util.Set.of()));
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(
+                () -> {
+                    control.requestStop("interrupted by a signal");
+                    try {
+                        finished.await(10, TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "fleetfix-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (ShellPool pool = new ShellPool(factory)) {
+            RunSummary summary = service.run(
+                    plan,
+                    inventory.inventory(),
+                    pool::shell,
+                    redis,
+                    RunListener.all(List.of(reporter, journal)),
+                    control);
+            out.println("journal: " + journal.file());
+            if (summary.outcome() != RunOutcome.OK) {
+                out.println("continue with: fleetfix apply --resume " + dir);
+            }
+            out.flush();
+            return exitCode(summary, check);
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook is running and now returns
+            }
+        }
+    }
+
+    private static final java.time.format.DateTimeFormatter RUN_ID =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
+
+    /** Reads --resume's journal and fills the playbook, inventory and limit it ran with, unless given. */
+    private Optional<RunJournal.Resumable> resumed() {
+        if (resume == null) {
+            return Optional.empty();
+        }
+        RunJournal.Resumable r;
+        try {
+            r = RunJournal.read(resume);
+        } catch (IllegalArgumentException e) {
+            throw new InputException("--resume: " + e.getMessage());
+        }
+        if (playbook == null) {
+            playbook = r.playbook().map(Path::of).orElse(null);
+        } else if (r.playbook().isPresent()
+                && !Path.of(r.playbook().get()).equals(playbook.toAbsolutePath().normalize())) {
+            throw new InputException(
+                    "--resume " + resume + " ran playbook " + r.playbook().get() + ", not " + playbook);
+        }
+        if (inventory.inventoryFile == null) {
+            inventory.inventoryFile = r.inventory().map(Path::of).orElse(null);
+        }
+        if (inventory.limit == null) {
+            inventory.limit = r.limit().orElse(null);
+        }
+        return Optional.of(r);
+    }
+
+    /** "user@machine pid 123": who holds a host lock. */
+    private static String owner() {
+        String machine = Optional.ofNullable(System.getenv("HOSTNAME")).orElseGet(() -> {
+            try {
+                return java.nio.file.Files.readString(Path.of("/etc/hostname")).strip();
+            } catch (java.io.IOException e) {
+                return "localhost";
+            }
+        });
+        return System.getProperty("user.name") + "@" + machine + " pid "
+                + ProcessHandle.current().pid();
     }
 
     /** Like ansible-playbook --list-hosts: each play and the hosts it would run on, batch by batch. */

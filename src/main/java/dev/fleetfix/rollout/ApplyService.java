@@ -70,12 +70,25 @@ public final class ApplyService {
             RedisConnector redis,
             RunListener listener)
             throws InterruptedException {
+        return run(plan, inventory, shells, redis, listener, RunControl.none());
+    }
+
+    /** Runs with host locks, a resume set and a stop flag. */
+    public RunSummary run(
+            RunPlan plan,
+            Inventory inventory,
+            Function<Host, RemoteShell> shells,
+            RedisConnector redis,
+            RunListener listener,
+            RunControl control)
+            throws InterruptedException {
         PlaybookRunner runner = new PlaybookRunner(
                 new PlaybookRunner.Ports(shells, redis, primaries(inventory, redis)),
                 clock,
                 sleeper,
                 policy,
-                pollInterval);
+                pollInterval,
+                control);
         return runner.run(plan, listener);
     }
 

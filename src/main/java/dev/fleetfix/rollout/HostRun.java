@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /** Runs one play's steps on one host, in order, stopping at the first failure; emits its events. */
@@ -38,7 +39,8 @@ final class HostRun {
             RunListener listener,
             String runStamp,
             boolean check,
-            Duration pollInterval) {}
+            Duration pollInterval,
+            RunControl control) {}
 
     private final Env env;
 
@@ -56,6 +58,38 @@ final class HostRun {
         } catch (Retrier.Exhausted e) {
             return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
         }
+        Optional<RunControl.LockOwner> lock =
+                env.check() ? Optional.empty() : env.control().lock();
+        if (lock.isPresent()) {
+            Optional<String> refused;
+            try {
+                refused = env.retrier()
+                        .run(() ->
+                                HostLock.acquire(shell, lock.get(), env.clock().instant()))
+                        .value();
+            } catch (Retrier.Exhausted e) {
+                return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+            }
+            if (refused.isPresent()) {
+                return finish(play, host, state, start, HostOutcome.FAILED, refused.get());
+            }
+        }
+        try {
+            return runSteps(play, host, steps, state, shell, start);
+        } finally {
+            lock.ifPresent(owner -> {
+                try {
+                    HostLock.release(shell, owner);
+                } catch (RuntimeException e) {
+                    // The lock stays; the next run reports it (same run id: it is taken again).
+                }
+            });
+        }
+    }
+
+    private HostOutcome runSteps(
+            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, Instant start)
+            throws InterruptedException {
         StepContext ctx = new StepContext(
                 host,
                 shell,

@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.rollout.RunPlan.PlannedPlay;
 import dev.fleetfix.rollout.event.BatchStarted;
+import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.PlayStarted;
 import dev.fleetfix.rollout.event.RunEnded;
@@ -53,8 +54,21 @@ public final class PlaybookRunner {
     private final Sleeper sleeper;
     private final RolloutPolicy policy;
     private final Duration pollInterval;
+    private final RunControl control;
 
     public PlaybookRunner(Ports ports, Clock clock, Sleeper sleeper, RolloutPolicy policy, Duration pollInterval) {
+        this(ports, clock, sleeper, policy, pollInterval, RunControl.none());
+    }
+
+    /** With host locks, a resume set and a stop flag ({@link RunControl}). */
+    public PlaybookRunner(
+            Ports ports,
+            Clock clock,
+            Sleeper sleeper,
+            RolloutPolicy policy,
+            Duration pollInterval,
+            RunControl control) {
+        this.control = control;
         this.ports = ports;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -139,7 +153,8 @@ public final class PlaybookRunner {
                     events,
                     stamp,
                     options.check(),
-                    pollInterval));
+                    pollInterval,
+                    control));
             try (BatchExecutor executor = new BatchExecutor(options.forks())) {
                 for (PlannedPlay play : plan.plays()) {
                     Optional<RunSummary> stopped = runPlay(play, hostRun, executor);
@@ -166,6 +181,9 @@ public final class PlaybookRunner {
                     play.window().map(ChangeWindow::text)));
             for (int i = 0; i < batches.size(); i++) {
                 List<Host> batch = batches.get(i);
+                if (control.stopRequested().isPresent()) {
+                    return Optional.of(stopped(name));
+                }
                 if (windowClosed(play)) {
                     return Optional.of(closeWindow(play));
                 }
@@ -178,7 +196,20 @@ public final class PlaybookRunner {
                 List<Callable<HostOutcome>> tasks = new ArrayList<>();
                 for (Host host : batch) {
                     tasks.add(() -> {
-                        if (windowClosed(play) || breaker.getState() == CircuitBreaker.State.OPEN) {
+                        if (control.doneBefore(name, host.name())) {
+                            events.on(new HostFinished(
+                                    clock.instant(),
+                                    name,
+                                    host.name(),
+                                    HostOutcome.DONE,
+                                    "done in the run being resumed",
+                                    Duration.ZERO,
+                                    Map.of()));
+                            return HostOutcome.DONE;
+                        }
+                        if (control.stopRequested().isPresent()
+                                || windowClosed(play)
+                                || breaker.getState() == CircuitBreaker.State.OPEN) {
                             return HostOutcome.UNTOUCHED;
                         }
                         return hostRun.run(name, host, play.stepsByHost().get(host.name()), states.get(host.name()));
@@ -203,6 +234,9 @@ public final class PlaybookRunner {
                     } else {
                         breaker.onSuccess(0, TimeUnit.NANOSECONDS);
                     }
+                }
+                if (control.stopRequested().isPresent()) {
+                    return Optional.of(stopped(name));
                 }
                 int started = (int)
                         results.stream().filter(o -> o != HostOutcome.UNTOUCHED).count();
@@ -257,6 +291,13 @@ public final class PlaybookRunner {
                     RunOutcome.WINDOW_CLOSED,
                     "the change window " + w.text() + " closed at " + local + "; "
                             + untouched().size() + " hosts left for the next window");
+        }
+
+        private RunSummary stopped(String play) {
+            return halt(
+                    play,
+                    "stopped (" + control.stopRequested().orElse("?")
+                            + "): hosts in flight finished their steps, no new host started");
         }
 
         private RunSummary halt(String play, String reason) {

@@ -6,6 +6,7 @@ import dev.fleetfix.playbook.PlaybookParser;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.PlaybookRunner;
 import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.rollout.RunControl;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunPlanner;
@@ -35,6 +36,7 @@ public final class Harness {
     private RolloutPolicy policy = RolloutPolicy.of(3, Duration.ofSeconds(1));
     private Runnable onEachStep = () -> {};
     private GateTarget.Primaries primaries = GateTarget.Primaries.none();
+    private RunControl control = RunControl.none();
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
@@ -54,6 +56,12 @@ public final class Harness {
 
     public Harness policy(RolloutPolicy p) {
         this.policy = p;
+        return this;
+    }
+
+    /** Locks, resume set and stop flag for the next runs. */
+    public Harness control(RunControl c) {
+        this.control = c;
         return this;
     }
 
@@ -92,6 +100,18 @@ public final class Harness {
         return run(yaml, RunOptions.defaults().withCheck(true));
     }
 
+    /** Runs with one more listener (a journal, say). */
+    public RunSummary runWith(String yaml, dev.fleetfix.rollout.event.RunListener also) throws InterruptedException {
+        this.also = also;
+        try {
+            return run(yaml);
+        } finally {
+            this.also = event -> {};
+        }
+    }
+
+    private dev.fleetfix.rollout.event.RunListener also = event -> {};
+
     public RunSummary run(String yaml, RunOptions options) throws InterruptedException {
         events.clear();
         RunPlan plan = plan(yaml, options);
@@ -103,9 +123,11 @@ public final class Harness {
                 clock,
                 clock.sleeper(),
                 policy,
-                Duration.ofMillis(500));
+                Duration.ofMillis(500),
+                control);
         return runner.run(plan, event -> {
             events.add(event);
+            also.on(event);
             if (event instanceof StepFinished) {
                 onEachStep.run();
             }

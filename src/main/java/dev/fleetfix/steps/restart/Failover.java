@@ -123,8 +123,13 @@ final class Failover {
                 if (!role.equals("master")) {
                     return Optional.of(toName + " role:" + role);
                 }
-                Object reply = n.command("SET", "fleetfix:failover:" + toName, ctx.runStamp(), "EX", "60");
-                return "OK".equals(reply) ? Optional.empty() : Optional.of(toName + " answered SET with " + reply);
+                String key = "fleetfix:failover:" + toName;
+                Object reply = n.command("SET", key, ctx.runStamp(), "EX", "60");
+                if (!"OK".equals(reply)) {
+                    return Optional.of(toName + " answered SET with " + reply);
+                }
+                n.command("DEL", key);
+                return Optional.empty();
             }
         });
         if (writable.isPresent()) {

@@ -1,0 +1,181 @@
+package dev.fleetfix.rollout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.PlayHalted;
+import dev.fleetfix.rollout.event.RunEnded;
+import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.rollout.event.RunListener;
+import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.WindowClosed;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The run journal, {@code journal.jsonl} in the run directory: one JSON object a line, appended and
+ * flushed as the run goes, so that it survives the process. It records the run's start, each host's
+ * end per play (done, failed, unreachable), halts and the end. {@code fleetfix apply --resume DIR}
+ * reads it back: hosts journaled done in a play are skipped in that play. A resumed run appends to
+ * the same journal.
+ */
+public final class RunJournal implements RunListener {
+    public static final String FILE = "journal.jsonl";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+
+    public RunJournal(Path runDir) {
+        try {
+            Files.createDirectories(runDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the run directory " + runDir, e);
+        }
+        this.file = runDir.resolve(FILE);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void on(RunEvent event) {
+        ObjectNode line = JSON.createObjectNode();
+        line.put("at", event.at().toString());
+        if (event instanceof RunStarted e) {
+            line.put("event", "run_started")
+                    .put("run", e.runId())
+                    .put("playbook", e.playbook().toString());
+            line.putPOJO("hosts", e.hosts());
+        } else if (event instanceof HostFinished e) {
+            line.put("event", "host_finished")
+                    .put("play", e.play())
+                    .put("host", e.host())
+                    .put("outcome", e.outcome().name())
+                    .put("reason", e.reason());
+        } else if (event instanceof PlayHalted e) {
+            line.put("event", "halted").put("play", e.play()).put("reason", e.reason());
+        } else if (event instanceof WindowClosed e) {
+            line.put("event", "window_closed").put("play", e.play()).put("window", e.window());
+        } else if (event instanceof RunEnded e) {
+            line.put("event", "run_ended")
+                    .put("outcome", e.summary().outcome().name())
+                    .put("reason", e.summary().reason());
+        } else {
+            return;
+        }
+        append(line);
+    }
+
+    private void append(ObjectNode line) {
+        try {
+            Files.writeString(
+                    file,
+                    JSON.writeValueAsString(line) + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.SYNC);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the run journal " + file, e);
+        }
+    }
+
+    /**
+     * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}),
+     * so that {@code --resume DIR} alone runs the same thing again.
+     */
+    public void invocation(Path playbook, Optional<Path> inventory, Optional<String> limit) {
+        ObjectNode line = JSON.createObjectNode();
+        line.put("event", "apply")
+                .put("playbook", playbook.toAbsolutePath().normalize().toString());
+        inventory.ifPresent(
+                i -> line.put("inventory", i.toAbsolutePath().normalize().toString()));
+        limit.ifPresent(l -> line.put("limit", l));
+        append(line);
+    }
+
+    /**
+     * What a journal says: how the run was asked for, the (play, host) pairs it finished, and how
+     * its last run ended.
+     */
+    public record Resumable(
+            Optional<String> playbook,
+            Optional<String> inventory,
+            Optional<String> limit,
+            Set<String> done,
+            Optional<String> lastOutcome) {
+        public Resumable {
+            done = Set.copyOf(done);
+        }
+    }
+
+    /** @throws IllegalArgumentException when there is no journal or a line is not JSON */
+    public static Resumable read(Path runDir) {
+        Path file = runDir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no run journal " + file);
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+        }
+        Optional<String> playbook = Optional.empty();
+        Optional<String> inventory = Optional.empty();
+        Optional<String> limit = Optional.empty();
+        Optional<String> outcome = Optional.empty();
+        Set<String> done = new LinkedHashSet<>();
+        int n = 0;
+        for (String text : lines) {
+            n++;
+            if (text.isBlank()) {
+                continue;
+            }
+            JsonNode line;
+            try {
+                line = JSON.readTree(text);
+            } catch (IOException e) {
+                // A run killed mid-write leaves a partial last line; anything else is not our journal.
+                if (n == lines.size()) {
+                    break;
+                }
+                throw new IllegalArgumentException(file + ":" + n + ": not a journal line: " + e.getMessage());
+            }
+            switch (line.path("event").asText()) {
+                case "apply" -> {
+                    playbook =
+                            playbook.or(() -> Optional.of(line.path("playbook").asText()));
+                    inventory = inventory.or(() -> text(line, "inventory"));
+                    limit = limit.or(() -> text(line, "limit"));
+                }
+                case "host_finished" -> {
+                    String key = RunControl.key(
+                            line.path("play").asText(), line.path("host").asText());
+                    if (line.path("outcome").asText().equals(HostOutcome.DONE.name())) {
+                        done.add(key);
+                    } else {
+                        done.remove(key);
+                    }
+                }
+                case "run_ended" -> outcome = Optional.of(line.path("outcome").asText());
+                default -> {}
+            }
+        }
+        return new Resumable(playbook, inventory, limit, done, outcome);
+    }
+
+    private static Optional<String> text(JsonNode line, String field) {
+        return line.hasNonNull(field) ? Optional.of(line.get(field).asText()) : Optional.empty();
+    }
+}

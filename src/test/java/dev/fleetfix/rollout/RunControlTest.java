@@ -1,0 +1,163 @@
+package dev.fleetfix.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.Harness;
+import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.StepFinished;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Host locks, stop requests, the run journal and resuming from it. */
+class RunControlTest {
+    @TempDir
+    Path dir;
+
+    private static final String PLAY =
+            """
+            - name: thp off
+              hosts: all
+              serial: 1
+              steps:
+                - thp: {}
+                - restart_redis: {}
+            """;
+
+    private static RunControl.LockOwner owner(String run) {
+        return new RunControl.LockOwner(run, "ops@control pid 999999999", Duration.ofHours(2));
+    }
+
+    @Test
+    void aHostLockedByAnotherRunIsRefusedAndTheLockKept() throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        Instant now = Instant.parse("2026-11-28T01:30:00Z");
+        assertThat(HostLock.acquire(host.shell(), owner("run-a"), now)).isEmpty();
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).get().asString().contains("run=run-a");
+        // the same run takes it again (next play, retries)
+        assertThat(HostLock.acquire(host.shell(), owner("run-a"), now)).isEmpty();
+
+        Optional<String> refused = HostLock.acquire(host.shell(), owner("run-b"), now.plusSeconds(600));
+        assertThat(refused)
+                .get()
+                .asString()
+                .startsWith("locked by run run-a (ops@control pid 999999999) for 10 min: /run/lock/fleetfix.lock");
+        HostLock.release(host.shell(), owner("run-b"));
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).isPresent();
+        HostLock.release(host.shell(), owner("run-a"));
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).isEmpty();
+    }
+
+    @Test
+    void aStaleLockIsReportedNotTakenOver() {
+        FakeHost host = new FakeHost("r1", dir);
+        Instant then = Instant.parse("2026-11-28T01:30:00Z");
+        assertThat(HostLock.acquire(host.shell(), owner("old"), then)).isEmpty();
+        Optional<String> refused = HostLock.acquire(host.shell(), owner("new"), then.plus(Duration.ofHours(3)));
+        assertThat(refused)
+                .get()
+                .asString()
+                .contains("looks stale (older than 120 min); not taken over")
+                .contains("rm -rf /run/lock/fleetfix.lock");
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).get().asString().contains("run=old");
+    }
+
+    @Test
+    void aLockWhoseProcessIsGoneOnThisMachineIsStale() {
+        FakeHost host = new FakeHost("r1", dir);
+        Instant now = Instant.parse("2026-11-28T01:30:00Z");
+        // pid 999999999 does not exist here
+        assertThat(HostLock.acquire(host.shell(), owner("old"), now)).isEmpty();
+        assertThat(HostLock.acquire(host.shell(), owner("new"), now.plusSeconds(60)))
+                .get()
+                .asString()
+                .contains("its process 999999999 is gone");
+    }
+
+    @Test
+    void theRunTakesAndReleasesEachHostsLockAndALockedHostFails() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2");
+        h.control(new RunControl(Optional.of(owner("run-1")), Set.of()));
+        assertThat(HostLock.acquire(h.host("r2").shell(), owner("other"), Instant.parse("2026-11-28T01:29:00Z")))
+                .isEmpty();
+        RunSummary summary = h.run(PLAY);
+        assertThat(summary.done()).containsExactly("r1");
+        assertThat(summary.failed()).containsExactly("r2");
+        assertThat(h.events)
+                .filteredOn(e -> e instanceof HostFinished f && f.host().equals("r2"))
+                .singleElement()
+                .satisfies(e -> assertThat(((HostFinished) e).reason()).startsWith("locked by run other"));
+        assertThat(h.host("r1").read("/run/lock/fleetfix.lock/owner")).isEmpty();
+        assertThat(h.host("r2").thp("enabled")).isEqualTo("always");
+    }
+
+    @Test
+    void aStopRequestLetsTheHostInFlightFinishAndStartsNoOther() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2", "r3");
+        RunControl control = new RunControl(Optional.empty(), Set.of());
+        h.control(control);
+        h.onEachStep(() -> control.requestStop("interrupted by a signal"));
+        RunSummary summary = h.run(PLAY);
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+        assertThat(summary.reason()).startsWith("stopped (interrupted by a signal)");
+        assertThat(summary.done()).containsExactly("r1");
+        assertThat(summary.untouched()).containsExactly("r2", "r3");
+        assertThat(h.results("r1", "restart_redis")).hasSize(1);
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+    }
+
+    @Test
+    void theJournalRecordsDoneHostsAndAResumeSkipsThem() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2", "r3");
+        RunControl first = new RunControl(Optional.empty(), Set.of());
+        AtomicInteger steps = new AtomicInteger();
+        h.control(first);
+        h.onEachStep(() -> {
+            if (steps.incrementAndGet() == 4) {
+                first.requestStop("interrupted by a signal");
+            }
+        });
+        RunJournal journal = new RunJournal(dir.resolve("run"));
+        RunSummary stopped = h.runWith(PLAY, journal);
+        assertThat(stopped.done()).containsExactly("r1", "r2");
+
+        RunJournal.Resumable resumable = RunJournal.read(dir.resolve("run"));
+        assertThat(resumable.done()).containsExactlyInAnyOrder("thp off\nr1", "thp off\nr2");
+        assertThat(resumable.lastOutcome()).contains("HALTED");
+
+        h.onEachStep(() -> {});
+        h.control(new RunControl(Optional.empty(), resumable.done()));
+        RunSummary resumed = h.runWith(PLAY, journal);
+        assertThat(resumed.outcome()).isEqualTo(RunOutcome.OK);
+        assertThat(resumed.done()).containsExactly("r1", "r2", "r3");
+        assertThat(h.events)
+                .filteredOn(e -> e instanceof StepFinished)
+                .extracting(e -> ((StepFinished) e).host())
+                .containsOnly("r3");
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+        assertThat(RunJournal.read(dir.resolve("run")).done()).hasSize(3);
+        assertThat(Files.readAllLines(journal.file())).anyMatch(l -> l.contains("\"event\":\"run_ended\""));
+    }
+
+    @Test
+    void aPartialLastLineFromAKilledRunIsIgnored() throws Exception {
+        Path run = dir.resolve("run");
+        Files.createDirectories(run);
+        Files.writeString(
+                run.resolve("journal.jsonl"),
+                "{\"event\":\"apply\",\"playbook\":\"/p.yaml\",\"limit\":\"redis\"}\n"
+                        + "{\"event\":\"host_finished\",\"play\":\"p\",\"host\":\"a\",\"outcome\":\"DONE\"}\n"
+                        + "{\"event\":\"host_fin");
+        RunJournal.Resumable r = RunJournal.read(run);
+        assertThat(r.playbook()).contains("/p.yaml");
+        assertThat(r.limit()).contains("redis");
+        assertThat(r.done()).containsExactly("p\na");
+    }
+}
