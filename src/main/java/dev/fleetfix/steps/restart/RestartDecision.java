@@ -100,8 +100,10 @@ public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> ta
                     + ")";
         }
         if (online.stream().noneMatch(r -> r.host().isPresent())) {
-            return "its in-sync replicas are not in the inventory ("
-                    + online.get(0).describe() + ")";
+            return "its in-sync replicas are listed by addresses not in the inventory ("
+                    + online.get(0).describe()
+                    + "; a replica that connects from another address needs replica-announce-ip or"
+                    + " bind-source-addr, else FAILOVER would point the old primary there)";
         }
         if (!options.topology() || !options.failover()) {
             return "failover off (" + (options.topology() ? "failover: never" : "topology: off") + ")";

@@ -63,6 +63,19 @@ class TopologyIT {
                 LabHostSpec.named("lab-1").withSave(""),
                 LabHostSpec.named("lab-2").withSave("").withReplicaOf("lab-1"),
                 LabHostSpec.named("lab-3")));
+        // Lab hosts share the machine's loopback: a replica connects from 127.0.0.1 and its primary
+        // would list it there (FAILOVER TO names a replica by that address). Production replicas
+        // connect from their own address; here replica-announce-ip gives the primary the right one.
+        for (String host : HOSTS) {
+            cli(host, "CONFIG SET replica-announce-ip " + fleet.host(host).address());
+            cli(host, "CONFIG REWRITE");
+        }
+        String announced = "ip=" + fleet.host("lab-2").address();
+        for (int i = 0; i < 50 && !cli("lab-1", "INFO replication").contains(announced); i++) {
+            cli("lab-2", "CLIENT KILL TYPE master");
+            sleep(300);
+        }
+        assertThat(cli("lab-1", "INFO replication")).contains(announced);
         cli("lab-1", "DEBUG POPULATE 10000 key 64");
         cli("lab-3", "DEBUG POPULATE 5000 other 64");
         awaitReplicaHas("lab-2", 10000);
@@ -84,6 +97,9 @@ class TopologyIT {
     void dataIntactAndRedisRunning() {
         for (String host : HOSTS) {
             assertThat(cli(host, "PING")).as(host).contains("PONG");
+        }
+        for (int i = 0; i < 25 && !data().equals(seeded); i++) {
+            sleep(200); // a replica applies the canary's DEL a moment after its primary
         }
         assertThat(data()).isEqualTo(seeded);
     }
@@ -199,15 +215,93 @@ class TopologyIT {
                 "cp /etc/redis/redis.conf /root/redis.conf.good"
                         + " && echo 'this-is-not-a-directive yes' >> /etc/redis/redis.conf");
         try {
-            Run run = apply("", "--limit", "lab-3:lab-1");
+            Run run = apply("", "--limit", "lab-3");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
-            assertThat(run.out()).contains("failed:    lab-3").contains("untouched: lab-1");
+            assertThat(run.out())
+                    .contains("primary, no replica: BGSAVE first (save points)")
+                    .contains("exited 1")
+                    .contains("failed:    lab-3");
             assertThat(cli("lab-1", "PING")).contains("PONG");
         } finally {
             fleet.rootExec("lab-3", "cp /root/redis.conf.good /etc/redis/redis.conf && systemctl restart redis-server");
         }
+        // The canary written before the failed restart was saved with the data; it would expire
+        // within the hour on its own.
+        assertThat(cli("lab-3", "TTL fleetfix:canary:lab-3")).matches("\\d+");
+        cli("lab-3", "DEL fleetfix:canary:lab-3");
         // BGSAVE ran before the failed restart: the data comes back from the dump
         sleep(500);
+    }
+
+    @Test
+    @Order(6)
+    void sigtermStopsAfterTheHostInFlightAndResumeFinishesTheRest() throws Exception {
+        Path playbook = dir.resolve("slow.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: slow restart
+                  hosts: all
+                  serial: 1
+                  steps:
+                    - command: {cmd: "sleep 4", changed_when: "true"}
+                    - restart_redis: {timeout: 60s, failback: true}
+                """);
+        Path runDir = dir.resolve("run");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process first = new ProcessBuilder(
+                        java,
+                        "-jar",
+                        Path.of("target/fleetfix.jar").toAbsolutePath().toString(),
+                        "apply",
+                        playbook.toString(),
+                        "-i",
+                        fleet.inventoryFile().toString(),
+                        "--no-color",
+                        "--run-dir",
+                        runDir.toString())
+                .redirectErrorStream(true)
+                .start();
+        StringBuilder out = new StringBuilder();
+        try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(first.getInputStream()))) {
+            String line;
+            boolean signalled = false;
+            while ((line = reader.readLine()) != null) {
+                out.append(line).append('\n');
+                if (!signalled && line.contains("BATCH 1/")) {
+                    sleep(1000);
+                    // SIGTERM (Process.destroy would also close the output this test reads)
+                    new ProcessBuilder("kill", "-TERM", Long.toString(first.pid()))
+                            .start()
+                            .waitFor();
+                    signalled = true;
+                }
+            }
+        }
+        int code = first.waitFor();
+        System.out.println("first run, exit " + code + "\n" + out);
+        assertThat(code).as(out.toString()).isEqualTo(143);
+        assertThat(out)
+                .contains("stopped (interrupted by a signal): hosts in flight finished their steps")
+                .contains("continue with: fleetfix apply --resume " + runDir);
+        assertThat(Files.readString(runDir.resolve("journal.jsonl"))).contains("\"outcome\":\"DONE\"");
+        for (String host : HOSTS) {
+            assertThat(fleet.rootExec(host, "test -e /run/lock/fleetfix.lock && echo locked")
+                            .stdout())
+                    .as(host + " lock released")
+                    .isEmpty();
+        }
+
+        CommandLine cmd = Main.commandLine();
+        StringWriter resumedOut = new StringWriter();
+        cmd.setOut(new PrintWriter(resumedOut));
+        cmd.setErr(new PrintWriter(new StringWriter()));
+        int resumed = cmd.execute("apply", "--resume", runDir.toString(), "--no-color");
+        System.out.println("resumed, exit " + resumed + "\n" + resumedOut);
+        assertThat(resumed).as(resumedOut.toString()).isZero();
+        assertThat(resumedOut.toString())
+                .contains("done in the run being resumed")
+                .contains("ok: 3 hosts done");
     }
 
     @Test
