@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.KillAfter;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.SshOptions;
@@ -84,13 +85,21 @@ public final class SshShell implements RemoteShell {
 
     @Override
     public ExecResult exec(Command command) {
-        return run(commandLine(command.script(), command.become()), command.script(), command.timeout(), null);
+        return run(
+                commandLine(command.script(), command.become(), command.timeout()),
+                command.script(),
+                command.timeout(),
+                null);
     }
 
     @Override
     public void put(String remotePath, byte[] content, int mode, boolean become) {
         String script = AtomicWrite.script(remotePath, mode);
-        ExecResult result = run(commandLine(script, become), "write " + remotePath, Command.DEFAULT_TIMEOUT, content);
+        ExecResult result = run(
+                commandLine(script, become, Command.DEFAULT_TIMEOUT),
+                "write " + remotePath,
+                Command.DEFAULT_TIMEOUT,
+                content);
         if (!result.ok()) {
             throw new TransportException(
                     host,
@@ -101,13 +110,14 @@ public final class SshShell implements RemoteShell {
     }
 
     /** The line sshd hands to the login shell. */
-    private String commandLine(String script, boolean become) {
-        return wrap(script, become && host.become() && !login.isRoot());
+    private String commandLine(String script, boolean become, Duration timeout) {
+        return wrap(script, become && host.become() && !login.isRoot(), timeout);
     }
 
-    static String wrap(String script, boolean sudo) {
-        String sh = "sh -c " + ShellQuote.quote(script);
-        return sudo ? "sudo -n " + sh : sh;
+    /** {@code [sudo -n] timeout -s KILL N sh -c 'script'}: see {@link KillAfter} for why the host keeps a deadline. */
+    static String wrap(String script, boolean sudo, Duration timeout) {
+        String line = KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script);
+        return sudo ? "sudo -n " + line : line;
     }
 
     private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {

@@ -70,22 +70,23 @@ class LocalShellTest {
     void becomeAsRootRunsWithoutSudo() {
         LocalShell asRoot = new LocalShell(TestHosts.local("localhost", true), true);
 
-        assertThat(asRoot.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(asRoot.argv("id -u", true, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test
     void becomeAsOtherUserGoesThroughSudoNonInteractive() {
         LocalShell asUser = new LocalShell(TestHosts.local("localhost", true), false);
 
-        assertThat(asUser.argv("id -u", true)).isEqualTo(List.of("sudo", "-n", "sh", "-c", "id -u"));
-        assertThat(asUser.argv("id -u", false)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(asUser.argv("id -u", true, Duration.ofMillis(4500)))
+                .isEqualTo(List.of("sudo", "-n", "timeout", "-s", "KILL", "6", "sh", "-c", "id -u"));
+        assertThat(asUser.argv("id -u", false, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test
     void hostWithoutBecomeNeverUsesSudo() {
         LocalShell noBecome = new LocalShell(TestHosts.local("localhost", false), false);
 
-        assertThat(noBecome.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(noBecome.argv("id -u", true, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test

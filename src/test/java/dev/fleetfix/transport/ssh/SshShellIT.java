@@ -169,18 +169,18 @@ class SshShellIT {
         }
     }
 
-    @Test
-    void commandTimeoutFailsInTimeKillsTheCommandAndKeepsTheConnection() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void commandTimeoutFailsInTimeKillsTheCommandAndKeepsTheConnection(boolean become) throws Exception {
         try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+            Command slow = new Command("sleep 97; echo late", become, Duration.ofSeconds(1));
             long start = System.nanoTime();
 
-            assertThatThrownBy(
-                            () -> shell.exec(Command.of("sleep 97; echo late").withTimeout(Duration.ofSeconds(1))))
-                    .isInstanceOfSatisfying(TransportException.class, e -> {
-                        assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
-                        assertThat(e.getMessage())
-                                .isEqualTo(described("lab-1") + "command timed out after 1s: sleep 97; echo late");
-                    });
+            assertThatThrownBy(() -> shell.exec(slow)).isInstanceOfSatisfying(TransportException.class, e -> {
+                assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                assertThat(e.getMessage())
+                        .isEqualTo(described("lab-1") + "command timed out after 1s: sleep 97; echo late");
+            });
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
             assertThat(shell.exec(Command.of("echo still here")).stdout()).isEqualTo("still here\n");
