@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +62,7 @@ class LocalShellTest {
         long child = Long.parseLong(Files.readString(pidFile).strip());
         Optional<ProcessHandle> handle = ProcessHandle.of(child);
         if (handle.isPresent()) {
-            handle.get().onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            handle.get().onExit().get(5, TimeUnit.SECONDS);
         }
         assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
     }

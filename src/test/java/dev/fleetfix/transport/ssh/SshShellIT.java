@@ -16,10 +16,13 @@ import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -156,7 +159,7 @@ class SshShellIT {
         ExecResult stat = fleet.rootExec("lab-1", "stat -c '%a %U' \"/etc/fleetfix test's.conf\"; ls -a /etc");
         assertThat(stat.stdout()).startsWith("640 root\n").doesNotContain(".fleetfix.");
         ExecResult read = fleet.rootExec("lab-1", "base64 -w0 \"/etc/fleetfix test's.conf\"");
-        assertThat(java.util.Base64.getDecoder().decode(read.stdout().strip())).isEqualTo(content);
+        assertThat(Base64.getDecoder().decode(read.stdout().strip())).isEqualTo(content);
     }
 
     @Test
@@ -374,8 +377,8 @@ class SshShellIT {
     @Test
     void aPortThatNeverAnswersTimesOutWithinTheConnectTimeout() throws Exception {
         // The kernel completes the TCP handshake into the backlog, but nobody ever speaks SSH.
-        try (java.net.ServerSocket blackhole = new java.net.ServerSocket()) {
-            blackhole.bind(new java.net.InetSocketAddress("127.0.0.8", 0), 1);
+        try (ServerSocket blackhole = new ServerSocket()) {
+            blackhole.bind(new InetSocketAddress("127.0.0.8", 0), 1);
             Host silent = TestHosts.ssh(
                     "silent", "127.0.0.8", blackhole.getLocalPort(), "fleetfix", fleet.privateKey(), dir.resolve("kh"));
             Duration timeout = Duration.ofMillis(1500);
