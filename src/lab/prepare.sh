@@ -66,5 +66,14 @@ if ! docker info >/dev/null 2>&1; then
   log "dockerd is up"
 fi
 
+# Every lab host runs systemd, journald, logind and dbus, each holding inotify instances: past a dozen hosts the
+# kernel's default of 128 per user runs out and hosts stall at boot (path units fail, nothing starts).
+min_instances=8192
+if (($(cat /proc/sys/fs/inotify/max_user_instances) < min_instances)); then
+  log "raising fs.inotify.max_user_instances to $min_instances for the lab hosts' systemd"
+  as_root sysctl -q -w fs.inotify.max_user_instances=$min_instances \
+    || die "cannot raise fs.inotify.max_user_instances; lab hosts would stall at boot"
+fi
+
 tag="$(bash "$here/build-image.sh")" || die "building the lab image failed"
 log "lab image $tag ready"
