@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.connection.ConnectionException;
+import net.schmizz.sshj.connection.channel.OpenFailException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 
@@ -121,15 +122,9 @@ public final class SshShell implements RemoteShell {
     }
 
     private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {
-        SSHClient ssh = connection();
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        Session session;
-        try {
-            session = ssh.startSession();
-        } catch (IOException e) {
-            throw SshFailures.broken(host, script, e);
-        }
+        Session session = startSession(script);
         boolean abandoned = false;
         try {
             Session.Command command = session.exec(line);
@@ -168,6 +163,34 @@ public final class SshShell implements RemoteShell {
             } else {
                 closeQuietly(session);
             }
+        }
+    }
+
+    /**
+     * A session on the open connection. A connection that died since the last command (the host
+     * rebooted, sshd was restarted) is made again, once; a server that refuses another session on a
+     * live connection (MaxSessions) is not a reason to drop it.
+     */
+    private Session startSession(String script) {
+        SSHClient ssh = connection();
+        try {
+            return ssh.startSession();
+        } catch (OpenFailException e) {
+            throw SshFailures.broken(host, script, e);
+        } catch (IOException first) {
+            dropIfCurrent(ssh);
+            try {
+                return connection().startSession();
+            } catch (IOException e) {
+                e.addSuppressed(first);
+                throw SshFailures.broken(host, script, e);
+            }
+        }
+    }
+
+    private synchronized void dropIfCurrent(SSHClient ssh) {
+        if (client == ssh) {
+            disconnectAll();
         }
     }
 

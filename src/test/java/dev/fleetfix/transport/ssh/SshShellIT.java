@@ -114,6 +114,21 @@ class SshShellIT {
     }
 
     @Test
+    void aConnectionThatDiedIsMadeAgainForTheNextCommand() throws Exception {
+        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+            String before = shell.exec(Command.of("echo $SSH_CONNECTION")).stdout();
+
+            // What a restarted sshd or a rebooted host does to open connections.
+            fleet.rootExec("lab-1", "pkill -KILL -u fleetfix -f '^sshd: fleetfix'");
+            Thread.sleep(300);
+
+            String after = shell.exec(Command.of("echo $SSH_CONNECTION")).stdout();
+            assertThat(after).isNotEqualTo(before).contains(fleet.host("lab-1").address());
+            assertThat(shell.connectCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void poolOpensOneShellPerHostThroughTheFactory() {
         try (ShellPool pool = new ShellPool(ShellFactories.create(OPTIONS))) {
             String first = pool.shell(host("lab-1"))
