@@ -14,8 +14,8 @@ import java.util.function.LongSupplier;
  * Runs the {@code fork-under-load} profile (see {@link ForkUnderLoadSpec}).
  *
  * <p>It runs only when a BGSAVE is harmless: no save or AOF rewrite already running, the dataset
- * loaded, the last save successful, and a probe BGSAVE into {@code dir} succeeding (which is what
- * proves the directory writable). Otherwise it skips and says why. Since every BGSAVE replaces the
+ * loaded, the last save successful, and, when Redis has not saved since it started, a probe BGSAVE
+ * into {@code dir} succeeding (which is what proves the directory writable). Otherwise it skips and says why. Since every BGSAVE replaces the
  * host's dump file, a last one after the benchmark's keys are deleted leaves a snapshot without
  * them.
  */
@@ -42,7 +42,7 @@ public final class ForkUnderLoad {
         if (notNow.isPresent()) {
             return new ProfileOutcome.Skipped(notNow.get());
         }
-        Optional<String> probe = probe(target, spec.bgsaveTimeout());
+        Optional<String> probe = savedSinceStart(target) ? Optional.empty() : probe(target, spec.bgsaveTimeout());
         if (probe.isPresent()) {
             return new ProfileOutcome.Skipped(probe.get());
         }
@@ -91,6 +91,15 @@ public final class ForkUnderLoad {
                     + " is writable and has space");
         }
         return Optional.empty();
+    }
+
+    /**
+     * A successful save since Redis started already proved {@code dir} writable (a failed one is
+     * caught by {@link #whyNotNow}); a probe of a large dataset would cost as much as a round.
+     */
+    private static boolean savedSinceStart(BenchTarget target) {
+        String lastSaveSeconds = target.info("persistence").get("rdb_last_bgsave_time_sec");
+        return lastSaveSeconds != null && !lastSaveSeconds.strip().equals("-1");
     }
 
     private Optional<String> probe(BenchTarget target, Duration timeout) {

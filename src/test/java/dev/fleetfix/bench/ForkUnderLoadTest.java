@@ -47,6 +47,29 @@ class ForkUnderLoadTest {
     }
 
     @Test
+    void probesOnlyWhenRedisHasNotSavedSinceItStarted() {
+        // the saver's hour-long interval blocks until it is stopped: only probe and snapshot remain
+        Sleeper hourBlocks = nanos -> {
+            if (nanos >= Duration.ofHours(1).toNanos()) {
+                new java.util.concurrent.CountDownLatch(1).await();
+            }
+            clock.addAndGet(nanos);
+        };
+        ForkUnderLoad quiet =
+                new ForkUnderLoad(new LoadGenerator(clock::get, clock::addAndGet), clock::get, hourBlocks);
+        ForkUnderLoadSpec hourly = spec.withBgsaveInterval(Duration.ofHours(1));
+
+        persistence("rdb_last_bgsave_time_sec", "-1");
+        quiet.run(target, hourly, SafetyPolicy.DEFAULT);
+        assertThat(target.bgsaves.get()).isEqualTo(2); // probe, clean snapshot
+
+        target.bgsaves.set(0);
+        persistence("rdb_last_bgsave_time_sec", "12");
+        quiet.run(target, hourly, SafetyPolicy.DEFAULT);
+        assertThat(target.bgsaves.get()).isEqualTo(1); // clean snapshot only
+    }
+
+    @Test
     void skipsWhileAnAofRewriteRuns() {
         persistence("aof_rewrite_in_progress", "1");
 
