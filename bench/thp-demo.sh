@@ -4,10 +4,13 @@
 # Starts a local redis-server with `disable-thp no` (Redis >= 6.2 otherwise opts its own process out
 # of THP), loads ~1 GB, runs fleetfix's fork-under-load profile (SETs over random keys while BGSAVE
 # forks again and again) with the kernel's THP at `always`, then at `never` after a Redis restart,
-# prints both tails side by side, and puts the kernel's setting back whatever happens.
+# prints both tails side by side, and puts the kernel's setting back whatever happens. It does this
+# ROUNDS times, alternating always/never, so that a machine whose load drifts during the demo
+# (other work on shared cores) weighs on both sides alike; the verdict needs the medians of the
+# rounds to differ by more than their spread.
 #
 # Needs root (it writes /sys/kernel/mm/transparent_hugepage/enabled), redis-server, redis-cli, java.
-# Environment: PORT (6395), KEYS (1000000), VALUE_SIZE (1000 bytes), SECONDS_PER_RUN (45),
+# Environment: PORT (6395), KEYS (1000000), VALUE_SIZE (1000 bytes), ROUNDS (2), SECONDS_PER_RUN (25),
 # WARMUP (3), CONNECTIONS (50), INTERVAL_MS (1500).
 set -euo pipefail
 
@@ -16,7 +19,8 @@ thp=/sys/kernel/mm/transparent_hugepage/enabled
 port="${PORT:-6395}"
 keys="${KEYS:-1000000}"
 value_size="${VALUE_SIZE:-1000}"
-seconds="${SECONDS_PER_RUN:-45}"
+rounds="${ROUNDS:-2}"
+seconds="${SECONDS_PER_RUN:-25}"
 warmup="${WARMUP:-3}"
 connections="${CONNECTIONS:-50}"
 interval_ms="${INTERVAL_MS:-1500}"
@@ -58,10 +62,10 @@ wait_for_save() {
 }
 
 run_with() {
-  local mode=$1 dir="$work/$1"
+  local mode=$1 round=$2 dir="$work/$1-$2"
   mkdir -p "$dir"
   echo "$mode" >"$thp"
-  echo "== THP $(cat "$thp")"
+  echo "== round $round, THP $(cat "$thp")"
   pidfile="$dir/redis.pid"
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
     --rdbcompression no --disable-thp no --enable-debug-command local \
@@ -78,7 +82,7 @@ run_with() {
     "AnonHugePages $(awk '/AnonHugePages/ {print $2 " kB"}' "/proc/$(cat "$pidfile")/smaps_rollup")"
   java ${FLEETFIX_JAVA_OPTS:-} -cp "$jar" dev.fleetfix.cli.ThpDemo run --port "$port" --label "$mode" \
     --seconds "$seconds" --warmup "$warmup" --connections "$connections" --keyspace "$keys" \
-    --value-size "$value_size" --interval-ms "$interval_ms" --out "$work/$mode.result"
+    --value-size "$value_size" --interval-ms "$interval_ms" --out "$work/$mode-$round.result"
   rcli shutdown nosave >/dev/null 2>&1 || true
   while [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; do sleep 0.1; done
   pidfile=""
@@ -87,9 +91,17 @@ run_with() {
 echo "thp-demo: kernel $(uname -r), $(nproc) cores (shared with whatever else runs here:" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)), THP was [$original], defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag)"
 echo "fork-under-load: $connections connections SET ${value_size}-byte values over $keys random keys," \
-  "BGSAVE every ${interval_ms} ms after the previous one ends, ${warmup} s warm-up, ${seconds} s measured"
-run_with always
-run_with never
+  "BGSAVE every ${interval_ms} ms after the previous one ends, ${warmup} s warm-up, ${seconds} s measured," \
+  "$rounds rounds alternating always/never, Redis restarted and reloaded for each"
+always_results=()
+never_results=()
+for round in $(seq 1 "$rounds"); do
+  run_with always "$round"
+  always_results+=("$work/always-$round.result")
+  run_with never "$round"
+  never_results+=("$work/never-$round.result")
+done
 echo
-java -cp "$jar" dev.fleetfix.cli.ThpDemo compare "$work/always.result" "$work/never.result"
+join() { local IFS=,; echo "$*"; }
+java -cp "$jar" dev.fleetfix.cli.ThpDemo compare "$(join "${always_results[@]}")" "$(join "${never_results[@]}")"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -11,7 +11,6 @@ import dev.fleetfix.bench.MetricComparison;
 import dev.fleetfix.bench.ProfileOutcome;
 import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.bench.TestComparison;
-import dev.fleetfix.bench.Verdict;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
@@ -41,13 +40,17 @@ public final class ThpDemo {
         if (args.length >= 1 && args[0].equals("run")) {
             System.exit(run(options(args), System.out));
         } else if (args.length == 3 && args[0].equals("compare")) {
-            compare(Path.of(args[1]), Path.of(args[2]), System.out);
+            compare(paths(args[1]), paths(args[2]), System.out);
         } else {
             System.err.println("usage: ThpDemo run --port P --out FILE [--label L] [--seconds S] [--warmup S]"
                     + " [--connections N] [--keyspace K] [--value-size B] [--interval-ms MS]\n"
-                    + "       ThpDemo compare BEFORE_FILE AFTER_FILE");
+                    + "       ThpDemo compare BEFORE_FILE[,BEFORE_FILE...] AFTER_FILE[,AFTER_FILE...]");
             System.exit(ExitCode.USAGE);
         }
+    }
+
+    private static List<Path> paths(String commaSeparated) {
+        return java.util.Arrays.stream(commaSeparated.split(",")).map(Path::of).toList();
     }
 
     private static Map<String, String> options(String[] args) {
@@ -105,45 +108,59 @@ public final class ThpDemo {
         return ExitCode.OK;
     }
 
-    static void compare(Path beforeFile, Path afterFile, PrintStream out) throws IOException {
-        Map<String, String> before = read(beforeFile);
-        Map<String, String> after = read(afterFile);
-        BenchResult b = result(before);
-        BenchResult a = result(after);
-        String bl = "THP " + before.get("label");
-        String al = "THP " + after.get("label");
-        out.printf(Locale.ROOT, "%-16s %14s %14s %10s%n", "fork-under-load", bl, al, "ratio");
-        for (Metric m : Metric.values()) {
-            double bv = m.valueOf(b).orElseThrow();
-            double av = m.valueOf(a).orElseThrow();
-            String unit = m == Metric.RPS ? "" : " ms";
+    /** Prints the medians of each side's rounds, their range, the ratio and the verdict per figure. */
+    static void compare(List<Path> beforeFiles, List<Path> afterFiles, PrintStream out) throws IOException {
+        List<Map<String, String>> before = read(beforeFiles);
+        List<Map<String, String>> after = read(afterFiles);
+        String bl = "THP " + before.get(0).get("label");
+        String al = "THP " + after.get(0).get("label");
+        TestComparison c = BeforeAfter.DEFAULT.compare(
+                "localhost",
+                "fork-under-load",
+                ForkUnderLoadSpec.TEST,
+                before.stream().map(ThpDemo::result).toList(),
+                after.stream().map(ThpDemo::result).toList());
+        out.printf(
+                Locale.ROOT,
+                "%-12s %26s %26s %7s  %s%n",
+                "median of " + before.size(),
+                bl + " (min-max)",
+                al + " (min-max)",
+                "ratio",
+                "verdict");
+        for (MetricComparison m : c.metrics()) {
+            String unit = m.metric() == Metric.RPS ? "" : " ms";
             out.printf(
                     Locale.ROOT,
-                    "%-16s %14s %14s %10s%n",
-                    m.label() + unit,
-                    format(m, bv),
-                    format(m, av),
-                    String.format(Locale.ROOT, "%.2f", av / bv));
+                    "%-12s %26s %26s %7.2f  %s%n",
+                    m.metric().label() + unit,
+                    median(m.metric(), m.beforeMedian(), m.before()),
+                    median(m.metric(), m.afterMedian(), m.after()),
+                    m.ratio(),
+                    m.verdict().name().toLowerCase(Locale.ROOT));
         }
-        out.printf(Locale.ROOT, "%-16s %14s %14s%n", "requests", before.get("requests"), after.get("requests"));
-        out.printf(Locale.ROOT, "%-16s %14s %14s%n", "BGSAVE forks", forkCount(before), forkCount(after));
-        out.printf(Locale.ROOT, "%-16s %14s %14s%n", "median fork µs", medianFork(before), medianFork(after));
-        TestComparison c =
-                BeforeAfter.DEFAULT.compare("localhost", "fork-under-load", b.test(), List.of(b), List.of(a));
-        String perMetric = c.metrics().stream()
-                .filter(m -> m.verdict() != Verdict.WITHIN_NOISE)
-                .map(ThpDemo::describe)
-                .collect(Collectors.joining(", "));
-        out.println("verdict (" + al + " against " + bl + ", one round each, 5 % noise floor): " + c.verdict()
-                + (perMetric.isEmpty() ? "" : " [" + perMetric + "]"));
+        out.printf(Locale.ROOT, "%-12s %26s %26s%n", "BGSAVE forks", forks(before), forks(after));
+        out.println("verdict, " + al + " against " + bl + " over " + before.size() + "+" + after.size()
+                + " rounds (medians must differ by more than the rounds' spread and 5 %): " + c.verdict());
     }
 
-    private static String describe(MetricComparison m) {
-        return m.metric().label() + " " + m.verdict().name().toLowerCase(Locale.ROOT);
+    private static String median(Metric metric, double median, List<Double> rounds) {
+        return String.format(
+                Locale.ROOT,
+                "%s (%s-%s)",
+                format(metric, median),
+                format(
+                        metric,
+                        rounds.stream().mapToDouble(Double::doubleValue).min().orElse(0)),
+                format(
+                        metric,
+                        rounds.stream().mapToDouble(Double::doubleValue).max().orElse(0)));
     }
 
     private static String format(Metric m, double value) {
-        return m == Metric.RPS ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.3f", value);
+        return m == Metric.RPS
+                ? String.format(Locale.ROOT, "%.0f", value)
+                : String.format(Locale.ROOT, value >= 100 ? "%.1f" : "%.2f", value);
     }
 
     private static BenchResult result(Map<String, String> saved) {
@@ -154,21 +171,24 @@ public final class ThpDemo {
                 HistogramLatency.of(HistogramLatency.decode(saved.get("histogram"))));
     }
 
-    private static String forkCount(Map<String, String> saved) {
-        String forks = saved.getOrDefault("fork_usec", "");
-        return Integer.toString(forks.isBlank() ? 0 : forks.split(",").length);
+    /** Fork durations of every round, in ms: "2.6, 101.6 | 3.1". */
+    private static String forks(List<Map<String, String>> rounds) {
+        return rounds.stream()
+                .map(r -> r.getOrDefault("fork_usec", ""))
+                .map(f -> f.isBlank()
+                        ? "-"
+                        : java.util.Arrays.stream(f.split(","))
+                                .map(us -> String.format(Locale.ROOT, "%.0f", Long.parseLong(us) / 1000.0))
+                                .collect(Collectors.joining(",")))
+                .collect(Collectors.joining(" | ", "", " ms"));
     }
 
-    private static String medianFork(Map<String, String> saved) {
-        String forks = saved.getOrDefault("fork_usec", "");
-        if (forks.isBlank()) {
-            return "-";
+    private static List<Map<String, String>> read(List<Path> files) throws IOException {
+        List<Map<String, String>> all = new java.util.ArrayList<>();
+        for (Path f : files) {
+            all.add(read(f));
         }
-        List<Long> sorted = java.util.Arrays.stream(forks.split(","))
-                .map(Long::parseLong)
-                .sorted()
-                .toList();
-        return Long.toString(sorted.get(sorted.size() / 2));
+        return all;
     }
 
     private static Map<String, String> read(Path file) throws IOException {
