@@ -27,6 +27,24 @@ public final class RedisBenchmarkEngine {
     private static final int COMMAND_NOT_FOUND = 127;
 
     /**
+     * Runs the tests as a step does: the safety check first, through {@code target} (the same Redis
+     * seen from the control node), and the prefix's keys deleted afterwards whatever happened.
+     */
+    public List<BenchResult> run(
+            RemoteShell shell,
+            BenchTarget target,
+            RedisBenchmarkSpec spec,
+            SafetyPolicy policy,
+            Optional<RedisVersion> redisVersion) {
+        SafetyGuard.check(target, policy);
+        try {
+            return run(shell, spec, redisVersion);
+        } finally {
+            target.deleteByPrefix(spec.keyPrefix());
+        }
+    }
+
+    /**
      * Runs every test of the spec on the host.
      *
      * @param redisVersion the server's version from INFO server, used when redis-benchmark cannot
