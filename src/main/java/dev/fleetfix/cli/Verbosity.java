@@ -21,7 +21,8 @@ final class Verbosity {
 
     static void configureLogging(String[] args) {
         int v = count(args);
-        String level = v >= 3 ? "debug" : v == 2 ? "info" : "error";
+        // Below -vv libraries stay silent: their failures reach the user as one mapped line.
+        String level = v >= 3 ? "debug" : v == 2 ? "info" : "off";
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     }

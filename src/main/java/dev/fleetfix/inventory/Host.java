@@ -1,6 +1,8 @@
 package dev.fleetfix.inventory;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,7 +48,8 @@ public record Host(
             throw new IllegalArgumentException("host " + name + ": port must be 1..65535, was " + port);
         }
         groups = List.copyOf(groups);
-        vars = Map.copyOf(vars);
+        // Keeps file order and null values (a bare `key:` is a variable set to null, as in Ansible).
+        vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
     }
 
     /** The implicit {@code localhost} of an empty inventory: local connection, Redis on 127.0.0.1:6379. */

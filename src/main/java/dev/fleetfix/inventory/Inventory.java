@@ -1,6 +1,8 @@
 package dev.fleetfix.inventory;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +16,10 @@ import java.util.Optional;
 public record Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
     public Inventory {
         hosts = List.copyOf(hosts);
-        groups = Map.copyOf(groups);
+        // Group order is file order: a wildcard pattern matching several groups lists them in that order.
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        groups.forEach((name, members) -> copy.put(name, List.copyOf(members)));
+        groups = Collections.unmodifiableMap(copy);
     }
 
     public static Inventory implicitLocalhost() {

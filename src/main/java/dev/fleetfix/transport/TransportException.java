@@ -1,5 +1,7 @@
 package dev.fleetfix.transport;
 
+import dev.fleetfix.inventory.Host;
+
 /** A host could not be reached, authenticated or talked to. The message names the host. */
 public class TransportException extends RuntimeException {
 
@@ -21,7 +23,16 @@ public class TransportException extends RuntimeException {
     private final Kind kind;
 
     public TransportException(String host, Kind kind, String message, Throwable cause) {
-        super("host " + host + ": " + message, cause);
+        this(host, host, kind, message, cause);
+    }
+
+    /** Names the host with its address in the message ("host redis-3 (10.1.2.3:22): ..."). */
+    public TransportException(Host host, Kind kind, String message, Throwable cause) {
+        this(host.name(), host.describe(), kind, message, cause);
+    }
+
+    private TransportException(String host, String described, Kind kind, String message, Throwable cause) {
+        super("host " + described + ": " + message, cause);
         this.host = host;
         this.kind = kind;
     }

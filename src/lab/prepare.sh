@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Makes this machine ready for the lab: docker and debootstrap installed, dockerd answering, the lab host
+# image built. Safe to run again: each step is skipped when already done. Fails (non-zero) with a message
+# naming what is wrong when Docker cannot be made to work: the lab's tests never skip.
+#
+# dockerd is started, when not running, with --iptables=false --bridge=none: lab containers use the host
+# network only (each lab host on its own loopback address), nothing is routed off the machine.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+dockerd_log="${FLEETFIX_DOCKERD_LOG:-/var/log/fleetfix-dockerd.log}"
+
+log() { echo "prepare: $*" >&2; }
+die() { echo "prepare: error: $*" >&2; exit 1; }
+
+as_root() {
+  if [[ "$(id -u)" == 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo -n "$@"
+  else
+    die "need root to run: $* (run this script as root or with passwordless sudo)"
+  fi
+}
+
+missing=()
+# Some machines ship only the docker client: the daemon is what the lab needs.
+command -v dockerd >/dev/null || missing+=(docker.io)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing+=(openssh-client)
+command -v redis-cli >/dev/null || missing+=(redis-tools)
+command -v redis-server >/dev/null || missing+=(redis-server)
+if ((${#missing[@]} > 0)); then
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+    || die "apt-get install ${missing[*]} failed"
+fi
+command -v docker >/dev/null || die "docker is still not on PATH after installing docker.io"
+
+if ! docker info >/dev/null 2>&1; then
+  command -v dockerd >/dev/null || die "docker does not answer and there is no dockerd to start"
+  log "dockerd is not answering; starting it (log: $dockerd_log)"
+  as_root mkdir -p "$(dirname "$dockerd_log")"
+  # containerd comes with docker.io; dockerd starts its own when none is running.
+  as_root nohup dockerd --iptables=false --bridge=none >>"$dockerd_log" 2>&1 </dev/null &
+  for _ in $(seq 1 60); do
+    docker info >/dev/null 2>&1 && break
+    sleep 1
+  done
+  if ! docker info >/dev/null 2>&1; then
+    tail -n 20 "$dockerd_log" >&2 || true
+    die "dockerd did not answer within 60 s (last lines of $dockerd_log above)"
+  fi
+  log "dockerd is up"
+fi
+
+tag="$(bash "$here/build-image.sh")" || die "building the lab image failed"
+log "lab image $tag ready"

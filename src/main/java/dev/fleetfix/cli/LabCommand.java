@@ -1,0 +1,207 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostStatus;
+import dev.fleetfix.lab.LabPreset;
+import dev.fleetfix.lab.LabSettings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code fleetfix lab}: a throwaway fleet of real Redis hosts in local containers, to rehearse on. */
+@Command(
+        name = "lab",
+        description = {
+            "A throwaway fleet of real Redis hosts (systemd, sshd, redis-server) in local Docker containers,",
+            "each on its own loopback address: rehearse a playbook before running it on production."
+        },
+        subcommands = {LabCommand.Up.class, LabCommand.Status.class, LabCommand.Reboot.class, LabCommand.Down.class})
+public final class LabCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Where labs live, and which one a command is about. */
+    static final class Where {
+        @Option(
+                names = "--home",
+                paramLabel = "DIR",
+                defaultValue = "${env:FLEETFIX_LAB_HOME:-${sys:user.home}/.fleetfix/lab}",
+                description = "Directory of labs (default: ${DEFAULT-VALUE}).")
+        Path home;
+
+        @Option(
+                names = "--id",
+                paramLabel = "ID",
+                description = "The lab to act on, when more than one is up (see 'fleetfix lab status').")
+        Optional<String> id;
+
+        /** The one lab meant: the one with --id, or the only one. */
+        Path labDir() {
+            List<Path> labs = LabFleet.find(home);
+            if (id.isPresent()) {
+                return labs.stream()
+                        .filter(dir -> dir.getFileName().toString().equals(id.get()))
+                        .findFirst()
+                        .orElseThrow(() -> new InputException("no lab '" + id.get() + "' in " + home));
+            }
+            if (labs.isEmpty()) {
+                throw new InputException("no lab is up in " + home + "; start one with 'fleetfix lab up'");
+            }
+            if (labs.size() > 1) {
+                throw new InputException("more than one lab is up in " + home + " ("
+                        + String.join(
+                                ", ",
+                                labs.stream()
+                                        .map(d -> d.getFileName().toString())
+                                        .toList())
+                        + "); choose one with --id");
+            }
+            return labs.get(0);
+        }
+    }
+
+    static final class PresetConverter implements ITypeConverter<LabPreset> {
+        @Override
+        public LabPreset convert(String value) {
+            return LabPreset.parse(value);
+        }
+    }
+
+    @Command(name = "up", description = "Start a lab fleet and print its inventory, to pass to -i.")
+    static final class Up implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Option(
+                names = "--hosts",
+                paramLabel = "N",
+                defaultValue = "3",
+                description = "Number of hosts, lab-1..lab-N (default: ${DEFAULT-VALUE}).")
+        int hosts;
+
+        @Option(
+                names = "--preset",
+                paramLabel = "PRESET",
+                defaultValue = "thp-always",
+                converter = PresetConverter.class,
+                description = "thp-always, mixed or replicated (default: ${DEFAULT-VALUE}).")
+        LabPreset preset;
+
+        @Override
+        public void run() {
+            if (hosts < 1 || hosts > LabFleet.MAX_HOSTS) {
+                throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + hosts);
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            long started = System.nanoTime();
+            LabFleet fleet = LabFleet.start(preset.specs(hosts), LabSettings.forUser(where.home, line -> {
+                err.println("lab: " + line);
+                err.flush();
+            }));
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(
+                    "lab %s: %d hosts up in %.1f s (%s)%n",
+                    fleet.id(), hosts, (System.nanoTime() - started) / 1e9, preset.cliName());
+            for (LabHost host : fleet.hosts()) {
+                out.printf(
+                        "  %-8s %s  ssh :%d  redis :%d%n",
+                        host.name(), host.address(), host.sshPort(), host.redisPort());
+            }
+            out.println("inventory: " + fleet.inventoryFile());
+            out.println("next: fleetfix audit -i " + fleet.inventoryFile());
+            out.println("remove it with: fleetfix lab down"
+                    + (LabFleet.find(where.home).size() > 1 ? " --id " + fleet.id() : ""));
+        }
+    }
+
+    @Command(name = "status", description = "Show the lab's hosts: container state, sshd, Redis.")
+    static final class Status implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Override
+        public void run() {
+            PrintWriter out = spec.commandLine().getOut();
+            List<Path> labs = where.id.isPresent() ? List.of(where.labDir()) : LabFleet.find(where.home);
+            if (labs.isEmpty()) {
+                out.println("no lab is up in " + where.home);
+                return;
+            }
+            for (Path dir : labs) {
+                LabFleet fleet = LabFleet.attach(dir);
+                out.println("lab " + fleet.id() + ": " + fleet.inventoryFile());
+                for (LabHostStatus status : fleet.status()) {
+                    LabHost host = status.host();
+                    out.printf(
+                            "  %-8s %-15s %-8s sshd %-4s redis %s%n",
+                            host.name(),
+                            host.address(),
+                            status.state(),
+                            status.sshUp() ? "up" : "down",
+                            status.redisUp() ? "up" : "down");
+                }
+            }
+        }
+    }
+
+    @Command(name = "reboot", description = "Reboot one lab host (systemd boots again; THP back to its boot mode).")
+    static final class Reboot implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Parameters(paramLabel = "HOST", description = "Host to reboot, e.g. lab-2.")
+        String host;
+
+        @Override
+        public void run() {
+            LabFleet fleet = LabFleet.attach(where.labDir());
+            if (fleet.hosts().stream().noneMatch(h -> h.name().equals(host))) {
+                throw new InputException("lab " + fleet.id() + " has no host '" + host + "'");
+            }
+            long started = System.nanoTime();
+            fleet.reboot(host);
+            spec.commandLine().getOut().printf("%s rebooted in %.1f s%n", host, (System.nanoTime() - started) / 1e9);
+        }
+    }
+
+    @Command(name = "down", description = "Remove the lab's containers and files (nothing else).")
+    static final class Down implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Override
+        public void run() {
+            LabFleet fleet = LabFleet.attach(where.labDir());
+            int hosts = fleet.hosts().size();
+            fleet.close();
+            spec.commandLine().getOut().println("lab " + fleet.id() + " removed (" + hosts + " hosts)");
+        }
+    }
+}

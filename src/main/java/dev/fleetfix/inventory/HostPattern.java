@@ -1,0 +1,210 @@
+package dev.fleetfix.inventory;
+
+import dev.fleetfix.InputException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * An Ansible host pattern, as given to {@code --limit}: {@code all} or {@code *}, group and host
+ * names, globs ({@code redis-*}), {@code ~regex}, subscripts ({@code redis[0]}, {@code redis[1:2]}),
+ * joined by {@code :} or {@code ,}; a term starting with {@code &} intersects, one starting with
+ * {@code !} excludes. As in Ansible, plain terms are applied first, then {@code &}, then {@code !},
+ * whatever their order in the pattern.
+ *
+ * <p>Unlike Ansible, which warns and goes on, a term that matches nothing in the inventory is an
+ * error: a typo in a limit must not shrink a rollout silently.
+ */
+public final class HostPattern {
+    private static final Pattern COLON_TERMS = Pattern.compile("(?:[^\\s:\\[\\]]|\\[[^\\]]*\\])+");
+    private static final Pattern SUBSCRIPT = Pattern.compile("^(.+)\\[(?:(-?[0-9]+)|([0-9]+)([:-])([0-9]+)?)\\]$");
+
+    private final String text;
+    private final List<Term> terms;
+
+    private HostPattern(String text, List<Term> terms) {
+        this.text = text;
+        this.terms = terms;
+    }
+
+    /** Parses a pattern; throws {@link InputException} for an empty pattern or a bad regex. */
+    public static HostPattern parse(String text) {
+        if (text == null || text.isBlank()) {
+            throw new InputException("host pattern is empty");
+        }
+        List<Term> regular = new ArrayList<>();
+        List<Term> intersect = new ArrayList<>();
+        List<Term> exclude = new ArrayList<>();
+        for (String raw : split(text)) {
+            char op = raw.charAt(0);
+            String body = (op == '&' || op == '!') ? raw.substring(1).strip() : raw;
+            if (body.isEmpty()) {
+                throw new InputException("host pattern \"" + text + "\": \"" + raw + "\" names nothing");
+            }
+            Term term = Term.of(text, op == '&' || op == '!' ? op : ' ', body);
+            (op == '&' ? intersect : op == '!' ? exclude : regular).add(term);
+        }
+        if (regular.isEmpty()) {
+            regular.add(Term.of(text, ' ', InventoryLoader.ALL));
+        }
+        List<Term> ordered = new ArrayList<>(regular);
+        ordered.addAll(intersect);
+        ordered.addAll(exclude);
+        return new HostPattern(text, List.copyOf(ordered));
+    }
+
+    /** Ansible's split_host_pattern: commas if there are any, else colons outside brackets. */
+    private static List<String> split(String text) {
+        List<String> parts = new ArrayList<>();
+        if (text.contains(",")) {
+            parts.addAll(List.of(text.split(",", -1)));
+        } else {
+            Matcher m = COLON_TERMS.matcher(text);
+            while (m.find()) {
+                parts.add(m.group());
+            }
+        }
+        return parts.stream().map(String::strip).filter(p -> !p.isEmpty()).toList();
+    }
+
+    /**
+     * The hosts the pattern selects, in inventory order (the order {@code --limit} keeps in Ansible:
+     * the play's hosts, filtered).
+     *
+     * @throws InputException when a term matches nothing, or the whole pattern selects no host
+     */
+    public List<Host> select(Inventory inventory) {
+        Set<String> selected = new LinkedHashSet<>();
+        for (Term term : terms) {
+            List<String> matched = term.match(inventory);
+            if (matched.isEmpty()) {
+                throw new InputException("Could not match supplied host pattern: " + term.display()
+                        + (term.display().equals(text) ? "" : " (in \"" + text + "\")"));
+            }
+            switch (term.op()) {
+                case '&' -> selected.retainAll(Set.copyOf(matched));
+                case '!' -> selected.removeAll(Set.copyOf(matched));
+                default -> selected.addAll(matched);
+            }
+        }
+        if (selected.isEmpty()) {
+            throw new InputException("host pattern \"" + text + "\" selects no host");
+        }
+        return inventory.hosts().stream()
+                .filter(h -> selected.contains(h.name()))
+                .toList();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    /** One term: an operator (' ', '&' or '!'), a name, glob or regex, and an optional subscript. */
+    private record Term(char op, String expr, Pattern matcher, boolean fuzzy, int[] subscript) {
+
+        static Term of(String whole, char op, String body) {
+            String expr = body;
+            int[] subscript = null;
+            if (!body.startsWith("~")) {
+                Matcher m = SUBSCRIPT.matcher(body);
+                if (m.matches()) {
+                    expr = m.group(1);
+                    subscript = m.group(2) != null
+                            ? new int[] {Integer.parseInt(m.group(2))}
+                            : new int[] {
+                                Integer.parseInt(m.group(3)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5))
+                            };
+                }
+            }
+            boolean regex = expr.startsWith("~");
+            Pattern matcher;
+            try {
+                matcher = Pattern.compile(regex ? expr.substring(1) : glob(expr));
+            } catch (PatternSyntaxException e) {
+                throw new InputException("host pattern \"" + whole + "\": invalid " + (regex ? "regex" : "pattern")
+                        + " \"" + expr + "\": " + e.getDescription());
+            }
+            boolean fuzzy = regex || expr.chars().anyMatch(c -> c == '.' || c == '?' || c == '*' || c == '[');
+            return new Term(op, expr, matcher, fuzzy, subscript);
+        }
+
+        String display() {
+            return (op == ' ' ? "" : String.valueOf(op)) + expr;
+        }
+
+        /** Ansible's _enumerate_matches: groups first; host names when no group matched or it is a glob. */
+        List<String> match(Inventory inventory) {
+            List<String> hosts = new ArrayList<>();
+            if (inventory.host(expr).isPresent()) {
+                hosts.add(expr);
+                return hosts;
+            }
+            boolean groupMatched = false;
+            for (Map.Entry<String, List<String>> group : inventory.groups().entrySet()) {
+                if (matches(group.getKey())) {
+                    groupMatched = true;
+                    hosts.addAll(group.getValue());
+                }
+            }
+            if (!groupMatched || fuzzy) {
+                for (Host host : inventory.hosts()) {
+                    if (matches(host.name())) {
+                        hosts.add(host.name());
+                    }
+                }
+            }
+            return applySubscript(List.copyOf(new LinkedHashSet<>(hosts)));
+        }
+
+        private boolean matches(String name) {
+            Matcher m = matcher.matcher(name);
+            // Ansible uses re.match: anchored at the start only; globs are anchored at both ends.
+            return expr.startsWith("~") ? m.lookingAt() : m.matches();
+        }
+
+        private List<String> applySubscript(List<String> hosts) {
+            if (subscript == null || hosts.isEmpty()) {
+                return hosts;
+            }
+            int size = hosts.size();
+            int start = subscript[0] < 0 ? size + subscript[0] : subscript[0];
+            if (subscript.length == 1) {
+                return start >= 0 && start < size ? List.of(hosts.get(start)) : List.of();
+            }
+            int end = subscript[1] == -1 ? size - 1 : Math.min(subscript[1], size - 1);
+            return start <= end ? hosts.subList(start, end + 1) : List.of();
+        }
+
+        private static String glob(String glob) {
+            StringBuilder re = new StringBuilder();
+            for (int i = 0; i < glob.length(); i++) {
+                char c = glob.charAt(i);
+                if (c == '*') {
+                    re.append(".*");
+                } else if (c == '?') {
+                    re.append('.');
+                } else if (c == '[') {
+                    int close = glob.indexOf(']', i + 2);
+                    if (close < 0) {
+                        re.append("\\[");
+                    } else {
+                        String set = glob.substring(i + 1, close);
+                        re.append('[')
+                                .append(set.startsWith("!") ? "^" + set.substring(1) : set)
+                                .append(']');
+                        i = close;
+                    }
+                } else {
+                    re.append(Pattern.quote(String.valueOf(c)));
+                }
+            }
+            return re.toString();
+        }
+    }
+}

@@ -1,0 +1,404 @@
+package dev.fleetfix.inventory;
+
+import dev.fleetfix.InputException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an Ansible YAML inventory ({@code all:} / {@code children:} / {@code hosts:} / {@code vars:})
+ * the way Ansible's {@code yaml} inventory plugin does, then resolves each host's variables by
+ * Ansible's precedence: groups sorted by depth, then {@code ansible_group_priority}, then name (later
+ * wins), and host variables last.
+ *
+ * <p>Where Ansible only warns (an unknown key under a group, a section that is not a mapping), this
+ * loader refuses the file: a typo in an inventory must not silently drop hosts from a remediation.
+ */
+public final class InventoryLoader {
+    static final String ALL = "all";
+    static final String UNGROUPED = "ungrouped";
+    private static final Set<String> SECTIONS = Set.of("hosts", "vars", "children");
+    private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
+    private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
+
+    private final Path file;
+    private final Map<String, GroupDef> groups = new LinkedHashMap<>();
+    private final Map<String, HostDef> hosts = new LinkedHashMap<>();
+
+    private InventoryLoader(Path file) {
+        this.file = file;
+        group(ALL);
+        group(UNGROUPED);
+        group(ALL).children.add(group(UNGROUPED));
+        group(UNGROUPED).parents.add(group(ALL));
+    }
+
+    /** Loads {@code file}; every problem is an {@link InputException} naming file:line:column. */
+    public static Inventory load(Path file) {
+        InventoryLoader loader = new InventoryLoader(file);
+        YamlNode root = YamlNode.read(file)
+                .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
+        loader.parseTop(root);
+        return loader.build();
+    }
+
+    private void parseTop(YamlNode root) {
+        if (!root.isMapping()) {
+            throw error(root, "the inventory must be a mapping of groups (all: ...), was " + describe(root));
+        }
+        // Like Ansible, every top-level key is a group; "all" is only the usual one.
+        for (YamlNode.Field field : root.fields().values()) {
+            parseGroup(field);
+        }
+    }
+
+    private GroupDef parseGroup(YamlNode.Field field) {
+        GroupDef group = group(field.key());
+        YamlNode body = field.value();
+        if (body.isNull()) {
+            return group;
+        }
+        if (!body.isMapping()) {
+            throw error(
+                    body,
+                    "group " + field.key() + ": expected a mapping with hosts, vars or children, was "
+                            + describe(body));
+        }
+        for (YamlNode.Field section : body.fields().values()) {
+            if (!SECTIONS.contains(section.key())) {
+                throw new InputException(
+                        file,
+                        section.line(),
+                        section.column(),
+                        "group " + group.name + ": unknown key \"" + section.key()
+                                + "\" (a group holds only hosts, vars and children; is it a host missing under hosts:?)");
+            }
+        }
+        // Sections are read in file order, as Ansible does: that order decides host order in the group.
+        for (YamlNode.Field section : body.fields().values()) {
+            YamlNode value = section.value();
+            if (value.isNull()) {
+                continue;
+            }
+            Map<String, YamlNode.Field> entries = entries(group, section);
+            switch (section.key()) {
+                case "vars" -> entries.values().forEach(v -> group.setVariable(v, this));
+                case "children" -> entries.values().forEach(child -> addChild(group, parseGroup(child), child));
+                default -> entries.values().forEach(h -> parseHostKey(group, h));
+            }
+        }
+        return group;
+    }
+
+    /** A section's entries; a bare string ({@code hosts: redis-1}) is one entry with no body, as in Ansible. */
+    private Map<String, YamlNode.Field> entries(GroupDef group, YamlNode.Field section) {
+        YamlNode value = section.value();
+        if (value.value() instanceof String name) {
+            return Map.of(name, new YamlNode.Field(name, value.line(), value.column(), new YamlNode(null, 0, 0)));
+        }
+        if (!value.isMapping()) {
+            throw error(
+                    value, "group " + group.name + ": " + section.key() + " must be a mapping, was " + describe(value));
+        }
+        return value.fields();
+    }
+
+    /**
+     * A host key as Ansible's parse_address reads it: {@code name}, {@code name:port}, and ranges
+     * ({@code redis-[01:03]}, {@code node-[a:c]}, {@code [0:10:2]}) that stand for several hosts.
+     */
+    private void parseHostKey(GroupDef group, YamlNode.Field entry) {
+        String key = entry.key();
+        YamlNode.Field body = entry;
+        Matcher port = HOST_PORT.matcher(key);
+        if (port.matches()) {
+            key = port.group(1);
+            Map<String, YamlNode.Field> vars = new LinkedHashMap<>();
+            vars.put(
+                    "ansible_port",
+                    new YamlNode.Field(
+                            "ansible_port",
+                            entry.line(),
+                            entry.column(),
+                            new YamlNode(Integer.valueOf(port.group(2)), entry.line(), entry.column())));
+            if (entry.value().isMapping()) {
+                vars.putAll(entry.value().fields());
+            }
+            YamlNode value = entry.value().isNull() || entry.value().isMapping()
+                    ? new YamlNode(vars, entry.value().line(), entry.value().column())
+                    : entry.value();
+            body = new YamlNode.Field(key, entry.line(), entry.column(), value);
+        }
+        for (String name : expandRanges(key, entry)) {
+            parseHost(group, new YamlNode.Field(name, body.line(), body.column(), body.value()));
+        }
+    }
+
+    private List<String> expandRanges(String key, YamlNode.Field where) {
+        Matcher range = HOST_RANGE.matcher(key);
+        if (!range.find()) {
+            return List.of(key);
+        }
+        String head = key.substring(0, range.start());
+        String tail = key.substring(range.end());
+        String start = range.group(1);
+        String end = range.group(2);
+        int step = range.group(3) == null ? 1 : Integer.parseInt(range.group(3));
+        List<String> names = new ArrayList<>();
+        boolean numeric =
+                start.chars().allMatch(Character::isDigit) && end.chars().allMatch(Character::isDigit);
+        boolean alpha = start.length() == 1
+                && end.length() == 1
+                && Character.isLetter(start.charAt(0))
+                && Character.isLetter(end.charAt(0));
+        if (step < 1 || !(numeric || alpha)) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key()
+                            + "\" must be [start:end] or [start:end:step] of numbers or single letters");
+        }
+        int from = numeric ? Integer.parseInt(start) : start.charAt(0);
+        int to = numeric ? Integer.parseInt(end) : end.charAt(0);
+        if (from > to) {
+            throw new InputException(
+                    file, where.line(), where.column(), "host range in \"" + where.key() + "\" runs backwards");
+        }
+        for (int i = from; i <= to; i += step) {
+            String item = numeric ? String.format("%0" + start.length() + "d", i) : String.valueOf((char) i);
+            names.addAll(expandRanges(head + item + tail, where));
+        }
+        return names;
+    }
+
+    private void parseHost(GroupDef group, YamlNode.Field entry) {
+        HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry));
+        if (!group.hosts.contains(host.name)) {
+            group.hosts.add(host.name);
+            host.directGroups.add(group);
+        }
+        YamlNode body = entry.value();
+        if (body.isNull()) {
+            return;
+        }
+        if (!body.isMapping()) {
+            throw error(body, "host " + host.name + ": expected a mapping of variables, was " + describe(body));
+        }
+        // A host defined twice keeps its first place; later variables win key by key, as in Ansible.
+        body.fields().values().forEach(v -> setVariable(host.vars, v));
+    }
+
+    private void addChild(GroupDef parent, GroupDef child, YamlNode.Field where) {
+        if (parent == child || ancestors(parent).contains(child)) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "group " + child.name + " as a child of " + parent.name + " creates a loop");
+        }
+        if (!parent.children.contains(child)) {
+            parent.children.add(child);
+            child.parents.add(parent);
+        }
+    }
+
+    static void setVariable(Map<String, YamlNode> vars, YamlNode.Field field) {
+        YamlNode old = vars.get(field.key());
+        YamlNode value = field.value();
+        if (old != null && old.isMapping() && value.isMapping()) {
+            // Ansible's combine_vars: a mapping set twice merges its top-level keys.
+            Map<String, YamlNode.Field> merged = new LinkedHashMap<>(old.fields());
+            merged.putAll(value.fields());
+            value = new YamlNode(merged, value.line(), value.column());
+        }
+        vars.put(field.key(), value);
+    }
+
+    private Inventory build() {
+        GroupDef all = group(ALL);
+        GroupDef ungrouped = group(UNGROUPED);
+        for (GroupDef group : List.copyOf(groups.values())) {
+            if (group != all && group.parents.isEmpty()) {
+                all.children.add(group);
+                group.parents.add(all);
+            }
+        }
+        for (HostDef host : hosts.values()) {
+            Set<GroupDef> mine = new LinkedHashSet<>(host.directGroups);
+            mine.remove(all);
+            if (mine.isEmpty()) {
+                ungrouped.hosts.add(host.name);
+                host.directGroups.add(ungrouped);
+            } else if (mine.size() > 1 && mine.remove(ungrouped)) {
+                ungrouped.hosts.remove(host.name);
+                host.directGroups.remove(ungrouped);
+            }
+        }
+        Map<GroupDef, Integer> depth = depths();
+        Map<String, List<String>> members = new LinkedHashMap<>();
+        groups.values().forEach(g -> members.put(g.name, flattenHosts(g)));
+        HostResolver resolver = new HostResolver(file);
+        List<Host> resolved = new ArrayList<>();
+        for (String name : members.get(ALL)) {
+            HostDef host = hosts.get(name);
+            List<GroupDef> sorted = sortedGroups(host, depth);
+            List<Map<String, YamlNode>> layers = new ArrayList<>();
+            sorted.forEach(g -> layers.add(g.vars));
+            layers.add(host.vars);
+            resolved.add(resolver.resolve(
+                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
+        }
+        return new Inventory(Optional.of(file), resolved, members);
+    }
+
+    /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */
+    private List<GroupDef> sortedGroups(HostDef host, Map<GroupDef, Integer> depth) {
+        Set<GroupDef> all = new LinkedHashSet<>();
+        for (GroupDef direct : host.directGroups) {
+            all.add(direct);
+            all.addAll(ancestors(direct));
+        }
+        return all.stream()
+                .sorted(Comparator.<GroupDef>comparingInt(depth::get)
+                        .thenComparingInt(g -> g.priority)
+                        .thenComparing(g -> g.name))
+                .toList();
+    }
+
+    /** Depth is the longest path from {@code all}, as Ansible computes it while adding children. */
+    private Map<GroupDef, Integer> depths() {
+        Map<GroupDef, Integer> depth = new LinkedHashMap<>();
+        groups.values().forEach(g -> depth.put(g, 0));
+        List<GroupDef> level = List.of(group(ALL));
+        for (int d = 1; !level.isEmpty(); d++) {
+            List<GroupDef> next = new ArrayList<>();
+            for (GroupDef parent : level) {
+                for (GroupDef child : parent.children) {
+                    if (depth.get(child) < d) {
+                        depth.put(child, d);
+                        next.add(child);
+                    }
+                }
+            }
+            level = next;
+        }
+        return depth;
+    }
+
+    /**
+     * A group's hosts, its own first, then its descendants' level by level, each host once. This is
+     * Ansible's Group.get_hosts order, except that Ansible walks grandchildren in set order (not
+     * stable); here they follow the file.
+     */
+    private List<String> flattenHosts(GroupDef group) {
+        Set<String> out = new LinkedHashSet<>();
+        Set<GroupDef> seen = new LinkedHashSet<>();
+        List<GroupDef> level = List.of(group);
+        while (!level.isEmpty()) {
+            List<GroupDef> next = new ArrayList<>();
+            for (GroupDef g : level) {
+                if (seen.add(g)) {
+                    out.addAll(g.hosts);
+                    next.addAll(g.children);
+                }
+            }
+            level = next;
+        }
+        return List.copyOf(out);
+    }
+
+    private static Set<GroupDef> ancestors(GroupDef group) {
+        Set<GroupDef> out = new LinkedHashSet<>();
+        List<GroupDef> todo = new ArrayList<>(group.parents);
+        while (!todo.isEmpty()) {
+            GroupDef g = todo.remove(todo.size() - 1);
+            if (out.add(g)) {
+                todo.addAll(g.parents);
+            }
+        }
+        return out;
+    }
+
+    private GroupDef group(String name) {
+        return groups.computeIfAbsent(name, GroupDef::new);
+    }
+
+    private InputException error(YamlNode at, String message) {
+        return new InputException(file, at.line(), at.column(), message);
+    }
+
+    static String describe(YamlNode node) {
+        Object value = node.value();
+        if (value == null) {
+            return "empty";
+        }
+        if (value instanceof Map) {
+            return "a mapping";
+        }
+        if (value instanceof List) {
+            return "a list";
+        }
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        return String.valueOf(value);
+    }
+
+    private static final class GroupDef {
+        final String name;
+        final Map<String, YamlNode> vars = new LinkedHashMap<>();
+        final List<GroupDef> children = new ArrayList<>();
+        final List<GroupDef> parents = new ArrayList<>();
+        final List<String> hosts = new ArrayList<>();
+        int priority = 1;
+
+        GroupDef(String name) {
+            this.name = name;
+        }
+
+        void setVariable(YamlNode.Field field, InventoryLoader loader) {
+            if (field.key().equals("ansible_group_priority")) {
+                priority = loader.priority(this, field.value());
+            } else {
+                InventoryLoader.setVariable(vars, field);
+            }
+        }
+    }
+
+    private int priority(GroupDef group, YamlNode value) {
+        Object v = value.value();
+        try {
+            if (v instanceof Integer i) {
+                return i;
+            }
+            if (v instanceof String s) {
+                return Integer.parseInt(s.strip());
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw error(
+                value, "group " + group.name + ": ansible_group_priority must be an integer, was " + describe(value));
+    }
+
+    private static final class HostDef {
+        final String name;
+        final YamlNode.Field where;
+        final Map<String, YamlNode> vars = new LinkedHashMap<>();
+        final List<GroupDef> directGroups = new ArrayList<>();
+
+        HostDef(String name, YamlNode.Field where) {
+            this.name = name;
+            this.where = where;
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.fleetfix.lab;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Lays out a new lab: keys, per-host files, loopback addresses, containers (created, not started). Address choice
+ * and container creation happen under a machine-wide lock, so labs started at once (parallel test JVMs) never
+ * pick the same address: once created, a container's address label claims it.
+ */
+final class LabBuilder {
+    static final String USER = "fleetfix";
+    static final int SSH_PORT = 22;
+    private static final String LOCK_FILE = "fleetfix-lab-addresses.lock";
+
+    private final String id;
+    private final Path dir;
+    private final LabDocker docker;
+
+    LabBuilder(String id, Path dir, LabDocker docker) {
+        this.id = id;
+        this.dir = dir;
+        this.docker = docker;
+    }
+
+    /** Creates every host's container; returns container ids by host, in spec order. */
+    Map<LabHost, String> create(List<LabHostSpec> specs, String image) {
+        LabProperties.write(dir, id, USER);
+        String userKey = SshKeys.generate(privateKey(dir), USER + "@fleetfix-lab-" + id);
+        Map<String, String> hostKeys = new HashMap<>();
+        for (LabHostSpec spec : specs) {
+            LabHostFiles files = new LabHostFiles(dir, spec.name());
+            hostKeys.put(
+                    spec.name(), SshKeys.generate(files.etc().resolve("ssh_host_ed25519_key"), "root@" + spec.name()));
+            LabHostFiles.write(files.etc().resolve("authorized_keys"), userKey + "\n");
+            files.writeThp(spec);
+            spec.requirepass().ifPresent(password -> LabHostFiles.write(files.passwordFile(), password + "\n"));
+        }
+        Map<LabHost, String> containers = underAddressLock(() -> createContainers(specs, image));
+        List<LabHost> hosts = List.copyOf(containers.keySet());
+        writeKnownHosts(hosts, hostKeys);
+        writeInventory(hosts, specs);
+        return containers;
+    }
+
+    private Map<LabHost, String> createContainers(List<LabHostSpec> specs, String image) {
+        Set<String> claimed = docker.allLabContainers().stream()
+                .map(c -> c.getLabels().get(LabDocker.LABEL_ADDRESS))
+                .filter(a -> a != null)
+                .collect(Collectors.toCollection(HashSet::new));
+        List<String> addresses = LoopbackAddresses.pick(specs.size(), claimed, SSH_PORT, LabRedisConf.PORT);
+        Map<String, String> addressByName = new HashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            addressByName.put(specs.get(i).name(), addresses.get(i));
+        }
+        Map<String, LabHostSpec> specByName =
+                specs.stream().collect(Collectors.toMap(LabHostSpec::name, Function.identity()));
+        List<String> etcHosts = specs.stream()
+                .map(spec -> spec.name() + ":" + addressByName.get(spec.name()))
+                .toList();
+        Map<LabHost, String> containers = new LinkedHashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            LabHostSpec spec = specs.get(i);
+            String address = addresses.get(i);
+            LabHost host = new LabHost(spec.name(), address, SSH_PORT, LabRedisConf.PORT);
+            Optional<LabRedisConf.Primary> primary = spec.replicaOf()
+                    .map(name -> new LabRedisConf.Primary(
+                            addressByName.get(name), specByName.get(name).requirepass()));
+            LabHostFiles files = new LabHostFiles(dir, spec.name());
+            LabHostFiles.write(
+                    files.etc().resolve("host.env"),
+                    "LAB_ID=" + id + "\nLAB_HOST=" + spec.name() + "\nLAB_ADDRESS=" + address + "\nLAB_SSH_PORT="
+                            + SSH_PORT + "\n");
+            LabHostFiles.write(files.etc().resolve("redis.conf"), LabRedisConf.text(spec, address, primary));
+            Map<String, String> labels = Map.of(
+                    LabDocker.LABEL_LAB, id,
+                    LabDocker.LABEL_HOST, spec.name(),
+                    LabDocker.LABEL_INDEX, Integer.toString(i),
+                    LabDocker.LABEL_ADDRESS, address,
+                    LabDocker.LABEL_DIR, dir.toString());
+            String container = docker.create(
+                    image,
+                    containerName(id, spec.name()),
+                    spec.name(),
+                    labels,
+                    List.of(files.etcMount(), files.thpMount()),
+                    etcHosts);
+            containers.put(host, container);
+        }
+        return containers;
+    }
+
+    static String containerName(String id, String host) {
+        return "fleetfix-lab-" + id + "-" + host;
+    }
+
+    static Path privateKey(Path dir) {
+        return dir.resolve("id_ed25519");
+    }
+
+    static Path knownHosts(Path dir) {
+        return dir.resolve("known_hosts");
+    }
+
+    static Path inventory(Path dir) {
+        return dir.resolve("inventory.yml");
+    }
+
+    private void writeKnownHosts(List<LabHost> hosts, Map<String, String> hostKeys) {
+        StringBuilder lines = new StringBuilder();
+        for (LabHost host : hosts) {
+            String address = host.sshPort() == 22 ? host.address() : "[" + host.address() + "]:" + host.sshPort();
+            lines.append(address)
+                    .append(' ')
+                    .append(SshKeys.typeAndKey(hostKeys.get(host.name())))
+                    .append('\n');
+        }
+        LabHostFiles.write(knownHosts(dir), lines.toString());
+    }
+
+    private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs) {
+        Map<String, Path> passwordFiles = new HashMap<>();
+        for (LabHostSpec spec : specs) {
+            if (spec.requirepass().isPresent()) {
+                passwordFiles.put(spec.name(), new LabHostFiles(dir, spec.name()).passwordFile());
+            }
+        }
+        LabHostFiles.write(
+                inventory(dir), LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles));
+    }
+
+    private static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {
+        Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), LOCK_FILE);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            // another user's lock file: go on; container labels still keep labs apart but for a narrow race
+            return action.get();
+        }
+        try (channel;
+                FileLock lock = channel.lock()) {
+            return action.get();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock " + lockFile, e);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+}

@@ -1,0 +1,393 @@
+package dev.fleetfix.lab;
+
+import com.github.dockerjava.api.model.Container;
+import dev.fleetfix.transport.ExecResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * A disposable fleet of real Redis hosts: one container per host, with systemd as PID 1, its own sshd and
+ * Debian's redis-server on its own loopback address, and its own THP files.
+ *
+ * <p>Tests start one with {@link #start(List)} and close it; {@code fleetfix lab up} starts one that outlives the
+ * JVM, and {@link #attach(Path)} finds it again through its directory and the containers' labels.
+ */
+public final class LabFleet implements AutoCloseable {
+    public static final int MAX_HOSTS = 50;
+
+    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration EXEC_TIMEOUT = Duration.ofMinutes(5);
+    private static final int PARALLEL_BOOTS = 8;
+
+    private final String id;
+    private final Path dir;
+    private final LabDocker docker;
+    private final Map<String, LabHost> hosts;
+    private final Map<String, String> containers;
+    private final Thread exitHook;
+    private boolean closed;
+
+    private LabFleet(String id, Path dir, LabDocker docker, Map<LabHost, String> containers, boolean outliveJvm) {
+        this.id = id;
+        this.dir = dir;
+        this.docker = docker;
+        this.hosts = new LinkedHashMap<>();
+        this.containers = new LinkedHashMap<>();
+        containers.forEach((host, container) -> {
+            this.hosts.put(host.name(), host);
+            this.containers.put(host.name(), container);
+        });
+        this.exitHook = outliveJvm ? null : new Thread(this::removeEverything, "fleetfix-lab-" + id + "-exit");
+        if (exitHook != null) {
+            Runtime.getRuntime().addShutdownHook(exitHook);
+        }
+    }
+
+    /** Starts hosts as specified, for a test: removed on {@link #close()}, or at JVM exit at the latest. */
+    public static LabFleet start(List<LabHostSpec> specs) {
+        return start(specs, LabSettings.forTests());
+    }
+
+    /** Starts {@code hosts} hosts {@code lab-1}..{@code lab-N} as the preset lays them out, for a test. */
+    public static LabFleet start(int hosts, LabPreset preset) {
+        return start(preset.specs(hosts), LabSettings.forTests());
+    }
+
+    public static LabFleet start(List<LabHostSpec> specs, LabSettings settings) {
+        validate(specs);
+        LabDocker docker = LabDocker.connect();
+        String image = LabImage.ensure(docker, settings.home(), settings.progress());
+        String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        Path dir = settings.home().resolve(id);
+        LabFleet fleet = null;
+        try {
+            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(specs, image);
+            fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
+            settings.progress().accept("booting " + specs.size() + " lab hosts");
+            fleet.bootAll();
+            return fleet;
+        } catch (RuntimeException e) {
+            if (fleet != null) {
+                fleet.close();
+            } else {
+                removeContainers(docker, id);
+                LabBuilder.deleteTree(dir);
+            }
+            throw e;
+        }
+    }
+
+    /** The lab whose directory is {@code dir}, as {@code fleetfix lab up} left it. */
+    public static LabFleet attach(Path dir) {
+        Path labDir = dir.toAbsolutePath().normalize();
+        LabProperties properties = LabProperties.read(labDir);
+        LabDocker docker = LabDocker.connect();
+        List<Container> found = new ArrayList<>(docker.withLabel(LabDocker.LABEL_LAB, properties.id()));
+        found.sort(
+                Comparator.comparingInt(c -> Integer.parseInt(c.getLabels().getOrDefault(LabDocker.LABEL_INDEX, "0"))));
+        Map<LabHost, String> containers = new LinkedHashMap<>();
+        for (Container container : found) {
+            Map<String, String> labels = container.getLabels();
+            LabHost host = new LabHost(
+                    labels.get(LabDocker.LABEL_HOST),
+                    labels.get(LabDocker.LABEL_ADDRESS),
+                    LabBuilder.SSH_PORT,
+                    LabRedisConf.PORT);
+            containers.put(host, container.getId());
+        }
+        return new LabFleet(properties.id(), labDir, docker, containers, true);
+    }
+
+    /** Lab directories under {@code home}, oldest first. */
+    public static List<Path> find(Path home) {
+        if (!Files.isDirectory(home)) {
+            return List.of();
+        }
+        try (Stream<Path> dirs = Files.list(home)) {
+            return dirs.filter(d -> Files.isRegularFile(d.resolve(LabProperties.FILE)))
+                    .sorted(Comparator.comparing(LabFleet::modified))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + home, e);
+        }
+    }
+
+    private static void validate(List<LabHostSpec> specs) {
+        if (specs.isEmpty() || specs.size() > MAX_HOSTS) {
+            throw new IllegalArgumentException("a lab has 1.." + MAX_HOSTS + " hosts, was " + specs.size());
+        }
+        Set<String> names = new HashSet<>();
+        for (LabHostSpec spec : specs) {
+            if (!names.add(spec.name())) {
+                throw new IllegalArgumentException("lab host names must be unique, '" + spec.name() + "' is twice");
+            }
+        }
+        for (LabHostSpec spec : specs) {
+            spec.replicaOf().ifPresent(primary -> {
+                if (!names.contains(primary)) {
+                    throw new IllegalArgumentException("host " + spec.name() + ": replicaOf names no lab host: '"
+                            + primary + "' (hosts: " + String.join(", ", names) + ")");
+                }
+            });
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public List<LabHost> hosts() {
+        return List.copyOf(hosts.values());
+    }
+
+    public LabHost host(String name) {
+        LabHost host = hosts.get(name);
+        if (host == null) {
+            throw new IllegalArgumentException(
+                    "lab " + id + " has no host '" + name + "' (hosts: " + String.join(", ", hosts.keySet()) + ")");
+        }
+        return host;
+    }
+
+    /** Ansible YAML inventory of the fleet: pass it to {@code fleetfix -i}. */
+    public Path inventoryFile() {
+        return LabBuilder.inventory(dir);
+    }
+
+    public Path knownHostsFile() {
+        return LabBuilder.knownHosts(dir);
+    }
+
+    public Path privateKey() {
+        return LabBuilder.privateKey(dir);
+    }
+
+    /** The login user on every host; it has passwordless sudo. */
+    public String user() {
+        return LabBuilder.USER;
+    }
+
+    /** Runs a shell command as root on the host through {@code docker exec}, not SSH: for tests to check state. */
+    public ExecResult rootExec(String host, String shellCommand) {
+        return docker.exec(container(host), EXEC_TIMEOUT, "bash", "-c", shellCommand);
+    }
+
+    /** The raw content of the host's THP {@code enabled} file, as the host reads it. */
+    public String thp(String host) {
+        Path enabled = files(host).thpDir().resolve("enabled");
+        try {
+            return Files.readString(enabled);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + enabled, e);
+        }
+    }
+
+    /**
+     * Restarts the host's container: systemd boots again and runs the host's boot-time units. The THP files go
+     * back to the host's boot mode first, as a real reboot resets sysfs: only a boot-time unit can persist a
+     * change. Returns when sshd and Redis answer again.
+     */
+    public void reboot(String host) {
+        files(host).resetThp();
+        docker.restart(container(host));
+        awaitReady(host(host));
+    }
+
+    /** Powers the host off: sshd and Redis stop answering. */
+    public void stop(String host) {
+        docker.stop(container(host));
+    }
+
+    /** Powers the host on (THP files at their boot mode) and waits for sshd and Redis. */
+    public void start(String host) {
+        files(host).resetThp();
+        docker.start(container(host));
+        awaitReady(host(host));
+    }
+
+    /**
+     * Kills redis-server with SIGKILL, as a crash would: clients see their connections drop, nothing is saved.
+     * Debian's unit has {@code Restart=always}, so systemd starts it again within a moment, as on a production
+     * host; use {@link #stopRedis(String)} for an outage that lasts.
+     */
+    public void killRedis(String host) {
+        checked(host, "systemctl kill --signal=SIGKILL redis-server");
+    }
+
+    /** Stops redis-server through systemd; it stays down until started or the host reboots. */
+    public void stopRedis(String host) {
+        checked(host, "systemctl stop redis-server");
+    }
+
+    public void startRedis(String host) {
+        checked(host, "systemctl start redis-server");
+    }
+
+    /** Stops sshd: new SSH connections are refused until {@link #startSshd(String)} or a reboot. */
+    public void stopSshd(String host) {
+        checked(host, "systemctl stop ssh");
+    }
+
+    public void startSshd(String host) {
+        checked(host, "systemctl start ssh");
+    }
+
+    /** Each host's container state and whether its sshd and Redis answer. */
+    public List<LabHostStatus> status() {
+        Map<String, String> states = new LinkedHashMap<>();
+        for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
+            states.put(container.getLabels().get(LabDocker.LABEL_HOST), container.getState());
+        }
+        List<LabHostStatus> status = new ArrayList<>();
+        for (LabHost host : hosts.values()) {
+            status.add(new LabHostStatus(
+                    host,
+                    states.getOrDefault(host.name(), "missing"),
+                    LabProbe.sshUp(host.address(), host.sshPort()),
+                    LabProbe.redisUp(host.address(), host.redisPort())));
+        }
+        return status;
+    }
+
+    /** Removes this lab's containers (found by label, so only these) and its directory. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        removeEverything();
+        if (exitHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting and the hook runs anyway
+            }
+        }
+    }
+
+    private synchronized void removeEverything() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        removeContainers(docker, id);
+        LabBuilder.deleteTree(dir);
+    }
+
+    private static void removeContainers(LabDocker docker, String id) {
+        for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
+            docker.remove(container.getId());
+        }
+    }
+
+    private void bootAll() {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(PARALLEL_BOOTS, hosts.size()));
+        try {
+            List<Future<?>> boots = new ArrayList<>();
+            for (LabHost host : hosts.values()) {
+                boots.add(pool.submit(() -> {
+                    docker.start(container(host.name()));
+                    awaitReady(host);
+                }));
+            }
+            for (Future<?> boot : boots) {
+                boot.get();
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new LabException("lab " + id + " did not boot: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LabException("interrupted while booting lab " + id, e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void awaitReady(LabHost host) {
+        long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+        boolean ssh = false;
+        boolean redis = false;
+        while (System.nanoTime() < deadline) {
+            ssh = ssh || LabProbe.sshUp(host.address(), host.sshPort());
+            redis = redis || LabProbe.redisUp(host.address(), host.redisPort());
+            if (ssh && redis) {
+                return;
+            }
+            sleep(Duration.ofMillis(200));
+        }
+        throw new LabException("lab host " + host.name() + " (" + host.address() + ") did not come up within "
+                + BOOT_TIMEOUT.toSeconds() + " s: sshd " + (ssh ? "answers" : "silent") + ", redis "
+                + (redis ? "answers" : "silent") + "\n" + diagnostics(host.name()));
+    }
+
+    private String diagnostics(String host) {
+        try {
+            return rootExec(
+                            host,
+                            "systemctl --failed --no-legend --plain; journalctl -b --no-pager -n 40"
+                                    + " -u fleetfix-lab-setup -u ssh -u redis-server")
+                    .stdout();
+        } catch (RuntimeException e) {
+            return "(no diagnostics: " + e.getMessage() + ")";
+        }
+    }
+
+    private void checked(String host, String command) {
+        ExecResult result = rootExec(host, command);
+        if (!result.ok()) {
+            throw new LabException("lab host " + host + ": '" + command + "' failed with exit " + result.exitCode()
+                    + ": " + result.errorText());
+        }
+    }
+
+    private String container(String host) {
+        host(host);
+        return containers.get(host);
+    }
+
+    private LabHostFiles files(String host) {
+        host(host);
+        return new LabHostFiles(dir, host);
+    }
+
+    private static java.nio.file.attribute.FileTime modified(Path dir) {
+        try {
+            return Files.getLastModifiedTime(dir.resolve(LabProperties.FILE));
+        } catch (IOException e) {
+            return java.nio.file.attribute.FileTime.fromMillis(0);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LabException("interrupted while waiting for a lab host", e);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.fleetfix.lab;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. */
+final class LabInventory {
+    private LabInventory() {}
+
+    static String yaml(
+            String user, Path privateKey, Path knownHosts, List<LabHost> hosts, Map<String, Path> passwordFiles) {
+        StringBuilder yaml = new StringBuilder();
+        yaml.append("# fleetfix lab inventory: written by the lab, rewritten on every 'lab up'\n");
+        yaml.append("all:\n");
+        yaml.append("  vars:\n");
+        yaml.append("    ansible_user: ").append(user).append('\n');
+        yaml.append("    ansible_ssh_private_key_file: ")
+                .append(quote(privateKey))
+                .append('\n');
+        yaml.append("    ansible_become: true\n");
+        yaml.append("    known_hosts_file: ").append(quote(knownHosts)).append('\n');
+        yaml.append("  children:\n");
+        yaml.append("    redis:\n");
+        yaml.append("      hosts:\n");
+        for (LabHost host : hosts) {
+            yaml.append("        ").append(host.name()).append(":\n");
+            yaml.append("          ansible_host: ").append(host.address()).append('\n');
+            yaml.append("          ansible_port: ").append(host.sshPort()).append('\n');
+            yaml.append("          redis_port: ").append(host.redisPort()).append('\n');
+            Optional.ofNullable(passwordFiles.get(host.name()))
+                    .ifPresent(file -> yaml.append("          redis_password_file: ")
+                            .append(quote(file))
+                            .append('\n'));
+        }
+        return yaml.toString();
+    }
+
+    /** Single-quoted YAML scalar: a path may hold spaces, colons or '#'. */
+    private static String quote(Path path) {
+        return "'" + path.toString().replace("'", "''") + "'";
+    }
+}

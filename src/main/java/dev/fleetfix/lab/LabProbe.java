@@ -1,0 +1,58 @@
+package dev.fleetfix.lab;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/** Is a lab host's sshd or Redis answering? Raw protocol greetings, no client library. */
+final class LabProbe {
+    private static final int TIMEOUT_MILLIS = 1000;
+
+    private LabProbe() {}
+
+    /** sshd sends its {@code SSH-2.0-...} banner first. */
+    static boolean sshUp(String address, int port) {
+        try (Socket socket = connect(address, port)) {
+            return readLine(socket.getInputStream()).startsWith("SSH-");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Redis answers PING with +PONG, or -NOAUTH when it has a password; -LOADING is not up yet. */
+    static boolean redisUp(String address, int port) {
+        try (Socket socket = connect(address, port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String reply = readLine(socket.getInputStream());
+            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Socket connect(String address, int port) throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(address, port), TIMEOUT_MILLIS);
+            socket.setSoTimeout(TIMEOUT_MILLIS);
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != -1 && c != '\n' && line.length() < 256) {
+            line.append((char) c);
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.fleetfix.lab;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Where a lab keeps its files and whether it outlives the JVM.
+ *
+ * @param home directory of labs: each lab gets {@code home/<id>} (keys, known_hosts, inventory, THP files)
+ * @param outliveJvm false: the fleet is removed when the JVM exits, if not closed before (tests); true: the
+ *     containers stay until {@code lab down} ({@code fleetfix lab up})
+ * @param progress receives one line per slow step (image build, boot)
+ */
+public record LabSettings(Path home, boolean outliveJvm, Consumer<String> progress) {
+    public LabSettings {
+        Objects.requireNonNull(home, "home");
+        Objects.requireNonNull(progress, "progress");
+        home = home.toAbsolutePath().normalize();
+    }
+
+    /** For tests: labs under the temp directory, removed at JVM exit at the latest, silent. */
+    public static LabSettings forTests() {
+        return new LabSettings(Path.of(System.getProperty("java.io.tmpdir"), "fleetfix-labs"), false, line -> {});
+    }
+
+    /** For the CLI: {@code ~/.fleetfix/lab}, containers outlive the JVM. */
+    public static LabSettings forUser(Path home, Consumer<String> progress) {
+        return new LabSettings(home, true, progress);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.fleetfix.transport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How SSH connections are made, for every host of a run.
+ *
+ * @param knownHostsOverride a known_hosts file used for hosts that set no {@code known_hosts_file},
+ *     instead of {@code ~/.ssh/known_hosts}
+ * @param acceptNewHostKeys trust a host seen for the first time and record its key (OpenSSH's
+ *     {@code StrictHostKeyChecking=accept-new}); a changed key is refused all the same
+ * @param connectTimeout how long connecting, the SSH handshake and authentication may take
+ * @param passphraseEnv the environment variable holding the passphrase of encrypted private keys
+ */
+public record SshOptions(
+        Optional<Path> knownHostsOverride,
+        boolean acceptNewHostKeys,
+        Duration connectTimeout,
+        Optional<String> passphraseEnv) {
+
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    public SshOptions {
+        Objects.requireNonNull(knownHostsOverride, "knownHostsOverride");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(passphraseEnv, "passphraseEnv");
+        if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("connectTimeout must be positive, was " + connectTimeout);
+        }
+        passphraseEnv.ifPresent(name -> {
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("passphraseEnv must name an environment variable, was blank");
+            }
+        });
+    }
+
+    /** Strict host key checking against {@code ~/.ssh/known_hosts}, 10 s connect timeout. */
+    public static SshOptions defaults() {
+        return new SshOptions(Optional.empty(), false, DEFAULT_CONNECT_TIMEOUT, Optional.empty());
+    }
+
+    public SshOptions withKnownHosts(Path file) {
+        return new SshOptions(Optional.of(file), acceptNewHostKeys, connectTimeout, passphraseEnv);
+    }
+
+    public SshOptions withAcceptNewHostKeys(boolean accept) {
+        return new SshOptions(knownHostsOverride, accept, connectTimeout, passphraseEnv);
+    }
+
+    public SshOptions withConnectTimeout(Duration timeout) {
+        return new SshOptions(knownHostsOverride, acceptNewHostKeys, timeout, passphraseEnv);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.fleetfix.transport.local;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.AtomicWrite;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.DurationText;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.StreamDrain;
+import dev.fleetfix.transport.TransportException;
+import dev.fleetfix.transport.TransportException.Kind;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs commands on the control node itself ({@code ansible_connection: local}) through {@code sh -c},
+ * with the same semantics as SSH: timeout, become through {@code sudo -n} unless already root.
+ */
+public final class LocalShell implements RemoteShell {
+
+    /** How long to wait for the output pipes to close once the process tree is gone. */
+    private static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+
+    private final Host host;
+    private final boolean root;
+
+    public LocalShell(Host host) {
+        this(host, "root".equals(System.getProperty("user.name")));
+    }
+
+    /** For tests: {@code root} says whether this process already runs as root. */
+    LocalShell(Host host, boolean root) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.root = root;
+    }
+
+    @Override
+    public String hostName() {
+        return host.name();
+    }
+
+    @Override
+    public ExecResult exec(Command command) {
+        return run(command.script(), command.become(), command.timeout(), null);
+    }
+
+    @Override
+    public void put(String remotePath, byte[] content, int mode, boolean become) {
+        ExecResult result = run(AtomicWrite.script(remotePath, mode), become, Command.DEFAULT_TIMEOUT, content);
+        if (!result.ok()) {
+            throw new TransportException(
+                    host, Kind.BROKEN, "writing " + remotePath + " failed: " + result.errorText(), null);
+        }
+    }
+
+    /** The argv for a script: {@code sudo -n} in front when it must run as root and we are not. */
+    List<String> argv(String script, boolean become) {
+        List<String> argv = new ArrayList<>();
+        if (become && host.become() && !root) {
+            argv.addAll(List.of("sudo", "-n"));
+        }
+        argv.addAll(List.of("sh", "-c", script));
+        return argv;
+    }
+
+    private ExecResult run(String script, boolean become, Duration timeout, byte[] stdin) {
+        long start = System.nanoTime();
+        Process process;
+        try {
+            process = new ProcessBuilder(argv(script, become)).start();
+        } catch (IOException e) {
+            throw new TransportException(host, Kind.UNREACHABLE, "cannot start sh: " + e.getMessage(), e);
+        }
+        StreamDrain out = StreamDrain.start(process.getInputStream(), "local-stdout-" + host.name());
+        StreamDrain err = StreamDrain.start(process.getErrorStream(), "local-stderr-" + host.name());
+        try {
+            feed(process, stdin);
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                killTree(process);
+                throw new TransportException(
+                        host,
+                        Kind.TIMEOUT,
+                        "command timed out after " + DurationText.of(timeout) + ": " + script,
+                        null);
+            }
+            String stdout = out.text(DRAIN_GRACE);
+            String stderr = err.text(DRAIN_GRACE);
+            return new ExecResult(process.exitValue(), stdout, stderr, Duration.ofNanos(System.nanoTime() - start));
+        } catch (InterruptedException e) {
+            killTree(process);
+            Thread.currentThread().interrupt();
+            throw new TransportException(host, Kind.BROKEN, "interrupted while running: " + script, e);
+        } catch (TimeoutException e) {
+            // The shell exited but something it started in the background still holds its output open.
+            throw new TransportException(
+                    host, Kind.BROKEN, "command exited but its output stayed open (background process?): " + script, e);
+        } catch (UncheckedIOException e) {
+            throw new TransportException(host, Kind.BROKEN, "reading output failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void feed(Process process, byte[] stdin) {
+        try (OutputStream in = process.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin);
+            }
+        } catch (IOException e) {
+            // The command exited without reading its input; its exit code tells what happened.
+        }
+    }
+
+    private static void killTree(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    @Override
+    public void close() {
+        // Nothing is held open between commands.
+    }
+}

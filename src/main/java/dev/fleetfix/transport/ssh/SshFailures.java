@@ -1,0 +1,210 @@
+package dev.fleetfix.transport.ssh;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.DurationText;
+import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.transport.TransportException;
+import dev.fleetfix.transport.TransportException.Kind;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Changed;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Outcome;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Unknown;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import net.schmizz.sshj.common.DisconnectReason;
+import net.schmizz.sshj.common.SSHException;
+import net.schmizz.sshj.userauth.UserAuthException;
+
+/**
+ * Turns what SSHJ and the socket layer throw into {@link TransportException}s whose message says
+ * what went wrong with which host and what to do about it. Pure functions of their arguments.
+ */
+final class SshFailures {
+    private SshFailures() {}
+
+    /**
+     * What was being attempted when a connection failed.
+     *
+     * @param via "" for a direct connection, else "jump host user@bastion:22: "
+     * @param address where we connected to
+     * @param port its port
+     * @param connectTimeout the configured connect timeout
+     * @param timedOut whether the connect deadline fired
+     * @param knownHosts the known_hosts file in use
+     * @param hostKey what the host key check found, if it refused or accepted a key
+     * @param user the login user
+     * @param keys the private keys offered, as the user wrote them, or "ssh-agent"
+     */
+    record Attempt(
+            String via,
+            String address,
+            int port,
+            Duration connectTimeout,
+            boolean timedOut,
+            Path knownHosts,
+            Optional<Outcome> hostKey,
+            String user,
+            List<String> keys) {}
+
+    /** Maps a failure to connect, verify the host key or log in. */
+    static TransportException connectFailed(Host host, Attempt attempt, Throwable error) {
+        String via = attempt.via();
+        if (attempt.timedOut() || hasCause(error, SocketTimeoutException.class)) {
+            return new TransportException(
+                    host,
+                    Kind.TIMEOUT,
+                    via + "connect timed out after " + DurationText.of(attempt.connectTimeout()),
+                    error);
+        }
+        if (attempt.hostKey().isPresent() && isHostKeyRefusal(error)) {
+            return hostKeyRefused(host, attempt, attempt.hostKey().get(), error);
+        }
+        if (hasCause(error, UserAuthException.class)) {
+            return authFailed(host, attempt, error);
+        }
+        if (hasCause(error, ConnectException.class)) {
+            return new TransportException(
+                    host,
+                    Kind.UNREACHABLE,
+                    via + "connection refused by " + attempt.address() + ":" + attempt.port()
+                            + " (is sshd running and listening there?)",
+                    error);
+        }
+        if (hasCause(error, NoRouteToHostException.class)) {
+            return new TransportException(host, Kind.UNREACHABLE, via + "no route to " + attempt.address(), error);
+        }
+        if (hasCause(error, UnknownHostException.class)) {
+            return new TransportException(
+                    host, Kind.UNREACHABLE, via + "unknown host name '" + attempt.address() + "'", error);
+        }
+        return new TransportException(host, Kind.BROKEN, via + "SSH connection failed: " + describe(error), error);
+    }
+
+    private static boolean isHostKeyRefusal(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof SSHException ssh
+                    && ssh.getDisconnectReason() == DisconnectReason.HOST_KEY_NOT_VERIFIABLE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static TransportException hostKeyRefused(Host host, Attempt attempt, Outcome outcome, Throwable error) {
+        String file = attempt.knownHosts().toString();
+        if (outcome instanceof Changed changed) {
+            String where = changed.line() > 0
+                    ? "known_hosts line " + changed.line() + " (" + file + ")"
+                    : "the entry in " + file;
+            return new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key changed since " + where + ": " + attempt.address() + " now offers "
+                            + changed.keyType() + " key " + changed.fingerprint()
+                            + "; this may be an attack, so fleetfix refuses it. If the host was rebuilt, remove"
+                            + " the old entry with: ssh-keygen -R " + ShellQuote.quote(changed.hostEntry()) + " -f "
+                            + ShellQuote.quote(file),
+                    error);
+        }
+        if (outcome instanceof Unknown unknown) {
+            return new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key is not known: " + unknown.hostEntry() + " offers " + unknown.keyType()
+                            + " key " + unknown.fingerprint() + " and " + file + " has no entry for it. To trust"
+                            + " it, check the fingerprint and run: ssh-keyscan -p " + attempt.port() + " "
+                            + attempt.address() + " >> " + ShellQuote.quote(file)
+                            + ", or run fleetfix with --accept-new-host-keys",
+                    error);
+        }
+        return new TransportException(
+                host, Kind.HOST_KEY, attempt.via() + "host key refused: " + describe(error), error);
+    }
+
+    static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
+        String keys = attempt.keys().isEmpty() ? "no key" : "key " + String.join(", ", attempt.keys());
+        String hint = "";
+        if (hasCauseNamed(error, "KeyDecryptionFailedException") || mentions(error, "passphrase")) {
+            hint = "; the key is encrypted and could not be decrypted: put its passphrase in an environment"
+                    + " variable and pass --key-passphrase-env VAR";
+        }
+        return new TransportException(
+                host,
+                Kind.AUTH,
+                attempt.via() + "authentication failed for user " + attempt.user() + " with " + keys + hint,
+                error);
+    }
+
+    /** A command ran longer than its timeout; the session was closed. */
+    static TransportException commandTimedOut(Host host, Duration timeout, String script) {
+        return new TransportException(
+                host,
+                Kind.TIMEOUT,
+                "command timed out after " + DurationText.of(timeout) + ": " + shorten(script),
+                null);
+    }
+
+    /** The connection broke while a command ran. */
+    static TransportException broken(Host host, String script, Throwable error) {
+        return new TransportException(
+                host,
+                Kind.BROKEN,
+                "connection lost while running: " + shorten(script) + " (" + describe(error) + ")",
+                error);
+    }
+
+    static String shorten(String script) {
+        String oneLine = script.replace('\n', ' ');
+        return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 157) + "...";
+    }
+
+    /** {@code ~/.ssh/id_ed25519} rather than the full home path. */
+    static String tilde(Path path, Path home) {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (absolute.startsWith(home)) {
+            return "~/" + home.relativize(absolute);
+        }
+        return path.toString();
+    }
+
+    private static String describe(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
+    }
+
+    private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasCauseNamed(Throwable error, String simpleName) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals(simpleName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mentions(Throwable error, String word) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().toLowerCase().contains(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

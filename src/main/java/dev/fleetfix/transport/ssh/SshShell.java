@@ -1,0 +1,350 @@
+package dev.fleetfix.transport.ssh;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.AtomicWrite;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.transport.SshOptions;
+import dev.fleetfix.transport.StreamDrain;
+import dev.fleetfix.transport.TransportException;
+import dev.fleetfix.transport.TransportException.Kind;
+import dev.fleetfix.transport.ssh.SshFailures.Attempt;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.schmizz.sshj.DefaultConfig;
+import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.connection.ConnectionException;
+import net.schmizz.sshj.connection.channel.direct.Session;
+import net.schmizz.sshj.connection.channel.direct.Signal;
+
+/**
+ * A {@link RemoteShell} over one SSH connection (SSHJ), opened once and reused for every command of
+ * a run; each command gets its own session (channel) on that connection.
+ *
+ * <p>Commands run as {@code sh -c <script>}, or {@code sudo -n sh -c <script>} when they ask for
+ * root, the host has {@code become} and the login user is not root already.
+ */
+public final class SshShell implements RemoteShell {
+
+    /** Closes connections that overrun the connect timeout, whichever phase they hang in. */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "ssh-connect-watchdog");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final Host host;
+    private final SshOptions options;
+    private final SshLogin login;
+    private final AtomicInteger connects = new AtomicInteger();
+    private SSHClient jumpClient;
+    private SSHClient client;
+    private boolean closed;
+
+    private SshShell(Host host, SshOptions options) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.options = Objects.requireNonNull(options, "options");
+        this.login = SshLogin.of(host, options);
+    }
+
+    /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
+    public static SshShell open(Host host, SshOptions options) {
+        SshShell shell = new SshShell(host, options);
+        shell.connection();
+        return shell;
+    }
+
+    @Override
+    public String hostName() {
+        return host.name();
+    }
+
+    /** How many times this shell has connected: 1 unless the connection broke and was re-made. */
+    int connectCount() {
+        return connects.get();
+    }
+
+    @Override
+    public ExecResult exec(Command command) {
+        return run(commandLine(command.script(), command.become()), command.script(), command.timeout(), null);
+    }
+
+    @Override
+    public void put(String remotePath, byte[] content, int mode, boolean become) {
+        String script = AtomicWrite.script(remotePath, mode);
+        ExecResult result = run(commandLine(script, become), "write " + remotePath, Command.DEFAULT_TIMEOUT, content);
+        if (!result.ok()) {
+            throw new TransportException(
+                    host,
+                    Kind.BROKEN,
+                    "writing " + remotePath + " failed (exit " + result.exitCode() + "): " + result.errorText(),
+                    null);
+        }
+    }
+
+    /** The line sshd hands to the login shell. */
+    private String commandLine(String script, boolean become) {
+        return wrap(script, become && host.become() && !login.isRoot());
+    }
+
+    static String wrap(String script, boolean sudo) {
+        String sh = "sh -c " + ShellQuote.quote(script);
+        return sudo ? "sudo -n " + sh : sh;
+    }
+
+    private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {
+        SSHClient ssh = connection();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        Session session;
+        try {
+            session = ssh.startSession();
+        } catch (IOException e) {
+            throw SshFailures.broken(host, script, e);
+        }
+        boolean abandoned = false;
+        try {
+            Session.Command command = session.exec(line);
+            StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
+            StreamDrain err = StreamDrain.start(command.getErrorStream(), "ssh-stderr-" + host.name());
+            feed(command.getOutputStream(), stdin);
+            String stdout;
+            String stderr;
+            try {
+                stdout = out.text(remaining(deadline));
+                stderr = err.text(remaining(deadline));
+                awaitClose(command, deadline);
+            } catch (TimeoutException e) {
+                abandoned = true;
+                kill(command);
+                throw SshFailures.commandTimedOut(host, timeout, script);
+            }
+            if (command.isOpen()) {
+                abandoned = true;
+                kill(command);
+                throw SshFailures.commandTimedOut(host, timeout, script);
+            }
+            return new ExecResult(
+                    exitCode(command),
+                    stdout,
+                    stderr + signalNote(command),
+                    Duration.ofNanos(System.nanoTime() - start));
+        } catch (IOException | UncheckedIOException e) {
+            throw SshFailures.broken(host, script, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SshFailures.broken(host, script, e);
+        } finally {
+            if (abandoned) {
+                closeInBackground(session);
+            } else {
+                closeQuietly(session);
+            }
+        }
+    }
+
+    /** Output has ended; the exit status comes with the channel's close. */
+    private static void awaitClose(Session.Command command, long deadline) throws IOException, TimeoutException {
+        try {
+            command.join(Math.max(1, remaining(deadline).toMillis()), TimeUnit.MILLISECONDS);
+        } catch (ConnectionException e) {
+            if (remaining(deadline).isZero()) {
+                throw new TimeoutException("no exit status before the deadline");
+            }
+            throw e;
+        }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    }
+
+    private static void feed(OutputStream stdin, byte[] content) throws IOException {
+        try (stdin) {
+            if (content != null) {
+                stdin.write(content);
+                stdin.flush();
+            }
+        }
+    }
+
+    private static int exitCode(Session.Command command) {
+        Integer status = command.getExitStatus();
+        if (status != null) {
+            return status;
+        }
+        // Killed by a signal: report it the way a shell would (128 + n) when we know n, else -1.
+        Signal signal = command.getExitSignal();
+        return signal == Signal.KILL ? 137 : signal == Signal.TERM ? 143 : signal == Signal.INT ? 130 : -1;
+    }
+
+    private static String signalNote(Session.Command command) {
+        Signal signal = command.getExitSignal();
+        return command.getExitStatus() == null && signal != null ? "(killed by signal " + signal + ")\n" : "";
+    }
+
+    /**
+     * Best effort: ask sshd to kill the command's process group. OpenSSH honours this for
+     * privilege-separated sessions, which is every login but root's; a root login's command runs on
+     * until it ends by itself.
+     */
+    private static void kill(Session.Command command) {
+        try {
+            command.signal(Signal.KILL);
+        } catch (IOException | RuntimeException e) {
+            // The session is closed either way.
+        }
+    }
+
+    /**
+     * sshd confirms a session's close only once its command has exited, and SSHJ waits for that
+     * confirmation; a timed-out command must not hold the caller, so the close happens aside.
+     */
+    private static void closeInBackground(Session session) {
+        Thread closer = new Thread(() -> closeQuietly(session), "ssh-session-close");
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    /** The open connection, made again if it broke since the last command. */
+    private synchronized SSHClient connection() {
+        if (closed) {
+            throw new IllegalStateException("shell to host " + host.name() + " is closed");
+        }
+        if (client != null && client.isConnected() && client.isAuthenticated()) {
+            return client;
+        }
+        disconnectAll();
+        connect();
+        return client;
+    }
+
+    private void connect() {
+        Optional<JumpHost> jump = host.jump().filter(j -> !j.isBlank()).map(JumpHost::parse);
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(login.knownHosts(), options.acceptNewHostKeys());
+        AtomicBoolean timedOut = new AtomicBoolean();
+        SSHClient target = newClient(verifier);
+        SSHClient bastion = jump.map(j -> newClient(verifier)).orElse(null);
+        ScheduledFuture<?> watchdog = WATCHDOG.schedule(
+                () -> {
+                    timedOut.set(true);
+                    disconnectQuietly(target);
+                    disconnectQuietly(bastion);
+                },
+                options.connectTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
+        try {
+            if (jump.isPresent()) {
+                JumpHost j = jump.get();
+                String user = j.user().orElse(login.user());
+                dial(bastion, j.address(), j.port(), user, verifier, timedOut, "jump host " + j + ": ", () -> {
+                    bastion.connect(j.address(), j.port());
+                    login.authenticate(bastion, user);
+                });
+                jumpClient = bastion;
+            }
+            dial(target, host.address(), host.port(), login.user(), verifier, timedOut, "", () -> {
+                if (bastion != null) {
+                    target.connectVia(bastion.newDirectConnection(host.address(), host.port()));
+                } else {
+                    target.connect(host.address(), host.port());
+                }
+                login.authenticate(target, login.user());
+            });
+            client = target;
+            connects.incrementAndGet();
+        } catch (RuntimeException e) {
+            disconnectQuietly(target);
+            disconnectQuietly(bastion);
+            jumpClient = null;
+            throw e;
+        } finally {
+            watchdog.cancel(false);
+        }
+    }
+
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    private void dial(
+            SSHClient ssh,
+            String address,
+            int port,
+            String user,
+            KnownHostsVerifier verifier,
+            AtomicBoolean timedOut,
+            String via,
+            Step step) {
+        try {
+            step.run();
+        } catch (IOException | RuntimeException e) {
+            Attempt attempt = new Attempt(
+                    via,
+                    address,
+                    port,
+                    options.connectTimeout(),
+                    timedOut.get(),
+                    verifier.file(),
+                    Optional.ofNullable(verifier.outcome()),
+                    user,
+                    login.keyNames());
+            throw SshFailures.connectFailed(host, attempt, e);
+        }
+    }
+
+    private SSHClient newClient(KnownHostsVerifier verifier) {
+        SSHClient ssh = new SSHClient(new DefaultConfig());
+        int timeoutMs =
+                (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
+        ssh.setConnectTimeout(timeoutMs);
+        ssh.getTransport().setTimeoutMs(timeoutMs);
+        ssh.addHostKeyVerifier(verifier);
+        return ssh;
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        disconnectAll();
+    }
+
+    private void disconnectAll() {
+        disconnectQuietly(client);
+        disconnectQuietly(jumpClient);
+        client = null;
+        jumpClient = null;
+    }
+
+    private static void disconnectQuietly(SSHClient ssh) {
+        if (ssh == null) {
+            return;
+        }
+        try {
+            ssh.disconnect();
+        } catch (IOException | RuntimeException e) {
+            // Closing a connection that is already gone.
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            // Already closed or the connection is gone.
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.fleetfix.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code fleetfix lab up/status/reboot/down} as a user runs them. */
+class LabCommandIT {
+    @TempDir
+    Path home;
+
+    @Test
+    void upOutlivesTheJvmAndDownRemovesOnlyTheLab() throws Exception {
+        try (LabFleet bystander = LabFleet.start(List.of(LabHostSpec.named("bystander")))) {
+            // `lab up` in its own JVM, as a user runs it: the hosts must still be there once it has exited.
+            Run up = fleetfixJar("lab", "up", "--hosts", "2", "--preset", "mixed", "--home", home.toString());
+            assertThat(up.exitCode()).as(up.toString()).isZero();
+            Matcher inventory = Pattern.compile("inventory: (\\S+)").matcher(up.stdout());
+            assertThat(inventory.find()).as(up.toString()).isTrue();
+            assertThat(Path.of(inventory.group(1))).isRegularFile();
+            assertThat(up.stdout()).contains("fleetfix audit -i " + inventory.group(1));
+
+            Run status = fleetfix("lab", "status", "--home", home.toString());
+            assertThat(status.exitCode()).as(status.toString()).isZero();
+            assertThat(status.stdout().lines().filter(l -> l.contains("running") && l.contains("sshd up")))
+                    .as(status.toString())
+                    .hasSize(2);
+
+            Run reboot = fleetfix("lab", "reboot", "lab-2", "--home", home.toString());
+            assertThat(reboot.exitCode()).as(reboot.toString()).isZero();
+            assertThat(reboot.stdout()).contains("lab-2 rebooted");
+
+            Run down = fleetfix("lab", "down", "--home", home.toString());
+            assertThat(down.exitCode()).as(down.toString()).isZero();
+            assertThat(down.stdout()).contains("removed (2 hosts)");
+
+            assertThat(fleetfix("lab", "status", "--home", home.toString()).stdout())
+                    .contains("no lab is up");
+            assertThat(bystander.status())
+                    .singleElement()
+                    .satisfies(host -> assertThat(host.state()).isEqualTo("running"))
+                    .satisfies(host -> assertThat(host.redisUp()).isTrue());
+        }
+    }
+
+    @Test
+    void commandsWithoutALabSayHowToStartOne() {
+        Run down = fleetfix("lab", "down", "--home", home.toString());
+
+        assertThat(down.exitCode()).isEqualTo(2);
+        assertThat(down.stderr()).contains("no lab is up", "fleetfix lab up");
+    }
+
+    private static Run fleetfix(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = Main.commandLine();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int exit = cmd.execute(args);
+        return new Run(List.of(args), exit, out.toString(), err.toString());
+    }
+
+    /** Runs the packaged jar in a JVM of its own, without the Testcontainers variables that failsafe sets. */
+    private static Run fleetfixJar(String... args) throws IOException, InterruptedException {
+        Path jar = Path.of("target", "fleetfix.jar");
+        assertThat(jar).as("packaged before the integration tests").isRegularFile();
+        List<String> argv = new java.util.ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
+        argv.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(argv);
+        builder.environment().keySet().removeIf(name -> name.startsWith("TESTCONTAINERS_"));
+        Path stdout = Files.createTempFile("fleetfix-out", ".txt");
+        Path stderr = Files.createTempFile("fleetfix-err", ".txt");
+        try {
+            Process process = builder.redirectOutput(stdout.toFile())
+                    .redirectError(stderr.toFile())
+                    .start();
+            if (!process.waitFor(5, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+            }
+            return new Run(
+                    List.of(args),
+                    process.exitValue(),
+                    Files.readString(stdout, StandardCharsets.UTF_8),
+                    Files.readString(stderr, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(stdout);
+            Files.deleteIfExists(stderr);
+        }
+    }
+
+    /** One CLI run; printed whole when an assertion about it fails. */
+    record Run(List<String> args, int exitCode, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "fleetfix " + String.join(" ", args) + " -> exit " + exitCode + "\n--- stdout\n" + stdout
+                    + "--- stderr\n" + stderr;
+        }
+    }
+}

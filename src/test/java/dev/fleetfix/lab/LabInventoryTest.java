@@ -1,0 +1,57 @@
+package dev.fleetfix.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LabInventoryTest {
+    @Test
+    void writesAnAnsibleInventoryWithConnectionVarsAndOneEntryPerHost() {
+        Path dir = Path.of("/labs/ab12cd34");
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                dir.resolve("id_ed25519"),
+                dir.resolve("known_hosts"),
+                List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379), new LabHost("lab-2", "127.0.0.12", 22, 6379)),
+                Map.of("lab-2", dir.resolve("hosts/lab-2/redis-password")));
+
+        assertThat(yaml)
+                .isEqualTo(
+                        """
+                        # fleetfix lab inventory: written by the lab, rewritten on every 'lab up'
+                        all:
+                          vars:
+                            ansible_user: fleetfix
+                            ansible_ssh_private_key_file: '/labs/ab12cd34/id_ed25519'
+                            ansible_become: true
+                            known_hosts_file: '/labs/ab12cd34/known_hosts'
+                          children:
+                            redis:
+                              hosts:
+                                lab-1:
+                                  ansible_host: 127.0.0.11
+                                  ansible_port: 22
+                                  redis_port: 6379
+                                lab-2:
+                                  ansible_host: 127.0.0.12
+                                  ansible_port: 22
+                                  redis_port: 6379
+                                  redis_password_file: '/labs/ab12cd34/hosts/lab-2/redis-password'
+                        """);
+    }
+
+    @Test
+    void quotesPathsThatYamlWouldMisread() {
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                Path.of("/home/o'neil/#labs: x/id_ed25519"),
+                Path.of("/k"),
+                List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379)),
+                Map.of());
+
+        assertThat(yaml).contains("ansible_ssh_private_key_file: '/home/o''neil/#labs: x/id_ed25519'");
+    }
+}

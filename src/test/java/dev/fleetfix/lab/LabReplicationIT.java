@@ -1,0 +1,48 @@
+package dev.fleetfix.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class LabReplicationIT {
+    private static LabFleet fleet;
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = LabFleet.start(2, LabPreset.REPLICATED);
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @Test
+    void replicaFollowsThePrimary() throws InterruptedException {
+        String primary = fleet.host("lab-1").address();
+        String replica = fleet.host("lab-2").address();
+        String info = "";
+        for (int attempt = 0; attempt < 50 && !info.contains("master_link_status:up"); attempt++) {
+            Thread.sleep(200);
+            info = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + replica + " info replication")
+                    .stdout();
+        }
+        assertThat(info).contains("role:slave", "master_host:" + primary, "master_link_status:up");
+
+        OpenSsh.run(fleet, "lab-1", "redis-cli -h " + primary + " set lab:key replicated");
+        String value = "";
+        for (int attempt = 0; attempt < 50 && !value.contains("replicated"); attempt++) {
+            Thread.sleep(100);
+            value = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + replica + " get lab:key")
+                    .stdout();
+        }
+        assertThat(value).contains("replicated");
+        assertThat(OpenSsh.run(fleet, "lab-1", "redis-cli -h " + primary + " info replication")
+                        .stdout())
+                .contains("role:master", "connected_slaves:1");
+    }
+}

@@ -1,0 +1,123 @@
+package dev.fleetfix.transport.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.TestHosts;
+import dev.fleetfix.transport.TransportException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalShellTest {
+
+    private final LocalShell shell = new LocalShell(TestHosts.local("localhost", true));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void returnsExitCodeStdoutAndStderr() {
+        ExecResult result = shell.exec(Command.of("echo out; echo err >&2; exit 3"));
+
+        assertThat(result.exitCode()).isEqualTo(3);
+        assertThat(result.stdout()).isEqualTo("out\n");
+        assertThat(result.stderr()).isEqualTo("err\n");
+        assertThat(result.duration()).isPositive();
+        assertThat(shell.hostName()).isEqualTo("localhost");
+    }
+
+    @Test
+    void bigOutputOnBothStreamsDoesNotDeadlock() {
+        // 2 MB on each stream: far beyond a pipe buffer, so reading them one after the other would hang.
+        String script = "head -c 2000000 /dev/zero | tr '\\0' o; head -c 2000000 /dev/zero | tr '\\0' e >&2";
+
+        ExecResult result = shell.exec(Command.of(script).withTimeout(Duration.ofSeconds(30)));
+
+        assertThat(result.stdout()).hasSize(2_000_000);
+        assertThat(result.stderr()).hasSize(2_000_000);
+    }
+
+    @Test
+    void timeoutKillsTheWholeProcessTree() throws Exception {
+        Path pidFile = dir.resolve("child.pid");
+        Command command =
+                Command.of("sleep 30 & echo $! > " + pidFile + "; wait").withTimeout(Duration.ofMillis(700));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> shell.exec(command)).isInstanceOfSatisfying(TransportException.class, e -> {
+            assertThat(e.kind()).isEqualTo(TransportException.Kind.TIMEOUT);
+            assertThat(e.getMessage()).startsWith("host localhost (local): command timed out after 700ms: sleep 30");
+        });
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+
+        long child = Long.parseLong(Files.readString(pidFile).strip());
+        Optional<ProcessHandle> handle = ProcessHandle.of(child);
+        if (handle.isPresent()) {
+            handle.get().onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
+    }
+
+    @Test
+    void becomeAsRootRunsWithoutSudo() {
+        LocalShell asRoot = new LocalShell(TestHosts.local("localhost", true), true);
+
+        assertThat(asRoot.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+    }
+
+    @Test
+    void becomeAsOtherUserGoesThroughSudoNonInteractive() {
+        LocalShell asUser = new LocalShell(TestHosts.local("localhost", true), false);
+
+        assertThat(asUser.argv("id -u", true)).isEqualTo(List.of("sudo", "-n", "sh", "-c", "id -u"));
+        assertThat(asUser.argv("id -u", false)).isEqualTo(List.of("sh", "-c", "id -u"));
+    }
+
+    @Test
+    void hostWithoutBecomeNeverUsesSudo() {
+        LocalShell noBecome = new LocalShell(TestHosts.local("localhost", false), false);
+
+        assertThat(noBecome.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+    }
+
+    @Test
+    void becomeRunsAsRootWhenWeAreRoot() {
+        ExecResult result = shell.exec(Command.of("id -u").asRoot());
+
+        // The build runs as root on the CI machines; as another user this needs passwordless sudo.
+        assertThat(result.stdout().strip()).isEqualTo("0");
+    }
+
+    @Test
+    void putWritesTheFileWithItsModeAndReplacesItAtomically() throws Exception {
+        Path target = dir.resolve("sub dir").resolve("thp.conf");
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, "old");
+
+        shell.put(target.toString(), "never\n".getBytes(), 0640, false);
+
+        assertThat(target).hasContent("never");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
+                .isEqualTo("rw-r-----");
+        try (var files = Files.list(target.getParent())) {
+            assertThat(files).containsExactly(target);
+        }
+    }
+
+    @Test
+    void putIntoAMissingDirectoryFailsNamingThePath() {
+        String target = dir.resolve("missing").resolve("x").toString();
+
+        assertThatThrownBy(() -> shell.put(target, new byte[] {1}, 0644, false))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("writing " + target + " failed");
+    }
+}

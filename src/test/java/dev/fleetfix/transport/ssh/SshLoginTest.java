@@ -1,0 +1,66 @@
+package dev.fleetfix.transport.ssh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.SshOptions;
+import dev.fleetfix.transport.TestHosts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SshLoginTest {
+
+    @TempDir
+    Path home;
+
+    @Test
+    void knownHostsComesFromTheHostThenTheOptionThenHome() {
+        Host plain = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", null, null);
+        Host own = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", null, Path.of("~/lab/known_hosts"));
+        SshOptions override = SshOptions.defaults().withKnownHosts(Path.of("fleet/known_hosts"));
+
+        assertThat(login(plain, SshOptions.defaults()).knownHosts()).isEqualTo(home.resolve(".ssh/known_hosts"));
+        assertThat(login(plain, override).knownHosts()).isEqualTo(Path.of("fleet/known_hosts"));
+        assertThat(login(own, override).knownHosts()).isEqualTo(home.resolve("lab/known_hosts"));
+    }
+
+    @Test
+    void theHostsKeyFileIsTheOnlyKeyOffered() {
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+
+        assertThat(login(host, SshOptions.defaults()).keyNames()).containsExactly("~/keys/lab");
+    }
+
+    @Test
+    void withoutAKeyFileTheDefaultKeysThatExistAreOfferedInOpenSshOrder() throws Exception {
+        Files.createDirectories(home.resolve(".ssh"));
+        Files.writeString(home.resolve(".ssh/id_rsa"), "x");
+        Files.writeString(home.resolve(".ssh/id_ed25519"), "x");
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", null, null);
+
+        assertThat(login(host, SshOptions.defaults()).keyNames()).containsExactly("~/.ssh/id_ed25519", "~/.ssh/id_rsa");
+    }
+
+    @Test
+    void userDefaultsToTheLocalUserAndRootNeedsNoSudo() {
+        Host noUser = TestHosts.local("a", true);
+        Host root = TestHosts.ssh("a", "10.0.0.1", 22, "root", null, null);
+
+        assertThat(login(noUser, SshOptions.defaults()).user()).isEqualTo("me");
+        assertThat(login(noUser, SshOptions.defaults()).isRoot()).isFalse();
+        assertThat(login(root, SshOptions.defaults()).isRoot()).isTrue();
+    }
+
+    @Test
+    void becomeWrapsTheScriptInSudoNonInteractive() {
+        assertThat(SshShell.wrap("echo 'x'; id -u", false)).isEqualTo("sh -c 'echo '\"'\"'x'\"'\"'; id -u'");
+        assertThat(SshShell.wrap("id -u", true)).isEqualTo("sudo -n sh -c 'id -u'");
+    }
+
+    private SshLogin login(Host host, SshOptions options) {
+        return SshLogin.of(host, options, home, "me", Map.of());
+    }
+}
