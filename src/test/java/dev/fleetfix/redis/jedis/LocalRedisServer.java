@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Jedis;
 
 /** A redis-server started for one test class on 127.0.0.1 and a free port, with its own directory. */
-final class LocalRedisServer implements AutoCloseable {
-    final int port;
-    final Path dir;
+public final class LocalRedisServer implements AutoCloseable {
+    public final int port;
+    public final Path dir;
     private final Process process;
 
     private LocalRedisServer(int port, Path dir, Process process) {
@@ -25,7 +25,7 @@ final class LocalRedisServer implements AutoCloseable {
         this.process = process;
     }
 
-    static LocalRedisServer start(String... extraArgs) {
+    public static LocalRedisServer start(String... extraArgs) {
         try {
             Path dir = Files.createTempDirectory("fleetfix-redis-");
             int port = freePort();
@@ -55,11 +55,11 @@ final class LocalRedisServer implements AutoCloseable {
         }
     }
 
-    RedisEndpoint endpoint() {
+    public RedisEndpoint endpoint() {
         return new RedisEndpoint("127.0.0.1", port, dev.fleetfix.inventory.RedisAuth.NONE, false, "redis-server");
     }
 
-    Jedis client() {
+    public Jedis client() {
         return new Jedis("127.0.0.1", port);
     }
 
