@@ -13,6 +13,7 @@ set -euo pipefail
 self="${BASH_SOURCE[0]}"
 tag="fleetfix-lab:$(sha256sum <"$self" | cut -c1-12)"
 suite=bookworm
+# dbus: without a system bus, `systemctl is-active` as a non-root user fails, where it works on a real host.
 packages=openssh-server,redis-server,redis-tools,sudo,procps,iproute2,systemd,systemd-sysv,dbus
 
 log() { echo "build-image: $*" >&2; }

@@ -33,8 +33,21 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
+  # Keep the packages' own service starts (dockerd with its default bridge and iptables) out of the way: this
+  # script starts dockerd itself, with the flags the lab needs.
+  policy=/usr/sbin/policy-rc.d
+  own_policy=false
+  if [[ ! -e "$policy" ]]; then
+    as_root sh -c "printf '#!/bin/sh\\nexit 101\\n' >$policy && chmod 0755 $policy"
+    own_policy=true
+  fi
+  installed=true
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-    || die "apt-get install ${missing[*]} failed"
+    || installed=false
+  if [[ "$own_policy" == true ]]; then
+    as_root rm -f "$policy"
+  fi
+  [[ "$installed" == true ]] || die "apt-get install ${missing[*]} failed"
 fi
 command -v docker >/dev/null || die "docker is still not on PATH after installing docker.io"
 
@@ -53,6 +66,15 @@ if ! docker info >/dev/null 2>&1; then
     die "dockerd did not answer within 60 s (last lines of $dockerd_log above)"
   fi
   log "dockerd is up"
+fi
+
+# Every lab host runs systemd, journald, logind and dbus, each holding inotify instances: past a dozen hosts the
+# kernel's default of 128 per user runs out and hosts stall at boot (path units fail, nothing starts).
+min_instances=8192
+if (($(cat /proc/sys/fs/inotify/max_user_instances) < min_instances)); then
+  log "raising fs.inotify.max_user_instances to $min_instances for the lab hosts' systemd"
+  as_root sysctl -q -w fs.inotify.max_user_instances=$min_instances \
+    || die "cannot raise fs.inotify.max_user_instances; lab hosts would stall at boot"
 fi
 
 tag="$(bash "$here/build-image.sh")" || die "building the lab image failed"

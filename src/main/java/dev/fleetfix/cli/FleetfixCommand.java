@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
             "  2  bad usage or bad input; no host was touched",
             "  3  --check: changes are pending"
         },
-        subcommands = {CompletionCommand.class, LabCommand.class, BenchCommand.class})
+        subcommands = {AuditCommand.class, BenchCommand.class, CompletionCommand.class, LabCommand.class})
 public final class FleetfixCommand implements Runnable {
 
     @Spec

@@ -12,7 +12,7 @@ final class LabInventory {
     static String yaml(
             String user, Path privateKey, Path knownHosts, List<LabHost> hosts, Map<String, Path> passwordFiles) {
         StringBuilder yaml = new StringBuilder();
-        yaml.append("# fleetfix lab inventory: written by the lab, rewritten on every 'lab up'\n");
+        yaml.append("# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n");
         yaml.append("all:\n");
         yaml.append("  vars:\n");
         yaml.append("    ansible_user: ").append(user).append('\n');

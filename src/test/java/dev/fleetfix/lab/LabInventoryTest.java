@@ -21,7 +21,7 @@ class LabInventoryTest {
         assertThat(yaml)
                 .isEqualTo(
                         """
-                        # fleetfix lab inventory: written by the lab, rewritten on every 'lab up'
+                        # fleetfix lab inventory: removed with the lab (fleetfix lab down)
                         all:
                           vars:
                             ansible_user: fleetfix

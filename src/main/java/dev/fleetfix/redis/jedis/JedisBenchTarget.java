@@ -1,19 +1,14 @@
 package dev.fleetfix.redis.jedis;
 
-import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.bench.BenchConnection;
 import dev.fleetfix.bench.BenchOp;
 import dev.fleetfix.bench.BenchTarget;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.InfoParser;
 import dev.fleetfix.redis.RedisException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,30 +70,8 @@ public final class JedisBenchTarget implements BenchTarget {
 
     /** Connects to a host's Redis as the inventory describes it, reading its password from where it says. */
     public static JedisBenchTarget connect(Host host, Duration timeout) {
-        return connect(
-                host.name(), host.redis(), password(host.name(), host.redis().auth()), timeout);
-    }
-
-    /** The password from {@code redis_password_env}, {@code redis_password_file} or {@code redis_password}. */
-    static Optional<Secret> password(String hostName, RedisAuth auth) {
-        if (auth.passwordEnv().isPresent()) {
-            String var = auth.passwordEnv().get();
-            String value = System.getenv(var);
-            if (value == null) {
-                throw new InputException(
-                        "host " + hostName + ": redis_password_env names " + var + ", which is not set");
-            }
-            return Optional.of(Secret.of(value));
-        }
-        if (auth.passwordFile().isPresent()) {
-            Path file = auth.passwordFile().get();
-            try {
-                return Optional.of(Secret.of(Files.readString(file).strip()));
-            } catch (IOException e) {
-                throw new InputException("host " + hostName + ": cannot read redis_password_file " + file + ": " + e);
-            }
-        }
-        return auth.password();
+        Optional<Secret> password = RedisPassword.resolve(host, System::getenv).map(Secret::of);
+        return connect(host.name(), host.redis(), password, timeout);
     }
 
     @Override
@@ -177,7 +150,7 @@ public final class JedisBenchTarget implements BenchTarget {
     }
 
     private RedisException failure(String what, JedisException e) {
-        return new RedisException(hostName, what + ": " + e.getMessage(), e);
+        return JedisErrors.map(hostName, what, Duration.ofMillis(config.getSocketTimeoutMillis()), e);
     }
 
     private final class Connection implements BenchConnection {

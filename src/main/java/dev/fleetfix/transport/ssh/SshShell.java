@@ -54,15 +54,20 @@ public final class SshShell implements RemoteShell {
     private SSHClient client;
     private boolean closed;
 
-    private SshShell(Host host, SshOptions options) {
+    private SshShell(Host host, SshOptions options, SshLogin login) {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
-        this.login = SshLogin.of(host, options);
+        this.login = Objects.requireNonNull(login, "login");
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
     public static SshShell open(Host host, SshOptions options) {
-        SshShell shell = new SshShell(host, options);
+        return open(host, options, SshLogin.of(host, options));
+    }
+
+    /** For tests: a login resolved from a given home and environment. */
+    static SshShell open(Host host, SshOptions options, SshLogin login) {
+        SshShell shell = new SshShell(host, options, login);
         shell.connection();
         return shell;
     }
@@ -172,12 +177,19 @@ public final class SshShell implements RemoteShell {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
-    private static void feed(OutputStream stdin, byte[] content) throws IOException {
+    /**
+     * Writes the command's input and closes it. A command may exit without reading it all (a put
+     * whose mktemp failed); that is not a transport failure: its exit status says what happened, and
+     * a connection that really broke shows up when reading the output.
+     */
+    private static void feed(OutputStream stdin, byte[] content) {
         try (stdin) {
             if (content != null) {
                 stdin.write(content);
                 stdin.flush();
             }
+        } catch (IOException e) {
+            // See above: the outcome is read from the command's status.
         }
     }
 

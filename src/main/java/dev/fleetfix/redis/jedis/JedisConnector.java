@@ -1,0 +1,60 @@
+package dev.fleetfix.redis.jedis;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.RedisNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Connects to a host's Redis with Jedis, as its {@link RedisEndpoint} says: address, port, TLS, and a
+ * password read at connect time from an env var, a file or the inventory. The connect and socket
+ * timeouts are both the given timeout. The connection is opened (and authenticated) here, so an
+ * unreachable Redis fails at {@link #connect} with a message naming host and endpoint.
+ */
+public final class JedisConnector implements RedisConnector {
+    private final Function<String, String> env;
+
+    public JedisConnector() {
+        this(System::getenv);
+    }
+
+    /** @param env looks up environment variables (tests pass a map) */
+    public JedisConnector(Function<String, String> env) {
+        this.env = Objects.requireNonNull(env, "env");
+    }
+
+    @Override
+    public RedisNode connect(Host host, Duration timeout) {
+        RedisEndpoint endpoint = host.redis();
+        String where = endpoint.address() + ":" + endpoint.port();
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis)
+                .socketTimeoutMillis(millis)
+                .ssl(endpoint.tls())
+                // CLIENT SETINFO costs a round trip and fails on Redis < 7.2
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
+        Optional<String> password = RedisPassword.resolve(host, env);
+        password.ifPresent(config::password);
+        Jedis jedis = null;
+        try {
+            jedis = new Jedis(new HostAndPort(endpoint.address(), endpoint.port()), config.build());
+            jedis.connect();
+            return new JedisRedisNode(host.name(), where, timeout, jedis);
+        } catch (JedisException e) {
+            if (jedis != null) {
+                jedis.close();
+            }
+            throw JedisErrors.map(host.name(), where, timeout, e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+# fleetfix audit: every fact in one round trip. Each section starts with a marker line
+# "@@fleetfix NAME"; lines that follow belong to it. The script never fails as a whole:
+# a missing file leaves its section empty. redis_pid is set by the caller (quoted), or empty.
+s() { printf '\n@@fleetfix %s\n' "$1"; }
+# hits STATE FILE...: "FILE<TAB>STATE<TAB>LINE" for every line mentioning transparent_hugepage
+hits() {
+  st=$1; shift
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    grep -h 'transparent_hugepage' "$f" 2>/dev/null | while IFS= read -r l; do
+      printf '%s\t%s\t%s\n' "$f" "$st" "$l"
+    done
+  done
+}
+s kernel; uname -r
+s uid; id -u
+thp=
+for d in /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage; do
+  if [ -z "$thp" ] && [ -d "$d" ]; then thp=$d; fi
+done
+s thp.dir; echo "$thp"
+if [ -n "$thp" ]; then
+  s thp.enabled; cat "$thp/enabled" 2>&1
+  s thp.defrag; cat "$thp/defrag" 2>&1
+fi
+s kconfig; grep -h '^CONFIG_TRANSPARENT_HUGEPAGE_[A-Z]*=y' "/boot/config-$(uname -r)" 2>/dev/null
+s cmdline; cat /proc/cmdline 2>/dev/null
+s grub; hits active /etc/default/grub /etc/default/grub.d/*.cfg
+s systemd
+# one grep over every unit file (a process per file would cost more than the rest of the script)
+for f in $(grep -l transparent_hugepage /etc/systemd/system/*.service /run/systemd/system/*.service \
+    /lib/systemd/system/*.service /usr/lib/systemd/system/*.service 2>/dev/null); do
+  st=$(systemctl is-enabled "${f##*/}" 2>/dev/null) || true
+  hits "${st:-unknown}" "$f"
+done
+s tmpfiles; hits active /etc/tmpfiles.d/*.conf /run/tmpfiles.d/*.conf /usr/lib/tmpfiles.d/*.conf
+s rc.local
+if [ -x /etc/rc.local ]; then hits active /etc/rc.local; else hits not-executable /etc/rc.local; fi
+s sysfs; hits active /etc/sysfs.conf /etc/sysfs.d/*.conf
+s tuned
+if [ -r /etc/tuned/active_profile ]; then
+  st=$(systemctl is-enabled tuned 2>/dev/null) || true
+  for p in $(cat /etc/tuned/active_profile); do
+    for d in /etc/tuned /usr/lib/tuned; do hits "${st:-unknown}" "$d/$p/tuned.conf"; done
+  done
+fi
+s overcommit; cat /proc/sys/vm/overcommit_memory 2>/dev/null
+s somaxconn; cat /proc/sys/net/core/somaxconn 2>/dev/null
+s redis.pid
+if [ -n "$redis_pid" ]; then
+  echo "info $redis_pid"
+else
+  redis_pid=$(pidof redis-server 2>/dev/null) || true
+  echo "pidof $redis_pid"
+  case "$redis_pid" in *" "*) redis_pid= ;; esac
+fi
+s smaps
+if [ -n "$redis_pid" ]; then
+  f=/proc/$redis_pid/smaps_rollup
+  [ -e "$f" ] || f=/proc/$redis_pid/smaps
+  if out=$(awk '/^AnonHugePages:/ { kb += $2; n++ } END { if (n) print kb; else print "none" }' "$f" 2>&1); then
+    echo "kb $out"
+  else
+    echo "error $out"
+  fi
+fi
+s end
+exit 0

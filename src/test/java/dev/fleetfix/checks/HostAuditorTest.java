@@ -1,0 +1,164 @@
+package dev.fleetfix.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.TransportException;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class HostAuditorTest {
+    private final HostAuditor auditor = new HostAuditor();
+    private final Host lab1 = TestHosts.host("lab-1", "127.0.0.11");
+
+    @Test
+    void gathersEverythingInOneCommandAndOneRedisConnection() {
+        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+        FakeRedis redis = FakeRedis.redis7();
+
+        HostAudit audit = auditor.audit(lab1, shell, redis);
+
+        assertThat(shell.commands).hasSize(1);
+        assertThat(redis.connections).isEqualTo(1);
+        assertThat(redis.closed).isEqualTo(1);
+        assertThat(shell.closed).as("the shell belongs to the pool").isFalse();
+        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        HostFacts facts = audit.facts().orElseThrow();
+        assertThat(facts.redis().version()).contains("7.0.15");
+        assertThat(facts.redis().role()).contains("master");
+        assertThat(facts.redis().disableThp()).contains(true);
+        assertThat(facts.redis().tcpBacklog()).isEqualTo(OptionalInt.of(511));
+        assertThat(facts.redis().processId()).isEqualTo(OptionalLong.of(4242));
+    }
+
+    @Test
+    void passesRedisPidToTheScriptAndRunsAsRootWithBecome() {
+        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+
+        auditor.audit(lab1, shell, FakeRedis.redis7());
+
+        assertThat(shell.commands.get(0).script()).startsWith("redis_pid=4242\n");
+        assertThat(shell.commands.get(0).become()).isTrue();
+        assertThat(shell.commands.get(0).timeout()).isEqualTo(HostAuditor.DEFAULT_EXEC_TIMEOUT);
+    }
+
+    @Test
+    void withoutBecomeTheScriptRunsAsTheLoginUser() {
+        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+
+        auditor.audit(TestHosts.host("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
+
+        assertThat(shell.commands.get(0).become()).isFalse();
+    }
+
+    @Test
+    void whenSudoRefusesItRunsAgainWithoutRoot() {
+        String userOutput = FactOutput.debian12()
+                .set("uid", "1000")
+                .set("smaps", "error awk: cannot open /proc/4242/smaps_rollup (Permission denied)")
+                .text();
+        FakeShell shell = new FakeShell(
+                "lab-1",
+                command -> command.become()
+                        ? new ExecResult(1, "", "sudo: a password is required", Duration.ofMillis(2))
+                        : FakeShell.ok(userOutput));
+
+        HostAudit audit = auditor.audit(lab1, shell, FakeRedis.redis7());
+
+        assertThat(shell.commands).extracting(c -> c.become()).containsExactly(true, false);
+        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.findings()).extracting(Finding::code).containsExactly("huge-pages-unknown");
+    }
+
+    @Test
+    void anUnreachableHostIsUnreachableWithTheTransportsMessage() {
+        FakeShell shell = new FakeShell("lab-1", command -> {
+            throw new TransportException(
+                    "lab-1", TransportException.Kind.UNREACHABLE, "127.0.0.11:22: connection refused", null);
+        });
+
+        HostAudit audit = auditor.audit(lab1, shell, FakeRedis.redis7());
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.UNREACHABLE);
+        assertThat(audit.facts()).isEmpty();
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .containsExactly("host lab-1: 127.0.0.11:22: connection refused");
+    }
+
+    @Test
+    void aRedisThatIsDownIsAFindingAndTheScriptFallsBackToPidof() {
+        FakeShell shell = FakeShell.printing(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("redis.pid", "pidof ")
+                        .without("smaps")
+                        .text());
+
+        HostAudit audit = auditor.audit(lab1, shell, FakeRedis.refusing("connection refused"));
+
+        assertThat(shell.commands.get(0).script()).startsWith("redis_pid=''\n");
+        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .containsExactly("Redis is not answering on 127.0.0.11:6379: connection refused");
+    }
+
+    @Test
+    void aRefusedConfigCommandLeavesThoseFactsUnknown() {
+        FakeRedis redis = FakeRedis.redis7();
+        redis.configRefused = true;
+
+        HostAudit audit = auditor.audit(
+                lab1, FakeShell.printing("lab-1", FactOutput.debian12().text()), redis);
+
+        HostFacts facts = audit.facts().orElseThrow();
+        assertThat(facts.redis().reachable()).isTrue();
+        assertThat(facts.redis().disableThp()).isEmpty();
+        assertThat(facts.redis().tcpBacklog()).isEmpty();
+    }
+
+    @Test
+    void aFailingScriptMakesTheHostUnreachableWithItsError() {
+        FakeShell shell = new FakeShell("lab-1", command -> new ExecResult(127, "", "sh: not found", Duration.ZERO));
+
+        HostAudit audit = auditor.audit(TestHosts.host("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.UNREACHABLE);
+        assertThat(audit.findings().get(0).text())
+                .isEqualTo("host lab-1: the fact script failed (exit 127): sh: not found");
+    }
+
+    @Test
+    void theFleetAuditorKeepsInventoryOrderAndTurnsShellFailuresIntoUnreachable() {
+        List<Host> hosts = List.of(
+                TestHosts.host("lab-1", "127.0.0.11"),
+                TestHosts.host("lab-2", "127.0.0.12"),
+                TestHosts.host("lab-3", "127.0.0.13"));
+        FleetAuditor fleet = new FleetAuditor(
+                auditor,
+                host -> {
+                    if (host.name().equals("lab-2")) {
+                        throw new TransportException(
+                                "lab-2",
+                                TransportException.Kind.TIMEOUT,
+                                "127.0.0.12:22: connect timed out after 5s",
+                                null);
+                    }
+                    return FakeShell.printing(host.name(), FactOutput.debian12().text());
+                },
+                FakeRedis.redis7(),
+                2);
+
+        List<HostAudit> audits = fleet.audit(hosts);
+
+        assertThat(audits).extracting(HostAudit::host).containsExactly("lab-1", "lab-2", "lab-3");
+        assertThat(audits).extracting(HostAudit::verdict).containsExactly(Verdict.OK, Verdict.UNREACHABLE, Verdict.OK);
+        assertThat(audits.get(1).findings().get(0).text())
+                .isEqualTo("host lab-2: 127.0.0.12:22: connect timed out after 5s");
+    }
+}

@@ -1,0 +1,48 @@
+package dev.fleetfix.redis.jedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+class JedisErrorsTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    @Test
+    void aRefusedConnectionSaysSoAndNamesHostAndEndpoint() {
+        // Jedis 7 suppresses the ConnectException instead of making it the cause
+        JedisConnectionException e = new JedisConnectionException("Failed to connect to 127.0.0.12:6379.");
+        e.addSuppressed(new ConnectException("Connection refused"));
+
+        assertThat(JedisErrors.map("lab-2", "127.0.0.12:6379", TIMEOUT, e))
+                .hasMessage("host lab-2: redis: 127.0.0.12:6379: connection refused")
+                .hasCause(e);
+    }
+
+    @Test
+    void aTimeoutSaysHowLongItWaited() {
+        JedisConnectionException e = new JedisConnectionException(new SocketTimeoutException("Read timed out"));
+
+        assertThat(JedisErrors.describe(e, TIMEOUT)).isEqualTo("no answer within 2000 ms");
+    }
+
+    @Test
+    void authFailuresSayAuthentication() {
+        assertThat(JedisErrors.describe(
+                        new JedisAccessControlException("WRONGPASS invalid username-password pair"), TIMEOUT))
+                .isEqualTo("authentication failed: WRONGPASS invalid username-password pair");
+        assertThat(JedisErrors.describe(new JedisDataException("NOAUTH Authentication required."), TIMEOUT))
+                .isEqualTo("authentication failed: NOAUTH Authentication required.");
+    }
+
+    @Test
+    void otherErrorsKeepRedisOwnWords() {
+        assertThat(JedisErrors.describe(new JedisDataException("ERR unknown command 'CONFIG'"), TIMEOUT))
+                .isEqualTo("ERR unknown command 'CONFIG'");
+    }
+}
