@@ -38,11 +38,10 @@ import picocli.CommandLine.Spec;
 /** {@code fleetfix bench}: an ad-hoc benchmark of the selected hosts' Redis. */
 @Command(
         name = "bench",
-        description = {
-            "Benchmarks the selected hosts' Redis, one host after another: the builtin Jedis load generator",
-            "from this machine, or redis-benchmark run on the host over SSH. Writes only keys under --prefix",
-            "and deletes them afterwards; refuses a nearly full or evicting primary unless --force."
-        })
+        mixinStandardHelpOptions = true,
+        description = "Benchmarks the selected hosts' Redis, one host after another: the builtin Jedis load"
+                + " generator from this machine, or redis-benchmark run on the host over SSH. Writes only keys under"
+                + " --prefix and deletes them afterwards; refuses a nearly full or evicting primary unless --force.")
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
