@@ -24,10 +24,12 @@ as_root() {
 }
 
 missing=()
-command -v docker >/dev/null || missing+=(docker.io)
+# Some machines ship only the docker client: the daemon is what the lab needs.
+command -v dockerd >/dev/null || missing+=(docker.io)
 command -v debootstrap >/dev/null || missing+=(debootstrap)
 command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing+=(openssh-client)
 command -v redis-cli >/dev/null || missing+=(redis-tools)
+command -v redis-server >/dev/null || missing+=(redis-server)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
@@ -64,6 +66,15 @@ if ! docker info >/dev/null 2>&1; then
     die "dockerd did not answer within 60 s (last lines of $dockerd_log above)"
   fi
   log "dockerd is up"
+fi
+
+# Every lab host runs systemd, journald, logind and dbus, each holding inotify instances: past a dozen hosts the
+# kernel's default of 128 per user runs out and hosts stall at boot (path units fail, nothing starts).
+min_instances=8192
+if (($(cat /proc/sys/fs/inotify/max_user_instances) < min_instances)); then
+  log "raising fs.inotify.max_user_instances to $min_instances for the lab hosts' systemd"
+  as_root sysctl -q -w fs.inotify.max_user_instances=$min_instances \
+    || die "cannot raise fs.inotify.max_user_instances; lab hosts would stall at boot"
 fi
 
 tag="$(bash "$here/build-image.sh")" || die "building the lab image failed"

@@ -112,6 +112,9 @@ public final class AuditRules {
         if (afterReboot.equals(now)) {
             return Optional.empty();
         }
+        if (afterReboot.isEmpty() && now.get() == ThpMode.MADVISE) {
+            return Optional.empty(); // madvise is the default of many distributions' kernels: nothing to say
+        }
         if (afterReboot.isEmpty()) {
             return Optional.of(Finding.advice(
                     "thp-not-persisted",

@@ -1,7 +1,6 @@
 package dev.fleetfix.checks;
 
 import java.util.Objects;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -39,15 +38,5 @@ public record HostFacts(
         Objects.requireNonNull(somaxconn, "somaxconn");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(redisProcess, "redisProcess");
-    }
-
-    /** The same facts with Redis replaced (the auditor learns Redis first, the host second). */
-    public HostFacts withRedis(RedisFacts newRedis) {
-        return new HostFacts(host, kernelRelease, root, thp, boot, overcommitMemory, somaxconn, newRedis, redisProcess);
-    }
-
-    /** THP enabled, or empty when it could not be read. */
-    public Optional<ThpMode> thpEnabled() {
-        return thp.enabled();
     }
 }

@@ -27,7 +27,7 @@ public record ThpBoot(List<BootSetting> settings, Optional<ThpMode> kernelDefaul
      * next kernel command line), else the running command line, else the kernel's default.
      */
     public Optional<ThpMode> enabledAfterReboot() {
-        Optional<ThpMode> userspace = lastEnabled(true);
+        Optional<ThpMode> userspace = lastUserspaceEnabled();
         if (userspace.isPresent()) {
             return userspace;
         }
@@ -51,10 +51,10 @@ public record ThpBoot(List<BootSetting> settings, Optional<ThpMode> kernelDefaul
         return List.copyOf(sources);
     }
 
-    private Optional<ThpMode> lastEnabled(boolean userspace) {
+    private Optional<ThpMode> lastUserspaceEnabled() {
         Optional<ThpMode> last = Optional.empty();
         for (BootSetting s : settings) {
-            if (s.setsEnabledAtBoot() && s.source().isUserspace() == userspace) {
+            if (s.setsEnabledAtBoot() && s.source().isUserspace()) {
                 last = s.mode();
             }
         }

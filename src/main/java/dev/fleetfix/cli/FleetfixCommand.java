@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
             "  2  bad usage or bad input; no host was touched",
             "  3  --check: changes are pending"
         },
-        subcommands = {CompletionCommand.class, LabCommand.class, ApplyCommand.class})
+        subcommands = {AuditCommand.class, CompletionCommand.class, LabCommand.class, ApplyCommand.class})
 public final class FleetfixCommand implements Runnable {
 
     @Spec

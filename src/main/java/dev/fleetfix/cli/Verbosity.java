@@ -1,5 +1,7 @@
 package dev.fleetfix.cli;
 
+import org.slf4j.LoggerFactory;
+
 /**
  * Maps {@code -v}/{@code -vv} to log levels. Libraries (SSHJ, Testcontainers) log through SLF4J's
  * simple logger, which reads its level once, so this runs before anything logs.
@@ -21,8 +23,12 @@ final class Verbosity {
 
     static void configureLogging(String[] args) {
         int v = count(args);
-        String level = v >= 3 ? "debug" : v == 2 ? "info" : "error";
+        // Below -vv libraries stay silent: their failures reach the user as one mapped line.
+        String level = v >= 3 ? "debug" : v == 2 ? "info" : "off";
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        // Initialise SLF4J here, on one thread: when parallel host threads (--forks) race to do it, SLF4J
+        // replays their early calls and prints a three-line warning about it.
+        LoggerFactory.getILoggerFactory();
     }
 }

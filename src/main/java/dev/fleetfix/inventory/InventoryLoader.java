@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads an Ansible YAML inventory ({@code all:} / {@code children:} / {@code hosts:} / {@code vars:})
@@ -24,6 +26,8 @@ public final class InventoryLoader {
     static final String ALL = "all";
     static final String UNGROUPED = "ungrouped";
     private static final Set<String> SECTIONS = Set.of("hosts", "vars", "children");
+    private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
+    private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
     private final Path file;
     private final Map<String, GroupDef> groups = new LinkedHashMap<>();
@@ -88,7 +92,7 @@ public final class InventoryLoader {
             switch (section.key()) {
                 case "vars" -> entries.values().forEach(v -> group.setVariable(v, this));
                 case "children" -> entries.values().forEach(child -> addChild(group, parseGroup(child), child));
-                default -> entries.values().forEach(h -> parseHost(group, h));
+                default -> entries.values().forEach(h -> parseHostKey(group, h));
             }
         }
         return group;
@@ -105,6 +109,75 @@ public final class InventoryLoader {
                     value, "group " + group.name + ": " + section.key() + " must be a mapping, was " + describe(value));
         }
         return value.fields();
+    }
+
+    /**
+     * A host key as Ansible's parse_address reads it: {@code name}, {@code name:port}, and ranges
+     * ({@code redis-[01:03]}, {@code node-[a:c]}, {@code [0:10:2]}) that stand for several hosts.
+     */
+    private void parseHostKey(GroupDef group, YamlNode.Field entry) {
+        String key = entry.key();
+        YamlNode.Field body = entry;
+        Matcher port = HOST_PORT.matcher(key);
+        if (port.matches()) {
+            key = port.group(1);
+            Map<String, YamlNode.Field> vars = new LinkedHashMap<>();
+            vars.put(
+                    "ansible_port",
+                    new YamlNode.Field(
+                            "ansible_port",
+                            entry.line(),
+                            entry.column(),
+                            new YamlNode(Integer.valueOf(port.group(2)), entry.line(), entry.column())));
+            if (entry.value().isMapping()) {
+                vars.putAll(entry.value().fields());
+            }
+            YamlNode value = entry.value().isNull() || entry.value().isMapping()
+                    ? new YamlNode(vars, entry.value().line(), entry.value().column())
+                    : entry.value();
+            body = new YamlNode.Field(key, entry.line(), entry.column(), value);
+        }
+        for (String name : expandRanges(key, entry)) {
+            parseHost(group, new YamlNode.Field(name, body.line(), body.column(), body.value()));
+        }
+    }
+
+    private List<String> expandRanges(String key, YamlNode.Field where) {
+        Matcher range = HOST_RANGE.matcher(key);
+        if (!range.find()) {
+            return List.of(key);
+        }
+        String head = key.substring(0, range.start());
+        String tail = key.substring(range.end());
+        String start = range.group(1);
+        String end = range.group(2);
+        int step = range.group(3) == null ? 1 : Integer.parseInt(range.group(3));
+        List<String> names = new ArrayList<>();
+        boolean numeric =
+                start.chars().allMatch(Character::isDigit) && end.chars().allMatch(Character::isDigit);
+        boolean alpha = start.length() == 1
+                && end.length() == 1
+                && Character.isLetter(start.charAt(0))
+                && Character.isLetter(end.charAt(0));
+        if (step < 1 || !(numeric || alpha)) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key()
+                            + "\" must be [start:end] or [start:end:step] of numbers or single letters");
+        }
+        int from = numeric ? Integer.parseInt(start) : start.charAt(0);
+        int to = numeric ? Integer.parseInt(end) : end.charAt(0);
+        if (from > to) {
+            throw new InputException(
+                    file, where.line(), where.column(), "host range in \"" + where.key() + "\" runs backwards");
+        }
+        for (int i = from; i <= to; i += step) {
+            String item = numeric ? String.format("%0" + start.length() + "d", i) : String.valueOf((char) i);
+            names.addAll(expandRanges(head + item + tail, where));
+        }
+        return names;
     }
 
     private void parseHost(GroupDef group, YamlNode.Field entry) {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * A YAML value and the place it starts in its file. Jackson's tree model drops locations, so the
@@ -81,7 +82,7 @@ record YamlNode(Object value, int line, int column) {
             JsonLocation where = e.getLocation();
             int line = where == null ? 0 : where.getLineNr();
             int column = where == null ? 0 : where.getColumnNr();
-            throw new InputException(file, line, column, "YAML syntax error: " + firstLine(e.getOriginalMessage()));
+            throw new InputException(file, line, column, "YAML syntax error: " + syntaxProblem(e));
         } catch (IOException e) {
             throw new InputException("inventory " + file + ": cannot read: " + e.getMessage());
         }
@@ -123,6 +124,15 @@ record YamlNode(Object value, int line, int column) {
             items.add(readValue(parser));
         }
         return Collections.unmodifiableList(items);
+    }
+
+    /** SnakeYAML's context and problem ("while parsing a block mapping: expected <block end>, ..."). */
+    private static String syntaxProblem(JsonProcessingException e) {
+        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblem() != null) {
+            String context = marked.getContext();
+            return (context == null ? "" : context + ": ") + marked.getProblem();
+        }
+        return firstLine(e.getOriginalMessage());
     }
 
     private static String firstLine(String message) {

@@ -24,7 +24,6 @@ import java.util.stream.Collectors;
  */
 final class LabBuilder {
     static final String USER = "fleetfix";
-    static final int SSH_PORT = 22;
     private static final String LOCK_FILE = "fleetfix-lab-addresses.lock";
 
     private final String id;
@@ -62,46 +61,62 @@ final class LabBuilder {
                 .map(c -> c.getLabels().get(LabDocker.LABEL_ADDRESS))
                 .filter(a -> a != null)
                 .collect(Collectors.toCollection(HashSet::new));
-        List<String> addresses = LoopbackAddresses.pick(specs.size(), claimed, SSH_PORT, LabRedisConf.PORT);
-        Map<String, String> addressByName = new HashMap<>();
+        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs.size(), claimed);
+        Map<String, LabHost> hostByName = new LinkedHashMap<>();
         for (int i = 0; i < specs.size(); i++) {
-            addressByName.put(specs.get(i).name(), addresses.get(i));
+            LoopbackAddresses.Endpoint endpoint = endpoints.get(i);
+            hostByName.put(
+                    specs.get(i).name(),
+                    new LabHost(specs.get(i).name(), endpoint.address(), endpoint.sshPort(), endpoint.redisPort()));
         }
         Map<String, LabHostSpec> specByName =
                 specs.stream().collect(Collectors.toMap(LabHostSpec::name, Function.identity()));
-        List<String> etcHosts = specs.stream()
-                .map(spec -> spec.name() + ":" + addressByName.get(spec.name()))
+        List<String> etcHosts = hostByName.values().stream()
+                .map(host -> host.name() + ":" + host.address())
                 .toList();
         Map<LabHost, String> containers = new LinkedHashMap<>();
         for (int i = 0; i < specs.size(); i++) {
             LabHostSpec spec = specs.get(i);
-            String address = addresses.get(i);
-            LabHost host = new LabHost(spec.name(), address, SSH_PORT, LabRedisConf.PORT);
+            LabHost host = hostByName.get(spec.name());
             Optional<LabRedisConf.Primary> primary = spec.replicaOf()
                     .map(name -> new LabRedisConf.Primary(
-                            addressByName.get(name), specByName.get(name).requirepass()));
-            LabHostFiles files = new LabHostFiles(dir, spec.name());
-            LabHostFiles.write(
-                    files.etc().resolve("host.env"),
-                    "LAB_ID=" + id + "\nLAB_HOST=" + spec.name() + "\nLAB_ADDRESS=" + address + "\nLAB_SSH_PORT="
-                            + SSH_PORT + "\n");
-            LabHostFiles.write(files.etc().resolve("redis.conf"), LabRedisConf.text(spec, address, primary));
-            Map<String, String> labels = Map.of(
-                    LabDocker.LABEL_LAB, id,
-                    LabDocker.LABEL_HOST, spec.name(),
-                    LabDocker.LABEL_INDEX, Integer.toString(i),
-                    LabDocker.LABEL_ADDRESS, address,
-                    LabDocker.LABEL_DIR, dir.toString());
-            String container = docker.create(
-                    image,
-                    containerName(id, spec.name()),
-                    spec.name(),
-                    labels,
-                    List.of(files.etcMount(), files.thpMount()),
-                    etcHosts);
-            containers.put(host, container);
+                            hostByName.get(name).address(),
+                            hostByName.get(name).redisPort(),
+                            specByName.get(name).requirepass()));
+            containers.put(host, createContainer(image, i, spec, host, primary, etcHosts));
         }
         return containers;
+    }
+
+    private String createContainer(
+            String image,
+            int index,
+            LabHostSpec spec,
+            LabHost host,
+            Optional<LabRedisConf.Primary> primary,
+            List<String> etcHosts) {
+        LabHostFiles files = new LabHostFiles(dir, spec.name());
+        LabHostFiles.write(
+                files.etc().resolve("host.env"),
+                "LAB_ID=" + id + "\nLAB_HOST=" + spec.name() + "\nLAB_ADDRESS=" + host.address() + "\nLAB_SSH_PORT="
+                        + host.sshPort() + "\n");
+        LabHostFiles.write(
+                files.etc().resolve("redis.conf"), LabRedisConf.text(spec, host.address(), host.redisPort(), primary));
+        Map<String, String> labels = Map.of(
+                LabDocker.LABEL_LAB, id,
+                LabDocker.LABEL_HOST, spec.name(),
+                LabDocker.LABEL_INDEX, Integer.toString(index),
+                LabDocker.LABEL_ADDRESS, host.address(),
+                LabDocker.LABEL_SSH_PORT, Integer.toString(host.sshPort()),
+                LabDocker.LABEL_REDIS_PORT, Integer.toString(host.redisPort()),
+                LabDocker.LABEL_DIR, dir.toString());
+        return docker.create(
+                image,
+                containerName(id, spec.name()),
+                spec.name(),
+                labels,
+                List.of(files.etcMount(), files.thpMount()),
+                etcHosts);
     }
 
     static String containerName(String id, String host) {

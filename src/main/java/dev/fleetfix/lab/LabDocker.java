@@ -36,6 +36,8 @@ final class LabDocker {
     static final String LABEL_HOST = "dev.fleetfix.lab.host";
     static final String LABEL_INDEX = "dev.fleetfix.lab.index";
     static final String LABEL_ADDRESS = "dev.fleetfix.lab.address";
+    static final String LABEL_SSH_PORT = "dev.fleetfix.lab.ssh-port";
+    static final String LABEL_REDIS_PORT = "dev.fleetfix.lab.redis-port";
     static final String LABEL_DIR = "dev.fleetfix.lab.dir";
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -169,6 +171,29 @@ final class LabDocker {
                 .withShowAll(true)
                 .withLabelFilter(List.of(LABEL_LAB))
                 .exec();
+    }
+
+    /** The last lines the container's PID 1 wrote: why a container stopped on its own. */
+    String logTail(String id, int lines) {
+        StringBuilder text = new StringBuilder();
+        try (ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
+            @Override
+            public void onNext(Frame frame) {
+                text.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+            }
+        }) {
+            client.logContainerCmd(id)
+                    .withStdOut(true)
+                    .withStdErr(true)
+                    .withTail(lines)
+                    .exec(callback)
+                    .awaitCompletion(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException | RuntimeException e) {
+            text.append("(no logs: ").append(e.getMessage()).append(')');
+        }
+        return text.toString();
     }
 
     /** Runs {@code command} as root in the container and waits for it. */

@@ -16,10 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -32,9 +28,7 @@ import java.util.stream.Stream;
 public final class LabFleet implements AutoCloseable {
     public static final int MAX_HOSTS = 50;
 
-    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration EXEC_TIMEOUT = Duration.ofMinutes(5);
-    private static final int PARALLEL_BOOTS = 8;
 
     private final String id;
     private final Path dir;
@@ -81,7 +75,7 @@ public final class LabFleet implements AutoCloseable {
             Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(specs, image);
             fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
             settings.progress().accept("booting " + specs.size() + " lab hosts");
-            fleet.bootAll();
+            new LabBoot(docker).bootAll(containers);
             return fleet;
         } catch (RuntimeException e) {
             if (fleet != null) {
@@ -108,8 +102,8 @@ public final class LabFleet implements AutoCloseable {
             LabHost host = new LabHost(
                     labels.get(LabDocker.LABEL_HOST),
                     labels.get(LabDocker.LABEL_ADDRESS),
-                    LabBuilder.SSH_PORT,
-                    LabRedisConf.PORT);
+                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
+                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379")));
             containers.put(host, container.getId());
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
@@ -211,7 +205,7 @@ public final class LabFleet implements AutoCloseable {
     public void reboot(String host) {
         files(host).resetThp();
         docker.restart(container(host));
-        awaitReady(host(host));
+        new LabBoot(docker).awaitReady(host(host), container(host));
     }
 
     /** Powers the host off: sshd and Redis stop answering. */
@@ -223,7 +217,7 @@ public final class LabFleet implements AutoCloseable {
     public void start(String host) {
         files(host).resetThp();
         docker.start(container(host));
-        awaitReady(host(host));
+        new LabBoot(docker).awaitReady(host(host), container(host));
     }
 
     /**
@@ -301,61 +295,6 @@ public final class LabFleet implements AutoCloseable {
         }
     }
 
-    private void bootAll() {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(PARALLEL_BOOTS, hosts.size()));
-        try {
-            List<Future<?>> boots = new ArrayList<>();
-            for (LabHost host : hosts.values()) {
-                boots.add(pool.submit(() -> {
-                    docker.start(container(host.name()));
-                    awaitReady(host);
-                }));
-            }
-            for (Future<?> boot : boots) {
-                boot.get();
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new LabException("lab " + id + " did not boot: " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LabException("interrupted while booting lab " + id, e);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private void awaitReady(LabHost host) {
-        long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
-        boolean ssh = false;
-        boolean redis = false;
-        while (System.nanoTime() < deadline) {
-            ssh = ssh || LabProbe.sshUp(host.address(), host.sshPort());
-            redis = redis || LabProbe.redisUp(host.address(), host.redisPort());
-            if (ssh && redis) {
-                return;
-            }
-            sleep(Duration.ofMillis(200));
-        }
-        throw new LabException("lab host " + host.name() + " (" + host.address() + ") did not come up within "
-                + BOOT_TIMEOUT.toSeconds() + " s: sshd " + (ssh ? "answers" : "silent") + ", redis "
-                + (redis ? "answers" : "silent") + "\n" + diagnostics(host.name()));
-    }
-
-    private String diagnostics(String host) {
-        try {
-            return rootExec(
-                            host,
-                            "systemctl --failed --no-legend --plain; journalctl -b --no-pager -n 40"
-                                    + " -u fleetfix-lab-setup -u ssh -u redis-server")
-                    .stdout();
-        } catch (RuntimeException e) {
-            return "(no diagnostics: " + e.getMessage() + ")";
-        }
-    }
-
     private void checked(String host, String command) {
         ExecResult result = rootExec(host, command);
         if (!result.ok()) {
@@ -379,15 +318,6 @@ public final class LabFleet implements AutoCloseable {
             return Files.getLastModifiedTime(dir.resolve(LabProperties.FILE));
         } catch (IOException e) {
             return java.nio.file.attribute.FileTime.fromMillis(0);
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LabException("interrupted while waiting for a lab host", e);
         }
     }
 }

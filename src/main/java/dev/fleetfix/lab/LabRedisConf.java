@@ -7,17 +7,15 @@ import java.util.Optional;
  * {@code /etc/redis/redis.conf}, so the host's config file reads as if an operator had edited it.
  */
 final class LabRedisConf {
-    static final int PORT = 6379;
-
     /** Where a replica finds its primary. */
-    record Primary(String address, Optional<String> password) {}
+    record Primary(String address, int port, Optional<String> password) {}
 
     private LabRedisConf() {}
 
-    static String text(LabHostSpec spec, String address, Optional<Primary> primary) {
+    static String text(LabHostSpec spec, String address, int port, Optional<Primary> primary) {
         StringBuilder conf = new StringBuilder();
         conf.append("bind ").append(address).append('\n');
-        conf.append("port ").append(PORT).append('\n');
+        conf.append("port ").append(port).append('\n');
         conf.append("disable-thp ").append(yesNo(spec.disableThp())).append('\n');
         conf.append("save ")
                 .append(spec.save().isEmpty() ? "\"\"" : spec.save())
@@ -32,7 +30,7 @@ final class LabRedisConf {
             conf.append("replicaof ")
                     .append(p.address())
                     .append(' ')
-                    .append(PORT)
+                    .append(p.port())
                     .append('\n');
             p.password()
                     .ifPresent(password ->

@@ -196,6 +196,19 @@ class AuditRulesTest {
     }
 
     @Test
+    void aRedisThatRefusesOurPasswordIsNamedAsSuch() {
+        HostAudit audit = judge(
+                FactOutput.debian12(),
+                RedisFacts.unreachable(ENDPOINT, "authentication failed: WRONGPASS invalid username-password pair"));
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .containsExactly("Redis on 127.0.0.11:6379 refused fleetfix: authentication failed: WRONGPASS invalid"
+                        + " username-password pair");
+    }
+
+    @Test
     void smapsUnreadableWithoutRootIsAdviceThatNamesBecome() {
         HostAudit audit = judge(
                 FactOutput.debian12()

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds fact script output as a host would print it, starting from a healthy Debian 12 host. */
-final class FactOutput {
+public final class FactOutput {
     private final Map<String, List<String>> sections = new LinkedHashMap<>();
 
-    static FactOutput debian12() {
+    public static FactOutput debian12() {
         return new FactOutput()
                 .set("kernel", "6.1.0-18-amd64")
                 .set("uid", "0")
@@ -34,27 +34,27 @@ final class FactOutput {
                 .set("smaps", "kb 0");
     }
 
-    static String hit(String file, String state, String line) {
+    public static String hit(String file, String state, String line) {
         return file + "\t" + state + "\t" + line;
     }
 
-    FactOutput set(String section, String... lines) {
+    public FactOutput set(String section, String... lines) {
         sections.put(section, List.of(lines));
         return this;
     }
 
-    FactOutput without(String section) {
+    public FactOutput without(String section) {
         sections.remove(section);
         return this;
     }
 
     /** The output, ending with the {@code end} marker as a finished script does. */
-    String text() {
+    public String text() {
         return body() + "\n" + FactScript.MARKER + "end\n";
     }
 
     /** The output of a script that was cut short. */
-    String truncated() {
+    public String truncated() {
         return body();
     }
 

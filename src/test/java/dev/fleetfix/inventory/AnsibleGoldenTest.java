@@ -34,7 +34,7 @@ class AnsibleGoldenTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest
-    @ValueSource(strings = {"fleet", "precedence", "toplevel", "shortkeys"})
+    @ValueSource(strings = {"fleet", "precedence", "toplevel", "shortkeys", "ranges"})
     void variablesOfEveryHostMatchAnsibleInventoryList(String fixture) throws IOException {
         Inventory inventory = InventoryLoader.load(DIR.resolve(fixture + ".yaml"));
         JsonNode golden = JSON.readTree(
@@ -50,7 +50,7 @@ class AnsibleGoldenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"fleet", "precedence", "toplevel", "shortkeys"})
+    @ValueSource(strings = {"fleet", "precedence", "toplevel", "shortkeys", "ranges"})
     void groupsAndHostsMatchAnsibleInventoryList(String fixture) throws IOException {
         Inventory inventory = InventoryLoader.load(DIR.resolve(fixture + ".yaml"));
         JsonNode golden = JSON.readTree(
@@ -72,7 +72,7 @@ class AnsibleGoldenTest {
 
     static Stream<Arguments> patterns() throws IOException {
         List<Arguments> cases = new ArrayList<>();
-        for (String fixture : List.of("fleet", "precedence", "toplevel", "shortkeys")) {
+        for (String fixture : List.of("fleet", "precedence", "toplevel", "shortkeys", "ranges")) {
             Path golden = DIR.resolve("golden/" + fixture + ".list-hosts.txt");
             List<String> allOrder = null;
             for (String line : Files.readAllLines(golden)) {

@@ -42,8 +42,8 @@ class LabFleetIT {
         for (LabHost host : fleet.hosts()) {
             ExecResult sockets = fleet.rootExec(host.name(), "ss -Hltn");
             assertThat(sockets.stdout())
-                    .contains(host.address() + ":22", host.address() + ":6379")
-                    .doesNotContain("0.0.0.0:22", "127.0.0.1:6379");
+                    .contains(host.address() + ":" + host.sshPort(), host.address() + ":" + host.redisPort())
+                    .doesNotContain("0.0.0.0:" + host.sshPort() + " ", "127.0.0.1:" + host.redisPort() + " ");
         }
     }
 
@@ -55,7 +55,9 @@ class LabFleetIT {
         assertThat(restart.stdout()).contains("active");
 
         String address = fleet.host("lab-2").address();
-        ExecResult ping = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + address + " ping");
+
+        int port = fleet.host("lab-2").redisPort();
+        ExecResult ping = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + address + " -p " + port + " ping");
         assertThat(ping.stdout()).contains("PONG");
     }
 
@@ -87,9 +89,13 @@ class LabFleetIT {
     @Test
     void passwordIsRequiredAndWrittenForTheInventory() throws Exception {
         String address = fleet.host("lab-3").address();
-        assertThat(fleet.rootExec("lab-3", "redis-cli -h " + address + " ping").stdout())
+        int port = fleet.host("lab-3").redisPort();
+        assertThat(fleet.rootExec("lab-3", "redis-cli -h " + address + " -p " + port + " ping")
+                        .stdout())
                 .contains("NOAUTH");
-        assertThat(fleet.rootExec("lab-3", "redis-cli -h " + address + " -a s3cret --no-auth-warning ping")
+        assertThat(fleet.rootExec(
+                                "lab-3",
+                                "redis-cli -h " + address + " -p " + port + " -a s3cret --no-auth-warning ping")
                         .stdout())
                 .contains("PONG");
         assertThat(Files.readString(fleet.inventoryFile())).contains("redis_password_file:");

@@ -51,8 +51,11 @@ class LabOperationsIT {
     @Test
     void redisBenchmarkRunsOnAHost() {
         String address = fleet.host("ops-2").address();
-        ExecResult bench =
-                OpenSsh.run(fleet, "ops-2", "redis-benchmark -h " + address + " -t set -n 20000 -c 10 -q 2>/dev/null");
+        int port = fleet.host("ops-2").redisPort();
+        ExecResult bench = OpenSsh.run(
+                fleet,
+                "ops-2",
+                "redis-benchmark -h " + address + " -p " + port + " -t set -n 20000 -c 10 -q 2>/dev/null");
 
         Matcher set = Pattern.compile("SET: ([0-9.]+) requests per second").matcher(bench.stdout());
         assertThat(set.find()).as(bench.stdout() + bench.stderr()).isTrue();
@@ -71,12 +74,13 @@ class LabOperationsIT {
     @Test
     void sshdAndRedisFaults() {
         String address = fleet.host("ops-2").address();
+        int port = fleet.host("ops-2").redisPort();
         fleet.stopSshd("ops-2");
         assertThat(OpenSsh.run(fleet, "ops-2", "true").exitCode()).isEqualTo(255);
         fleet.startSshd("ops-2");
 
         fleet.stopRedis("ops-2");
-        assertThat(ssh2("redis-cli -h " + address + " ping")).doesNotContain("PONG");
+        assertThat(ssh2("redis-cli -h " + address + " -p " + port + " ping")).doesNotContain("PONG");
         fleet.startRedis("ops-2");
 
         String pidBefore = ssh2("pidof redis-server");
@@ -84,7 +88,7 @@ class LabOperationsIT {
         String answer = "";
         for (int attempt = 0; attempt < 50 && !answer.contains("PONG"); attempt++) {
             sleep(200);
-            answer = ssh2("redis-cli -h " + address + " ping");
+            answer = ssh2("redis-cli -h " + address + " -p " + port + " ping");
         }
         assertThat(answer)
                 .as("systemd restarts a killed redis (Restart=always)")

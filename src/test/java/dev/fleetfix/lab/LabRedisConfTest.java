@@ -14,7 +14,10 @@ class LabRedisConfTest {
                 .withSave("");
 
         String conf = LabRedisConf.text(
-                spec, "127.0.0.12", Optional.of(new LabRedisConf.Primary("127.0.0.11", Optional.of("pw1"))));
+                spec,
+                "127.0.0.12",
+                6379,
+                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.of("pw1"))));
 
         assertThat(conf)
                 .isEqualTo(

@@ -28,20 +28,35 @@ class LabReplicationIT {
         String info = "";
         for (int attempt = 0; attempt < 50 && !info.contains("master_link_status:up"); attempt++) {
             Thread.sleep(200);
-            info = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + replica + " info replication")
+            info = OpenSsh.run(
+                            fleet,
+                            "lab-2",
+                            "redis-cli -h " + replica + " -p "
+                                    + fleet.host("lab-2").redisPort() + " info replication")
                     .stdout();
         }
         assertThat(info).contains("role:slave", "master_host:" + primary, "master_link_status:up");
 
-        OpenSsh.run(fleet, "lab-1", "redis-cli -h " + primary + " set lab:key replicated");
+        OpenSsh.run(
+                fleet,
+                "lab-1",
+                "redis-cli -h " + primary + " -p " + fleet.host("lab-1").redisPort() + " set lab:key replicated");
         String value = "";
         for (int attempt = 0; attempt < 50 && !value.contains("replicated"); attempt++) {
             Thread.sleep(100);
-            value = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + replica + " get lab:key")
+            value = OpenSsh.run(
+                            fleet,
+                            "lab-2",
+                            "redis-cli -h " + replica + " -p "
+                                    + fleet.host("lab-2").redisPort() + " get lab:key")
                     .stdout();
         }
         assertThat(value).contains("replicated");
-        assertThat(OpenSsh.run(fleet, "lab-1", "redis-cli -h " + primary + " info replication")
+        assertThat(OpenSsh.run(
+                                fleet,
+                                "lab-1",
+                                "redis-cli -h " + primary + " -p "
+                                        + fleet.host("lab-1").redisPort() + " info replication")
                         .stdout())
                 .contains("role:master", "connected_slaves:1");
     }

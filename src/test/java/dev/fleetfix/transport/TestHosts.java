@@ -59,4 +59,20 @@ public final class TestHosts {
                 host.groups(),
                 host.vars());
     }
+
+    public static Host withoutBecome(Host host) {
+        return new Host(
+                host.name(),
+                host.address(),
+                host.port(),
+                host.user(),
+                host.keyFile(),
+                false,
+                host.jump(),
+                host.knownHosts(),
+                host.connection(),
+                host.redis(),
+                host.groups(),
+                host.vars());
+    }
 }

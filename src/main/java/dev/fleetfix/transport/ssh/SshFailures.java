@@ -127,7 +127,12 @@ final class SshFailures {
     }
 
     static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
-        String keys = attempt.keys().isEmpty() ? "no key" : "key " + String.join(", ", attempt.keys());
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof SshLogin.KeyUnusableException unusable) {
+                return new TransportException(host, Kind.AUTH, attempt.via() + unusable.getMessage(), error);
+            }
+        }
+        String keys = offered(attempt.keys());
         String hint = "";
         if (hasCauseNamed(error, "KeyDecryptionFailedException") || mentions(error, "passphrase")) {
             hint = "; the key is encrypted and could not be decrypted: put its passphrase in an environment"
@@ -138,6 +143,19 @@ final class SshFailures {
                 Kind.AUTH,
                 attempt.via() + "authentication failed for user " + attempt.user() + " with " + keys + hint,
                 error);
+    }
+
+    /** "key ~/.ssh/id_ed25519", "ssh-agent (/run/agent.sock) and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa". */
+    private static String offered(List<String> keys) {
+        List<String> agents =
+                keys.stream().filter(k -> k.startsWith("ssh-agent")).toList();
+        List<String> files =
+                keys.stream().filter(k -> !k.startsWith("ssh-agent")).toList();
+        List<String> parts = new java.util.ArrayList<>(agents);
+        if (!files.isEmpty()) {
+            parts.add((files.size() == 1 ? "key " : "keys ") + String.join(", ", files));
+        }
+        return parts.isEmpty() ? "no key" : String.join(" and ", parts);
     }
 
     /** A command ran longer than its timeout; the session was closed. */

@@ -12,6 +12,8 @@ import java.util.Optional;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.userauth.UserAuthException;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
+import net.schmizz.sshj.userauth.method.AuthMethod;
+import net.schmizz.sshj.userauth.method.AuthPublickey;
 import net.schmizz.sshj.userauth.password.PasswordFinder;
 import net.schmizz.sshj.userauth.password.Resource;
 
@@ -19,8 +21,8 @@ import net.schmizz.sshj.userauth.password.Resource;
  * Who we log in as and with what: the login user, the known_hosts file, and the private keys (the
  * host's key file, else the default keys {@code ~/.ssh/id_ed25519}, {@code id_ecdsa}, {@code id_rsa}).
  *
- * <p>ssh-agent is not used: SSHJ 0.40 has no agent client, and the only add-on (jsch-agent-proxy)
- * needs JNA or an external {@code nc}.
+ * <p>Without a key file, the keys of ssh-agent ({@code SSH_AUTH_SOCK}) are offered first, then the
+ * default keys, as OpenSSH does.
  */
 final class SshLogin {
 
@@ -32,6 +34,7 @@ final class SshLogin {
     private final Path home;
     private final Optional<String> passphraseEnv;
     private final Map<String, String> env;
+    private final Optional<SshAgent> agent;
 
     private SshLogin(
             String user,
@@ -39,13 +42,15 @@ final class SshLogin {
             List<Path> keys,
             Path home,
             Optional<String> passphraseEnv,
-            Map<String, String> env) {
+            Map<String, String> env,
+            Optional<SshAgent> agent) {
         this.user = user;
         this.knownHosts = knownHosts;
         this.keys = List.copyOf(keys);
         this.home = home;
         this.passphraseEnv = passphraseEnv;
         this.env = env;
+        this.agent = agent;
     }
 
     static SshLogin of(Host host, SshOptions options) {
@@ -65,15 +70,17 @@ final class SshLogin {
                 .map(p -> expand(p, home))
                 .orElse(home.resolve(".ssh").resolve("known_hosts"));
         List<Path> keys = new ArrayList<>();
+        Optional<SshAgent> agent = Optional.empty();
         if (host.keyFile().isPresent()) {
             keys.add(expand(host.keyFile().get(), home));
         } else {
+            agent = SshAgent.fromEnvironment(env);
             DEFAULT_KEYS.stream()
                     .map(name -> home.resolve(".ssh").resolve(name))
                     .filter(Files::isRegularFile)
                     .forEach(keys::add);
         }
-        return new SshLogin(user, knownHosts, keys, home, options.passphraseEnv(), env);
+        return new SshLogin(user, knownHosts, keys, home, options.passphraseEnv(), env, agent);
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -102,23 +109,81 @@ final class SshLogin {
 
     /** The keys offered, as a user would write them ({@code ~/.ssh/id_ed25519}). */
     List<String> keyNames() {
-        return keys.stream().map(k -> SshFailures.tilde(k, home)).toList();
+        List<String> names = new ArrayList<>();
+        agent.ifPresent(a -> names.add("ssh-agent (" + a.socket() + ")"));
+        keys.stream().map(k -> SshFailures.tilde(k, home)).forEach(names::add);
+        return names;
     }
 
     void authenticate(SSHClient ssh, String loginUser) throws IOException {
-        if (keys.isEmpty()) {
-            throw new UserAuthException("no private key: the host sets no ansible_ssh_private_key_file and none of "
-                    + String.join(
-                            ", ", DEFAULT_KEYS.stream().map(k -> "~/.ssh/" + k).toList()) + " exists");
-        }
-        List<KeyProvider> providers = new ArrayList<>();
+        List<AuthMethod> methods = new ArrayList<>(agentMethods());
+        KeyUnusableException unusable = null;
         for (Path key : keys) {
-            if (!Files.isReadable(key)) {
-                throw new UserAuthException("private key file " + SshFailures.tilde(key, home) + " is not readable");
+            try {
+                methods.add(new AuthPublickey(load(ssh, key)));
+            } catch (KeyUnusableException e) {
+                unusable = unusable == null ? e : unusable;
             }
-            providers.add(ssh.loadKeys(key.toString(), passphrase()));
         }
-        ssh.authPublickey(loginUser, providers);
+        if (methods.isEmpty()) {
+            if (unusable != null) {
+                throw unusable;
+            }
+            throw new KeyUnusableException(
+                    "no private key: the host sets no ansible_ssh_private_key_file, no ssh-agent holds a key"
+                            + " (SSH_AUTH_SOCK) and none of "
+                            + String.join(
+                                    ", ",
+                                    DEFAULT_KEYS.stream()
+                                            .map(k -> "~/.ssh/" + k)
+                                            .toList())
+                            + " exists",
+                    null);
+        }
+        ssh.auth(loginUser, methods);
+    }
+
+    /** One method per key the agent holds, when the host names no key file and an agent runs. */
+    private List<AuthMethod> agentMethods() {
+        if (agent.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return agent.get().identities().stream()
+                    .map(identity -> (AuthMethod) new AgentAuth(agent.get(), identity))
+                    .toList();
+        } catch (IOException e) {
+            // An agent that cannot be reached is no reason to fail: the default keys may still do.
+            return List.of();
+        }
+    }
+
+    /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
+    private KeyProvider load(SSHClient ssh, Path key) throws KeyUnusableException {
+        String shown = SshFailures.tilde(key, home);
+        if (!Files.isReadable(key)) {
+            throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
+        }
+        try {
+            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
+            provider.getPrivate();
+            return provider;
+        } catch (IOException | RuntimeException e) {
+            String reason = passphraseEnv.isEmpty()
+                    ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR"
+                    : env.get(passphraseEnv.get()) == null
+                            ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
+                                    + " (--key-passphrase-env) is not set"
+                            : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
+            throw new KeyUnusableException("cannot use private key " + shown + ": " + reason, e);
+        }
+    }
+
+    /** A private key that cannot be read or decrypted: a login problem, never retried. */
+    static final class KeyUnusableException extends UserAuthException {
+        KeyUnusableException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Reads the passphrase from the named environment variable when SSHJ finds the key encrypted. */

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.connection.ConnectionException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 
@@ -53,15 +54,20 @@ public final class SshShell implements RemoteShell {
     private SSHClient client;
     private boolean closed;
 
-    private SshShell(Host host, SshOptions options) {
+    private SshShell(Host host, SshOptions options, SshLogin login) {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
-        this.login = SshLogin.of(host, options);
+        this.login = Objects.requireNonNull(login, "login");
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
     public static SshShell open(Host host, SshOptions options) {
-        SshShell shell = new SshShell(host, options);
+        return open(host, options, SshLogin.of(host, options));
+    }
+
+    /** For tests: a login resolved from a given home and environment. */
+    static SshShell open(Host host, SshOptions options, SshLogin login) {
+        SshShell shell = new SshShell(host, options, login);
         shell.connection();
         return shell;
     }
@@ -114,6 +120,7 @@ public final class SshShell implements RemoteShell {
         } catch (IOException e) {
             throw SshFailures.broken(host, script, e);
         }
+        boolean abandoned = false;
         try {
             Session.Command command = session.exec(line);
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
@@ -124,12 +131,14 @@ public final class SshShell implements RemoteShell {
             try {
                 stdout = out.text(remaining(deadline));
                 stderr = err.text(remaining(deadline));
-                command.join(Math.max(1, remaining(deadline).toMillis()), TimeUnit.MILLISECONDS);
+                awaitClose(command, deadline);
             } catch (TimeoutException e) {
+                abandoned = true;
                 kill(command);
                 throw SshFailures.commandTimedOut(host, timeout, script);
             }
             if (command.isOpen()) {
+                abandoned = true;
                 kill(command);
                 throw SshFailures.commandTimedOut(host, timeout, script);
             }
@@ -144,7 +153,23 @@ public final class SshShell implements RemoteShell {
             Thread.currentThread().interrupt();
             throw SshFailures.broken(host, script, e);
         } finally {
-            closeQuietly(session);
+            if (abandoned) {
+                closeInBackground(session);
+            } else {
+                closeQuietly(session);
+            }
+        }
+    }
+
+    /** Output has ended; the exit status comes with the channel's close. */
+    private static void awaitClose(Session.Command command, long deadline) throws IOException, TimeoutException {
+        try {
+            command.join(Math.max(1, remaining(deadline).toMillis()), TimeUnit.MILLISECONDS);
+        } catch (ConnectionException e) {
+            if (remaining(deadline).isZero()) {
+                throw new TimeoutException("no exit status before the deadline");
+            }
+            throw e;
         }
     }
 
@@ -152,12 +177,19 @@ public final class SshShell implements RemoteShell {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
-    private static void feed(OutputStream stdin, byte[] content) throws IOException {
+    /**
+     * Writes the command's input and closes it. A command may exit without reading it all (a put
+     * whose mktemp failed); that is not a transport failure: its exit status says what happened, and
+     * a connection that really broke shows up when reading the output.
+     */
+    private static void feed(OutputStream stdin, byte[] content) {
         try (stdin) {
             if (content != null) {
                 stdin.write(content);
                 stdin.flush();
             }
+        } catch (IOException e) {
+            // See above: the outcome is read from the command's status.
         }
     }
 
@@ -176,14 +208,27 @@ public final class SshShell implements RemoteShell {
         return command.getExitStatus() == null && signal != null ? "(killed by signal " + signal + ")\n" : "";
     }
 
-    /** Best effort: ask sshd to kill the command (OpenSSH honours signals), then drop the session. */
+    /**
+     * Best effort: ask sshd to kill the command's process group. OpenSSH honours this for
+     * privilege-separated sessions, which is every login but root's; a root login's command runs on
+     * until it ends by itself.
+     */
     private static void kill(Session.Command command) {
         try {
             command.signal(Signal.KILL);
         } catch (IOException | RuntimeException e) {
-            // The session is closed below either way.
+            // The session is closed either way.
         }
-        closeQuietly(command);
+    }
+
+    /**
+     * sshd confirms a session's close only once its command has exited, and SSHJ waits for that
+     * confirmation; a timed-out command must not hold the caller, so the close happens aside.
+     */
+    private static void closeInBackground(Session session) {
+        Thread closer = new Thread(() -> closeQuietly(session), "ssh-session-close");
+        closer.setDaemon(true);
+        closer.start();
     }
 
     /** The open connection, made again if it broke since the last command. */

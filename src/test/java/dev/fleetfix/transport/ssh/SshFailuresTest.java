@@ -87,6 +87,26 @@ class SshFailuresTest {
     }
 
     @Test
+    void authFailureNamesTheAgentAndEveryKeyOffered() {
+        SshFailures.Attempt attempt = new SshFailures.Attempt(
+                "",
+                "10.1.2.3",
+                22,
+                Duration.ofSeconds(5),
+                false,
+                KNOWN_HOSTS,
+                Optional.empty(),
+                "fleetfix",
+                List.of("ssh-agent (/run/agent.sock)", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa"));
+
+        TransportException e = SshFailures.connectFailed(host, attempt, new UserAuthException("exhausted"));
+
+        assertThat(e.getMessage())
+                .endsWith("authentication failed for user fleetfix with ssh-agent (/run/agent.sock)"
+                        + " and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa");
+    }
+
+    @Test
     void encryptedKeyWithoutPassphraseSaysWhichOption() {
         UserAuthException cause =
                 new UserAuthException("Problem getting public key", new IOException("passphrase required for key"));

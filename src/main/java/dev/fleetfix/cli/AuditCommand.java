@@ -1,0 +1,79 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.checks.AuditSummary;
+import dev.fleetfix.checks.FleetAuditor;
+import dev.fleetfix.checks.HostAudit;
+import dev.fleetfix.checks.HostAuditor;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.jedis.JedisConnector;
+import dev.fleetfix.report.AuditJson;
+import dev.fleetfix.report.AuditTable;
+import dev.fleetfix.rollout.Forks;
+import dev.fleetfix.transport.ShellFactories;
+import dev.fleetfix.transport.ShellPool;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code fleetfix audit}: THP, kernel and Redis facts per host, a verdict and its reasons. Reads only. */
+@Command(
+        name = "audit",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Audits each host for Transparent Huge Pages and kernel settings that hurt Redis: THP now and at boot,",
+            "vm.overcommit_memory, net.core.somaxconn against tcp-backlog, Redis's disable-thp and huge pages.",
+            "One command and one Redis connection per host; nothing is changed."
+        },
+        footerHeading = "%nExit codes:%n",
+        footer = {
+            "  0  every host is ok",
+            "  1  a host is at risk or unreachable",
+            "  2  bad usage or bad input; no host was touched"
+        })
+final class AuditCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    InventoryOptions inventory;
+
+    @Mixin
+    SshOptionsMixin ssh;
+
+    @Option(names = "--json", description = "Print the facts and verdicts as JSON instead of a table.")
+    boolean json;
+
+    @Option(
+            names = "--forks",
+            paramLabel = "N",
+            defaultValue = "" + Forks.DEFAULT_FORKS,
+            description = "Hosts audited in parallel (default: ${DEFAULT-VALUE}).")
+    int forks;
+
+    @Override
+    public Integer call() {
+        if (forks < 1) {
+            throw new ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
+        }
+        List<Host> hosts = inventory.selectHosts();
+        PrintWriter out = spec.commandLine().getOut();
+        if (inventory.listHosts()) {
+            hosts.forEach(host -> out.println(host.name()));
+            out.flush();
+            return ExitCode.OK;
+        }
+        try (ShellPool shells = new ShellPool(ShellFactories.create(ssh.toOptions()))) {
+            FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, new JedisConnector(), forks);
+            List<HostAudit> audits = auditor.audit(hosts);
+            out.print(json ? AuditJson.render(audits) : AuditTable.render(audits));
+            out.flush();
+            return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The audit command's options and exit codes that need no host. */
+class AuditCommandTest {
+    @TempDir
+    Path dir;
+
+    private Path inventory() throws IOException {
+        return Files.writeString(
+                dir.resolve("inventory.yaml"),
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        redis-1: {ansible_host: 127.0.0.201, ansible_port: 2201}
+                        redis-2: {ansible_host: 127.0.0.202, ansible_port: 2202}
+                    cache:
+                      hosts:
+                        cache-1: {ansible_host: 127.0.0.203, ansible_port: 2203, redis_password: s3cret}
+                """);
+    }
+
+    @Test
+    void listHostsPrintsTheSelectionAndConnectsToNothing() throws IOException {
+        CliRun run = CliRun.of("audit", "-i", inventory().toString(), "--limit", "redis", "--list-hosts")
+                .expectExit(0);
+
+        assertThat(run.stdout()).as(run.toString()).isEqualTo("redis-1\nredis-2\n");
+    }
+
+    @Test
+    void zeroForksIsBadUsage() throws IOException {
+        CliRun run =
+                CliRun.of("audit", "-i", inventory().toString(), "--forks", "0").expectExit(2);
+
+        assertThat(run.stderr()).as(run.toString()).contains("--forks must be at least 1, was 0");
+        assertThat(run.stdout()).as(run.toString()).isEmpty();
+    }
+
+    @Test
+    void aMissingInventoryIsBadInput() {
+        CliRun run =
+                CliRun.of("audit", "-i", dir.resolve("nope.yaml").toString()).expectExit(2);
+
+        assertThat(run.stderr()).as(run.toString()).contains("nope.yaml");
+    }
+
+    @Test
+    void aPatternThatSelectsNothingIsBadInput() throws IOException {
+        CliRun run = CliRun.of("audit", "-i", inventory().toString(), "--limit", "web")
+                .expectExit(2);
+
+        assertThat(run.stderr()).as(run.toString()).contains("web");
+    }
+
+    @Test
+    void auditIsASubcommandWithItsOptionsInTheHelp() {
+        CliRun run = CliRun.of("audit", "--help").expectExit(0);
+
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("--json", "--forks", "--limit", "--inventory", "--accept-new-host-keys");
+    }
+}

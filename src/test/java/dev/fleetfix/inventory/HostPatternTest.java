@@ -1,0 +1,67 @@
+package dev.fleetfix.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fleetfix.InputException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HostPatternTest {
+    private final Inventory fleet = InventoryLoader.load(AnsibleGoldenTest.DIR.resolve("fleet.yaml"));
+
+    private List<String> select(String pattern) {
+        return HostPattern.parse(pattern).select(fleet).stream().map(Host::name).toList();
+    }
+
+    @Test
+    void exclusionsAndIntersectionsApplyAfterUnionsWhateverTheirPlace() {
+        assertThat(select("!redis_primary:redis")).containsExactly("redis-2", "redis-3");
+        assertThat(select("&eu:sentinel")).containsExactly("redis-1", "redis-2");
+        assertThat(select("!sentinel")).containsExactly("bastion", "cache.eu.example.com");
+    }
+
+    @Test
+    void selectionKeepsInventoryOrderWhateverThePatternOrder() {
+        assertThat(select("sentinel-4,bastion,redis-2")).containsExactly("bastion", "redis-2", "sentinel-4");
+    }
+
+    @Test
+    void wildcardsMatchGroupsAndHosts() {
+        assertThat(select("redis_*")).containsExactly("redis-1", "redis-2", "redis-3");
+        assertThat(select("*.eu.*")).containsExactly("cache.eu.example.com");
+        assertThat(select("redis-?")).containsExactly("redis-1", "redis-2", "redis-3");
+        assertThat(select("redis-[!1]")).containsExactly("redis-2", "redis-3");
+    }
+
+    @Test
+    void aTermThatMatchesNothingIsAnErrorNamingIt() {
+        assertThatThrownBy(() -> select("redis:redis_primry"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("Could not match supplied host pattern: redis_primry (in \"redis:redis_primry\")");
+        assertThatThrownBy(() -> select("web-*"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("Could not match supplied host pattern: web-*");
+    }
+
+    @Test
+    void aPatternThatSelectsNoHostIsAnError() {
+        assertThatThrownBy(() -> select("redis_primary:&redis_replica"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("host pattern \"redis_primary:&redis_replica\" selects no host");
+    }
+
+    @Test
+    void badPatternsAreInputErrors() {
+        assertThatThrownBy(() -> HostPattern.parse(" ")).isInstanceOf(InputException.class);
+        assertThatThrownBy(() -> HostPattern.parse("~(redis"))
+                .hasMessageStartingWith("host pattern \"~(redis\": invalid regex \"~(redis\"");
+    }
+
+    @Test
+    void theImplicitLocalhostInventorySelectsLocalhost() {
+        assertThat(HostPattern.parse("all").select(Inventory.implicitLocalhost()))
+                .extracting(Host::name)
+                .containsExactly("localhost");
+    }
+}

@@ -1,0 +1,130 @@
+package dev.fleetfix.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.checks.AuditRules;
+import dev.fleetfix.checks.FactOutput;
+import dev.fleetfix.checks.FactScript;
+import dev.fleetfix.checks.HostAudit;
+import dev.fleetfix.checks.RedisFacts;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class AuditReportsTest {
+    private static final RedisFacts REDIS_7 = new RedisFacts(
+            "127.0.0.11:6379",
+            Optional.empty(),
+            Optional.of("7.0.15"),
+            Optional.of("master"),
+            Optional.of(true),
+            OptionalInt.of(511),
+            OptionalLong.of(4242));
+    private static final RedisFacts REDIS_5 = new RedisFacts(
+            "127.0.0.12:6379",
+            Optional.empty(),
+            Optional.of("5.0.14"),
+            Optional.of("replica"),
+            Optional.empty(),
+            OptionalInt.of(511),
+            OptionalLong.of(977));
+
+    private static final List<HostAudit> FLEET = List.of(
+            AuditRules.judge(FactScript.parse("lab-1", FactOutput.debian12().text(), REDIS_7)),
+            AuditRules.judge(FactScript.parse(
+                    "lab-2",
+                    FactOutput.debian12()
+                            .set("thp.enabled", "[always] madvise never")
+                            .set("systemd")
+                            .set("overcommit", "0")
+                            .set("smaps", "kb 421888")
+                            .text(),
+                    REDIS_5)),
+            HostAudit.unreachable("lab-3", "host lab-3 (127.0.0.13:22): connection refused"));
+
+    @Test
+    void theTableHasOneRowPerHostReasonsUnderneathAndASummary() {
+        String table = AuditTable.render(FLEET);
+
+        assertThat(table.lines().toList())
+                .containsSubsequence(
+                        "HOST   KERNEL          THP ENABLED/DEFRAG  PERSISTED BY  REDIS           DISABLE-THP  OVERCOMMIT"
+                                + "  SOMAXCONN/BACKLOG  VERDICT",
+                        "lab-1  6.1.0-18-amd64  never/madvise       systemd       7.0.15 master   yes          1"
+                                + "           4096/511           ok",
+                        "lab-2  6.1.0-18-amd64  always/madvise      -             5.0.14 replica  n/a          0"
+                                + "           4096/511           at-risk",
+                        "    risk: THP is [always] and Redis 5.0 cannot opt out: latency spikes on fork (BGSAVE, AOF"
+                                + " rewrite); set never",
+                        "    risk: Redis holds 412 MB of huge pages (AnonHugePages)",
+                        "    risk: vm.overcommit_memory is 0: BGSAVE may fail under memory pressure; set 1",
+                        "lab-3  -               -                   -             -               -            -"
+                                + "           -                  unreachable",
+                        "    risk: host lab-3 (127.0.0.13:22): connection refused",
+                        "",
+                        "3 hosts: 1 ok, 1 at-risk, 1 unreachable");
+    }
+
+    @Test
+    void theJsonHasTheSameFactsUnderStableNames() throws IOException {
+        JsonNode json = new ObjectMapper().readTree(AuditJson.render(FLEET));
+
+        assertThat(json.at("/summary/hosts").asInt()).isEqualTo(3);
+        assertThat(json.at("/summary/at_risk").asInt()).isEqualTo(1);
+        JsonNode lab1 = json.at("/hosts/0");
+        assertThat(lab1.at("/host").asText()).isEqualTo("lab-1");
+        assertThat(lab1.at("/verdict").asText()).isEqualTo("ok");
+        assertThat(lab1.at("/facts/kernel").asText()).isEqualTo("6.1.0-18-amd64");
+        assertThat(lab1.at("/facts/thp/enabled").asText()).isEqualTo("never");
+        assertThat(lab1.at("/facts/thp/defrag").asText()).isEqualTo("madvise");
+        assertThat(lab1.at("/facts/thp/sysfs_dir").asText()).isEqualTo("/sys/kernel/mm/transparent_hugepage");
+        assertThat(lab1.at("/facts/thp_boot/persisted").asBoolean()).isTrue();
+        assertThat(lab1.at("/facts/thp_boot/persisted_by/0").asText()).isEqualTo("systemd");
+        assertThat(lab1.at("/facts/thp_boot/settings/0/file").asText())
+                .isEqualTo("/etc/systemd/system/disable-thp.service");
+        assertThat(lab1.at("/facts/vm_overcommit_memory").asInt()).isEqualTo(1);
+        assertThat(lab1.at("/facts/net_core_somaxconn").asInt()).isEqualTo(4096);
+        assertThat(lab1.at("/facts/redis/version").asText()).isEqualTo("7.0.15");
+        assertThat(lab1.at("/facts/redis/disable_thp").asBoolean()).isTrue();
+        assertThat(lab1.at("/facts/redis/tcp_backlog").asInt()).isEqualTo(511);
+        assertThat(lab1.at("/facts/redis_process/anon_huge_pages_kb").asLong()).isZero();
+
+        JsonNode lab2 = json.at("/hosts/1");
+        assertThat(lab2.at("/verdict").asText()).isEqualTo("at-risk");
+        assertThat(lab2.at("/findings/0/severity").asText()).isEqualTo("risk");
+        assertThat(lab2.at("/findings/0/code").asText()).isEqualTo("thp-exposed");
+        assertThat(lab2.at("/facts/redis/disable_thp").isNull()).isTrue();
+        assertThat(lab2.at("/facts/redis/role").asText()).isEqualTo("replica");
+        assertThat(lab2.at("/facts/redis_process/anon_huge_pages_kb").asLong()).isEqualTo(421888);
+
+        JsonNode lab3 = json.at("/hosts/2");
+        assertThat(lab3.at("/verdict").asText()).isEqualTo("unreachable");
+        assertThat(lab3.at("/facts").isNull()).isTrue();
+        assertThat(lab3.at("/findings/0/text").asText()).isEqualTo("host lab-3 (127.0.0.13:22): connection refused");
+    }
+
+    @Test
+    void aRedisThatIsDownShowsAsDownInTheTableAndUnreachableInJson() throws IOException {
+        List<HostAudit> audits = List.of(AuditRules.judge(FactScript.parse(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("redis.pid", "pidof ")
+                        .without("smaps")
+                        .text(),
+                RedisFacts.unreachable("127.0.0.11:6379", "connection refused"))));
+
+        assertThat(AuditTable.render(audits))
+                .contains("  down  ")
+                .contains("    risk: Redis is not answering on 127.0.0.11:6379: connection refused")
+                .endsWith("1 host: 0 ok, 1 at-risk, 0 unreachable\n");
+        JsonNode redis = new ObjectMapper().readTree(AuditJson.render(audits)).at("/hosts/0/facts/redis");
+        assertThat(redis.at("/reachable").asBoolean()).isFalse();
+        assertThat(redis.at("/error").asText()).isEqualTo("connection refused");
+        assertThat(redis.at("/version").isNull()).isTrue();
+    }
+}
