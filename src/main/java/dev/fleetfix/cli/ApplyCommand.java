@@ -93,11 +93,6 @@ final class ApplyCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         List<Host> hosts = inventory.selectHosts();
-        if (inventory.listHosts()) {
-            hosts.forEach(h -> out.println(h.name()));
-            out.flush();
-            return ExitCode.OK;
-        }
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }
@@ -105,6 +100,10 @@ final class ApplyCommand implements Callable<Integer> {
         ApplyService service =
                 new ApplyService(StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500));
         RunPlan plan = service.plan(playbook, inventory.inventory(), hosts, options);
+        if (inventory.listHosts()) {
+            listHosts(plan, out);
+            return ExitCode.OK;
+        }
         boolean color = !noColor && CommandLine.Help.Ansi.AUTO.enabled();
         ConsoleReporter reporter = new ConsoleReporter(out, color, diff);
         ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
@@ -114,6 +113,19 @@ final class ApplyCommand implements Callable<Integer> {
             summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
         }
         return exitCode(summary, check);
+    }
+
+    /** Like ansible-playbook --list-hosts: each play and the hosts it would run on, batch by batch. */
+    private static void listHosts(RunPlan plan, PrintWriter out) {
+        for (RunPlan.PlannedPlay play : plan.plays()) {
+            out.println("play [" + play.play().name() + "] (" + play.hosts().size() + " hosts)");
+            int n = 0;
+            for (List<Host> batch : play.batches().batches()) {
+                out.println("  batch " + (++n) + ": "
+                        + String.join(", ", batch.stream().map(Host::name).toList()));
+            }
+        }
+        out.flush();
     }
 
     static int exitCode(RunSummary summary, boolean check) {

@@ -129,7 +129,12 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private static String detail(StepFinished e) {
-        return e.result().message();
+        return oneLine(e.result().message());
+    }
+
+    /** Command output may span lines; a progress line must not. */
+    private static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " / ");
     }
 
     private void gate(GateChecked e) {

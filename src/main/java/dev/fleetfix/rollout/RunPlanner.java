@@ -29,9 +29,15 @@ import java.util.Optional;
  */
 public final class RunPlanner {
     private final StepRegistry steps;
+    private final HostOrdering ordering;
 
     public RunPlanner(StepRegistry steps) {
+        this(steps, HostOrdering.inventoryOrder());
+    }
+
+    public RunPlanner(StepRegistry steps, HostOrdering ordering) {
         this.steps = steps;
+        this.ordering = ordering;
     }
 
     public RunPlan plan(Playbook playbook, HostSelector hosts, RunOptions options) {
@@ -43,7 +49,7 @@ public final class RunPlanner {
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
-        List<Host> hosts = selector.select(play.hosts());
+        List<Host> hosts = ordering.order(selector.select(play.hosts()));
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {
                 return ChangeWindow.parse(text);

@@ -117,6 +117,14 @@ class ApplyCommandTest {
     }
 
     @Test
+    void listHostsShowsEachPlaysBatchesAndConnectsToNothing() {
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "--limit", "r1:r3");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).isEqualTo("play [thp off] (2 hosts)\n  batch 1: r1\n  batch 2: r3\n");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
     void badPlaybookIsExit2AndTouchesNothing() throws Exception {
         Files.writeString(playbook, "- hosts: redis\n  steps:\n    - restart_redis: {unit: \"{{ nope }}\"}\n");
         Run run = apply(playbook.toString(), "-i", inventory.toString());

@@ -1,0 +1,89 @@
+package dev.fleetfix.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.rollout.HostOutcome;
+import dev.fleetfix.rollout.RunOutcome;
+import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.PlayHalted;
+import dev.fleetfix.rollout.event.RunEnded;
+import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.steps.Change;
+import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.StepStatus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConsoleReporterTest {
+    private static final Instant T0 = Instant.parse("2026-11-28T01:00:00Z");
+
+    private static String render(boolean color) {
+        StringWriter text = new StringWriter();
+        ConsoleReporter reporter = new ConsoleReporter(new PrintWriter(text), color, false);
+        reporter.on(
+                new RunStarted(T0, "20261128T010000Z", Path.of("thp-off.yaml"), false, false, 10, List.of("r1", "r2")));
+        StepResult changed = new StepResult(
+                StepStatus.CHANGED,
+                "thp.enabled always → never",
+                List.of(new Change("thp.enabled", "always", "never")),
+                List.of(),
+                List.of(),
+                Map.of());
+        reporter.on(
+                new StepFinished(T0.plusSeconds(65), "p", "r1", 1, "thp", "thp", changed, Duration.ofMillis(420), 1));
+        reporter.on(new StepFinished(
+                T0.plusSeconds(70),
+                "p",
+                "r2",
+                1,
+                "thp",
+                "thp",
+                StepResult.failed("boom\nsee journalctl"),
+                Duration.ofSeconds(2),
+                3));
+        reporter.on(new HostFinished(
+                T0.plusSeconds(70), "p", "r2", HostOutcome.FAILED, "thp: boom", Duration.ofSeconds(2), Map.of()));
+        reporter.on(
+                new PlayHalted(T0.plusSeconds(71), "p", "batch 1: too many", List.of("r1"), List.of("r2"), List.of()));
+        reporter.on(new RunEnded(
+                T0.plusSeconds(72),
+                new RunSummary(
+                        RunOutcome.HALTED,
+                        "batch 1: too many",
+                        List.of("r1"),
+                        List.of("r2"),
+                        List.of(),
+                        false,
+                        List.of("r1"),
+                        Duration.ofSeconds(72))));
+        return text.toString();
+    }
+
+    @Test
+    void plainTextLiveLinesAndRecap() {
+        String out = render(false);
+        assertThat(out)
+                .contains("[01:05] changed: [r1] thp: thp.enabled always → never (420ms)")
+                .contains("[01:10] failed: [r2] thp: boom / see journalctl (2.0s) [3 attempts]")
+                .contains("HALTED [p]: batch 1: too many; no new host will be started")
+                .containsPattern("r1 : ok=0 +changed=1 +failed=0 +skipped=0 +unreachable=0")
+                .containsPattern("r2 : ok=0 +changed=0 +failed=1 +skipped=0 +unreachable=0")
+                .contains("done:      r1")
+                .contains("failed:    r2")
+                .contains("untouched: -")
+                .doesNotContain("\u001b[");
+    }
+
+    @Test
+    void coloursOnlyWhenAsked() {
+        assertThat(render(true)).contains("\u001b[33mchanged:\u001b[0m").contains("\u001b[31mfailed:\u001b[0m");
+    }
+}
