@@ -21,7 +21,13 @@ import picocli.CommandLine.Spec;
             "  2  bad usage or bad input; no host was touched",
             "  3  --check: changes are pending"
         },
-        subcommands = {AuditCommand.class, CompletionCommand.class, LabCommand.class, ApplyCommand.class})
+        subcommands = {
+            AuditCommand.class,
+            CompletionCommand.class,
+            LabCommand.class,
+            ApplyCommand.class,
+            ReportCommand.class
+        })
 public final class FleetfixCommand implements Runnable {
 
     @Spec
