@@ -75,7 +75,8 @@ final class LatencyChart {
         for (int n = 0; n <= span; n++) {
             double x = x(n, span);
             svg.append(line(x, TOP, x, bottom, "grid"));
-            svg.append(text(x, bottom + 16, "tick", "middle", PercentileAxis.label(n)));
+            String anchor = n == 0 ? "start" : n == span ? "end" : "middle";
+            svg.append(text(x, bottom + 16, "tick", anchor, PercentileAxis.label(n)));
         }
         for (double v = 0; v <= top + step / 2; v += step) {
             double y = y(v, top);
