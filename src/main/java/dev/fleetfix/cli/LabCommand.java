@@ -6,8 +6,12 @@ import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabPreset;
 import dev.fleetfix.lab.LabSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -21,11 +25,16 @@ import picocli.CommandLine.Spec;
 /** {@code fleetfix lab}: a throwaway fleet of real Redis hosts in local containers, to rehearse on. */
 @Command(
         name = "lab",
-        description = {
-            "A throwaway fleet of real Redis hosts (systemd, sshd, redis-server) in local Docker containers,",
-            "each on its own loopback address: rehearse a playbook before running it on production."
-        },
-        subcommands = {LabCommand.Up.class, LabCommand.Status.class, LabCommand.Reboot.class, LabCommand.Down.class})
+        mixinStandardHelpOptions = true,
+        description = "A throwaway fleet of real Redis hosts (systemd, sshd, redis-server) in local Docker"
+                + " containers, each on its own loopback address: rehearse a playbook before running it on production.",
+        subcommands = {
+            LabCommand.Up.class,
+            LabCommand.Status.class,
+            LabCommand.Inventory.class,
+            LabCommand.Reboot.class,
+            LabCommand.Down.class
+        })
 public final class LabCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -35,14 +44,20 @@ public final class LabCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Where labs live, and which one a command is about. */
-    static final class Where {
+    /** Where labs live. */
+    static final class Home {
         @Option(
                 names = "--home",
                 paramLabel = "DIR",
                 defaultValue = "${env:FLEETFIX_LAB_HOME:-${sys:user.home}/.fleetfix/lab}",
                 description = "Directory of labs (default: ${DEFAULT-VALUE}).")
-        Path home;
+        Path dir;
+    }
+
+    /** Where labs live, and which one a command is about. */
+    static final class Where {
+        @Mixin
+        Home home;
 
         @Option(
                 names = "--id",
@@ -52,18 +67,18 @@ public final class LabCommand implements Runnable {
 
         /** The one lab meant: the one with --id, or the only one. */
         Path labDir() {
-            List<Path> labs = LabFleet.find(home);
+            List<Path> labs = LabFleet.find(home.dir);
             if (id.isPresent()) {
                 return labs.stream()
                         .filter(dir -> dir.getFileName().toString().equals(id.get()))
                         .findFirst()
-                        .orElseThrow(() -> new InputException("no lab '" + id.get() + "' in " + home));
+                        .orElseThrow(() -> new InputException("no lab '" + id.get() + "' in " + home.dir));
             }
             if (labs.isEmpty()) {
-                throw new InputException("no lab is up in " + home + "; start one with 'fleetfix lab up'");
+                throw new InputException("no lab is up in " + home.dir + "; start one with 'fleetfix lab up'");
             }
             if (labs.size() > 1) {
-                throw new InputException("more than one lab is up in " + home + " ("
+                throw new InputException("more than one lab is up in " + home.dir + " ("
                         + String.join(
                                 ", ",
                                 labs.stream()
@@ -82,13 +97,16 @@ public final class LabCommand implements Runnable {
         }
     }
 
-    @Command(name = "up", description = "Start a lab fleet and print its inventory, to pass to -i.")
+    @Command(
+            name = "up",
+            mixinStandardHelpOptions = true,
+            description = "Start a lab fleet and print its inventory, to pass to -i.")
     static final class Up implements Runnable {
         @Spec
         CommandSpec spec;
 
         @Mixin
-        Where where;
+        Home home;
 
         @Option(
                 names = "--hosts",
@@ -112,7 +130,7 @@ public final class LabCommand implements Runnable {
             }
             PrintWriter err = spec.commandLine().getErr();
             long started = System.nanoTime();
-            LabFleet fleet = LabFleet.start(preset.specs(hosts), LabSettings.forUser(where.home, line -> {
+            LabFleet fleet = LabFleet.start(preset.specs(hosts), LabSettings.forUser(home.dir, line -> {
                 err.println("lab: " + line);
                 err.flush();
             }));
@@ -128,11 +146,14 @@ public final class LabCommand implements Runnable {
             out.println("inventory: " + fleet.inventoryFile());
             out.println("next: fleetfix audit -i " + fleet.inventoryFile());
             out.println("remove it with: fleetfix lab down"
-                    + (LabFleet.find(where.home).size() > 1 ? " --id " + fleet.id() : ""));
+                    + (LabFleet.find(home.dir).size() > 1 ? " --id " + fleet.id() : ""));
         }
     }
 
-    @Command(name = "status", description = "Show the lab's hosts: container state, sshd, Redis.")
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "Show the lab's hosts: container state, sshd, Redis.")
     static final class Status implements Runnable {
         @Spec
         CommandSpec spec;
@@ -143,9 +164,9 @@ public final class LabCommand implements Runnable {
         @Override
         public void run() {
             PrintWriter out = spec.commandLine().getOut();
-            List<Path> labs = where.id.isPresent() ? List.of(where.labDir()) : LabFleet.find(where.home);
+            List<Path> labs = where.id.isPresent() ? List.of(where.labDir()) : LabFleet.find(where.home.dir);
             if (labs.isEmpty()) {
-                out.println("no lab is up in " + where.home);
+                out.println("no lab is up in " + where.home.dir);
                 return;
             }
             for (Path dir : labs) {
@@ -165,7 +186,46 @@ public final class LabCommand implements Runnable {
         }
     }
 
-    @Command(name = "reboot", description = "Reboot one lab host (systemd boots again; THP back to its boot mode).")
+    @Command(
+            name = "inventory",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Print the path of the lab's inventory, for -i: fleetfix audit -i \"$(fleetfix lab inventory)\".",
+                "With several labs up and no --id, the newest one."
+            })
+    static final class Inventory implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+
+        @Override
+        public void run() {
+            Path dir = where.id.isPresent() ? where.labDir() : newest(LabFleet.find(where.home.dir));
+            spec.commandLine().getOut().println(LabFleet.attach(dir).inventoryFile());
+        }
+
+        private Path newest(List<Path> labs) {
+            if (labs.isEmpty()) {
+                throw new InputException("no lab is up in " + where.home.dir + "; start one with 'fleetfix lab up'");
+            }
+            return labs.stream().max(Comparator.comparing(Inventory::modified)).orElseThrow();
+        }
+
+        private static FileTime modified(Path dir) {
+            try {
+                return Files.getLastModifiedTime(dir);
+            } catch (IOException e) {
+                return FileTime.fromMillis(0);
+            }
+        }
+    }
+
+    @Command(
+            name = "reboot",
+            mixinStandardHelpOptions = true,
+            description = "Reboot one lab host (systemd boots again; THP back to its boot mode).")
     static final class Reboot implements Runnable {
         @Spec
         CommandSpec spec;
@@ -188,7 +248,10 @@ public final class LabCommand implements Runnable {
         }
     }
 
-    @Command(name = "down", description = "Remove the lab's containers and files (nothing else).")
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description = "Remove the lab's containers and files (nothing else).")
     static final class Down implements Runnable {
         @Spec
         CommandSpec spec;

@@ -117,7 +117,7 @@ public final class ConsoleReporter implements RunListener {
     }
 
     /** Command output may span lines; a progress line must not. */
-    private static String oneLine(String text) {
+    static String oneLine(String text) {
         return text.strip().replaceAll("\\s*\\R\\s*", " / ");
     }
 
@@ -145,8 +145,8 @@ public final class ConsoleReporter implements RunListener {
         String text =
                 switch (e.outcome()) {
                     case DONE -> ansi.green("done");
-                    case FAILED -> ansi.red("FAILED: " + e.reason());
-                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + e.reason());
+                    case FAILED -> ansi.red("FAILED: " + oneLine(e.reason()));
+                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + oneLine(e.reason()));
                     case UNTOUCHED -> "untouched";
                 };
         line(e.at(), "host " + e.host() + " " + text + " (" + human(e.elapsed()) + ")");

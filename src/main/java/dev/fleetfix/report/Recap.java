@@ -72,7 +72,7 @@ public final class Recap {
                 out.println(ansi.green("ok: " + run.done().size() + " hosts done"));
             }
         } else {
-            out.println(ansi.red(run.outcome().replace('_', ' ') + ": " + run.reason()));
+            out.println(ansi.red(run.outcome().replace('_', ' ') + ": " + ConsoleReporter.oneLine(run.reason())));
             out.println("  done:      " + names(run.done()));
             out.println("  failed:    " + names(run.failed()));
             out.println("  untouched: " + names(run.untouched()));

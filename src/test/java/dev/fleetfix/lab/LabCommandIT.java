@@ -33,6 +33,10 @@ class LabCommandIT {
             assertThat(Path.of(inventory.group(1))).isRegularFile();
             assertThat(up.stdout()).contains("fleetfix audit -i " + inventory.group(1));
 
+            Run printed = fleetfix("lab", "inventory", "--home", home.toString());
+            assertThat(printed.exitCode()).as(printed.toString()).isZero();
+            assertThat(printed.stdout().strip()).isEqualTo(inventory.group(1));
+
             Run status = fleetfix("lab", "status", "--home", home.toString());
             assertThat(status.exitCode()).as(status.toString()).isZero();
             assertThat(status.stdout().lines().filter(l -> l.contains("running") && l.contains("sshd up")))
@@ -62,6 +66,11 @@ class LabCommandIT {
 
         assertThat(down.exitCode()).isEqualTo(2);
         assertThat(down.stderr()).contains("no lab is up", "fleetfix lab up");
+
+        Run inventory = fleetfix("lab", "inventory", "--home", home.toString());
+        assertThat(inventory.exitCode()).isEqualTo(2);
+        assertThat(inventory.stdout()).isEmpty();
+        assertThat(inventory.stderr()).contains("no lab is up");
     }
 
     private static Run fleetfix(String... args) {

@@ -185,6 +185,15 @@ class PlaybookRunnerTest {
     }
 
     @Test
+    void aHostThatCannotBeReachedIsUnreachableAfterRetries() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").failTransientlyAlways();
+        RunSummary summary = h.run("- hosts: all\n  steps:\n    - thp: {}\n");
+        assertThat(summary.failed()).containsExactly("r1");
+        assertThat(h.result("r1", "thp").message()).isEqualTo("host r1: timed out (fake) (after 3 attempts)");
+    }
+
+    @Test
     void eventsFrameTheRun() throws Exception {
         Harness h = new Harness(dir, "r1");
         h.run(THP_OFF);
