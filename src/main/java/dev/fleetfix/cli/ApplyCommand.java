@@ -5,6 +5,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.ConsoleReporter;
+import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.HostOrdering;
@@ -27,12 +28,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,7 +76,8 @@ final class ApplyCommand implements Callable<Integer> {
     @Option(
             names = "--run-dir",
             paramLabel = "DIR",
-            description = "Where the run journal (journal.jsonl) goes. Default: fleetfix-runs/RUN_ID.")
+            description =
+                    "Where the run journal (journal.jsonl) goes. Default: the --report DIR, else fleetfix-runs/RUN_ID.")
     Path runDir;
 
     @Option(
@@ -115,6 +117,12 @@ final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
     boolean noColor;
 
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
+            description = "Also write report.json, junit.xml and report.html into DIR (created when missing).")
+    Path reportDir;
+
     // Seams for tests (not options): the ITs inject a clock to open or close the window.
     Clock clock = Clock.systemDefaultZone();
     Sleeper sleeper = Sleeper.system();
@@ -144,18 +152,25 @@ final class ApplyCommand implements Callable<Integer> {
             listHosts(plan, out);
             return ExitCode.OK;
         }
-        boolean color = !noColor && CommandLine.Help.Ansi.AUTO.enabled();
-        ConsoleReporter reporter = new ConsoleReporter(out, color, diff);
+        List<RunListener> listeners = new ArrayList<>();
+        listeners.add(new ConsoleReporter(out, Colors.enabled(noColor), diff));
+        if (reportDir != null) {
+            listeners.addAll(ReportFiles.reporters(reportDir));
+        }
+        RunListener reporter = RunListener.all(listeners);
         ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
         if (check) {
             RunSummary summary;
             try (ShellPool pool = new ShellPool(factory)) {
                 summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
             }
+            printReports(out);
             return exitCode(summary, check);
         }
         String runId = RUN_ID.format(clock.instant());
-        Path dir = resume != null ? resume : runDir != null ? runDir : Path.of("fleetfix-runs", runId);
+        Path dir = resume != null
+                ? resume
+                : runDir != null ? runDir : reportDir != null ? reportDir : Path.of("fleetfix-runs", runId);
         RunJournal journal = new RunJournal(dir);
         journal.invocation(playbook, inventory.inventoryFile(), inventory.limit());
         RunControl control = new RunControl(
@@ -181,6 +196,7 @@ final class ApplyCommand implements Callable<Integer> {
                     redis,
                     RunListener.all(List.of(reporter, journal)),
                     control);
+            printReports(out);
             out.println("journal: " + journal.file());
             if (summary.outcome() != RunOutcome.OK) {
                 out.println("continue with: fleetfix apply --resume " + dir);
@@ -238,6 +254,14 @@ final class ApplyCommand implements Callable<Integer> {
         });
         return System.getProperty("user.name") + "@" + machine + " pid "
                 + ProcessHandle.current().pid();
+    }
+
+    private void printReports(PrintWriter out) {
+        if (reportDir != null) {
+            out.println();
+            ReportFiles.paths(reportDir).forEach(p -> out.println("report: " + p));
+            out.flush();
+        }
     }
 
     /** Like ansible-playbook --list-hosts: each play and the hosts it would run on, batch by batch. */

@@ -21,7 +21,14 @@ import picocli.CommandLine.Spec;
             "  2  bad usage or bad input; no host was touched",
             "  3  --check: changes are pending"
         },
-        subcommands = {ApplyCommand.class, AuditCommand.class, CompletionCommand.class, LabCommand.class})
+        subcommands = {
+            AuditCommand.class,
+            ApplyCommand.class,
+            BenchCommand.class,
+            ReportCommand.class,
+            LabCommand.class,
+            CompletionCommand.class
+        })
 public final class FleetfixCommand implements Runnable {
 
     @Spec

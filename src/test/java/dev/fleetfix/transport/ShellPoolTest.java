@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.inventory.Host;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,7 +35,7 @@ class ShellPoolTest {
 
         @Override
         public ExecResult exec(Command command) {
-            return new ExecResult(0, "", "", java.time.Duration.ZERO);
+            return new ExecResult(0, "", "", Duration.ZERO);
         }
 
         @Override

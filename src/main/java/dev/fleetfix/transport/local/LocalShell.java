@@ -5,6 +5,7 @@ import dev.fleetfix.transport.AtomicWrite;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.DurationText;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.KillAfter;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.StreamDrain;
 import dev.fleetfix.transport.TransportException;
@@ -60,11 +61,15 @@ public final class LocalShell implements RemoteShell {
         }
     }
 
-    /** The argv for a script: {@code sudo -n} in front when it must run as root and we are not. */
-    List<String> argv(String script, boolean become) {
+    /**
+     * The argv for a script: {@code sudo -n} in front when it must run as root and we are not, with a
+     * {@link KillAfter} deadline, since we could not kill root's processes ourselves.
+     */
+    List<String> argv(String script, boolean become, Duration timeout) {
         List<String> argv = new ArrayList<>();
         if (become && host.become() && !root) {
             argv.addAll(List.of("sudo", "-n"));
+            argv.addAll(KillAfter.argv(timeout));
         }
         argv.addAll(List.of("sh", "-c", script));
         return argv;
@@ -74,7 +79,7 @@ public final class LocalShell implements RemoteShell {
         long start = System.nanoTime();
         Process process;
         try {
-            process = new ProcessBuilder(argv(script, become)).start();
+            process = new ProcessBuilder(argv(script, become, timeout)).start();
         } catch (IOException e) {
             throw new TransportException(host, Kind.UNREACHABLE, "cannot start sh: " + e.getMessage(), e);
         }

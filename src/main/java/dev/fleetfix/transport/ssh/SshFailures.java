@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import net.schmizz.sshj.common.DisconnectReason;
@@ -151,7 +152,7 @@ final class SshFailures {
                 keys.stream().filter(k -> k.startsWith("ssh-agent")).toList();
         List<String> files =
                 keys.stream().filter(k -> !k.startsWith("ssh-agent")).toList();
-        List<String> parts = new java.util.ArrayList<>(agents);
+        List<String> parts = new ArrayList<>(agents);
         if (!files.isEmpty()) {
             parts.add((files.size() == 1 ? "key " : "keys ") + String.join(", ", files));
         }

@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.KillAfter;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.SshOptions;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.connection.ConnectionException;
+import net.schmizz.sshj.connection.channel.OpenFailException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 
@@ -84,13 +86,21 @@ public final class SshShell implements RemoteShell {
 
     @Override
     public ExecResult exec(Command command) {
-        return run(commandLine(command.script(), command.become()), command.script(), command.timeout(), null);
+        return run(
+                commandLine(command.script(), command.become(), command.timeout()),
+                command.script(),
+                command.timeout(),
+                null);
     }
 
     @Override
     public void put(String remotePath, byte[] content, int mode, boolean become) {
         String script = AtomicWrite.script(remotePath, mode);
-        ExecResult result = run(commandLine(script, become), "write " + remotePath, Command.DEFAULT_TIMEOUT, content);
+        ExecResult result = run(
+                commandLine(script, become, Command.DEFAULT_TIMEOUT),
+                "write " + remotePath,
+                Command.DEFAULT_TIMEOUT,
+                content);
         if (!result.ok()) {
             throw new TransportException(
                     host,
@@ -101,25 +111,20 @@ public final class SshShell implements RemoteShell {
     }
 
     /** The line sshd hands to the login shell. */
-    private String commandLine(String script, boolean become) {
-        return wrap(script, become && host.become() && !login.isRoot());
+    private String commandLine(String script, boolean become, Duration timeout) {
+        return wrap(script, become && host.become() && !login.isRoot(), timeout);
     }
 
-    static String wrap(String script, boolean sudo) {
-        String sh = "sh -c " + ShellQuote.quote(script);
-        return sudo ? "sudo -n " + sh : sh;
+    /** {@code [sudo -n] timeout -s KILL N sh -c 'script'}: see {@link KillAfter} for why the host keeps a deadline. */
+    static String wrap(String script, boolean sudo, Duration timeout) {
+        String line = KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script);
+        return sudo ? "sudo -n " + line : line;
     }
 
     private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {
-        SSHClient ssh = connection();
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        Session session;
-        try {
-            session = ssh.startSession();
-        } catch (IOException e) {
-            throw SshFailures.broken(host, script, e);
-        }
+        Session session = startSession(script);
         boolean abandoned = false;
         try {
             Session.Command command = session.exec(line);
@@ -158,6 +163,34 @@ public final class SshShell implements RemoteShell {
             } else {
                 closeQuietly(session);
             }
+        }
+    }
+
+    /**
+     * A session on the open connection. A connection that died since the last command (the host
+     * rebooted, sshd was restarted) is made again, once; a server that refuses another session on a
+     * live connection (MaxSessions) is not a reason to drop it.
+     */
+    private Session startSession(String script) {
+        SSHClient ssh = connection();
+        try {
+            return ssh.startSession();
+        } catch (OpenFailException e) {
+            throw SshFailures.broken(host, script, e);
+        } catch (IOException first) {
+            dropIfCurrent(ssh);
+            try {
+                return connection().startSession();
+            } catch (IOException e) {
+                e.addSuppressed(first);
+                throw SshFailures.broken(host, script, e);
+            }
+        }
+    }
+
+    private synchronized void dropIfCurrent(SSHClient ssh) {
+        if (client == ssh) {
+            disconnectAll();
         }
     }
 

@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +62,7 @@ class LocalShellTest {
         long child = Long.parseLong(Files.readString(pidFile).strip());
         Optional<ProcessHandle> handle = ProcessHandle.of(child);
         if (handle.isPresent()) {
-            handle.get().onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            handle.get().onExit().get(5, TimeUnit.SECONDS);
         }
         assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
     }
@@ -70,22 +71,23 @@ class LocalShellTest {
     void becomeAsRootRunsWithoutSudo() {
         LocalShell asRoot = new LocalShell(TestHosts.local("localhost", true), true);
 
-        assertThat(asRoot.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(asRoot.argv("id -u", true, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test
     void becomeAsOtherUserGoesThroughSudoNonInteractive() {
         LocalShell asUser = new LocalShell(TestHosts.local("localhost", true), false);
 
-        assertThat(asUser.argv("id -u", true)).isEqualTo(List.of("sudo", "-n", "sh", "-c", "id -u"));
-        assertThat(asUser.argv("id -u", false)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(asUser.argv("id -u", true, Duration.ofMillis(4500)))
+                .isEqualTo(List.of("sudo", "-n", "timeout", "-s", "KILL", "6", "sh", "-c", "id -u"));
+        assertThat(asUser.argv("id -u", false, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test
     void hostWithoutBecomeNeverUsesSudo() {
         LocalShell noBecome = new LocalShell(TestHosts.local("localhost", false), false);
 
-        assertThat(noBecome.argv("id -u", true)).isEqualTo(List.of("sh", "-c", "id -u"));
+        assertThat(noBecome.argv("id -u", true, Duration.ofSeconds(5))).isEqualTo(List.of("sh", "-c", "id -u"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,8 +57,10 @@ class SshLoginTest {
 
     @Test
     void becomeWrapsTheScriptInSudoNonInteractive() {
-        assertThat(SshShell.wrap("echo 'x'; id -u", false)).isEqualTo("sh -c 'echo '\"'\"'x'\"'\"'; id -u'");
-        assertThat(SshShell.wrap("id -u", true)).isEqualTo("sudo -n sh -c 'id -u'");
+        assertThat(SshShell.wrap("echo 'x'; id -u", false, Duration.ofSeconds(60)))
+                .isEqualTo("timeout -s KILL 61 sh -c 'echo '\"'\"'x'\"'\"'; id -u'");
+        assertThat(SshShell.wrap("id -u", true, Duration.ofMillis(1500)))
+                .isEqualTo("sudo -n timeout -s KILL 3 sh -c 'id -u'");
     }
 
     private SshLogin login(Host host, SshOptions options) {

@@ -17,13 +17,11 @@ import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,9 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** SshShell against the lab: real OpenSSH sshd, a non-root user with passwordless sudo. */
+/** SshShell against the lab: running commands, become, reuse, put, timeouts, jump hosts. */
 class SshShellIT {
-
     private static final SshOptions OPTIONS = SshOptions.defaults().withConnectTimeout(Duration.ofSeconds(5));
 
     private static LabFleet fleet;
@@ -117,6 +114,21 @@ class SshShellIT {
     }
 
     @Test
+    void aConnectionThatDiedIsMadeAgainForTheNextCommand() throws Exception {
+        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+            String before = shell.exec(Command.of("echo $SSH_CONNECTION")).stdout();
+
+            // What a restarted sshd or a rebooted host does to open connections.
+            fleet.rootExec("lab-1", "pkill -KILL -u fleetfix -f '^sshd: fleetfix'");
+            Thread.sleep(300);
+
+            String after = shell.exec(Command.of("echo $SSH_CONNECTION")).stdout();
+            assertThat(after).isNotEqualTo(before).contains(fleet.host("lab-1").address());
+            assertThat(shell.connectCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void poolOpensOneShellPerHostThroughTheFactory() {
         try (ShellPool pool = new ShellPool(ShellFactories.create(OPTIONS))) {
             String first = pool.shell(host("lab-1"))
@@ -156,7 +168,7 @@ class SshShellIT {
         ExecResult stat = fleet.rootExec("lab-1", "stat -c '%a %U' \"/etc/fleetfix test's.conf\"; ls -a /etc");
         assertThat(stat.stdout()).startsWith("640 root\n").doesNotContain(".fleetfix.");
         ExecResult read = fleet.rootExec("lab-1", "base64 -w0 \"/etc/fleetfix test's.conf\"");
-        assertThat(java.util.Base64.getDecoder().decode(read.stdout().strip())).isEqualTo(content);
+        assertThat(Base64.getDecoder().decode(read.stdout().strip())).isEqualTo(content);
     }
 
     @Test
@@ -169,18 +181,18 @@ class SshShellIT {
         }
     }
 
-    @Test
-    void commandTimeoutFailsInTimeKillsTheCommandAndKeepsTheConnection() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void commandTimeoutFailsInTimeKillsTheCommandAndKeepsTheConnection(boolean become) throws Exception {
         try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+            Command slow = new Command("sleep 97; echo late", become, Duration.ofSeconds(1));
             long start = System.nanoTime();
 
-            assertThatThrownBy(
-                            () -> shell.exec(Command.of("sleep 97; echo late").withTimeout(Duration.ofSeconds(1))))
-                    .isInstanceOfSatisfying(TransportException.class, e -> {
-                        assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
-                        assertThat(e.getMessage())
-                                .isEqualTo(described("lab-1") + "command timed out after 1s: sleep 97; echo late");
-                    });
+            assertThatThrownBy(() -> shell.exec(slow)).isInstanceOfSatisfying(TransportException.class, e -> {
+                assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                assertThat(e.getMessage())
+                        .isEqualTo(described("lab-1") + "command timed out after 1s: sleep 97; echo late");
+            });
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
             assertThat(shell.exec(Command.of("echo still here")).stdout()).isEqualTo("still here\n");
@@ -188,208 +200,6 @@ class SshShellIT {
             assertThat(awaitGone("lab-1", "sleep 97"))
                     .as("the timed-out command was killed")
                     .isTrue();
-        }
-    }
-
-    @Test
-    void unknownHostKeyIsRefusedWithHowToTrustIt() {
-        Path knownHosts = dir.resolve("empty_known_hosts");
-        LabHost lab = fleet.host("lab-1");
-
-        assertThatThrownBy(() -> SshShell.open(host("lab-1", fleet.privateKey(), knownHosts), OPTIONS))
-                .isInstanceOfSatisfying(TransportException.class, e -> {
-                    assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
-                    assertThat(e.getMessage())
-                            .startsWith(described("lab-1") + "host key is not known")
-                            .contains("ssh-ed25519 key SHA256:")
-                            .contains("ssh-keyscan -p " + lab.sshPort() + " " + lab.address() + " >> " + knownHosts)
-                            .contains("--accept-new-host-keys");
-                });
-        assertThat(knownHosts).doesNotExist();
-    }
-
-    @Test
-    void acceptNewRecordsTheKeyAsOpenSshWouldAndLaterConnectionsNeedNoFlag() throws Exception {
-        Path knownHosts = dir.resolve("ssh").resolve("known_hosts");
-        Host host = host("lab-1", fleet.privateKey(), knownHosts);
-
-        try (SshShell shell = SshShell.open(host, OPTIONS.withAcceptNewHostKeys(true))) {
-            assertThat(shell.exec(Command.of("true")).ok()).isTrue();
-        }
-        assertThat(Files.readAllLines(knownHosts)).containsExactly(labKnownHostsLine("lab-1"));
-
-        try (SshShell shell = SshShell.open(host, OPTIONS)) {
-            assertThat(shell.exec(Command.of("echo again")).stdout()).isEqualTo("again\n");
-        }
-        assertThat(Files.readAllLines(knownHosts)).hasSize(1);
-    }
-
-    @Test
-    void changedHostKeyIsRefusedNamingTheLineEvenWithAcceptNew() throws Exception {
-        // lab-2's key recorded under lab-1's address: to SSH it looks exactly like a changed key.
-        String lab1 = labKnownHostsLine("lab-1");
-        String forged = lab1.split(" ")[0] + " " + labKnownHostsLine("lab-2").split(" ", 2)[1];
-        Path knownHosts = dir.resolve("known_hosts");
-        Files.write(knownHosts, List.of("# fleet", labKnownHostsLine("lab-2"), forged));
-
-        assertThatThrownBy(() -> SshShell.open(
-                        host("lab-1", fleet.privateKey(), knownHosts), OPTIONS.withAcceptNewHostKeys(true)))
-                .isInstanceOfSatisfying(TransportException.class, e -> {
-                    assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
-                    assertThat(e.getMessage())
-                            .startsWith(described("lab-1") + "host key changed since known_hosts line 3 (" + knownHosts
-                                    + "): " + fleet.host("lab-1").address() + " now offers ssh-ed25519")
-                            .contains("ssh-keygen -R");
-                });
-        assertThat(Files.readAllLines(knownHosts)).hasSize(3);
-    }
-
-    @Test
-    void hashedKnownHostsEntriesAreHonoured() throws Exception {
-        Path knownHosts = dir.resolve("known_hosts");
-        Files.copy(fleet.knownHostsFile(), knownHosts);
-        run(List.of("ssh-keygen", "-H", "-f", knownHosts.toString()));
-        assertThat(Files.readAllLines(knownHosts))
-                .allSatisfy(line -> assertThat(line).startsWith("|1|"));
-
-        try (SshShell shell = SshShell.open(host("lab-1", fleet.privateKey(), knownHosts), OPTIONS)) {
-            assertThat(shell.exec(Command.of("echo hashed")).stdout()).isEqualTo("hashed\n");
-        }
-    }
-
-    @Test
-    void wrongUserKeyIsAnAuthError() throws Exception {
-        Path stranger = keygen("stranger", "ed25519", "");
-
-        assertThatThrownBy(() -> SshShell.open(host("lab-1", stranger, fleet.knownHostsFile()), OPTIONS))
-                .isInstanceOfSatisfying(TransportException.class, e -> {
-                    assertThat(e.kind()).isEqualTo(Kind.AUTH);
-                    assertThat(e.getMessage())
-                            .isEqualTo(described("lab-1") + "authentication failed for user fleetfix with key "
-                                    + stranger);
-                });
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"ed25519", "ecdsa", "rsa"})
-    void logsInWithEachKeyType(String type) throws Exception {
-        Path key = keygen("id_" + type, type, "");
-        authorize("lab-2", key);
-
-        try (SshShell shell = SshShell.open(host("lab-2", key, fleet.knownHostsFile()), OPTIONS)) {
-            assertThat(shell.exec(Command.of("echo " + type)).stdout()).isEqualTo(type + "\n");
-        }
-    }
-
-    @Test
-    void anEncryptedKeyIsDecryptedWithThePassphraseFromTheEnvironment() throws Exception {
-        Path key = keygen("id_locked", "ed25519", "correct horse");
-        authorize("lab-2", key);
-        Host host = host("lab-2", key, fleet.knownHostsFile());
-        SshOptions options = new SshOptions(
-                Optional.empty(), false, OPTIONS.connectTimeout(), Optional.of("FLEETFIX_KEY_PASSPHRASE"));
-        Path home = dir.resolve("home");
-
-        SshLogin unlocked =
-                SshLogin.of(host, options, home, "nobody", Map.of("FLEETFIX_KEY_PASSPHRASE", "correct horse"));
-        try (SshShell shell = SshShell.open(host, options, unlocked)) {
-            assertThat(shell.exec(Command.of("echo unlocked")).stdout()).isEqualTo("unlocked\n");
-        }
-
-        SshLogin wrong =
-                SshLogin.of(host, options, home, "nobody", Map.of("FLEETFIX_KEY_PASSPHRASE", "battery staple"));
-        assertThatThrownBy(() -> SshShell.open(host, options, wrong))
-                .hasMessage(described("lab-2") + "cannot use private key " + key
-                        + ": the passphrase in FLEETFIX_KEY_PASSPHRASE does not decrypt it");
-
-        SshLogin locked = SshLogin.of(host, options, home, "nobody", Map.of());
-        assertThatThrownBy(() -> SshShell.open(host, options, locked))
-                .isInstanceOfSatisfying(TransportException.class, e -> {
-                    assertThat(e.kind()).isEqualTo(Kind.AUTH);
-                    assertThat(e.getMessage())
-                            .isEqualTo(described("lab-2") + "cannot use private key " + key + ": it is encrypted or"
-                                    + " unreadable and environment variable FLEETFIX_KEY_PASSPHRASE"
-                                    + " (--key-passphrase-env) is not set");
-                });
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"ed25519", "rsa"})
-    void logsInWithAKeyHeldBySshAgent(String type) throws Exception {
-        Path key = keygen("agent_" + type, type, "");
-        authorize("lab-2", key);
-        Path socket = dir.resolve("agent.sock");
-        Process agent = new ProcessBuilder("ssh-agent", "-D", "-a", socket.toString())
-                .redirectErrorStream(true)
-                .start();
-        try {
-            awaitFile(socket);
-            ProcessBuilder add = new ProcessBuilder("ssh-add", key.toString());
-            add.environment().put("SSH_AUTH_SOCK", socket.toString());
-            assertThat(add.redirectErrorStream(true).start().waitFor()).isZero();
-            Host host = host("lab-2", null, fleet.knownHostsFile());
-            // An empty home: no default key could be what logs in.
-            SshLogin login = SshLogin.of(
-                    host, OPTIONS, dir.resolve("home"), "nobody", Map.of("SSH_AUTH_SOCK", socket.toString()));
-
-            try (SshShell shell = SshShell.open(host, OPTIONS, login)) {
-                assertThat(shell.exec(Command.of("echo agent")).stdout()).isEqualTo("agent\n");
-            }
-        } finally {
-            agent.destroy();
-        }
-    }
-
-    @Test
-    void withoutAnyKeyTheErrorSaysWhatWasLookedFor() {
-        Host host = host("lab-2", null, fleet.knownHostsFile());
-        SshLogin login = SshLogin.of(host, OPTIONS, dir.resolve("home"), "nobody", Map.of());
-
-        assertThatThrownBy(() -> SshShell.open(host, OPTIONS, login))
-                .isInstanceOfSatisfying(TransportException.class, e -> {
-                    assertThat(e.kind()).isEqualTo(Kind.AUTH);
-                    assertThat(e.getMessage())
-                            .startsWith(described("lab-2") + "no private key: the host sets no"
-                                    + " ansible_ssh_private_key_file, no ssh-agent");
-                });
-    }
-
-    @Test
-    void aStoppedSshdIsUnreachableAtOnce() {
-        fleet.stopSshd("lab-2");
-        try {
-            long start = System.nanoTime();
-
-            assertThatThrownBy(() -> SshShell.open(host("lab-2"), OPTIONS))
-                    .isInstanceOfSatisfying(TransportException.class, e -> {
-                        assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
-                        assertThat(e.getMessage()).startsWith(described("lab-2") + "connection refused");
-                    });
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPTIONS.connectTimeout());
-        } finally {
-            fleet.startSshd("lab-2");
-        }
-    }
-
-    @Test
-    void aPortThatNeverAnswersTimesOutWithinTheConnectTimeout() throws Exception {
-        // The kernel completes the TCP handshake into the backlog, but nobody ever speaks SSH.
-        try (java.net.ServerSocket blackhole = new java.net.ServerSocket()) {
-            blackhole.bind(new java.net.InetSocketAddress("127.0.0.8", 0), 1);
-            Host silent = TestHosts.ssh(
-                    "silent", "127.0.0.8", blackhole.getLocalPort(), "fleetfix", fleet.privateKey(), dir.resolve("kh"));
-            Duration timeout = Duration.ofMillis(1500);
-            long start = System.nanoTime();
-
-            assertThatThrownBy(() -> SshShell.open(silent, OPTIONS.withConnectTimeout(timeout)))
-                    .isInstanceOfSatisfying(TransportException.class, e -> {
-                        assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
-                        assertThat(e.getMessage())
-                                .isEqualTo("host silent (127.0.0.8:" + blackhole.getLocalPort()
-                                        + "): connect timed out after 1500ms");
-                    });
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(took).isGreaterThanOrEqualTo(timeout).isLessThan(timeout.plusSeconds(1));
         }
     }
 
@@ -419,35 +229,6 @@ class SshShellIT {
                     .startsWith(
                             described("lab-2") + "jump host fleetfix@127.0.0.9:22: connection refused by 127.0.0.9:22");
         });
-    }
-
-    private static String labKnownHostsLine(String name) throws Exception {
-        String address = fleet.host(name).address();
-        return Files.readAllLines(fleet.knownHostsFile()).stream()
-                .filter(line -> line.startsWith(address + " ") || line.startsWith("[" + address + "]:"))
-                .findFirst()
-                .orElseThrow();
-    }
-
-    private Path keygen(String name, String type, String passphrase) throws Exception {
-        Path key = dir.resolve(name);
-        run(List.of("ssh-keygen", "-q", "-t", type, "-N", passphrase, "-C", "fleetfix-test", "-f", key.toString()));
-        return key;
-    }
-
-    private static void authorize(String host, Path key) throws Exception {
-        String publicKey = Files.readString(Path.of(key + ".pub")).strip();
-        ExecResult added =
-                fleet.rootExec(host, "echo " + ShellQuote.quote(publicKey) + " >> ~fleetfix/.ssh/authorized_keys");
-        assertThat(added.exitCode()).as(added.stderr()).isZero();
-    }
-
-    private static void awaitFile(Path file) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!Files.exists(file) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(file).exists();
     }
 
     private static boolean awaitGone(String host, String pattern) throws InterruptedException {

@@ -1,0 +1,57 @@
+package dev.fleetfix.bench;
+
+import java.util.Objects;
+
+/**
+ * What {@code fleetfix bench} (or a benchmark step) runs on each host.
+ *
+ * @param name the benchmark's name; before and after runs of the same name are compared
+ * @param engine builtin (Jedis from the control node) or redis-benchmark (on the host)
+ * @param profile plain load, or fork-under-load (builtin only)
+ * @param load the builtin load
+ * @param forkUnderLoad the profile's settings (its load replaces {@code load})
+ * @param redisBenchmark the redis-benchmark options (address and port are taken per host)
+ * @param rounds how many times to run on each host, for the median and the spread
+ * @param phase before or after the remediation
+ * @param safety when writing to a primary is allowed
+ */
+public record BenchPlan(
+        String name,
+        Engine engine,
+        Profile profile,
+        LoadSpec load,
+        ForkUnderLoadSpec forkUnderLoad,
+        RedisBenchmarkSpec redisBenchmark,
+        int rounds,
+        Phase phase,
+        SafetyPolicy safety) {
+
+    /** Where the load comes from. */
+    public enum Engine {
+        BUILTIN,
+        REDIS_BENCHMARK
+    }
+
+    /** What the load does. */
+    public enum Profile {
+        PLAIN,
+        FORK_UNDER_LOAD
+    }
+
+    public BenchPlan {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(load, "load");
+        Objects.requireNonNull(forkUnderLoad, "forkUnderLoad");
+        Objects.requireNonNull(redisBenchmark, "redisBenchmark");
+        Objects.requireNonNull(phase, "phase");
+        Objects.requireNonNull(safety, "safety");
+        if (rounds < 1 || rounds > 100) {
+            throw new IllegalArgumentException("rounds must be 1..100, was " + rounds);
+        }
+        if (engine == Engine.REDIS_BENCHMARK && profile == Profile.FORK_UNDER_LOAD) {
+            throw new IllegalArgumentException("profile fork-under-load needs the builtin engine");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.fleetfix.bench;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The outcome of one benchmark test (SET, GET, ... or a profile such as {@code fork-under-load}).
+ *
+ * @param test the test name, upper-case with single spaces ("SET", "LPUSH (NEEDED TO BENCHMARK LRANGE)")
+ * @param rps requests per second
+ * @param requests how many requests were measured, when known
+ * @param latency the latency figures
+ */
+public record BenchResult(String test, double rps, OptionalLong requests, Latency latency) {
+    public BenchResult {
+        Objects.requireNonNull(test, "test");
+        Objects.requireNonNull(requests, "requests");
+        Objects.requireNonNull(latency, "latency");
+        test = normalizeName(test);
+        if (test.isEmpty()) {
+            throw new IllegalArgumentException("test name must not be blank");
+        }
+        if (!(rps >= 0) || Double.isInfinite(rps)) {
+            throw new IllegalArgumentException("test " + test + ": rps must be a finite value >= 0, was " + rps);
+        }
+    }
+
+    /** Test names as redis-benchmark versions print them differ in case and spacing; compare them normalized. */
+    public static String normalizeName(String name) {
+        return name.replace('\u00a0', ' ')
+                .strip()
+                .replaceAll("\\s+", " ")
+                .replace("( ", "(")
+                .replace(" )", ")")
+                .toUpperCase(Locale.ROOT);
+    }
+
+    public BenchResult renamed(String newName) {
+        return new BenchResult(newName, rps, requests, latency);
+    }
+}

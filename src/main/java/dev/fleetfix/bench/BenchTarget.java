@@ -1,0 +1,33 @@
+package dev.fleetfix.bench;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Redis a builtin benchmark drives: load connections plus the few administrative calls the
+ * profiles and the safety checks need. The {@code redis.jedis} package implements it; unit tests
+ * use fakes. Failures to talk to Redis throw {@link dev.fleetfix.redis.RedisException}.
+ */
+public interface BenchTarget extends AutoCloseable {
+
+    /** The inventory name of the host, for messages. */
+    String hostName();
+
+    /** Opens one more connection for a load thread. */
+    BenchConnection connect();
+
+    /** INFO of one section as key/value pairs. */
+    Map<String, String> info(String section);
+
+    /** CONFIG GET of one parameter; empty when Redis refuses or does not know it. */
+    Optional<String> configGet(String parameter);
+
+    /** Starts a BGSAVE; throws when Redis refuses (one already running, for instance). */
+    void bgsave();
+
+    /** Deletes every key that starts with {@code prefix} (SCAN + UNLINK); returns how many. */
+    long deleteByPrefix(String prefix);
+
+    @Override
+    void close();
+}

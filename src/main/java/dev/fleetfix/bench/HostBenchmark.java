@@ -1,0 +1,101 @@
+package dev.fleetfix.bench;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.TransportException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Runs a {@link BenchPlan} on hosts one after another: benchmarks on several hosts at once would
+ * compete for the control node (builtin) or make each other's figures meaningless.
+ */
+public final class HostBenchmark {
+    private final Function<Host, BenchTarget> targets;
+    private final Function<Host, RemoteShell> shells;
+    private final BuiltinBenchmark builtin;
+    private final ForkUnderLoad forkUnderLoad;
+    private final RedisBenchmarkEngine redisBenchmark = new RedisBenchmarkEngine();
+
+    /**
+     * @param targets opens a connection to a host's Redis (closed after the host is done)
+     * @param shells the host's shell, for the redis-benchmark engine (owned by the caller's pool)
+     */
+    public HostBenchmark(
+            Function<Host, BenchTarget> targets,
+            Function<Host, RemoteShell> shells,
+            BuiltinBenchmark builtin,
+            ForkUnderLoad forkUnderLoad) {
+        this.targets = Objects.requireNonNull(targets, "targets");
+        this.shells = Objects.requireNonNull(shells, "shells");
+        this.builtin = Objects.requireNonNull(builtin, "builtin");
+        this.forkUnderLoad = Objects.requireNonNull(forkUnderLoad, "forkUnderLoad");
+    }
+
+    /** What happened on one host: its rounds, or why it skipped or failed. */
+    public record Outcome(Host host, List<BenchRun> rounds, Optional<String> skipped, Optional<String> failure) {
+        public Outcome {
+            Objects.requireNonNull(host, "host");
+            rounds = List.copyOf(rounds);
+        }
+    }
+
+    public List<Outcome> run(List<Host> hosts, BenchPlan plan) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Host host : hosts) {
+            outcomes.add(runOne(host, plan));
+        }
+        return outcomes;
+    }
+
+    private Outcome runOne(Host host, BenchPlan plan) {
+        List<BenchRun> rounds = new ArrayList<>();
+        try (BenchTarget target = targets.apply(host)) {
+            for (int i = 0; i < plan.rounds(); i++) {
+                Optional<String> skipped = round(host, target, plan, rounds);
+                if (skipped.isPresent()) {
+                    return new Outcome(host, rounds, skipped, Optional.empty());
+                }
+            }
+            return new Outcome(host, rounds, Optional.empty(), Optional.empty());
+        } catch (BenchmarkException | RedisException | TransportException e) {
+            return new Outcome(host, rounds, Optional.empty(), Optional.of(e.getMessage()));
+        }
+    }
+
+    private Optional<String> round(Host host, BenchTarget target, BenchPlan plan, List<BenchRun> rounds) {
+        List<BenchResult> results;
+        if (plan.engine() == BenchPlan.Engine.REDIS_BENCHMARK) {
+            RedisBenchmarkSpec spec = new RedisBenchmarkSpec(
+                    host.redis().address(),
+                    host.redis().port(),
+                    plan.redisBenchmark().tests(),
+                    plan.redisBenchmark().requests(),
+                    plan.redisBenchmark().clients(),
+                    plan.redisBenchmark().dataSize(),
+                    plan.redisBenchmark().pipeline(),
+                    plan.redisBenchmark().keyspace(),
+                    plan.redisBenchmark().threads(),
+                    plan.redisBenchmark().keyPrefix(),
+                    plan.redisBenchmark().timeout());
+            Optional<RedisVersion> version = Optional.ofNullable(
+                            target.info("server").get("redis_version"))
+                    .flatMap(RedisVersion::find);
+            results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version);
+        } else if (plan.profile() == BenchPlan.Profile.FORK_UNDER_LOAD) {
+            ProfileOutcome outcome = forkUnderLoad.run(target, plan.forkUnderLoad(), plan.safety());
+            if (outcome instanceof ProfileOutcome.Skipped skipped) {
+                return Optional.of(skipped.reason());
+            }
+            results = List.of(((ProfileOutcome.Ran) outcome).load().result());
+        } else {
+            results = List.of(builtin.run(target, plan.load(), plan.safety()).result());
+        }
+        rounds.add(new BenchRun(host.name(), plan.name(), plan.phase(), results));
+        return Optional.empty();
+    }
+}

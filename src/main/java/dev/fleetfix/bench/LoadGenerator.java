@@ -1,0 +1,214 @@
+package dev.fleetfix.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The builtin load generator: one thread per connection sending pipelines of random commands,
+ * latencies into one HdrHistogram per thread (microseconds), merged at the end.
+ *
+ * <p>Unpaced, a batch's latency runs from its send to its last reply. Paced ({@code rate}), each
+ * batch has an intended start on a fixed schedule and its latency runs from that intended start:
+ * a stall then shows in every request that should have been sent during it, not only in the one
+ * that met it (coordinated omission, as wrk2 corrects it).
+ */
+public final class LoadGenerator {
+    private final LongSupplier nanoTime;
+    private final Sleeper sleeper;
+
+    public LoadGenerator(LongSupplier nanoTime, Sleeper sleeper) {
+        this.nanoTime = nanoTime;
+        this.sleeper = sleeper;
+    }
+
+    public static LoadGenerator system() {
+        return new LoadGenerator(System::nanoTime, Sleeper.system());
+    }
+
+    public LoadResult run(BenchTarget target, LoadSpec spec) {
+        long start = nanoTime.getAsLong();
+        Schedule schedule = new Schedule(spec, start);
+        List<Worker> workers = new ArrayList<>();
+        for (int i = 0; i < spec.connections(); i++) {
+            workers.add(new Worker(target, spec, schedule, i));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(spec.connections(), r -> {
+            Thread t = new Thread(r, "fleetfix-load-" + target.hostName());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (Worker w : workers) {
+                futures.add(pool.submit(() -> {
+                    w.run();
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchmarkException("host " + target.hostName() + ": benchmark interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new BenchmarkException("host " + target.hostName() + ": load thread failed: " + cause, cause);
+        } finally {
+            pool.shutdownNow();
+        }
+        return merge(spec, schedule, workers);
+    }
+
+    private static LoadResult merge(LoadSpec spec, Schedule schedule, List<Worker> workers) {
+        Histogram all = new Histogram(3);
+        long errors = 0;
+        long lastDone = schedule.measureFrom;
+        for (Worker w : workers) {
+            all.add(w.histogram);
+            errors += w.errors;
+            lastDone = Math.max(lastDone, w.lastDone);
+        }
+        long measuredNanos = Math.max(1, lastDone - schedule.measureFrom);
+        double rps = all.getTotalCount() * 1e9 / measuredNanos;
+        BenchResult result =
+                new BenchResult(spec.test(), rps, OptionalLong.of(all.getTotalCount()), HistogramLatency.of(all));
+        return new LoadResult(result, errors, Duration.ofNanos(measuredNanos));
+    }
+
+    /** The shared clock of a run: when measuring starts and stops, and how many requests are left. */
+    private static final class Schedule {
+        final long start;
+        final long measureFrom;
+        final long measureUntil;
+        final AtomicLong remaining;
+        final long intervalNanos;
+
+        Schedule(LoadSpec spec, long start) {
+            this.start = start;
+            this.measureFrom = start + spec.warmup().toNanos();
+            this.measureUntil =
+                    spec.duration().map(d -> measureFrom + d.toNanos()).orElse(Long.MAX_VALUE);
+            this.remaining = new AtomicLong(spec.requests().orElse(Long.MAX_VALUE));
+            // each connection sends a batch every interval so that all together make the rate
+            this.intervalNanos = spec.rate().isPresent()
+                    ? Math.max(
+                            1,
+                            Math.round(spec.pipeline()
+                                    * spec.connections()
+                                    * 1e9
+                                    / spec.rate().getAsDouble()))
+                    : 0;
+        }
+    }
+
+    private final class Worker {
+        final BenchTarget target;
+        final LoadSpec spec;
+        final Schedule schedule;
+        final SplittableRandom random;
+        final BenchCommand[] picks;
+        final byte[] value;
+        final int index;
+        final Histogram histogram = new Histogram(3);
+        long errors;
+        long lastDone;
+
+        Worker(BenchTarget target, LoadSpec spec, Schedule schedule, int index) {
+            this.target = target;
+            this.spec = spec;
+            this.schedule = schedule;
+            this.index = index;
+            this.random = new SplittableRandom(spec.seed() * 31 + index);
+            this.picks = weighted(spec);
+            this.value = new byte[spec.valueSize()];
+            Arrays.fill(value, (byte) 'x');
+        }
+
+        void run() throws InterruptedException {
+            try (BenchConnection connection = target.connect()) {
+                // offset the connections across one interval so a paced load is smooth, not bursts
+                long offset = schedule.intervalNanos * index / spec.connections();
+                for (long batch = 0; ; batch++) {
+                    long intended = schedule.intervalNanos > 0
+                            ? schedule.start + offset + batch * schedule.intervalNanos
+                            : nanoTime.getAsLong();
+                    if (intended >= schedule.measureUntil) {
+                        return;
+                    }
+                    boolean measured = intended >= schedule.measureFrom;
+                    int size = measured ? claim() : spec.pipeline();
+                    if (size == 0) {
+                        return;
+                    }
+                    long now = nanoTime.getAsLong();
+                    if (intended > now) {
+                        sleeper.sleepNanos(intended - now);
+                    }
+                    long sent = schedule.intervalNanos > 0 ? intended : nanoTime.getAsLong();
+                    int failed = connection.execute(batch(size));
+                    long done = nanoTime.getAsLong();
+                    if (measured) {
+                        histogram.recordValueWithCount(Math.max(0, (done - sent) / 1000), size);
+                        errors += failed;
+                        lastDone = done;
+                    }
+                }
+            }
+        }
+
+        /** Takes up to one pipeline's worth of the remaining requests; 0 when none are left. */
+        private int claim() {
+            while (true) {
+                long left = schedule.remaining.get();
+                if (left <= 0) {
+                    return 0;
+                }
+                long take = Math.min(left, spec.pipeline());
+                if (schedule.remaining.compareAndSet(left, left - take)) {
+                    return (int) take;
+                }
+            }
+        }
+
+        private List<BenchOp> batch(int size) {
+            List<BenchOp> ops = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                BenchCommand command = picks[random.nextInt(picks.length)];
+                ops.add(new BenchOp(command, command.key(spec.keyPrefix(), random.nextLong(spec.keyspace())), value));
+            }
+            return ops;
+        }
+    }
+
+    /** The mix as an array in which each command appears as often as its weight (after reduction). */
+    private static BenchCommand[] weighted(LoadSpec spec) {
+        int gcd = spec.mix().values().stream().reduce(0, LoadGenerator::gcd);
+        List<BenchCommand> picks = new ArrayList<>();
+        for (BenchCommand c : BenchCommand.values()) {
+            Integer w = spec.mix().get(c);
+            for (int i = 0; w != null && i < w / gcd; i++) {
+                picks.add(c);
+            }
+        }
+        return picks.toArray(BenchCommand[]::new);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+}

@@ -1,0 +1,202 @@
+package dev.fleetfix.bench;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * What the builtin generator does. Exactly one of {@code duration} and {@code requests} bounds the
+ * measured part; the warm-up comes before it and is not measured.
+ *
+ * @param test name of the result ("SET", "MIX", "FORK-UNDER-LOAD")
+ * @param connections client connections, one thread each (redis-benchmark {@code -c})
+ * @param pipeline commands sent per round trip ({@code -P})
+ * @param mix relative weights of the commands, e.g. SET 1, GET 1
+ * @param valueSize bytes per SET/LPUSH value ({@code -d})
+ * @param keyspace keys are drawn at random from this many per command family ({@code -r})
+ * @param duration how long to measure
+ * @param requests how many requests to measure
+ * @param warmup load run before measuring, to fill connections and caches
+ * @param rate requests per second over all connections; when set, the load is paced and latency is
+ *     measured from each request's intended start, which corrects coordinated omission
+ * @param keyPrefix every key written starts with it
+ * @param seed for the key choice, so runs are repeatable
+ */
+public record LoadSpec(
+        String test,
+        int connections,
+        int pipeline,
+        Map<BenchCommand, Integer> mix,
+        int valueSize,
+        long keyspace,
+        Optional<Duration> duration,
+        OptionalLong requests,
+        Duration warmup,
+        OptionalDouble rate,
+        String keyPrefix,
+        long seed) {
+
+    public static final String DEFAULT_PREFIX = "fleetfix:bench:";
+    public static final int MAX_VALUE_SIZE = 1 << 20;
+
+    public LoadSpec {
+        Objects.requireNonNull(test, "test");
+        Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(requests, "requests");
+        Objects.requireNonNull(warmup, "warmup");
+        Objects.requireNonNull(rate, "rate");
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        check(connections >= 1 && connections <= 10_000, "connections must be 1..10000, was " + connections);
+        check(pipeline >= 1 && pipeline <= 100_000, "pipeline must be 1..100000, was " + pipeline);
+        check(!mix.isEmpty(), "mix must name at least one command");
+        mix.forEach((c, w) -> check(w != null && w > 0, "mix weight of " + c + " must be > 0, was " + w));
+        mix = Map.copyOf(new EnumMap<>(mix));
+        check(
+                valueSize >= 1 && valueSize <= MAX_VALUE_SIZE,
+                "valueSize must be 1.." + MAX_VALUE_SIZE + ", was " + valueSize);
+        check(keyspace >= 1, "keyspace must be >= 1, was " + keyspace);
+        check(duration.isPresent() != requests.isPresent(), "set exactly one of duration and requests");
+        duration.ifPresent(d -> check(!d.isNegative() && !d.isZero(), "duration must be positive, was " + d));
+        requests.ifPresent(n -> check(n >= 1, "requests must be >= 1, was " + n));
+        check(!warmup.isNegative(), "warmup must not be negative, was " + warmup);
+        rate.ifPresent(r -> check(r > 0 && !Double.isInfinite(r), "rate must be > 0, was " + r));
+        check(!keyPrefix.isBlank(), "keyPrefix must not be blank");
+    }
+
+    /** 10 connections, no pipelining, SET and GET half each, 64-byte values over 100k keys, 2 s warm-up, 10 s. */
+    public static LoadSpec defaults() {
+        return new LoadSpec(
+                "MIX",
+                10,
+                1,
+                Map.of(BenchCommand.SET, 1, BenchCommand.GET, 1),
+                64,
+                100_000,
+                Optional.of(Duration.ofSeconds(10)),
+                OptionalLong.empty(),
+                Duration.ofSeconds(2),
+                OptionalDouble.empty(),
+                DEFAULT_PREFIX,
+                1);
+    }
+
+    public LoadSpec withTest(String name) {
+        return new LoadSpec(
+                name,
+                connections,
+                pipeline,
+                mix,
+                valueSize,
+                keyspace,
+                duration,
+                requests,
+                warmup,
+                rate,
+                keyPrefix,
+                seed);
+    }
+
+    public LoadSpec withConnections(int n) {
+        return new LoadSpec(
+                test, n, pipeline, mix, valueSize, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
+    }
+
+    public LoadSpec withPipeline(int depth) {
+        return new LoadSpec(
+                test, connections, depth, mix, valueSize, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
+    }
+
+    public LoadSpec withMix(Map<BenchCommand, Integer> weights) {
+        return new LoadSpec(
+                test,
+                connections,
+                pipeline,
+                weights,
+                valueSize,
+                keyspace,
+                duration,
+                requests,
+                warmup,
+                rate,
+                keyPrefix,
+                seed);
+    }
+
+    public LoadSpec withValueSize(int bytes) {
+        return new LoadSpec(
+                test, connections, pipeline, mix, bytes, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
+    }
+
+    public LoadSpec withKeyspace(long keys) {
+        return new LoadSpec(
+                test, connections, pipeline, mix, valueSize, keys, duration, requests, warmup, rate, keyPrefix, seed);
+    }
+
+    public LoadSpec withDuration(Duration d) {
+        return new LoadSpec(
+                test,
+                connections,
+                pipeline,
+                mix,
+                valueSize,
+                keyspace,
+                Optional.of(d),
+                OptionalLong.empty(),
+                warmup,
+                rate,
+                keyPrefix,
+                seed);
+    }
+
+    public LoadSpec withRequests(long n) {
+        return new LoadSpec(
+                test,
+                connections,
+                pipeline,
+                mix,
+                valueSize,
+                keyspace,
+                Optional.empty(),
+                OptionalLong.of(n),
+                warmup,
+                rate,
+                keyPrefix,
+                seed);
+    }
+
+    public LoadSpec withWarmup(Duration d) {
+        return new LoadSpec(
+                test, connections, pipeline, mix, valueSize, keyspace, duration, requests, d, rate, keyPrefix, seed);
+    }
+
+    public LoadSpec withRate(double requestsPerSecond) {
+        return new LoadSpec(
+                test,
+                connections,
+                pipeline,
+                mix,
+                valueSize,
+                keyspace,
+                duration,
+                requests,
+                warmup,
+                OptionalDouble.of(requestsPerSecond),
+                keyPrefix,
+                seed);
+    }
+
+    public LoadSpec withKeyPrefix(String prefix) {
+        return new LoadSpec(
+                test, connections, pipeline, mix, valueSize, keyspace, duration, requests, warmup, rate, prefix, seed);
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

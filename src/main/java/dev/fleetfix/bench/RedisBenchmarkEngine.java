@@ -1,0 +1,119 @@
+package dev.fleetfix.bench;
+
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellQuote;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code redis-benchmark} engine: runs the host's own redis-benchmark over its shell and
+ * parses what it prints.
+ *
+ * <p>redis-benchmark's {@code -t} tests write fixed key names ({@code key:__rand_int__},
+ * {@code mylist}) outside any prefix; so each test is run instead as the equivalent custom command
+ * on keys under the prefix ({@code SET fleetfix:bench:str:__rand_int__ xxx}), which every version
+ * since 2.6 supports, and the result is named after the test. Output is read as {@code --csv} from
+ * 6.2 on (percentile columns) and from the verbose report before (the cumulative distribution).
+ *
+ * <p>Passwords are not supported: redis-benchmark takes them only as {@code -a}, which shows in the
+ * host's process list. Use the builtin engine against Redis with a password.
+ */
+public final class RedisBenchmarkEngine {
+    private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(15);
+    private static final int COMMAND_NOT_FOUND = 127;
+
+    /**
+     * Runs the tests as a step does: the safety check first, through {@code target} (the same Redis
+     * seen from the control node), and the prefix's keys deleted afterwards whatever happened.
+     */
+    public List<BenchResult> run(
+            RemoteShell shell,
+            BenchTarget target,
+            RedisBenchmarkSpec spec,
+            SafetyPolicy policy,
+            Optional<RedisVersion> redisVersion) {
+        SafetyGuard.check(target, policy);
+        try {
+            return run(shell, spec, redisVersion);
+        } finally {
+            target.deleteByPrefix(spec.keyPrefix());
+        }
+    }
+
+    /**
+     * Runs every test of the spec on the host.
+     *
+     * @param redisVersion the server's version from INFO server, used when redis-benchmark cannot
+     *     tell its own
+     */
+    public List<BenchResult> run(RemoteShell shell, RedisBenchmarkSpec spec, Optional<RedisVersion> redisVersion) {
+        Optional<RedisVersion> version = benchmarkVersion(shell).or(() -> redisVersion);
+        boolean csv = version.map(v -> v.atLeast(6, 2)).orElse(false);
+        if (spec.threads().isPresent() && !version.map(v -> v.atLeast(6, 0)).orElse(false)) {
+            throw new BenchmarkException(
+                    "host " + shell.hostName() + ": --threads needs redis-benchmark 6.0 or later, found "
+                            + version.map(RedisVersion::toString).orElse("an older one"));
+        }
+        List<BenchResult> results = new ArrayList<>();
+        for (BenchCommand test : spec.tests()) {
+            String script = commandLine(spec, test, csv);
+            ExecResult run = shell.exec(Command.of(script).withTimeout(spec.timeout()));
+            if (run.exitCode() == COMMAND_NOT_FOUND) {
+                throw new BenchmarkException("host " + shell.hostName()
+                        + ": redis-benchmark is not installed (it comes with the redis-tools or redis package)");
+            }
+            if (!run.ok()) {
+                throw new BenchmarkException("host " + shell.hostName() + ": redis-benchmark " + test + " exited "
+                        + run.exitCode() + ": " + run.errorText());
+            }
+            List<BenchResult> parsed;
+            try {
+                parsed = RedisBenchmarkOutput.parse(
+                        run.stdout(), csv ? RedisBenchmarkOutput.Format.CSV : RedisBenchmarkOutput.Format.VERBOSE);
+            } catch (BenchmarkException e) {
+                throw new BenchmarkException(
+                        "host " + shell.hostName() + ": redis-benchmark " + test + ": " + e.getMessage()
+                                + (run.stderr().isBlank()
+                                        ? ""
+                                        : "; stderr: " + run.stderr().strip()),
+                        e);
+            }
+            results.add(parsed.get(parsed.size() - 1).renamed(test.name()));
+        }
+        return results;
+    }
+
+    /** The version redis-benchmark reports of itself; empty when it cannot (versions before 6). */
+    Optional<RedisVersion> benchmarkVersion(RemoteShell shell) {
+        ExecResult result = shell.exec(Command.of("redis-benchmark --version").withTimeout(VERSION_TIMEOUT));
+        if (!result.ok() || !result.stdout().contains("redis-benchmark")) {
+            return Optional.empty();
+        }
+        return RedisVersion.find(result.stdout());
+    }
+
+    /** The command line of one test, every value quoted. */
+    static String commandLine(RedisBenchmarkSpec spec, BenchCommand test, boolean csv) {
+        List<String> words = new ArrayList<>();
+        words.add("redis-benchmark");
+        words.addAll(List.of("-h", spec.address(), "-p", Integer.toString(spec.port())));
+        words.addAll(List.of("-n", Long.toString(spec.requests()), "-c", Integer.toString(spec.clients())));
+        words.addAll(List.of("-d", Integer.toString(spec.dataSize()), "-P", Integer.toString(spec.pipeline())));
+        spec.keyspace().ifPresent(r -> words.addAll(List.of("-r", Long.toString(r))));
+        spec.threads().ifPresent(t -> words.addAll(List.of("--threads", Integer.toString(t))));
+        if (csv) {
+            words.add("--csv");
+        }
+        String key = test.key(spec.keyPrefix(), 0).replaceFirst("0$", "__rand_int__");
+        words.add(test.name());
+        words.add(key);
+        if (test == BenchCommand.SET || test == BenchCommand.LPUSH) {
+            words.add("x".repeat(spec.dataSize()));
+        }
+        return String.join(" ", words.stream().map(ShellQuote::quote).toList());
+    }
+}

@@ -1,0 +1,68 @@
+package dev.fleetfix.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Decides whether a benchmark may write to a Redis. Benchmark keys take memory; on a primary that
+ * is nearly full, or whose policy evicts any key ({@code allkeys-*}), they would push out the
+ * user's own keys. A replica is refused always: its writes are refused or lost at the next sync.
+ */
+public final class SafetyGuard {
+    private SafetyGuard() {}
+
+    /** Throws {@link BenchmarkRefusedException} unless the benchmark may run. */
+    public static void check(BenchTarget target, SafetyPolicy policy) {
+        Map<String, String> replication = target.info("replication");
+        String role = replication.getOrDefault("role", "master");
+        if (!role.equals("master")) {
+            throw new BenchmarkRefusedException(
+                    target.hostName(),
+                    List.of("it is a " + role + " (read-only replica); a benchmark writes, run it on the primary"),
+                    false);
+        }
+        List<String> reasons = risks(target.info("memory"), policy);
+        if (!reasons.isEmpty() && !policy.force()) {
+            throw new BenchmarkRefusedException(target.hostName(), reasons, true);
+        }
+    }
+
+    /** What makes writing to this primary risky; empty when nothing does. */
+    static List<String> risks(Map<String, String> memory, SafetyPolicy policy) {
+        List<String> reasons = new ArrayList<>();
+        long max = number(memory.get("maxmemory"));
+        long used = number(memory.get("used_memory"));
+        String evictionPolicy =
+                memory.getOrDefault("maxmemory_policy", "noeviction").toLowerCase(Locale.ROOT);
+        if (max > 0) {
+            double fill = (double) used / max;
+            if (fill > policy.maxMemoryFill()) {
+                reasons.add(String.format(
+                        Locale.ROOT,
+                        "used_memory is %.0f %% of maxmemory (%d of %d bytes), above %.0f %%",
+                        fill * 100,
+                        used,
+                        max,
+                        policy.maxMemoryFill() * 100));
+            }
+            if (evictionPolicy.startsWith("allkeys-")) {
+                reasons.add("maxmemory-policy " + evictionPolicy
+                        + " would evict user keys to make room for benchmark keys");
+            }
+        }
+        return reasons;
+    }
+
+    private static long number(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

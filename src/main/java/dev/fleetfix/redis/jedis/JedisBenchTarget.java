@@ -1,0 +1,192 @@
+package dev.fleetfix.redis.jedis;
+
+import dev.fleetfix.Secret;
+import dev.fleetfix.bench.BenchConnection;
+import dev.fleetfix.bench.BenchOp;
+import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.redis.InfoParser;
+import dev.fleetfix.redis.RedisException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * {@link BenchTarget} over Jedis: one plain connection per load thread (no pool: each thread owns
+ * its connection for the whole run) and one shared administrative connection.
+ */
+public final class JedisBenchTarget implements BenchTarget {
+    private static final int SCAN_COUNT = 1000;
+
+    private final String hostName;
+    private final HostAndPort address;
+    private final JedisClientConfig config;
+    private final Jedis admin;
+
+    private JedisBenchTarget(String hostName, HostAndPort address, JedisClientConfig config) {
+        this.hostName = hostName;
+        this.address = address;
+        this.config = config;
+        this.admin = call(() -> {
+            Jedis jedis = new Jedis(address, config);
+            jedis.ping();
+            return jedis;
+        });
+    }
+
+    /**
+     * Connects to a host's Redis.
+     *
+     * @param hostName the inventory name, for messages
+     * @param endpoint address, port and TLS of the Redis
+     * @param password the resolved password, when the endpoint has one
+     * @param timeout connect and read timeout; a read that waits longer fails the benchmark
+     */
+    public static JedisBenchTarget connect(
+            String hostName, RedisEndpoint endpoint, Optional<Secret> password, Duration timeout) {
+        Objects.requireNonNull(hostName, "hostName");
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .timeoutMillis((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+                .ssl(endpoint.tls())
+                .clientName("fleetfix-bench");
+        password.ifPresent(p -> config.password(p.reveal()));
+        return new JedisBenchTarget(hostName, new HostAndPort(endpoint.address(), endpoint.port()), config.build());
+    }
+
+    /** Connects to a host's Redis as the inventory describes it, reading its password from where it says. */
+    public static JedisBenchTarget connect(Host host, Duration timeout) {
+        Optional<Secret> password = RedisPassword.resolve(host, System::getenv).map(Secret::of);
+        return connect(host.name(), host.redis(), password, timeout);
+    }
+
+    @Override
+    public String hostName() {
+        return hostName;
+    }
+
+    @Override
+    public BenchConnection connect() {
+        Jedis jedis = call(() -> new Jedis(address, config));
+        return new Connection(jedis);
+    }
+
+    @Override
+    public synchronized Map<String, String> info(String section) {
+        return InfoParser.parse(call(() -> admin.info(section)));
+    }
+
+    @Override
+    public synchronized Optional<String> configGet(String parameter) {
+        try {
+            Map<String, String> values = admin.configGet(parameter);
+            return Optional.ofNullable(values.get(parameter));
+        } catch (JedisDataException e) {
+            return Optional.empty(); // CONFIG renamed or refused by ACL
+        } catch (JedisException e) {
+            throw failure("CONFIG GET " + parameter, e);
+        }
+    }
+
+    @Override
+    public synchronized void bgsave() {
+        call(admin::bgsave);
+    }
+
+    @Override
+    public synchronized long deleteByPrefix(String prefix) {
+        ScanParams params = new ScanParams().match(escapeGlob(prefix) + "*").count(SCAN_COUNT);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        long deleted = 0;
+        do {
+            String from = cursor;
+            ScanResult<String> page = call(() -> admin.scan(from, params));
+            List<String> keys = page.getResult();
+            if (!keys.isEmpty()) {
+                deleted += call(() -> admin.unlink(keys.toArray(String[]::new)));
+            }
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        return deleted;
+    }
+
+    @Override
+    public synchronized void close() {
+        admin.close();
+    }
+
+    /** SCAN MATCH is a glob: a prefix holding {@code * ? [ ] \} must match itself only. */
+    static String escapeGlob(String prefix) {
+        StringBuilder escaped = new StringBuilder();
+        for (char c : prefix.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                escaped.append('\\');
+            }
+            escaped.append(c);
+        }
+        return escaped.toString();
+    }
+
+    private <T> T call(Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisException e) {
+            throw failure(address.toString(), e);
+        }
+    }
+
+    private RedisException failure(String what, JedisException e) {
+        return JedisErrors.map(hostName, what, Duration.ofMillis(config.getSocketTimeoutMillis()), e);
+    }
+
+    private final class Connection implements BenchConnection {
+        private final Jedis jedis;
+
+        Connection(Jedis jedis) {
+            this.jedis = jedis;
+        }
+
+        @Override
+        public int execute(List<BenchOp> ops) {
+            return call(() -> {
+                Pipeline pipeline = jedis.pipelined();
+                for (BenchOp op : ops) {
+                    byte[] key = op.key().getBytes(StandardCharsets.UTF_8);
+                    switch (op.command()) {
+                        case SET -> pipeline.set(key, op.value());
+                        case GET -> pipeline.get(key);
+                        case INCR -> pipeline.incr(key);
+                        case LPUSH -> pipeline.lpush(key, op.value());
+                    }
+                }
+                List<Object> replies = new ArrayList<>(pipeline.syncAndReturnAll());
+                int errors = 0;
+                for (Object reply : replies) {
+                    if (reply instanceof Exception) {
+                        errors++;
+                    }
+                }
+                return errors;
+            });
+        }
+
+        @Override
+        public void close() {
+            jedis.close();
+        }
+    }
+}

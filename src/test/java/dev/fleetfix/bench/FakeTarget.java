@@ -1,0 +1,100 @@
+package dev.fleetfix.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntToLongFunction;
+
+/** A Redis that keeps keys in a set and spends time on a fake clock. */
+final class FakeTarget implements BenchTarget {
+    final AtomicLong clock;
+    final IntToLongFunction serviceNanos;
+    final AtomicInteger calls = new AtomicInteger();
+    final Set<String> keys = ConcurrentHashMap.newKeySet();
+    final List<BenchOp> ops = Collections.synchronizedList(new ArrayList<>());
+    final Map<String, Map<String, String>> info = new HashMap<>();
+    final Map<String, String> config = new HashMap<>();
+    final AtomicInteger bgsaves = new AtomicInteger();
+    int errorsPerBatch;
+    boolean closed;
+
+    /** @param serviceNanos how long the n-th pipeline (from 0) takes */
+    FakeTarget(AtomicLong clock, IntToLongFunction serviceNanos) {
+        this.clock = clock;
+        this.serviceNanos = serviceNanos;
+        info.put("replication", Map.of("role", "master"));
+        info.put("memory", Map.of("used_memory", "1000000", "maxmemory", "0", "maxmemory_policy", "noeviction"));
+        info.put(
+                "persistence",
+                Map.of(
+                        "loading",
+                        "0",
+                        "rdb_bgsave_in_progress",
+                        "0",
+                        "aof_rewrite_in_progress",
+                        "0",
+                        "rdb_last_bgsave_status",
+                        "ok"));
+        info.put("stats", Map.of("latest_fork_usec", "1234"));
+        config.put("dir", "/var/lib/redis");
+    }
+
+    @Override
+    public String hostName() {
+        return "redis-1";
+    }
+
+    @Override
+    public BenchConnection connect() {
+        return new BenchConnection() {
+            @Override
+            public int execute(List<BenchOp> batch) {
+                clock.addAndGet(serviceNanos.applyAsLong(calls.getAndIncrement()));
+                ops.addAll(batch);
+                for (BenchOp op : batch) {
+                    if (op.command() != BenchCommand.GET) {
+                        keys.add(op.key());
+                    }
+                }
+                return errorsPerBatch;
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    @Override
+    public Map<String, String> info(String section) {
+        return info.getOrDefault(section, Map.of());
+    }
+
+    @Override
+    public Optional<String> configGet(String parameter) {
+        return Optional.ofNullable(config.get(parameter));
+    }
+
+    @Override
+    public void bgsave() {
+        bgsaves.incrementAndGet();
+    }
+
+    @Override
+    public long deleteByPrefix(String prefix) {
+        long before = keys.size();
+        keys.removeIf(k -> k.startsWith(prefix));
+        return before - keys.size();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

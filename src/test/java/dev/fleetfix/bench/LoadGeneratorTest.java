@@ -1,0 +1,136 @@
+package dev.fleetfix.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LoadGeneratorTest {
+    private static final long MS = 1_000_000;
+
+    private final AtomicLong clock = new AtomicLong(1_000 * MS);
+    private final LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+
+    private static LoadSpec oneConnection() {
+        return LoadSpec.defaults()
+                .withTest("SET")
+                .withMix(Map.of(BenchCommand.SET, 1))
+                .withConnections(1)
+                .withWarmup(Duration.ZERO)
+                .withDuration(Duration.ofSeconds(1));
+    }
+
+    /** Every call takes 0.1 ms, except call 100, which stalls for 50 ms (a fork, say). */
+    private FakeTarget stallingTarget() {
+        return new FakeTarget(clock, n -> n == 100 ? 50 * MS : MS / 10);
+    }
+
+    @Test
+    void pacedLoadCountsTheStallInEveryRequestThatShouldHaveBeenSentDuringIt() {
+        LoadResult paced = generator.run(stallingTarget(), oneConnection().withRate(1000));
+
+        BenchResult r = paced.result();
+        assertThat(r.requests()).hasValue(1000);
+        Histogram h = HistogramLatency.decode(r.latency().histogram().orElseThrow());
+        // requests intended at 100 ms .. 150 ms all waited behind the stall
+        assertThat(h.getCountBetweenValues(10_000, 60_000)).isGreaterThanOrEqualTo(40);
+        assertThat(Metric.P99.valueOf(r).orElseThrow()).isGreaterThan(10);
+        assertThat(Metric.MAX.valueOf(r).orElseThrow()).isCloseTo(50.1, within(0.1));
+        assertThat(r.rps()).isCloseTo(1000, within(10.0));
+    }
+
+    @Test
+    void unpacedLoadSeesTheStallOnceOnly() {
+        LoadResult unpaced = generator.run(stallingTarget(), oneConnection());
+
+        BenchResult r = unpaced.result();
+        Histogram h = HistogramLatency.decode(r.latency().histogram().orElseThrow());
+        assertThat(h.getCountBetweenValues(10_000, 60_000)).isEqualTo(1);
+        assertThat(Metric.P99.valueOf(r).orElseThrow()).isLessThan(1);
+        assertThat(Metric.MAX.valueOf(r).orElseThrow()).isCloseTo(50, within(0.1));
+    }
+
+    @Test
+    void warmUpIsNeitherTimedNorCounted() {
+        FakeTarget target = new FakeTarget(clock, n -> MS);
+
+        LoadResult result = generator.run(target, oneConnection().withWarmup(Duration.ofMillis(200)));
+
+        assertThat(target.calls.get()).isBetween(1199, 1201);
+        assertThat(result.result().requests().orElseThrow()).isBetween(999L, 1001L);
+        assertThat(result.result().rps()).isCloseTo(1000, within(5.0));
+        assertThat(result.measured()).isBetween(Duration.ofMillis(995), Duration.ofMillis(1005));
+    }
+
+    @Test
+    void aRequestCountIsMetExactlyAcrossConnectionsAndPipelines() {
+        FakeTarget target = new FakeTarget(clock, n -> MS);
+        LoadSpec spec = oneConnection()
+                .withConnections(4)
+                .withPipeline(16)
+                .withRequests(1000)
+                .withMix(Map.of(BenchCommand.SET, 3, BenchCommand.GET, 1));
+
+        LoadResult result = generator.run(target, spec);
+
+        assertThat(result.result().requests()).hasValue(1000);
+        assertThat(target.ops).hasSize(1000);
+        long sets =
+                target.ops.stream().filter(o -> o.command() == BenchCommand.SET).count();
+        assertThat(sets).isBetween(650L, 850L);
+    }
+
+    @Test
+    void writesOnlyUnderThePrefixWithinTheKeyspace() {
+        FakeTarget target = new FakeTarget(clock, n -> MS);
+        LoadSpec spec = oneConnection()
+                .withKeyPrefix("t:")
+                .withKeyspace(50)
+                .withRequests(2000)
+                .withValueSize(7)
+                .withMix(Map.of(BenchCommand.SET, 1, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1, BenchCommand.GET, 1));
+
+        generator.run(target, spec);
+
+        assertThat(target.ops).allSatisfy(op -> assertThat(op.key()).matches("t:(str|ctr|list):\\d+"));
+        assertThat(target.keys).hasSizeLessThanOrEqualTo(150);
+        assertThat(target.ops.get(0).value()).hasSize(7);
+    }
+
+    @Test
+    void countsErrorReplies() {
+        FakeTarget target = new FakeTarget(clock, n -> MS);
+        target.errorsPerBatch = 1;
+
+        LoadResult result = generator.run(target, oneConnection().withRequests(10));
+
+        assertThat(result.errors()).isEqualTo(10);
+    }
+
+    @Test
+    void percentilesNeverDecrease() {
+        BenchResult r =
+                generator.run(stallingTarget(), oneConnection().withRate(1000)).result();
+
+        double previous = 0;
+        for (Metric m : new Metric[] {Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX}) {
+            assertThat(m.valueOf(r).orElseThrow()).isGreaterThanOrEqualTo(previous);
+            previous = m.valueOf(r).orElseThrow();
+        }
+    }
+
+    @Test
+    void rejectsBadSpecsNamingTheField() {
+        assertThatThrownBy(() -> LoadSpec.defaults().withConnections(0))
+                .hasMessage("connections must be 1..10000, was 0");
+        assertThatThrownBy(() -> LoadSpec.defaults().withRate(-1)).hasMessage("rate must be > 0, was -1.0");
+        assertThatThrownBy(() -> LoadSpec.defaults().withKeyPrefix(" ")).hasMessage("keyPrefix must not be blank");
+        assertThatThrownBy(() -> LoadSpec.defaults().withMix(Map.of()))
+                .hasMessage("mix must name at least one command");
+    }
+}

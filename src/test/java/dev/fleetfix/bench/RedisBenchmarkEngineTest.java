@@ -1,0 +1,151 @@
+package dev.fleetfix.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class RedisBenchmarkEngineTest {
+
+    /** Answers each command by the first rule whose text it contains; records what ran. */
+    private static final class FakeShell implements RemoteShell {
+        final Map<String, ExecResult> rules = new LinkedHashMap<>();
+        final List<Command> ran = new ArrayList<>();
+
+        FakeShell answer(String contains, int exit, String stdout, String stderr) {
+            rules.put(contains, new ExecResult(exit, stdout, stderr, Duration.ofMillis(5)));
+            return this;
+        }
+
+        @Override
+        public String hostName() {
+            return "redis-1";
+        }
+
+        @Override
+        public ExecResult exec(Command command) {
+            ran.add(command);
+            return rules.entrySet().stream()
+                    .filter(e -> command.script().contains(e.getKey()))
+                    .map(Map.Entry::getValue)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("unexpected command: " + command.script()));
+        }
+
+        @Override
+        public void put(String remotePath, byte[] content, int mode, boolean become) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private final RedisBenchmarkEngine engine = new RedisBenchmarkEngine();
+    private final RedisBenchmarkSpec spec = RedisBenchmarkSpec.defaults("127.0.0.1", 6379);
+
+    @Test
+    void buildsOneQuotedCustomCommandPerTestUnderThePrefix() {
+        RedisBenchmarkSpec s = spec.withKeyPrefix("bench it:").withPipeline(16).withThreads(2);
+
+        String set = RedisBenchmarkEngine.commandLine(s, BenchCommand.SET, true);
+
+        assertThat(set)
+                .isEqualTo("redis-benchmark -h 127.0.0.1 -p 6379 -n 100000 -c 50 -d 3 -P 16 -r 100000 --threads 2 --csv"
+                        + " SET 'bench it:str:__rand_int__' xxx");
+        assertThat(RedisBenchmarkEngine.commandLine(spec, BenchCommand.INCR, false))
+                .endsWith("-r 100000 INCR fleetfix:bench:ctr:__rand_int__");
+    }
+
+    @Test
+    void readsCsvFromRedis7AndNamesResultsAfterTheTests() {
+        FakeShell shell = new FakeShell()
+                .answer("--version", 0, Fixtures.read("redis7-version.txt"), "")
+                .answer(" SET ", 0, Fixtures.read("redis7-csv-custom-command.csv"), "")
+                .answer(" GET ", 0, Fixtures.read("redis7-csv-set-pipelined.csv"), "");
+
+        List<BenchResult> results = engine.run(shell, spec, Optional.empty());
+
+        assertThat(results).extracting(BenchResult::test).containsExactly("SET", "GET");
+        assertThat(results.get(1).rps()).isEqualTo(161290.33);
+        assertThat(Metric.P99.valueOf(results.get(1))).hasValue(9.119);
+        assertThat(shell.ran.get(1).script()).contains("--csv");
+        assertThat(shell.ran.get(1).timeout()).isEqualTo(spec.timeout());
+    }
+
+    @Test
+    void readsTheVerboseDistributionWhenRedisBenchmarkIsTooOldToSayItsVersion() {
+        FakeShell shell = new FakeShell()
+                .answer("--version", 1, "", "Unrecognized option or bad number of args for: '--version'")
+                .answer(" SET ", 0, Fixtures.read("seed-2.8-thp-always.txt"), "");
+
+        List<BenchResult> results =
+                engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(2, 8, 19)));
+
+        assertThat(shell.ran.get(1).script()).doesNotContain("--csv");
+        assertThat(Metric.MAX.valueOf(results.get(0))).hasValue(169);
+        assertThat(results.get(0).test()).isEqualTo("SET");
+    }
+
+    @Test
+    void usesTheServersVersionWhenRedisBenchmarkGivesNone() {
+        FakeShell shell = new FakeShell()
+                .answer("--version", 1, "", "")
+                .answer(" SET ", 0, Fixtures.read("redis7-csv-custom-command.csv"), "");
+
+        engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(6, 2, 6)));
+
+        assertThat(shell.ran.get(1).script()).contains("--csv");
+    }
+
+    @Test
+    void saysWhenRedisBenchmarkIsMissing() {
+        FakeShell shell = new FakeShell()
+                .answer("--version", 127, "", "sh: redis-benchmark: not found")
+                .answer(" SET ", 127, "", "sh: redis-benchmark: not found");
+
+        assertThatThrownBy(() -> engine.run(shell, spec, Optional.empty()))
+                .hasMessage(
+                        "host redis-1: redis-benchmark is not installed (it comes with the redis-tools or redis package)");
+    }
+
+    @Test
+    void reportsServerErrorsThatLeaveNoResult() {
+        FakeShell shell = new FakeShell()
+                .answer("--version", 0, "redis-benchmark 7.0.15", "")
+                .answer(
+                        " INCR ",
+                        0,
+                        Fixtures.read("redis7-q-error-not-integer.txt"),
+                        "Error from server: ERR value is not an integer or out of range");
+
+        assertThatThrownBy(() -> engine.run(shell, spec.withTests(List.of(BenchCommand.INCR)), Optional.empty()))
+                .hasMessageStartingWith("host redis-1: redis-benchmark INCR: ")
+                .hasMessageEndingWith("stderr: Error from server: ERR value is not an integer or out of range");
+    }
+
+    @Test
+    void refusesThreadsOnOldVersions() {
+        FakeShell shell = new FakeShell().answer("--version", 1, "", "");
+
+        assertThatThrownBy(() -> engine.run(shell, spec.withThreads(4), Optional.of(new RedisVersion(5, 0, 7))))
+                .hasMessageContaining("--threads needs redis-benchmark 6.0");
+    }
+
+    @Test
+    void findsVersionsInBothPlaces() {
+        assertThat(RedisVersion.find("redis-benchmark 7.0.15")).contains(new RedisVersion(7, 0, 15));
+        assertThat(RedisVersion.find(Fixtures.read("redis7-info-server.txt"))).contains(new RedisVersion(7, 0, 15));
+        assertThat(new RedisVersion(6, 2, 0).atLeast(6, 2)).isTrue();
+        assertThat(new RedisVersion(6, 0, 16).atLeast(6, 2)).isFalse();
+    }
+}

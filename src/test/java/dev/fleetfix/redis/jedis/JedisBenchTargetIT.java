@@ -1,0 +1,146 @@
+package dev.fleetfix.redis.jedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fleetfix.bench.BenchCommand;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchmarkRefusedException;
+import dev.fleetfix.bench.BuiltinBenchmark;
+import dev.fleetfix.bench.LoadGenerator;
+import dev.fleetfix.bench.LoadResult;
+import dev.fleetfix.bench.LoadSpec;
+import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.SafetyPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+class JedisBenchTargetIT {
+    private static LocalRedisServer server;
+    private JedisBenchTarget target;
+    private Jedis jedis;
+
+    @BeforeAll
+    static void startRedis() {
+        server = LocalRedisServer.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        server.close();
+    }
+
+    @BeforeEach
+    void connect() {
+        jedis = server.client();
+        jedis.flushAll();
+        jedis.configSet("maxmemory", "0");
+        jedis.configSet("maxmemory-policy", "noeviction");
+        jedis.set("user:1", "keep me");
+        jedis.lpush("user:list", "a", "b");
+        target = JedisBenchTarget.connect("local-redis", server.endpoint(), Optional.empty(), Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void disconnect() {
+        target.close();
+        jedis.close();
+    }
+
+    private static LoadSpec mix() {
+        return LoadSpec.defaults()
+                .withConnections(4)
+                .withPipeline(8)
+                .withKeyspace(1000)
+                .withWarmup(Duration.ofMillis(200))
+                .withRequests(20_000)
+                .withMix(Map.of(BenchCommand.SET, 2, BenchCommand.GET, 2, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1));
+    }
+
+    @Test
+    void runsTheMixAndLeavesOnlyTheUsersKeys() {
+        LoadResult load = new BuiltinBenchmark(LoadGenerator.system()).run(target, mix(), SafetyPolicy.DEFAULT);
+
+        BenchResult r = load.result();
+        assertThat(r.requests()).hasValue(20_000);
+        assertThat(load.errors()).isZero();
+        assertThat(r.rps()).isPositive();
+        double previous = 0;
+        for (Metric m : List.of(Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX)) {
+            double value = m.valueOf(r).orElseThrow();
+            assertThat(value).as(m.label()).isGreaterThanOrEqualTo(previous);
+            previous = value;
+        }
+        assertThat(jedis.keys("*")).containsExactlyInAnyOrder("user:1", "user:list");
+        assertThat(jedis.get("user:1")).isEqualTo("keep me");
+    }
+
+    @Test
+    void writesOnlyUnderThePrefix() {
+        // no cleanup here, to see what the load itself wrote
+        LoadGenerator.system().run(target, mix().withKeyPrefix("fleetfix:it:"));
+
+        List<String> written =
+                jedis.keys("*").stream().filter(k -> !k.startsWith("user:")).toList();
+        assertThat(written).isNotEmpty().allSatisfy(k -> assertThat(k).startsWith("fleetfix:it:"));
+        assertThat(jedis.type("fleetfix:it:list:1").equals("list") || !jedis.exists("fleetfix:it:list:1"))
+                .isTrue();
+
+        long deleted = target.deleteByPrefix("fleetfix:it:");
+
+        assertThat(deleted).isEqualTo(written.size());
+        assertThat(jedis.dbSize()).isEqualTo(2);
+    }
+
+    @Test
+    void aGlobInThePrefixMatchesOnlyItself() {
+        jedis.set("a*b:1", "x");
+        jedis.set("axb:1", "x");
+
+        assertThat(target.deleteByPrefix("a*b:")).isEqualTo(1);
+
+        assertThat(jedis.exists("axb:1")).isTrue();
+        assertThat(jedis.exists("a*b:1")).isFalse();
+    }
+
+    @Test
+    void aPacedLoadKeepsToItsRate() {
+        LoadSpec paced = mix().withRequests(4000).withWarmup(Duration.ZERO).withRate(2000);
+
+        LoadResult load = LoadGenerator.system().run(target, paced);
+
+        assertThat(load.result().rps()).isCloseTo(2000, within(200.0));
+        assertThat(load.measured()).isBetween(Duration.ofMillis(1800), Duration.ofMillis(2500));
+        target.deleteByPrefix(LoadSpec.DEFAULT_PREFIX);
+    }
+
+    @Test
+    void refusesANearlyFullAllkeysLruPrimaryAndWritesNothing() {
+        long used = Long.parseLong(target.info("memory").get("used_memory"));
+        jedis.configSet("maxmemory", Long.toString(used + used / 10));
+        jedis.configSet("maxmemory-policy", "allkeys-lru");
+
+        assertThatThrownBy(() -> new BuiltinBenchmark(LoadGenerator.system()).run(target, mix(), SafetyPolicy.DEFAULT))
+                .isInstanceOf(BenchmarkRefusedException.class)
+                .hasMessageContaining("host local-redis: refusing to benchmark: used_memory is")
+                .hasMessageContaining("maxmemory-policy allkeys-lru would evict user keys")
+                .hasMessageContaining("--force");
+        assertThat(jedis.keys("*")).containsExactlyInAnyOrder("user:1", "user:list");
+    }
+
+    @Test
+    void readsInfoAndConfig() throws Exception {
+        assertThat(target.info("replication")).containsEntry("role", "master");
+        assertThat(target.configGet("dir")).contains(server.dir.toRealPath().toString());
+        assertThat(target.configGet("no-such-parameter")).isEmpty();
+    }
+}

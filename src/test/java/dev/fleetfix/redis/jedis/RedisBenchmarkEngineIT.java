@@ -1,0 +1,132 @@
+package dev.fleetfix.redis.jedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fleetfix.bench.BenchCommand;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchmarkRefusedException;
+import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.RedisBenchmarkEngine;
+import dev.fleetfix.bench.RedisBenchmarkSpec;
+import dev.fleetfix.bench.SafetyPolicy;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** The redis-benchmark engine with the real redis-benchmark against a real redis-server. */
+class RedisBenchmarkEngineIT {
+
+    /** Runs commands with {@code sh -c} on this machine, as the local transport does. */
+    private static final class ShShell implements RemoteShell {
+        final List<String> scripts = new ArrayList<>();
+
+        @Override
+        public String hostName() {
+            return "localhost";
+        }
+
+        @Override
+        public ExecResult exec(Command command) {
+            scripts.add(command.script());
+            try {
+                long start = System.nanoTime();
+                Process p = new ProcessBuilder("sh", "-c", command.script()).start();
+                p.getOutputStream().close();
+                byte[] out = p.getInputStream().readAllBytes();
+                byte[] err = p.getErrorStream().readAllBytes();
+                if (!p.waitFor(command.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                    p.destroyForcibly();
+                    throw new AssertionError("timed out: " + command.script());
+                }
+                return new ExecResult(
+                        p.exitValue(),
+                        new String(out, StandardCharsets.UTF_8),
+                        new String(err, StandardCharsets.UTF_8),
+                        Duration.ofNanos(System.nanoTime() - start));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+
+        @Override
+        public void put(String remotePath, byte[] content, int mode, boolean become) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void runsEveryTestOnPrefixedKeysAndReadsItsCsv() {
+        try (LocalRedisServer server = LocalRedisServer.start();
+                Jedis jedis = server.client()) {
+            jedis.set("user:1", "keep me");
+            ShShell shell = new ShShell();
+            RedisBenchmarkSpec spec = RedisBenchmarkSpec.defaults("127.0.0.1", server.port)
+                    .withTests(List.of(BenchCommand.SET, BenchCommand.GET, BenchCommand.INCR, BenchCommand.LPUSH))
+                    .withRequests(5000)
+                    .withClients(10)
+                    .withPipeline(4)
+                    .withKeyPrefix("fleetfix:it bench:");
+
+            List<BenchResult> results = new RedisBenchmarkEngine().run(shell, spec, Optional.empty());
+
+            assertThat(results).extracting(BenchResult::test).containsExactly("SET", "GET", "INCR", "LPUSH");
+            assertThat(results).allSatisfy(r -> {
+                assertThat(r.rps()).isPositive();
+                assertThat(Metric.P50.valueOf(r).orElseThrow())
+                        .isLessThanOrEqualTo(Metric.P99.valueOf(r).orElseThrow());
+                assertThat(Metric.P99.valueOf(r).orElseThrow())
+                        .isLessThanOrEqualTo(Metric.MAX.valueOf(r).orElseThrow());
+            });
+            assertThat(shell.scripts).anySatisfy(s -> assertThat(s).contains("--csv"));
+            assertThat(jedis.keys("*")).contains("user:1").allSatisfy(k -> assertThat(k)
+                    .matches("user:1|fleetfix:it bench:(str|ctr|list):\\d+"));
+            String aList = jedis.keys("fleetfix:it bench:list:*").iterator().next();
+            assertThat(jedis.type(aList)).isEqualTo("list");
+        }
+    }
+
+    @Test
+    void asAStepItChecksSafetyFirstAndDeletesItsKeysAfter() {
+        try (LocalRedisServer server = LocalRedisServer.start();
+                Jedis jedis = server.client();
+                JedisBenchTarget target = JedisBenchTarget.connect(
+                        "localhost", server.endpoint(), Optional.empty(), Duration.ofSeconds(5))) {
+            jedis.set("user:1", "keep me");
+            RedisBenchmarkSpec spec = RedisBenchmarkSpec.defaults("127.0.0.1", server.port)
+                    .withRequests(2000)
+                    .withClients(4);
+
+            List<BenchResult> results =
+                    new RedisBenchmarkEngine().run(new ShShell(), target, spec, SafetyPolicy.DEFAULT, Optional.empty());
+
+            assertThat(results).extracting(BenchResult::test).containsExactly("SET", "GET");
+            assertThat(jedis.keys("*")).containsExactly("user:1");
+
+            long used = Long.parseLong(target.info("memory").get("used_memory"));
+            jedis.configSet("maxmemory", Long.toString(used + used / 20));
+            jedis.configSet("maxmemory-policy", "allkeys-lru");
+            ShShell untouched = new ShShell();
+            assertThatThrownBy(() -> new RedisBenchmarkEngine()
+                            .run(untouched, target, spec, SafetyPolicy.DEFAULT, Optional.empty()))
+                    .isInstanceOf(BenchmarkRefusedException.class);
+            assertThat(untouched.scripts).isEmpty();
+        }
+    }
+}

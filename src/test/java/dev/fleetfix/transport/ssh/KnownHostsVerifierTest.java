@@ -1,0 +1,128 @@
+package dev.fleetfix.transport.ssh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.AcceptedNew;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Changed;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Unknown;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.util.Base64;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import net.schmizz.sshj.common.Buffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KnownHostsVerifierTest {
+
+    @TempDir
+    Path dir;
+
+    private final PublicKey key = newKey();
+    private final PublicKey otherKey = newKey();
+
+    private static PublicKey newKey() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"));
+            return generator.generateKeyPair().getPublic();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String blob(PublicKey key) {
+        return Base64.getEncoder()
+                .encodeToString(new Buffer.PlainBuffer().putPublicKey(key).getCompactData());
+    }
+
+    private Path file(String... lines) throws Exception {
+        Path file = dir.resolve("known_hosts");
+        Files.write(file, List.of(lines));
+        return file;
+    }
+
+    @Test
+    void aMatchingEntryVerifies() throws Exception {
+        KnownHostsVerifier verifier =
+                KnownHostsVerifier.load(file("[10.0.0.1]:2222 ecdsa-sha2-nistp256 " + blob(key)), false);
+
+        assertThat(verifier.verify("10.0.0.1", 2222, key)).isTrue();
+        assertThat(verifier.outcome()).isNull();
+    }
+
+    @Test
+    void aHashedEntryVerifies() throws Exception {
+        byte[] salt = "0123456789abcdef0123".getBytes(StandardCharsets.US_ASCII);
+        Mac mac = Mac.getInstance("HmacSHA1");
+        mac.init(new SecretKeySpec(salt, "HmacSHA1"));
+        byte[] hash = mac.doFinal("10.0.0.1".getBytes(StandardCharsets.US_ASCII));
+        String hashed = "|1|" + Base64.getEncoder().encodeToString(salt) + "|"
+                + Base64.getEncoder().encodeToString(hash);
+
+        KnownHostsVerifier verifier =
+                KnownHostsVerifier.load(file(hashed + " ecdsa-sha2-nistp256 " + blob(key)), false);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isTrue();
+        assertThat(verifier.verify("10.0.0.2", 22, key)).isFalse();
+    }
+
+    @Test
+    void anUnknownHostIsRefusedAndRemembered() throws Exception {
+        Path file = file("10.0.0.9 ecdsa-sha2-nistp256 " + blob(otherKey));
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isFalse();
+        assertThat(verifier.outcome())
+                .isEqualTo(new Unknown("10.0.0.1", "ecdsa-sha2-nistp256", KnownHostsVerifier.fingerprint(key)));
+        assertThat(Files.readAllLines(file)).hasSize(1);
+    }
+
+    @Test
+    void acceptNewAppendsTheKeyAsOpenSshWritesIt() throws Exception {
+        Path file = dir.resolve("new").resolve("known_hosts");
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(file, true);
+
+        assertThat(verifier.verify("10.0.0.1", 2222, key)).isTrue();
+        assertThat(verifier.outcome()).isInstanceOf(AcceptedNew.class);
+        assertThat(Files.readAllLines(file)).containsExactly("[10.0.0.1]:2222 ecdsa-sha2-nistp256 " + blob(key));
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.1", 2222, key))
+                .isTrue();
+    }
+
+    @Test
+    void acceptNewAddsALineBreakWhenTheFileLacksOne() throws Exception {
+        Path file = dir.resolve("known_hosts");
+        Files.writeString(file, "10.0.0.9 ecdsa-sha2-nistp256 " + blob(otherKey));
+
+        KnownHostsVerifier.load(file, true).verify("10.0.0.1", 22, key);
+
+        assertThat(Files.readAllLines(file)).hasSize(2).last().asString().startsWith("10.0.0.1 ");
+    }
+
+    @Test
+    void aChangedKeyIsRefusedEvenWithAcceptNewAndItsLineFound() throws Exception {
+        Path file = file(
+                "# comment",
+                "",
+                "10.0.0.9 ecdsa-sha2-nistp256 " + blob(key),
+                "10.0.0.1 ecdsa-sha2-nistp256 " + blob(otherKey));
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(file, true);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isFalse();
+        assertThat(verifier.outcome())
+                .isEqualTo(new Changed("10.0.0.1", "ecdsa-sha2-nistp256", KnownHostsVerifier.fingerprint(key), 4));
+        assertThat(Files.readAllLines(file)).hasSize(4);
+    }
+
+    @Test
+    void fingerprintsLookLikeSshKeygens() {
+        assertThat(KnownHostsVerifier.fingerprint(key)).startsWith("SHA256:").hasSize(7 + 43);
+    }
+}
