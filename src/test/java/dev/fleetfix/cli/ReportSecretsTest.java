@@ -96,7 +96,7 @@ class ReportSecretsTest {
         }
         assertThat(files)
                 .extracting(p -> p.getFileName().toString())
-                .containsExactlyInAnyOrder("report.json", "junit.xml", "report.html");
+                .containsExactlyInAnyOrder("report.json", "junit.xml", "report.html", "journal.jsonl");
         for (Path f : files) {
             everything.append(Files.readString(f));
         }
