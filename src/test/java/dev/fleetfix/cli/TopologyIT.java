@@ -1,8 +1,7 @@
-package dev.fleetfix.rollout.topology;
+package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.cli.Main;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
@@ -12,6 +11,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -76,8 +78,12 @@ class TopologyIT {
             sleep(300);
         }
         assertThat(cli("lab-1", "INFO replication")).contains(announced);
-        cli("lab-1", "DEBUG POPULATE 10000 key 64");
-        cli("lab-3", "DEBUG POPULATE 5000 other 64");
+        for (int i = 0; i < 100 && !cli("lab-2", "INFO replication").contains("master_link_status:up"); i++) {
+            sleep(300);
+        }
+        // Written by a script, so that the writes replicate (DEBUG POPULATE does not).
+        cli("lab-1", seed("key", 10000));
+        cli("lab-3", seed("other", 5000));
         awaitReplicaHas("lab-2", 10000);
         seeded = data();
         assertThat(seeded.get("lab-1")).startsWith("10000 ");
@@ -119,10 +125,18 @@ class TopologyIT {
         return data;
     }
 
+    private static String seed(String prefix, int keys) {
+        return "EVAL \"for i=1," + keys + " do redis.call('SET','" + prefix
+                + ":'..i,'value-'..i..'-'..string.rep('x', 48)) end\" 0";
+    }
+
     private static void awaitReplicaHas(String host, int keys) {
-        for (int i = 0; i < 100 && !cli(host, "DBSIZE").equals(Integer.toString(keys)); i++) {
-            sleep(200);
+        for (int i = 0; i < 200 && !cli(host, "DBSIZE").equals(Integer.toString(keys)); i++) {
+            sleep(300);
         }
+        assertThat(cli(host, "DBSIZE"))
+                .as(host + ": " + cli(host, "INFO replication"))
+                .isEqualTo(Integer.toString(keys));
     }
 
     private static void sleep(long ms) {
@@ -305,6 +319,47 @@ class TopologyIT {
                 .doesNotContain("[lab-2] command")
                 .contains("primary: fail over to lab-2")
                 .contains("ok: 3 hosts done");
+    }
+
+    @Test
+    @Order(7)
+    void theWindowClosingMidRunLetsTheHostInFlightFinishAndStartsNoOther() throws Exception {
+        Path playbook = dir.resolve("windowed.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: windowed restart
+                  hosts: all
+                  serial: 1
+                  window: "Sat 01:00-05:00 Europe/Berlin"
+                  steps:
+                    - command: {cmd: "sleep 2", changed_when: "true"}
+                    - restart_redis: {timeout: 60s, failback: true}
+                """);
+        // Saturday 04:59:48 in Berlin, running on: the window closes 12 s into the run, while lab-1
+        // (batch 2, a failover and a failback) is in flight.
+        Instant start = Instant.parse("2026-11-28T03:59:48Z");
+        Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), start));
+        CommandLine cmd = Main.commandLine();
+        ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).clock = clock;
+        StringWriter out = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(new StringWriter()));
+        int code = cmd.execute(
+                "apply",
+                playbook.toString(),
+                "-i",
+                fleet.inventoryFile().toString(),
+                "--no-color",
+                "--run-dir",
+                dir.resolve("windowed").toString());
+        System.out.println("windowed, exit " + code + "\n" + out);
+        assertThat(code).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString())
+                .contains("WINDOW CLOSED: Sat 01:00-05:00 Europe/Berlin closed")
+                .contains("host lab-1 done")
+                .contains("untouched: lab-3")
+                .doesNotContain("[lab-3] command");
     }
 
     @Test
