@@ -363,6 +363,52 @@ class TopologyIT {
     }
 
     @Test
+    @Order(8)
+    void sshDroppedMidStepMakesTheHostUnreachableAndHaltsBeforeItsRestart() throws Exception {
+        Path playbook = dir.resolve("drop.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: restart with a slow step
+                  hosts: all
+                  serial: 1
+                  steps:
+                    - command: {cmd: "sleep 5", changed_when: "true"}
+                    - restart_redis: {timeout: 60s, failback: true}
+                """);
+        Thread dropper = new Thread(() -> {
+            sleep(2500);
+            // sshd and every session it serves, the one running "sleep 5" included
+            fleet.rootExec("lab-2", "systemctl stop ssh; pkill -KILL sshd");
+        });
+        dropper.start();
+        try {
+            CommandLine cmd = Main.commandLine();
+            StringWriter out = new StringWriter();
+            cmd.setOut(new PrintWriter(out));
+            cmd.setErr(new PrintWriter(new StringWriter()));
+            int code = cmd.execute(
+                    "apply",
+                    playbook.toString(),
+                    "-i",
+                    fleet.inventoryFile().toString(),
+                    "--no-color",
+                    "--run-dir",
+                    dir.resolve("drop").toString());
+            System.out.println("ssh dropped, exit " + code + "\n" + out);
+            assertThat(code).as(out.toString()).isEqualTo(1);
+            assertThat(out.toString())
+                    .contains("unreachable: [lab-2] command")
+                    .contains("failed:    lab-2")
+                    .contains("untouched: lab-1, lab-3")
+                    .doesNotContain("[lab-2] restart_redis");
+        } finally {
+            dropper.join();
+            fleet.startSshd("lab-2");
+        }
+    }
+
+    @Test
     @Order(5)
     void aHostWhoseSshIsDownIsUnreachableAndTheRolloutHalts() throws IOException {
         fleet.stopSshd("lab-2");
