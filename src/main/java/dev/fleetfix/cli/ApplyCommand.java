@@ -172,9 +172,13 @@ final class ApplyCommand implements Callable<Integer> {
                 ? resume
                 : runDir != null ? runDir : reportDir != null ? reportDir : Path.of("fleetfix-runs", runId);
         RunJournal journal = new RunJournal(dir);
-        journal.invocation(playbook, inventory.inventoryFile(), inventory.limit());
+        journal.invocation(runId, playbook, inventory.inventoryFile(), inventory.limit());
         RunControl control = new RunControl(
-                Optional.of(new RunControl.LockOwner(runId, owner(), lockStaleAfter)),
+                Optional.of(new RunControl.LockOwner(
+                        runId,
+                        owner(),
+                        lockStaleAfter,
+                        resumed.map(RunJournal.Resumable::runs).orElse(java.util.Set.of()))),
                 resumed.map(RunJournal.Resumable::done).orElse(java.util.Set.of()));
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(

@@ -42,6 +42,15 @@ final class HostLock {
         if (me.runId().equals(held.get("run"))) {
             return Optional.empty();
         }
+        if (held.get("run") != null && me.isOwn(held.get("run"))) {
+            // left by the run this one resumes: take it over, in our name
+            ExecResult taken = shell.exec(Command.of("printf '%s' " + ShellQuote.quote(owner) + " > " + d + "/owner")
+                    .asRoot()
+                    .withTimeout(Duration.ofSeconds(30)));
+            return taken.ok()
+                    ? Optional.empty()
+                    : Optional.of("cannot take over the lock " + PATH + ": " + taken.errorText());
+        }
         return Optional.of(describe(held, me, now));
     }
 

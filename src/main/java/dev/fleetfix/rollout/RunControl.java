@@ -12,12 +12,26 @@ import java.util.concurrent.atomic.AtomicReference;
  * flight always finish their steps; no new host starts once a stop is requested.
  */
 public final class RunControl {
-    /** Who takes the host locks: the run id and a one-line owner ("user@machine pid 123"). */
-    public record LockOwner(String runId, String owner, Duration staleAfter) {
+    /**
+     * Who takes the host locks: the run id, a one-line owner ("user@machine pid 123"), when a lock
+     * counts as stale, and the runs this one resumes (their locks, left by a host that dropped
+     * mid-run, are taken over: same journal, same intent).
+     */
+    public record LockOwner(String runId, String owner, Duration staleAfter, Set<String> resumes) {
         public LockOwner {
             Objects.requireNonNull(runId, "runId");
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(staleAfter, "staleAfter");
+            resumes = Set.copyOf(resumes);
+        }
+
+        public LockOwner(String runId, String owner, Duration staleAfter) {
+            this(runId, owner, staleAfter, Set.of());
+        }
+
+        /** This run, or one it resumes. */
+        public boolean isOwn(String run) {
+            return runId.equals(run) || resumes.contains(run);
         }
     }
 

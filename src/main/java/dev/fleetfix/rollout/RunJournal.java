@@ -94,9 +94,10 @@ public final class RunJournal implements RunListener {
      * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}),
      * so that {@code --resume DIR} alone runs the same thing again.
      */
-    public void invocation(Path playbook, Optional<Path> inventory, Optional<String> limit) {
+    public void invocation(String runId, Path playbook, Optional<Path> inventory, Optional<String> limit) {
         ObjectNode line = JSON.createObjectNode();
         line.put("event", "apply")
+                .put("run", runId)
                 .put("playbook", playbook.toAbsolutePath().normalize().toString());
         inventory.ifPresent(
                 i -> line.put("inventory", i.toAbsolutePath().normalize().toString()));
@@ -113,9 +114,11 @@ public final class RunJournal implements RunListener {
             Optional<String> inventory,
             Optional<String> limit,
             Set<String> done,
-            Optional<String> lastOutcome) {
+            Optional<String> lastOutcome,
+            Set<String> runs) {
         public Resumable {
             done = Set.copyOf(done);
+            runs = Set.copyOf(runs);
         }
     }
 
@@ -136,6 +139,7 @@ public final class RunJournal implements RunListener {
         Optional<String> limit = Optional.empty();
         Optional<String> outcome = Optional.empty();
         Set<String> done = new LinkedHashSet<>();
+        Set<String> runs = new LinkedHashSet<>();
         int n = 0;
         for (String text : lines) {
             n++;
@@ -154,6 +158,7 @@ public final class RunJournal implements RunListener {
             }
             switch (line.path("event").asText()) {
                 case "apply" -> {
+                    text(line, "run").ifPresent(runs::add);
                     playbook =
                             playbook.or(() -> Optional.of(line.path("playbook").asText()));
                     inventory = inventory.or(() -> text(line, "inventory"));
@@ -172,7 +177,7 @@ public final class RunJournal implements RunListener {
                 default -> {}
             }
         }
-        return new Resumable(playbook, inventory, limit, done, outcome);
+        return new Resumable(playbook, inventory, limit, done, outcome, runs);
     }
 
     private static Optional<String> text(JsonNode line, String field) {

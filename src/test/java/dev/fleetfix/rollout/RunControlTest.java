@@ -70,6 +70,19 @@ class RunControlTest {
     }
 
     @Test
+    void aResumedRunTakesOverTheLockOfTheRunItResumes() {
+        FakeHost host = new FakeHost("r1", dir);
+        Instant now = Instant.parse("2026-11-28T01:30:00Z");
+        assertThat(HostLock.acquire(host.shell(), owner("first"), now)).isEmpty();
+        RunControl.LockOwner resumer =
+                new RunControl.LockOwner("second", "ops@control pid 1", Duration.ofHours(2), Set.of("first"));
+        assertThat(HostLock.acquire(host.shell(), resumer, now.plusSeconds(60))).isEmpty();
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).get().asString().contains("run=second");
+        HostLock.release(host.shell(), resumer);
+        assertThat(host.read("/run/lock/fleetfix.lock/owner")).isEmpty();
+    }
+
+    @Test
     void aLockWhoseProcessIsGoneOnThisMachineIsStale() {
         FakeHost host = new FakeHost("r1", dir);
         Instant now = Instant.parse("2026-11-28T01:30:00Z");
@@ -152,12 +165,13 @@ class RunControlTest {
         Files.createDirectories(run);
         Files.writeString(
                 run.resolve("journal.jsonl"),
-                "{\"event\":\"apply\",\"playbook\":\"/p.yaml\",\"limit\":\"redis\"}\n"
+                "{\"event\":\"apply\",\"run\":\"r-1\",\"playbook\":\"/p.yaml\",\"limit\":\"redis\"}\n"
                         + "{\"event\":\"host_finished\",\"play\":\"p\",\"host\":\"a\",\"outcome\":\"DONE\"}\n"
                         + "{\"event\":\"host_fin");
         RunJournal.Resumable r = RunJournal.read(run);
         assertThat(r.playbook()).contains("/p.yaml");
         assertThat(r.limit()).contains("redis");
         assertThat(r.done()).containsExactly("p\na");
+        assertThat(r.runs()).containsExactly("r-1");
     }
 }
