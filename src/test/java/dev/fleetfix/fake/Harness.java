@@ -34,6 +34,7 @@ public final class Harness {
     private final Path dir;
     private RolloutPolicy policy = RolloutPolicy.of(3, Duration.ofSeconds(1));
     private Runnable onEachStep = () -> {};
+    private StepRegistry registry = StepRegistry.standard(new ShellFacts());
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
@@ -56,6 +57,12 @@ public final class Harness {
         return this;
     }
 
+    /** Plans with these step types (the standard ones by default). */
+    public Harness registry(StepRegistry r) {
+        this.registry = r;
+        return this;
+    }
+
     /** Runs after every finished step (to move the clock mid-run, say). */
     public Harness onEachStep(Runnable r) {
         this.onEachStep = r;
@@ -63,10 +70,9 @@ public final class Harness {
     }
 
     public RunPlan plan(String yaml, RunOptions options) {
-        Playbook playbook =
-                new PlaybookParser(StepRegistry.standard(new ShellFacts())).parse(dir.resolve("play.yaml"), yaml);
+        Playbook playbook = new PlaybookParser(registry).parse(dir.resolve("play.yaml"), yaml);
         List<Host> all = hosts.values().stream().map(FakeHost::host).toList();
-        return new RunPlanner(StepRegistry.standard(new ShellFacts()))
+        return new RunPlanner(registry)
                 .plan(
                         playbook,
                         pattern -> pattern.equals("all") || pattern.equals("redis")
