@@ -5,6 +5,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.ConsoleReporter;
+import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.RolloutPolicy;
@@ -12,6 +13,7 @@ import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.gate.Sleeper;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactories;
@@ -21,10 +23,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,6 +84,12 @@ final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
     boolean noColor;
 
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
+            description = "Also write report.json, junit.xml and report.html into DIR (created when missing).")
+    Path reportDir;
+
     // Seams for tests (not options): the ITs inject a clock to open or close the window.
     Clock clock = Clock.systemDefaultZone();
     Sleeper sleeper = Sleeper.system();
@@ -104,13 +112,22 @@ final class ApplyCommand implements Callable<Integer> {
             listHosts(plan, out);
             return ExitCode.OK;
         }
-        boolean color = !noColor && CommandLine.Help.Ansi.AUTO.enabled();
-        ConsoleReporter reporter = new ConsoleReporter(out, color, diff);
+        List<RunListener> listeners = new ArrayList<>();
+        listeners.add(new ConsoleReporter(out, Colors.enabled(noColor), diff));
+        if (reportDir != null) {
+            listeners.addAll(ReportFiles.reporters(reportDir));
+        }
+        RunListener reporter = RunListener.all(listeners);
         ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
         RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
         RunSummary summary;
         try (ShellPool pool = new ShellPool(factory)) {
             summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
+        }
+        if (reportDir != null) {
+            out.println();
+            ReportFiles.paths(reportDir).forEach(p -> out.println("report: " + p));
+            out.flush();
         }
         return exitCode(summary, check);
     }

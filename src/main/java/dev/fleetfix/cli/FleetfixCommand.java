@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
             AuditCommand.class,
             ApplyCommand.class,
             BenchCommand.class,
+            ReportCommand.class,
             LabCommand.class,
             CompletionCommand.class
         })

@@ -1,8 +1,9 @@
 package dev.fleetfix.report;
 
-import dev.fleetfix.rollout.HostOutcome;
-import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.Metric;
 import dev.fleetfix.rollout.event.BatchStarted;
+import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.GateChecked;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.PlayHalted;
@@ -19,12 +20,8 @@ import dev.fleetfix.steps.StepStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Live progress and an Ansible-like recap on a terminal. One line per finished step, prefixed with
@@ -35,8 +32,7 @@ public final class ConsoleReporter implements RunListener {
     private final PrintWriter out;
     private final Ansi ansi;
     private final boolean showDiffs;
-    private final Map<String, Stats> stats = new LinkedHashMap<>();
-    private final Set<String> unreachableSteps = new HashSet<>();
+    private final ReportCollector collector = new ReportCollector();
     private Instant start;
     private boolean check;
 
@@ -51,17 +47,9 @@ public final class ConsoleReporter implements RunListener {
         this.showDiffs = showDiffs;
     }
 
-    /** Counts per host, as in Ansible's recap. */
-    private static final class Stats {
-        int ok;
-        int changed;
-        int failed;
-        int skipped;
-        int unreachable;
-    }
-
     @Override
     public void on(RunEvent event) {
+        collector.on(event);
         if (event instanceof RunStarted e) {
             started(e);
         } else if (event instanceof PlayStarted e) {
@@ -70,6 +58,8 @@ public final class ConsoleReporter implements RunListener {
             line(e.at(), ansi.bold("BATCH " + e.number() + "/" + e.of()) + " " + String.join(", ", e.hosts()));
         } else if (event instanceof StepFinished e) {
             step(e);
+        } else if (event instanceof BenchmarkFinished e) {
+            benchmark(e);
         } else if (event instanceof GateChecked e) {
             gate(e);
         } else if (event instanceof HostFinished e) {
@@ -79,7 +69,8 @@ public final class ConsoleReporter implements RunListener {
         } else if (event instanceof WindowClosed e) {
             window(e);
         } else if (event instanceof RunEnded e) {
-            recap(e.summary());
+            out.println();
+            Recap.print(out, ansi, collector.report());
         }
         out.flush();
     }
@@ -87,9 +78,6 @@ public final class ConsoleReporter implements RunListener {
     private void started(RunStarted e) {
         start = e.at();
         check = e.check();
-        for (String host : e.hosts()) {
-            stats.put(host, new Stats());
-        }
         String mode = e.check() ? " (check mode: nothing is changed)" : "";
         out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks());
     }
@@ -105,18 +93,7 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private void step(StepFinished e) {
-        Stats s = stats.computeIfAbsent(e.host(), h -> new Stats());
         StepStatus status = e.result().status();
-        switch (status) {
-            case OK -> s.ok++;
-            case CHANGED -> s.changed++;
-            case FAILED -> s.failed++;
-            case SKIPPED -> s.skipped++;
-            case UNREACHABLE -> {
-                s.unreachable++;
-                unreachableSteps.add(e.play() + "\n" + e.host());
-            }
-        }
         String word = status.name().toLowerCase(Locale.ROOT);
         if (check && status == StepStatus.CHANGED) {
             word = "would change";
@@ -140,8 +117,19 @@ public final class ConsoleReporter implements RunListener {
     }
 
     /** Command output may span lines; a progress line must not. */
-    private static String oneLine(String text) {
+    static String oneLine(String text) {
         return text.strip().replaceAll("\\s*\\R\\s*", " / ");
+    }
+
+    private void benchmark(BenchmarkFinished e) {
+        String phase = e.run().phase().name().toLowerCase(Locale.ROOT);
+        for (BenchResult r : e.run().results()) {
+            StringBuilder figures = new StringBuilder(String.format(Locale.ROOT, "%,.0f rps", r.rps()));
+            for (Metric m : List.of(Metric.P50, Metric.P99, Metric.P999, Metric.MAX)) {
+                m.valueOf(r).ifPresent(v -> figures.append(String.format(Locale.ROOT, " %s=%.3fms", m.label(), v)));
+            }
+            out.println("      benchmark " + e.run().name() + " " + phase + " " + r.test() + ": " + figures);
+        }
     }
 
     private void gate(GateChecked e) {
@@ -161,10 +149,6 @@ public final class ConsoleReporter implements RunListener {
                     case UNREACHABLE -> ansi.red("UNREACHABLE: " + oneLine(e.reason()));
                     case UNTOUCHED -> "untouched";
                 };
-        // A host that cannot even be connected to has no step result: count it here.
-        if (e.outcome() == HostOutcome.UNREACHABLE && !unreachableSteps.contains(e.play() + "\n" + e.host())) {
-            stats.computeIfAbsent(e.host(), h -> new Stats()).unreachable++;
-        }
         line(e.at(), "host " + e.host() + " " + text + " (" + human(e.elapsed()) + ")");
     }
 
@@ -188,46 +172,6 @@ public final class ConsoleReporter implements RunListener {
         }
     }
 
-    private void recap(RunSummary summary) {
-        out.println();
-        out.println(ansi.bold("RECAP") + " (" + human(summary.elapsed()) + ")");
-        int width = stats.keySet().stream().mapToInt(String::length).max().orElse(4);
-        for (Map.Entry<String, Stats> e : stats.entrySet()) {
-            Stats s = e.getValue();
-            out.println(String.format(Locale.ROOT, "%-" + width + "s : ", e.getKey())
-                    + ansi.green(String.format(Locale.ROOT, "ok=%-3d", s.ok)) + " "
-                    + ansi.yellow(String.format(Locale.ROOT, "changed=%-3d", s.changed)) + " "
-                    + (s.failed > 0
-                            ? ansi.red(String.format(Locale.ROOT, "failed=%-3d", s.failed))
-                            : String.format(Locale.ROOT, "failed=%-3d", s.failed))
-                    + " "
-                    + String.format(Locale.ROOT, "skipped=%-3d", s.skipped) + " "
-                    + (s.unreachable > 0
-                            ? ansi.red(String.format(Locale.ROOT, "unreachable=%d", s.unreachable))
-                            : String.format(Locale.ROOT, "unreachable=%d", s.unreachable)));
-        }
-        switch (summary.outcome()) {
-            case OK -> out.println(
-                    check
-                            ? (summary.changesPending()
-                                    ? ansi.yellow("check: changes pending on " + String.join(", ", summary.changed()))
-                                    : ansi.green("check: nothing to change"))
-                            : ansi.green("ok: " + summary.done().size() + " hosts done"));
-            default -> {
-                out.println(ansi.red(
-                        summary.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": "
-                                + oneLine(summary.reason())));
-                out.println("  done:      " + names(summary.done()));
-                out.println("  failed:    " + names(summary.failed()));
-                out.println("  untouched: " + names(summary.untouched()));
-            }
-        }
-    }
-
-    private static String names(List<String> names) {
-        return names.isEmpty() ? "-" : String.join(", ", names);
-    }
-
     private void line(Instant at, String text) {
         out.println(elapsed(at) + " " + text);
     }
@@ -246,47 +190,5 @@ public final class ConsoleReporter implements RunListener {
             return ms + "ms";
         }
         return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
-    }
-
-    /** ANSI styles, or plain text when colour is off. */
-    private record Ansi(boolean on) {
-        String wrap(String code, String text) {
-            return on ? "\u001b[" + code + "m" + text + "\u001b[0m" : text;
-        }
-
-        String bold(String t) {
-            return wrap("1", t);
-        }
-
-        String green(String t) {
-            return wrap("32", t);
-        }
-
-        String yellow(String t) {
-            return wrap("33", t);
-        }
-
-        String red(String t) {
-            return wrap("31", t);
-        }
-
-        String status(StepStatus s, String t) {
-            return switch (s) {
-                case OK -> green(t);
-                case CHANGED -> yellow(t);
-                case SKIPPED -> wrap("36", t);
-                case FAILED, UNREACHABLE -> red(t);
-            };
-        }
-
-        String diffLine(String l) {
-            if (l.startsWith("+") && !l.startsWith("+++")) {
-                return green(l);
-            }
-            if (l.startsWith("-") && !l.startsWith("---")) {
-                return red(l);
-            }
-            return l;
-        }
     }
 }

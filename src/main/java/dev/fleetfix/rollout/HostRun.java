@@ -1,7 +1,9 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.rollout.RunPlan.PlannedStep;
+import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.GateChecked;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostStarted;
@@ -109,6 +111,9 @@ final class HostRun {
                             attempts));
             for (GateResult gate : result.gates()) {
                 env.listener().on(new GateChecked(end, play, host.name(), gate));
+            }
+            for (BenchRun run : result.benchmarks()) {
+                env.listener().on(new BenchmarkFinished(end, play, host.name(), index, name, run));
             }
             if (result.status().stopsHost()) {
                 HostOutcome outcome =

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.rollout.gate.GateResult;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param diffs edited files with their diffs (always computed; reporters show them with --diff)
  * @param gates health gate results (wait_healthy)
  * @param facts facts the step learnt or set ({@code thp.enabled}); merged into the host's facts
+ * @param benchmarks benchmark rounds the step measured (the engine emits one event per round)
  */
 public record StepResult(
         StepStatus status,
@@ -24,7 +26,8 @@ public record StepResult(
         List<Change> changes,
         List<FileDiff> diffs,
         List<GateResult> gates,
-        Map<String, String> facts) {
+        Map<String, String> facts,
+        List<BenchRun> benchmarks) {
 
     public StepResult {
         Objects.requireNonNull(status, "status");
@@ -33,6 +36,18 @@ public record StepResult(
         diffs = List.copyOf(diffs);
         gates = List.copyOf(gates);
         facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+        benchmarks = List.copyOf(benchmarks);
+    }
+
+    /** A result that measured no benchmark. */
+    public StepResult(
+            StepStatus status,
+            String message,
+            List<Change> changes,
+            List<FileDiff> diffs,
+            List<GateResult> gates,
+            Map<String, String> facts) {
+        this(status, message, changes, diffs, gates, facts, List.of());
     }
 
     public static StepResult ok(String message) {
@@ -54,7 +69,11 @@ public record StepResult(
     public StepResult withFacts(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(facts);
         all.putAll(more);
-        return new StepResult(status, message, changes, diffs, gates, all);
+        return new StepResult(status, message, changes, diffs, gates, all, benchmarks);
+    }
+
+    public StepResult withBenchmarks(List<BenchRun> runs) {
+        return new StepResult(status, message, changes, diffs, gates, facts, runs);
     }
 
     /** Collects changes and diffs; the status is CHANGED when anything was added, else OK. */

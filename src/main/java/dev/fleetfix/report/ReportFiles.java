@@ -1,0 +1,44 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.rollout.event.RunListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+/** The three files {@code --report DIR} writes, and how they are written. */
+public final class ReportFiles {
+    public static final String JUNIT = "junit.xml";
+    public static final String HTML = "report.html";
+
+    private ReportFiles() {}
+
+    /** The files written into {@code dir}, in the order they are mentioned to the user. */
+    public static List<Path> paths(Path dir) {
+        return List.of(dir.resolve(ReportJson.FILE), dir.resolve(JUNIT), dir.resolve(HTML));
+    }
+
+    /** JSON, JUnit XML and HTML reporters writing into {@code dir} when the run ends. */
+    public static List<RunListener> reporters(Path dir) {
+        return List.of(
+                new JsonReporter(dir.resolve(ReportJson.FILE)),
+                new JunitXmlReporter(dir.resolve(JUNIT)),
+                new HtmlReporter(dir.resolve(HTML)));
+    }
+
+    /** Writes through a temporary file and a rename, so a reader never sees half a report. */
+    static void write(Path file, String text) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            Path tmp = Files.createTempFile(parent, "." + file.getFileName(), ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write report " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.fleetfix.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fleetfix.InputException;
+import dev.fleetfix.report.model.FleetReport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Reads and writes {@code report.json}: the report model with snake_case field names. */
+public final class ReportJson {
+    public static final String FILE = "report.json";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private ReportJson() {}
+
+    public static String write(FleetReport report) {
+        try {
+            return MAPPER.writeValueAsString(report) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads a report written by {@link #write}. Fields added by later versions of the same schema
+     * are ignored; another schema version is refused.
+     *
+     * @throws InputException when the file is missing or not a fleetfix report
+     */
+    public static FleetReport read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new InputException(file + ": no such report (fleetfix apply --report DIR writes " + FILE + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        }
+        try {
+            return MAPPER.readValue(text, FleetReport.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new InputException(file + ": not a fleetfix report: " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.bench.BeforeAfter;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.FleetComparison;
+import dev.fleetfix.bench.Latency;
+import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.MetricComparison;
+import dev.fleetfix.bench.TestComparison;
+import dev.fleetfix.bench.Verdict;
+import dev.fleetfix.report.model.BenchmarkReport;
+import dev.fleetfix.report.model.BenchmarkRunReport;
+import dev.fleetfix.report.model.ChangeReport;
+import dev.fleetfix.report.model.ComparisonReport;
+import dev.fleetfix.report.model.DiffReport;
+import dev.fleetfix.report.model.FleetComparisonReport;
+import dev.fleetfix.report.model.GateReport;
+import dev.fleetfix.report.model.LatencyPointReport;
+import dev.fleetfix.report.model.MetricReport;
+import dev.fleetfix.report.model.StepReport;
+import dev.fleetfix.report.model.TestResultReport;
+import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.gate.GateResult;
+import dev.fleetfix.steps.StepResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/** Maps the engine's and the benchmark module's types to the report model. */
+final class ReportModels {
+    /** The percentiles every test reports when its source knows them, by label. */
+    static final Map<String, Double> PERCENTILES = percentiles();
+
+    private ReportModels() {}
+
+    /** A benchmark round with the step that measured it. */
+    record MeasuredRun(String step, BenchRun run) {}
+
+    private static Map<String, Double> percentiles() {
+        Map<String, Double> p = new LinkedHashMap<>();
+        p.put("p50", 50.0);
+        p.put("p90", 90.0);
+        p.put("p95", 95.0);
+        p.put("p99", 99.0);
+        p.put("p99.9", 99.9);
+        p.put("p99.99", 99.99);
+        p.put("max", 100.0);
+        return p;
+    }
+
+    static StepReport step(StepFinished e) {
+        StepResult r = e.result();
+        return new StepReport(
+                e.play(),
+                e.index(),
+                e.step(),
+                e.type(),
+                ReportCollector.word(r.status()),
+                r.message(),
+                e.elapsed().toMillis(),
+                e.attempts(),
+                r.changes().stream()
+                        .map(c -> new ChangeReport(c.what(), c.before(), c.after()))
+                        .toList(),
+                r.diffs().stream()
+                        .map(d -> new DiffReport(d.path(), d.unifiedDiff(), d.backup()))
+                        .toList(),
+                r.gates().stream().map(ReportModels::gate).toList(),
+                r.facts());
+    }
+
+    static GateReport gate(GateResult g) {
+        return new GateReport(
+                g.gate(),
+                g.passed(),
+                g.detail(),
+                g.elapsed().toMillis(),
+                g.parts().stream().map(ReportModels::gate).toList());
+    }
+
+    static BenchmarkReport benchmarks(List<MeasuredRun> measured) {
+        if (measured.isEmpty()) {
+            return BenchmarkReport.NONE;
+        }
+        List<BenchRun> runs = measured.stream().map(MeasuredRun::run).toList();
+        return new BenchmarkReport(
+                measured.stream().map(ReportModels::run).toList(),
+                BeforeAfter.DEFAULT.perHost(runs).stream()
+                        .map(ReportModels::comparison)
+                        .toList(),
+                BeforeAfter.DEFAULT.fleet(runs).stream()
+                        .map(ReportModels::fleet)
+                        .toList());
+    }
+
+    private static BenchmarkRunReport run(MeasuredRun m) {
+        BenchRun r = m.run();
+        return new BenchmarkRunReport(
+                r.host(),
+                r.name(),
+                ReportCollector.word(r.phase()),
+                m.step(),
+                r.results().stream().map(ReportModels::test).toList());
+    }
+
+    static TestResultReport test(BenchResult r) {
+        Latency l = r.latency();
+        Map<String, Double> percentiles = new LinkedHashMap<>();
+        PERCENTILES.forEach((label, p) -> {
+            OptionalDouble v = l.percentile(p);
+            if (v.isPresent()) {
+                percentiles.put(label, v.getAsDouble());
+            }
+        });
+        return new TestResultReport(
+                r.test(),
+                r.rps(),
+                r.requests().isPresent() ? r.requests().getAsLong() : null,
+                boxed(l.avgMillis()),
+                boxed(l.minMillis()),
+                percentiles,
+                l.distribution().stream()
+                        .map(p -> new LatencyPointReport(p.percent(), p.millis()))
+                        .toList(),
+                l.histogram().orElse(null));
+    }
+
+    private static ComparisonReport comparison(TestComparison c) {
+        return new ComparisonReport(
+                c.host(),
+                c.name(),
+                c.test(),
+                c.beforeRounds(),
+                c.afterRounds(),
+                c.metrics().stream().map(ReportModels::metric).toList(),
+                ReportCollector.word(c.verdict()));
+    }
+
+    private static MetricReport metric(MetricComparison m) {
+        return new MetricReport(
+                m.metric().label(),
+                m.before(),
+                m.after(),
+                m.beforeMedian(),
+                m.afterMedian(),
+                m.beforeSpread(),
+                m.afterSpread(),
+                finite(m.ratio()),
+                ReportCollector.word(m.verdict()));
+    }
+
+    private static FleetComparisonReport fleet(FleetComparison f) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        for (Metric metric : Metric.values()) {
+            Double r = f.medianRatio().get(metric);
+            if (r != null && Double.isFinite(r)) {
+                ratios.put(metric.label(), r);
+            }
+        }
+        return new FleetComparisonReport(
+                f.name(),
+                f.test(),
+                ratios,
+                f.hosts().stream().map(TestComparison::host).toList(),
+                (int) f.count(Verdict.IMPROVED),
+                (int) f.count(Verdict.REGRESSED),
+                (int) f.count(Verdict.WITHIN_NOISE),
+                ReportCollector.word(f.verdict()));
+    }
+
+    private static Double boxed(OptionalDouble v) {
+        return v.isPresent() ? v.getAsDouble() : null;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+}

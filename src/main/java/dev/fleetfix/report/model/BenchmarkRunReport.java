@@ -1,0 +1,21 @@
+package dev.fleetfix.report.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One round of a named benchmark on one host.
+ *
+ * @param name the benchmark's name (before and after rounds share it)
+ * @param phase {@code before} or {@code after}
+ * @param step the playbook step that ran it
+ * @param tests one result per test (SET, GET, fork-under-load...)
+ */
+public record BenchmarkRunReport(String host, String name, String phase, String step, List<TestResultReport> tests) {
+    public BenchmarkRunReport {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(phase, "phase");
+        tests = List.copyOf(tests);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.fleetfix.report.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One host over the whole run.
+ *
+ * @param outcome {@code done}, {@code failed}, {@code unreachable} or {@code untouched}: the worst
+ *     over the plays it was in
+ * @param reason why it failed; empty when done
+ * @param elapsedMs time spent on it, over all plays
+ * @param facts its facts at the end (audit facts such as {@code thp.enabled}, and what steps set)
+ * @param thpBefore THP {@code enabled} mode before the run changed it, when known
+ * @param thpAfter THP {@code enabled} mode at the end, when known
+ * @param steps its step results in the order they ran
+ */
+public record HostReport(
+        String name,
+        String outcome,
+        String reason,
+        long elapsedMs,
+        Map<String, String> facts,
+        String thpBefore,
+        String thpAfter,
+        List<StepReport> steps) {
+    public HostReport {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(outcome, "outcome");
+        reason = reason == null ? "" : reason;
+        facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+        steps = List.copyOf(steps);
+    }
+}

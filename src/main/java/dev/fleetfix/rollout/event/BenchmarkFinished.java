@@ -1,0 +1,23 @@
+package dev.fleetfix.rollout.event;
+
+import dev.fleetfix.bench.BenchRun;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A benchmark step measured one round on a host: its name, phase (before/after), and per test the
+ * throughput, percentiles and latency distribution. Reporters compare before and after rounds of
+ * the same name.
+ *
+ * @param index the step's 1-based index within the play
+ * @param step the step's name
+ */
+public record BenchmarkFinished(Instant at, String play, String host, int index, String step, BenchRun run)
+        implements RunEvent {
+    public BenchmarkFinished {
+        Objects.requireNonNull(run, "run");
+        if (!run.host().equals(host)) {
+            throw new IllegalArgumentException("run.host must be " + host + ", was " + run.host());
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.TestClock;
+import dev.fleetfix.rollout.RolloutPolicy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Planted Redis passwords appear in no output: console, report.json, junit.xml, report.html. */
+class ReportSecretsTest {
+    private static final String INLINE = "planted-inline-7f3a9c";
+    private static final String IN_FILE = "planted-file-51be02";
+
+    @TempDir
+    Path dir;
+
+    record Run(int exitCode, String out, String err) {}
+
+    @Test
+    void noOutputContainsAPlantedPassword() throws Exception {
+        Map<String, FakeHost> hosts = new LinkedHashMap<>();
+        for (String name : List.of("r1", "r2")) {
+            hosts.put(name, new FakeHost(name, dir));
+        }
+        hosts.get("r2").failRestarts();
+        Path passwordFile = dir.resolve("redis.pass");
+        Files.writeString(passwordFile, IN_FILE + "\n");
+        Path inventory = dir.resolve("inventory.yaml");
+        Files.writeString(
+                inventory,
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 127.0.0.1, redis_password: "%s"}
+                        r2: {ansible_host: 127.0.0.1, redis_password_file: "%s"}
+                """
+                        .formatted(INLINE, passwordFile));
+        Path playbook = dir.resolve("thp-off.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: thp off
+                  hosts: redis
+                  serial: 1
+                  max_fail_percentage: 100
+                  steps:
+                    - thp: {}
+                    - persist_thp: {method: systemd}
+                    - restart_redis: {unit: "{{ redis_service }}"}
+                    - wait_healthy: {timeout: 10s}
+                """);
+        Path reports = dir.resolve("reports");
+        Set<String> passwordsSeen = ConcurrentHashMap.newKeySet();
+
+        CommandLine cmd = Main.commandLine();
+        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
+        TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+        apply.clock = clock;
+        apply.sleeper = clock.sleeper();
+        apply.shellFactory = host -> hosts.get(host.name()).shell();
+        apply.redisConnector = (host, timeout) -> {
+            host.redis().auth().password().ifPresent(p -> passwordsSeen.add(p.reveal()));
+            host.redis().auth().passwordFile().ifPresent(p -> passwordsSeen.add(p.toString()));
+            return hosts.get(host.name()).redis().connect();
+        };
+        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
+        Run run = execute(
+                cmd, "apply", "-vv", playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
+        Run show = execute(Main.commandLine(), "report", "show", reports.toString());
+
+        // the secrets did reach the engine: the inline password and the file holding the other
+        assertThat(passwordsSeen).contains(INLINE, passwordFile.toString());
+        assertThat(run.out()).contains("FAILED").contains("report: " + reports.resolve("report.html"));
+        assertThat(show.out()).contains("RECAP");
+        StringBuilder everything = new StringBuilder(run.out() + run.err() + show.out() + show.err());
+        List<Path> files;
+        try (Stream<Path> s = Files.list(reports)) {
+            files = s.toList();
+        }
+        assertThat(files)
+                .extracting(p -> p.getFileName().toString())
+                .containsExactlyInAnyOrder("report.json", "junit.xml", "report.html");
+        for (Path f : files) {
+            everything.append(Files.readString(f));
+        }
+        assertThat(everything.toString()).doesNotContain(INLINE).doesNotContain(IN_FILE);
+    }
+
+    private static Run execute(CommandLine cmd, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+}

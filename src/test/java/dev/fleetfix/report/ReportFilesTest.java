@@ -1,0 +1,161 @@
+package dev.fleetfix.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.cli.Main;
+import dev.fleetfix.report.model.FleetReport;
+import dev.fleetfix.report.model.HostReport;
+import dev.fleetfix.rollout.event.RunListener;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import picocli.CommandLine;
+
+class ReportFilesTest {
+    @TempDir
+    Path dir;
+
+    private String console;
+
+    @BeforeEach
+    void run() {
+        StringWriter text = new StringWriter();
+        java.util.List<RunListener> listeners = new java.util.ArrayList<>(ReportFiles.reporters(dir));
+        listeners.add(new ConsoleReporter(new PrintWriter(text), false, false));
+        SyntheticRun.play(RunListener.all(listeners));
+        console = text.toString();
+    }
+
+    @Test
+    void jsonHasTheDocumentedSnakeCaseFieldsAndReadsBack() throws Exception {
+        String json = Files.readString(dir.resolve("report.json"));
+        assertThat(json)
+                .contains("\"schema_version\" : 1")
+                .contains("\"thp_before\" : \"always\"")
+                .contains("\"thp_after\" : \"never\"")
+                .contains("\"max_fail_percentage\" : 50")
+                .contains("\"p99.9\"")
+                .contains("\"median_ratio\"")
+                .doesNotContain("schemaVersion", "elapsedMs", "Infinity", "NaN");
+        FleetReport report = ReportJson.read(dir.resolve("report.json"));
+        assertThat(report.run().outcome()).isEqualTo("hosts_failed");
+        assertThat(report.hosts()).extracting(HostReport::name).containsExactly("r1", "r2", "r3", "r4");
+        assertThat(report.hosts())
+                .extracting(HostReport::outcome)
+                .containsExactly("done", "done", "failed", "untouched");
+        HostReport r1 = report.hosts().get(0);
+        assertThat(r1.facts()).containsEntry("redis.version", "7.0.15").containsEntry("thp.enabled", "never");
+        assertThat(r1.steps().get(2).changes().get(0).before()).isEqualTo("always");
+        assertThat(r1.steps().get(4).gates().get(0).gate()).isEqualTo("ping");
+        assertThat(report.benchmarks().runs()).hasSize(12);
+        assertThat(report.benchmarks().runs().get(0).tests().get(0).percentiles())
+                .containsKeys("p50", "p90", "p99", "p99.9", "p99.99", "max");
+        assertThat(report.benchmarks().runs().get(0).tests().get(0).distribution())
+                .hasSizeGreaterThan(20);
+        assertThat(report.benchmarks().comparisons()).hasSize(2).allSatisfy(c -> assertThat(c.verdict())
+                .isEqualTo("improved"));
+        assertThat(report.benchmarks().fleet()).singleElement().satisfies(f -> {
+            assertThat(f.verdict()).isEqualTo("improved");
+            assertThat(f.medianRatio().get("rps")).isGreaterThan(1.4);
+            assertThat(f.medianRatio().get("max")).isLessThan(0.2);
+        });
+        // written again from what was read: the same text
+        assertThat(ReportJson.write(report)).isEqualTo(json);
+    }
+
+    @Test
+    void reportShowPrintsTheSameRecapAsTheRun() {
+        CommandLine cmd = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int exit = cmd.execute("report", "show", dir.toString());
+        String recap = console.substring(console.indexOf("RECAP"));
+        assertThat(out.toString()).as(err.toString()).isEqualTo(recap);
+        assertThat(recap)
+                .contains("r1 : ok=5   changed=1   failed=0   skipped=1   unreachable=0")
+                .contains("r3 : ok=2   changed=1   failed=1")
+                .contains("hosts failed: 1 of 3 hosts failed")
+                .contains("untouched: r4")
+                .contains("benchmark fork FORK-UNDER-LOAD: improved on 2 hosts");
+        assertThat(exit).isEqualTo(1);
+    }
+
+    @Test
+    void reportShowNamesAMissingReport() {
+        CommandLine cmd = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(new StringWriter()));
+        cmd.setErr(new PrintWriter(err));
+        int exit = cmd.execute("report", "show", dir.resolve("nowhere").toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("nowhere").contains("report.json");
+    }
+
+    @Test
+    void junitHasOneTestcasePerHostAndStep() throws Exception {
+        Document xml = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(dir.resolve("junit.xml").toFile());
+        Element root = xml.getDocumentElement();
+        assertThat(root.getTagName()).isEqualTo("testsuites");
+        // r1, r2: 7 steps; r3: 4 steps; r4: one "not started"
+        assertThat(root.getAttribute("tests")).isEqualTo("19");
+        assertThat(root.getAttribute("failures")).isEqualTo("1");
+        NodeList cases = xml.getElementsByTagName("testcase");
+        assertThat(cases.getLength()).isEqualTo(19);
+        NodeList failures = xml.getElementsByTagName("failure");
+        assertThat(failures.getLength()).isEqualTo(1);
+        Element failure = (Element) failures.item(0);
+        assertThat(((Element) failure.getParentNode()).getAttribute("classname"))
+                .isEqualTo("r3");
+        assertThat(failure.getAttribute("message")).isEqualTo("systemctl restart redis-server: exit 1");
+        assertThat(xml.getElementsByTagName("skipped").getLength()).isEqualTo(3);
+        Element suite = (Element) xml.getElementsByTagName("testsuite").item(0);
+        assertThat(suite.getAttribute("name")).isEqualTo("thp off");
+        assertThat(suite.getAttribute("skipped")).isEqualTo("2");
+    }
+
+    @Test
+    void htmlIsSelfContainedWithLogAxisChartsThatHavePoints() throws Exception {
+        String html = Files.readString(dir.resolve("report.html"));
+        assertThat(html).doesNotContain("http://", "https://", "<link", " src=", "@import", "url(");
+        assertThat(html)
+                .contains(
+                        "<svg class=\"chart\"",
+                        "99.99%",
+                        "90%",
+                        "latency (ms)",
+                        "before (3 rounds)",
+                        "after (3 rounds)");
+        assertThat(html).contains("fleet · fork · FORK-UNDER-LOAD", "r1 · fork · FORK-UNDER-LOAD");
+        assertThat(html).contains("<code>always</code> → <code class=\"ok\">never</code>");
+        Matcher polylines = Pattern.compile("<polyline class=\"series\"[^>]* points=\"([^\"]*)\"")
+                .matcher(html);
+        int lines = 0;
+        while (polylines.find()) {
+            lines++;
+            assertThat(polylines.group(1).split(" ")).hasSizeGreaterThan(5);
+        }
+        // fleet: before + after; r1 and r2: 3 rounds each side
+        assertThat(lines).isEqualTo(2 + 2 * 6);
+        assertThat(html).contains("id=\"console-errors\"");
+    }
+
+    @Test
+    void htmlEscapesWhatHostsSay() {
+        assertThat(Html.escape("<script>alert(\"x\")</script> & 'y'"))
+                .isEqualTo("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;");
+    }
+}
