@@ -1,5 +1,6 @@
 package dev.fleetfix.fake;
 
+import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.PlaybookParser;
@@ -13,6 +14,7 @@ import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.steps.BenchmarkStep;
 import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.steps.StepResult;
@@ -34,7 +36,10 @@ public final class Harness {
     private final Path dir;
     private RolloutPolicy policy = RolloutPolicy.of(3, Duration.ofSeconds(1));
     private Runnable onEachStep = () -> {};
-    private StepRegistry registry = StepRegistry.standard(new ShellFacts());
+    // Fake hosts have no Redis to load: their benchmark steps skip, saying so.
+    private StepRegistry registry = StepRegistry.standard(new ShellFacts())
+            .with(new BenchmarkStep((host, shell, plan) ->
+                    new HostBenchmark.Outcome(host, List.of(), Optional.of("simulated host"), Optional.empty())));
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
