@@ -9,6 +9,7 @@ import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.Phase;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.transport.RemoteShell;
@@ -31,6 +32,9 @@ import java.util.function.Function;
  * {@code prefix} and deletes them afterwards, which is still a write: in check mode it does not run.
  * A host the safety rules refuse (a replica, a nearly full or evicting primary without
  * {@code force}) or whose persistence settings forbid fork-under-load is skipped with the reason.
+ *
+ * <p>An {@code after} run needs the {@code before} run of the same name to have run on the host
+ * earlier in this run; otherwise there is nothing to compare it with, and it is skipped.
  *
  * <p>{@code profile: auto} runs fork-under-load when the host allows it and plain otherwise, and
  * remembers the choice as the fact {@code benchmark.NAME.profile}, so the {@code after} run of the
@@ -77,6 +81,10 @@ public final class BenchmarkStep implements StepType {
             if (ctx.check()) {
                 return StepResult.skipped(CHECK_MODE);
             }
+            if (plan.phase() == Phase.AFTER && ctx.state().fact(profileFact).isEmpty()) {
+                return StepResult.skipped(
+                        "no '" + plan.name() + "' before run on this host in this run: nothing to compare with");
+            }
             if (!parsed.auto()) {
                 return result(runner.run(ctx.host(), ctx.shell(), plan), plan, "", profileFact);
             }
@@ -92,8 +100,13 @@ public final class BenchmarkStep implements StepType {
             HostBenchmark.Outcome fork = runner.run(ctx.host(), ctx.shell(), plan);
             if (fork.skipped().isPresent() && fork.rounds().isEmpty()) {
                 BenchPlan plain = withProfile(plan, BenchPlan.Profile.PLAIN);
-                String note = "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
-                return result(runner.run(ctx.host(), ctx.shell(), plain), plain, note, profileFact);
+                HostBenchmark.Outcome plainOutcome = runner.run(ctx.host(), ctx.shell(), plain);
+                // a refusal refuses both profiles: say it once
+                boolean sameReason = plainOutcome.skipped().equals(fork.skipped());
+                String note = sameReason
+                        ? ""
+                        : "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
+                return result(plainOutcome, plain, note, profileFact);
             }
             return result(fork, plan, "", profileFact);
         };

@@ -78,13 +78,13 @@ class BenchmarkStepTest {
     @Test
     void planCarriesEveryArgument() throws Exception {
         Harness h = running("r1");
-        h.run(play("{name: thp, phase: after, profile: fork-under-load, duration: 4s, warmup: 0, connections: 20,"
+        h.run(play("{name: thp, phase: before, profile: fork-under-load, duration: 4s, warmup: 0, connections: 20,"
                 + " pipeline: 8, value_size: 16, keyspace: 5000, rate: 2000, rounds: 5,"
                 + " mix: {set: 3, get: 1}, force: true, prefix: 'bench:x:', bgsave_interval: 700ms}"));
         assertThat(plans).hasSize(1);
         BenchPlan plan = plans.get(0);
         assertThat(plan.name()).isEqualTo("thp");
-        assertThat(plan.phase()).isEqualTo(Phase.AFTER);
+        assertThat(plan.phase()).isEqualTo(Phase.BEFORE);
         assertThat(plan.engine()).isEqualTo(BenchPlan.Engine.BUILTIN);
         assertThat(plan.profile()).isEqualTo(BenchPlan.Profile.FORK_UNDER_LOAD);
         assertThat(plan.rounds()).isEqualTo(5);
@@ -282,6 +282,34 @@ class BenchmarkStepTest {
         h.run(play("{name: thp, phase: before, profile: auto, rounds: 1}"));
         assertThat(plans).extracting(BenchPlan::profile).containsExactly(BenchPlan.Profile.FORK_UNDER_LOAD);
         assertThat(h.result("r1", "benchmark").facts()).containsEntry("benchmark.thp.profile", "fork-under-load");
+    }
+
+    @Test
+    void anAfterRunWithoutItsBeforeRunIsSkipped() throws Exception {
+        Harness h = running("r1");
+        h.run("- hosts: all\n  steps:\n"
+                + "    - benchmark: {name: other, phase: before, rounds: 1}\n"
+                + "    - benchmark: {name: thp, phase: after, rounds: 1}\n");
+        List<StepResult> results = h.results("r1", "benchmark");
+        assertThat(results).extracting(StepResult::status).containsExactly(StepStatus.OK, StepStatus.SKIPPED);
+        assertThat(results.get(1).message())
+                .isEqualTo("no 'thp' before run on this host in this run: nothing to compare with");
+        assertThat(plans).extracting(BenchPlan::name).containsExactly("other");
+    }
+
+    @Test
+    void autoOnARefusedHostSaysTheReasonOnce() throws Exception {
+        String reason = "host r1: refusing to benchmark: it is a slave (read-only replica)";
+        Harness[] h = new Harness[1];
+        h[0] = harness(
+                plan -> new HostBenchmark.Outcome(
+                        h[0].host("r1").host(), List.of(), Optional.of(reason), Optional.empty()),
+                "r1");
+        h[0].run(play("{name: thp, phase: before, profile: auto}"));
+        StepResult result = h[0].result("r1", "benchmark");
+        assertThat(result.status()).isEqualTo(StepStatus.SKIPPED);
+        assertThat(result.message()).isEqualTo(reason);
+        assertThat(result.facts()).doesNotContainKey("benchmark.thp.profile");
     }
 
     private static List<BenchmarkFinished> events(Harness h) {
