@@ -16,7 +16,6 @@ import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.gate.Sleeper;
 import dev.fleetfix.steps.StepRegistry;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
@@ -118,7 +117,7 @@ final class ApplyCommand implements Callable<Integer> {
             listeners.addAll(ReportFiles.reporters(reportDir));
         }
         RunListener reporter = RunListener.all(listeners);
-        ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
+        ShellFactory factory = shellFactory != null ? shellFactory : ssh.shellFactory();
         RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
         RunSummary summary;
         try (ShellPool pool = new ShellPool(factory)) {
