@@ -36,7 +36,10 @@ public final class HostBenchmark {
         this.forkUnderLoad = Objects.requireNonNull(forkUnderLoad, "forkUnderLoad");
     }
 
-    /** What happened on one host: its rounds, or why it skipped or failed. */
+    /**
+     * What happened on one host: its rounds, or why it skipped (the profile could not run, or the
+     * safety rules refused the host) or failed.
+     */
     public record Outcome(Host host, List<BenchRun> rounds, Optional<String> skipped, Optional<String> failure) {
         public Outcome {
             Objects.requireNonNull(host, "host");
@@ -62,6 +65,9 @@ public final class HostBenchmark {
                 }
             }
             return new Outcome(host, rounds, Optional.empty(), Optional.empty());
+        } catch (BenchmarkRefusedException e) {
+            // the host's data comes first: not running is the right outcome, not a failure
+            return new Outcome(host, rounds, Optional.of(e.getMessage()), Optional.empty());
         } catch (BenchmarkException | RedisException | TransportException e) {
             return new Outcome(host, rounds, Optional.empty(), Optional.of(e.getMessage()));
         }

@@ -21,7 +21,6 @@ import dev.fleetfix.rollout.gate.Sleeper;
 import dev.fleetfix.rollout.topology.ReplicationDiscovery;
 import dev.fleetfix.rollout.topology.TopologyOrdering;
 import dev.fleetfix.steps.StepRegistry;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
@@ -158,7 +157,7 @@ final class ApplyCommand implements Callable<Integer> {
             listeners.addAll(ReportFiles.reporters(reportDir));
         }
         RunListener reporter = RunListener.all(listeners);
-        ShellFactory factory = shellFactory != null ? shellFactory : ShellFactories.create(ssh.toOptions());
+        ShellFactory factory = shellFactory != null ? shellFactory : ssh.shellFactory();
         if (check) {
             RunSummary summary;
             try (ShellPool pool = new ShellPool(factory)) {

@@ -9,7 +9,6 @@ import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditTable;
 import dev.fleetfix.rollout.Forks;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.util.List;
@@ -68,7 +67,7 @@ final class AuditCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         }
-        try (ShellPool shells = new ShellPool(ShellFactories.create(ssh.toOptions()))) {
+        try (ShellPool shells = new ShellPool(ssh.shellFactory())) {
             FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, new JedisConnector(), forks);
             List<HostAudit> audits = auditor.audit(hosts);
             out.print(json ? AuditJson.render(audits) : AuditTable.render(audits));

@@ -16,7 +16,6 @@ import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -160,7 +159,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         BenchPlan plan = plan();
         List<HostBenchmark.Outcome> outcomes;
-        try (ShellPool shells = new ShellPool(ShellFactories.create(ssh.toOptions()))) {
+        try (ShellPool shells = new ShellPool(ssh.shellFactory())) {
             HostBenchmark service = new HostBenchmark(
                     host -> JedisBenchTarget.connect(host, redisTimeout),
                     shells::shell,

@@ -38,11 +38,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     }
 
     private static int verbosity(CommandLine cmd) {
-        CommandLine root = cmd;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
-        return root.getCommand() instanceof FleetfixCommand app ? app.verbosity() : 0;
+        return FleetfixCommand.verbosity(cmd);
     }
 
     /** Bad options: one line, the usage hint, exit 2. */

@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,6 +47,15 @@ public final class FleetfixCommand implements Runnable {
 
     int verbosity() {
         return verbose.length;
+    }
+
+    /** The -v count given anywhere on the command line of {@code cmd} (the option is inherited). */
+    static int verbosity(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return root.getCommand() instanceof FleetfixCommand app ? app.verbosity() : 0;
     }
 
     @Override

@@ -1,13 +1,22 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.report.CommandEcho;
+import dev.fleetfix.transport.CommandTrace;
+import dev.fleetfix.transport.ShellFactories;
+import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** SSH connection options shared by every command that reaches hosts. */
 public final class SshOptionsMixin {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     @Option(
             names = "--accept-new-host-keys",
@@ -35,6 +44,16 @@ public final class SshOptionsMixin {
             paramLabel = "VAR",
             description = "Environment variable holding the passphrase of encrypted private keys.")
     String passphraseEnv;
+
+    /** Shells to the hosts; with {@code -v}, each command is echoed to stderr before it runs. */
+    public ShellFactory shellFactory() {
+        ShellFactory factory = ShellFactories.create(toOptions());
+        if (mixee != null && FleetfixCommand.verbosity(mixee.commandLine()) >= 1) {
+            return CommandTrace.around(
+                    factory, new CommandEcho(mixee.commandLine().getErr()));
+        }
+        return factory;
+    }
 
     public SshOptions toOptions() {
         return new SshOptions(

@@ -1,7 +1,9 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
+import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.RunInfo;
 import dev.fleetfix.report.model.StepReport;
 import java.io.PrintWriter;
@@ -14,6 +16,9 @@ import java.util.Locale;
  * Printed at the end of a run and by {@code fleetfix report show}, from the same model.
  */
 public final class Recap {
+    /** The figures a per-host comparison line shows: throughput and the tail THP stretches. */
+    private static final List<String> HOST_FIGURES = List.of("rps", "p99", "p99.9", "max");
+
     private Recap() {}
 
     /** Prints the recap of a saved report. */
@@ -80,14 +85,23 @@ public final class Recap {
     }
 
     private static void benchmarks(PrintWriter out, Ansi ansi, FleetReport report) {
+        if (!report.benchmarks().comparisons().isEmpty()) {
+            out.println(ansi.bold("BENCHMARKS") + " after vs before, medians of the rounds (latencies in ms)");
+        }
+        for (ComparisonReport c : report.benchmarks().comparisons()) {
+            StringBuilder figures = new StringBuilder();
+            for (MetricReport m : c.metrics()) {
+                if (HOST_FIGURES.contains(m.metric())) {
+                    String format = m.metric().equals("rps") ? "%s %,.0f → %,.0f" : "%s %.2f → %.2f";
+                    figures.append(", ")
+                            .append(String.format(Locale.ROOT, format, m.metric(), m.beforeMedian(), m.afterMedian()));
+                }
+            }
+            out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": " + verdict(ansi, c.verdict()) + " ("
+                    + c.beforeRounds() + " vs " + c.afterRounds() + " rounds)" + figures);
+        }
         for (var f : report.benchmarks().fleet()) {
-            String verdict = f.verdict().replace('_', ' ');
-            String coloured =
-                    switch (f.verdict()) {
-                        case "improved" -> ansi.green(verdict);
-                        case "regressed" -> ansi.red(verdict);
-                        default -> verdict;
-                    };
+            String coloured = verdict(ansi, f.verdict());
             StringBuilder ratios = new StringBuilder();
             f.medianRatio()
                     .forEach((metric, ratio) ->
@@ -95,6 +109,15 @@ public final class Recap {
             out.println("benchmark " + f.name() + " " + f.test() + ": " + coloured + " on "
                     + f.hosts().size() + " hosts (after/before:" + ratios + ")");
         }
+    }
+
+    private static String verdict(Ansi ansi, String verdict) {
+        String text = verdict.replace('_', ' ');
+        return switch (verdict) {
+            case "improved" -> ansi.green(text);
+            case "regressed" -> ansi.red(text);
+            default -> text;
+        };
     }
 
     private static String names(List<String> names) {

@@ -3,6 +3,8 @@ package dev.fleetfix.steps;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.redis.jedis.JedisBenchTarget;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,17 +12,23 @@ import java.util.Set;
 
 /**
  * The step types of a build. {@link #standard(FactGatherer)} holds the built-in ones;
- * {@link #with(StepType)} adds or replaces one; this is how the benchmark module registers
- * {@code benchmark}, which is a placeholder until then.
+ * {@link #with(StepType)} adds or replaces one (tests replace {@code benchmark}'s engines with
+ * fakes).
  */
 public final class StepRegistry implements StepCatalog {
+    /** Connect and read timeout of the benchmark's Redis connections. */
+    private static final Duration BENCH_REDIS_TIMEOUT = Duration.ofSeconds(10);
+
     private final Map<String, StepType> types;
 
     private StepRegistry(Map<String, StepType> types) {
         this.types = Map.copyOf(types);
     }
 
-    /** The built-in types; {@code audit} uses the audit service. */
+    /**
+     * The built-in types; {@code audit} uses the audit service, {@code benchmark} the bench engines
+     * with the Jedis target from this machine.
+     */
     public static StepRegistry standard() {
         return standard(new AuditorFacts(new dev.fleetfix.checks.HostAuditor()));
     }
@@ -35,7 +43,7 @@ public final class StepRegistry implements StepCatalog {
             new WaitHealthyStep(),
             new CommandStep(),
             new AssertStep(),
-            new UnavailableStep("benchmark")
+            BenchmarkStep.onControlNode(host -> JedisBenchTarget.connect(host, BENCH_REDIS_TIMEOUT))
         }) {
             types.put(t.name(), t);
         }

@@ -4,9 +4,50 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
+/** The root command as a user first meets it: help, version, completion, bad options. */
 class MainTest {
+
     @Test
-    void runs() {
-        assertThat(1).isEqualTo(1);
+    void helpListsEveryWorkingSubcommandAndTheExitCodes() {
+        CliRun run = CliRun.of("--help").expectExit(ExitCode.OK);
+
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("audit", "apply", "bench", "report", "lab", "completion")
+                .contains("Exit codes:", "3  --check: changes are pending");
+    }
+
+    @Test
+    void versionNamesTheToolAndTheJava() {
+        CliRun run = CliRun.of("--version").expectExit(ExitCode.OK);
+
+        assertThat(run.stdout()).as(run.toString()).startsWith("fleetfix ").contains("Java 17");
+    }
+
+    @Test
+    void completionPrintsABashScriptForEverySubcommand() {
+        CliRun run = CliRun.of("completion").expectExit(ExitCode.OK);
+
+        assertThat(run.stdout())
+                .as(run.toString())
+                .startsWith("#!/usr/bin/env bash")
+                .contains("complete -F _complete_fleetfix", "_picocli_fleetfix_audit", "_picocli_fleetfix_apply");
+    }
+
+    @Test
+    void anUnknownOptionIsOneLineAndExitTwo() {
+        CliRun run = CliRun.of("audit", "--frobnicate").expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).as(run.toString()).contains("Unknown option: '--frobnicate'");
+        assertThat(run.stderr()).doesNotContain("Exception", "\tat ");
+        assertThat(run.stdout()).isEmpty();
+    }
+
+    @Test
+    void aMissingInventoryNamesTheFileAndExitsTwo() {
+        CliRun run = CliRun.of("audit", "-i", "no-such-inventory.yaml").expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).as(run.toString()).contains("no-such-inventory.yaml");
+        assertThat(run.stderr()).doesNotContain("\tat ");
     }
 }

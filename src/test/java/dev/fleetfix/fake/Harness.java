@@ -1,5 +1,6 @@
 package dev.fleetfix.fake;
 
+import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.PlaybookParser;
@@ -14,6 +15,7 @@ import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.steps.BenchmarkStep;
 import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.steps.StepResult;
@@ -37,6 +39,10 @@ public final class Harness {
     private Runnable onEachStep = () -> {};
     private GateTarget.Primaries primaries = GateTarget.Primaries.none();
     private RunControl control = RunControl.none();
+    // Fake hosts have no Redis to load: their benchmark steps skip, saying so.
+    private StepRegistry registry = StepRegistry.standard(new ShellFacts())
+            .with(new BenchmarkStep((host, shell, plan) ->
+                    new HostBenchmark.Outcome(host, List.of(), Optional.of("simulated host"), Optional.empty())));
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);
@@ -71,6 +77,12 @@ public final class Harness {
         return this;
     }
 
+    /** Plans with these step types (the standard ones by default). */
+    public Harness registry(StepRegistry r) {
+        this.registry = r;
+        return this;
+    }
+
     /** Runs after every finished step (to move the clock mid-run, say). */
     public Harness onEachStep(Runnable r) {
         this.onEachStep = r;
@@ -78,10 +90,9 @@ public final class Harness {
     }
 
     public RunPlan plan(String yaml, RunOptions options) {
-        Playbook playbook =
-                new PlaybookParser(StepRegistry.standard(new ShellFacts())).parse(dir.resolve("play.yaml"), yaml);
+        Playbook playbook = new PlaybookParser(registry).parse(dir.resolve("play.yaml"), yaml);
         List<Host> all = hosts.values().stream().map(FakeHost::host).toList();
-        return new RunPlanner(StepRegistry.standard(new ShellFacts()))
+        return new RunPlanner(registry)
                 .plan(
                         playbook,
                         pattern -> pattern.equals("all") || pattern.equals("redis")

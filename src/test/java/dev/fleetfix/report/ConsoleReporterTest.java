@@ -86,4 +86,20 @@ class ConsoleReporterTest {
     void coloursOnlyWhenAsked() {
         assertThat(render(true)).contains("\u001b[33mchanged:\u001b[0m").contains("\u001b[31mfailed:\u001b[0m");
     }
+
+    @Test
+    void benchmarkRoundsThenBeforeAfterPerHostAndForTheFleet() {
+        StringWriter text = new StringWriter();
+        SyntheticRun.play(new ConsoleReporter(new PrintWriter(text), false, false));
+        String out = text.toString();
+        assertThat(out)
+                .containsPattern("benchmark fork before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms"
+                        + " p99.9=[\\d.]+ms max=[\\d.]+ms")
+                .contains("BENCHMARKS after vs before, medians of the rounds (latencies in ms)")
+                .containsPattern("  r1 fork \\S+: improved \\(3 vs 3 rounds\\), rps [\\d,]+ → [\\d,]+,"
+                        + " p99 [\\d.]+ → [\\d.]+, p99.9 [\\d.]+ → [\\d.]+, max [\\d.]+ → [\\d.]+")
+                .containsPattern("  r2 fork \\S+: improved")
+                .containsPattern("benchmark fork \\S+: improved on 2 hosts");
+        assertThat(out.indexOf("BENCHMARKS")).isGreaterThan(out.indexOf("RECAP"));
+    }
 }

@@ -1,0 +1,195 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.bench.BenchPlan;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.bench.BuiltinBenchmark;
+import dev.fleetfix.bench.ForkUnderLoad;
+import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.bench.LoadGenerator;
+import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.Phase;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.transport.RemoteShell;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+
+/**
+ * {@code benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 3}}: measures
+ * the host's Redis with the {@code dev.fleetfix.bench} engines; every round becomes a
+ * {@code BenchmarkFinished} event, and reporters compare the {@code before} and {@code after} rounds
+ * of the same name.
+ *
+ * <p>It changes no configuration, so it reports ok, never changed. It writes only keys under
+ * {@code prefix} and deletes them afterwards, which is still a write: in check mode it does not run.
+ * A host the safety rules refuse (a replica, a nearly full or evicting primary without
+ * {@code force}) or whose persistence settings forbid fork-under-load is skipped with the reason.
+ *
+ * <p>An {@code after} run needs the {@code before} run of the same name to have run on the host
+ * earlier in this run; otherwise there is nothing to compare it with, and it is skipped.
+ *
+ * <p>{@code profile: auto} runs fork-under-load when the host allows it and plain otherwise, and
+ * remembers the choice as the fact {@code benchmark.NAME.profile}, so the {@code after} run of the
+ * same name uses the same profile and the two sides stay comparable.
+ */
+public final class BenchmarkStep implements StepType {
+    static final String CHECK_MODE = "benchmark does not run in check mode";
+
+    /** Runs a plan on one host; the step's seam for tests. */
+    @FunctionalInterface
+    public interface Runner {
+        HostBenchmark.Outcome run(Host host, RemoteShell shell, BenchPlan plan);
+    }
+
+    private final Runner runner;
+
+    public BenchmarkStep(Runner runner) {
+        this.runner = Objects.requireNonNull(runner, "runner");
+    }
+
+    /**
+     * The real engines: the builtin load from this machine through {@code targets}, redis-benchmark on
+     * the host over its shell.
+     */
+    public static BenchmarkStep onControlNode(Function<Host, BenchTarget> targets) {
+        Objects.requireNonNull(targets, "targets");
+        return new BenchmarkStep((host, shell, plan) -> new HostBenchmark(
+                        targets, h -> shell, new BuiltinBenchmark(LoadGenerator.system()), ForkUnderLoad.system())
+                .run(List.of(host), plan)
+                .get(0));
+    }
+
+    @Override
+    public StepSignature signature() {
+        return StepSignature.of("benchmark", BenchmarkArgs.NAMES);
+    }
+
+    @Override
+    public StepHandler prepare(StepArgs args) {
+        BenchmarkArgs.Parsed parsed = BenchmarkArgs.parse(args);
+        BenchPlan plan = parsed.plan();
+        String profileFact = "benchmark." + plan.name() + ".profile";
+        return ctx -> {
+            if (ctx.check()) {
+                return StepResult.skipped(CHECK_MODE);
+            }
+            if (plan.phase() == Phase.AFTER && ctx.state().fact(profileFact).isEmpty()) {
+                return StepResult.skipped(
+                        "no '" + plan.name() + "' before run on this host in this run: nothing to compare with");
+            }
+            if (!parsed.auto()) {
+                return result(runner.run(ctx.host(), ctx.shell(), plan), plan, "", profileFact);
+            }
+            Optional<String> pinned = ctx.state().fact(profileFact);
+            if (pinned.isPresent()) {
+                BenchPlan same = withProfile(
+                        plan,
+                        pinned.get().equals(word(BenchPlan.Profile.PLAIN))
+                                ? BenchPlan.Profile.PLAIN
+                                : BenchPlan.Profile.FORK_UNDER_LOAD);
+                return result(runner.run(ctx.host(), ctx.shell(), same), same, "", profileFact);
+            }
+            HostBenchmark.Outcome fork = runner.run(ctx.host(), ctx.shell(), plan);
+            if (fork.skipped().isPresent() && fork.rounds().isEmpty()) {
+                BenchPlan plain = withProfile(plan, BenchPlan.Profile.PLAIN);
+                HostBenchmark.Outcome plainOutcome = runner.run(ctx.host(), ctx.shell(), plain);
+                // a refusal refuses both profiles: say it once
+                boolean sameReason = plainOutcome.skipped().equals(fork.skipped());
+                String note = sameReason
+                        ? ""
+                        : "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
+                return result(plainOutcome, plain, note, profileFact);
+            }
+            return result(fork, plan, "", profileFact);
+        };
+    }
+
+    /**
+     * The step's result carrying its rounds (the engine emits one event per round). When rounds ran,
+     * the fact {@code benchmark.NAME.profile} records the profile, for {@code auto} and for
+     * {@code when:} conditions of later steps.
+     */
+    private static StepResult result(HostBenchmark.Outcome outcome, BenchPlan plan, String note, String profileFact) {
+        List<BenchRun> rounds = outcome.rounds();
+        Map<String, String> facts = rounds.isEmpty() ? Map.of() : Map.of(profileFact, word(plan.profile()));
+        StepResult result;
+        if (outcome.failure().isPresent()) {
+            result = StepResult.failed(outcome.failure().get());
+        } else if (outcome.skipped().isPresent() && rounds.isEmpty()) {
+            result = StepResult.skipped(note + outcome.skipped().get());
+        } else {
+            result = StepResult.ok(note
+                    + summary(plan, rounds)
+                    + outcome.skipped().map(s -> "; stopped early: " + s).orElse(""));
+            if (!facts.isEmpty()) {
+                result = result.withFacts(facts);
+            }
+        }
+        return result.withBenchmarks(rounds);
+    }
+
+    /** "thp before, fork-under-load: 3 rounds, FORK-UNDER-LOAD median 41,210 rps p99 1.9ms max 23.0ms". */
+    static String summary(BenchPlan plan, List<BenchRun> rounds) {
+        StringBuilder text = new StringBuilder(plan.name() + " "
+                + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
+                + (rounds.size() == 1 ? " round" : " rounds"));
+        List<String> tests = new ArrayList<>();
+        rounds.forEach(r -> r.results().stream()
+                .map(BenchResult::test)
+                .filter(t -> !tests.contains(t))
+                .forEach(tests::add));
+        for (String test : tests) {
+            text.append(", ").append(test).append(" median");
+            for (Metric m : List.of(Metric.RPS, Metric.P99, Metric.MAX)) {
+                List<Double> values = new ArrayList<>();
+                for (BenchRun r : rounds) {
+                    r.results().stream()
+                            .filter(res -> res.test().equals(test))
+                            .map(m::valueOf)
+                            .filter(OptionalDouble::isPresent)
+                            .forEach(v -> values.add(v.getAsDouble()));
+                }
+                if (!values.isEmpty()) {
+                    double median = median(values);
+                    text.append(' ')
+                            .append(
+                                    m == Metric.RPS
+                                            ? String.format(Locale.ROOT, "%,.0f rps", median)
+                                            : String.format(Locale.ROOT, "%s %.2fms", m.label(), median));
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static BenchPlan withProfile(BenchPlan plan, BenchPlan.Profile profile) {
+        return new BenchPlan(
+                plan.name(),
+                plan.engine(),
+                profile,
+                plan.load(),
+                plan.forkUnderLoad(),
+                plan.redisBenchmark(),
+                plan.rounds(),
+                plan.phase(),
+                plan.safety());
+    }
+
+    static String word(BenchPlan.Profile profile) {
+        return profile == BenchPlan.Profile.PLAIN ? "plain" : "fork-under-load";
+    }
+}

@@ -1,0 +1,80 @@
+package dev.fleetfix.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.inventory.Host;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class HostBenchmarkTest {
+    private final AtomicLong clock = new AtomicLong();
+    private final FakeTarget target = new FakeTarget(clock, n -> 100_000);
+    private final LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+    private final HostBenchmark service = new HostBenchmark(
+            h -> target,
+            h -> {
+                throw new AssertionError("the builtin engine needs no shell");
+            },
+            new BuiltinBenchmark(generator),
+            new ForkUnderLoad(generator, clock::get, clock::addAndGet));
+    private final Host host = Host.implicitLocalhost();
+
+    private BenchPlan plan(int rounds) {
+        LoadSpec load = LoadSpec.defaults()
+                .withConnections(2)
+                .withKeyspace(100)
+                .withWarmup(Duration.ZERO)
+                .withRequests(500);
+        return new BenchPlan(
+                "thp",
+                BenchPlan.Engine.BUILTIN,
+                BenchPlan.Profile.PLAIN,
+                load,
+                ForkUnderLoadSpec.defaults().withLoad(load.withTest(ForkUnderLoadSpec.TEST)),
+                new RedisBenchmarkSpec(
+                        "127.0.0.1",
+                        6379,
+                        List.of(BenchCommand.SET),
+                        1000,
+                        1,
+                        3,
+                        1,
+                        OptionalLong.empty(),
+                        OptionalInt.empty(),
+                        LoadSpec.DEFAULT_PREFIX,
+                        Duration.ofMinutes(1)),
+                rounds,
+                Phase.BEFORE,
+                SafetyPolicy.DEFAULT);
+    }
+
+    @Test
+    void runsEveryRoundAndCleansUp() {
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(3)).get(0);
+        assertThat(outcome.rounds()).hasSize(3).allSatisfy(r -> {
+            assertThat(r.name()).isEqualTo("thp");
+            assertThat(r.phase()).isEqualTo(Phase.BEFORE);
+        });
+        assertThat(outcome.skipped()).isEmpty();
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(target.keys).noneMatch(k -> k.startsWith(LoadSpec.DEFAULT_PREFIX));
+        assertThat(target.closed).isTrue();
+    }
+
+    @Test
+    void aRefusalIsASkipWithTheReasonNotAFailure() {
+        target.info.put("replication", Map.of("role", "slave"));
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(3)).get(0);
+        assertThat(outcome.rounds()).isEmpty();
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(outcome.skipped())
+                .hasValueSatisfying(reason ->
+                        assertThat(reason).contains("refusing to benchmark").contains("slave"));
+        assertThat(target.ops).isEmpty();
+    }
+}

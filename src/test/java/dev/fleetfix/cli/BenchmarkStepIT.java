@@ -1,0 +1,128 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabThp;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * A playbook benchmarks two lab hosts before and after THP goes to never: the console shows every
+ * round and the before/after comparison with its verdict, the benchmark's keys are gone and the
+ * user's keys are still there.
+ */
+class BenchmarkStepIT {
+    private static final List<String> HOSTS = List.of("lab-1", "lab-2");
+    private static final String BENCH = "profile: auto, duration: 1s, warmup: 300ms, rounds: 3, connections: 4,"
+            + " keyspace: 20000, value_size: 32, bgsave_interval: 400ms";
+    private static final String PLAYBOOK = "- name: thp with benchmarks\n"
+            + "  hosts: all\n"
+            + "  serial: 1\n"
+            + "  steps:\n"
+            + "    - name: benchmark before\n"
+            + "      benchmark: {name: thp, phase: before, " + BENCH + "}\n"
+            + "    - thp: {enabled: never, defrag: never}\n"
+            + "    - restart_redis: {unit: \"{{ redis_service }}\"}\n"
+            + "    - wait_healthy: {timeout: 60s}\n"
+            + "    - name: benchmark after\n"
+            + "      benchmark: {name: thp, phase: after, " + BENCH + "}\n";
+
+    private static LabFleet fleet;
+
+    @TempDir
+    Path dir;
+
+    record Run(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = LabFleet.start(List.of(
+                LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
+                LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS)));
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private Run apply(String... options) throws Exception {
+        Path playbook = dir.resolve("bench.yaml");
+        Files.writeString(playbook, PLAYBOOK);
+        CommandLine cmd = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        String[] args = new String[options.length + 4];
+        args[0] = "apply";
+        args[1] = playbook.toString();
+        args[2] = "-i";
+        args[3] = fleet.inventoryFile().toString();
+        System.arraycopy(options, 0, args, 4, options.length);
+        int code = cmd.execute(args);
+        Run run = new Run(code, out.toString(), err.toString());
+        System.out.println(run);
+        return run;
+    }
+
+    private static String redisCli(String host, String args) {
+        LabHost h = fleet.host(host);
+        return fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + args)
+                .stdout()
+                .strip();
+    }
+
+    @Test
+    void benchmarksBeforeAndAfterAreComparedAndLeaveOnlyTheUsersKeys() throws Exception {
+        for (String host : HOSTS) {
+            assertThat(redisCli(host, "set user:keep " + host)).isEqualTo("OK");
+            assertThat(redisCli(host, "rpush user:list a b c")).isEqualTo("3");
+        }
+
+        Run check = apply("--check", "--no-color");
+        assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
+        assertThat(check.out()).contains("benchmark does not run in check mode");
+
+        Run run = apply("--no-color");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        for (String host : HOSTS) {
+            assertThat(run.out())
+                    .as(host)
+                    .containsPattern(
+                            "ok: \\[" + host + "] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
+                    .containsPattern(
+                            "ok: \\[" + host + "] benchmark after: thp after, (plain|fork-under-load): 3 rounds")
+                    .containsPattern(
+                            "benchmark thp before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms p99.9=[\\d.]+ms"
+                                    + " max=[\\d.]+ms")
+                    .containsPattern("  " + host + " thp \\S+: (improved|regressed|within noise) \\(3 vs 3 rounds\\),"
+                            + " rps [\\d,]+ → [\\d,]+, p99 [\\d.]+ → [\\d.]+, p99.9 [\\d.]+ → [\\d.]+, max");
+            assertThat(redisCli(host, "--scan --pattern 'fleetfix:bench:*' | wc -l"))
+                    .as(host + ": benchmark keys left")
+                    .isEqualTo("0");
+            assertThat(redisCli(host, "get user:keep")).isEqualTo(host);
+            assertThat(redisCli(host, "lrange user:list 0 -1")).isEqualTo("a\nb\nc");
+        }
+        assertThat(run.out()).containsPattern("benchmark thp \\S+: (improved|regressed|within noise) on 2 hosts");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.fleetfix.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.report.CommandEcho;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CommandTraceTest {
+
+    /** A shell that records what reached it and answers every command with "ran". */
+    private static final class RecordingShell implements RemoteShell {
+        final List<String> received = new ArrayList<>();
+
+        @Override
+        public String hostName() {
+            return "redis-1";
+        }
+
+        @Override
+        public ExecResult exec(Command command) {
+            received.add(command.script());
+            return new ExecResult(0, "ran", "", Duration.ZERO);
+        }
+
+        @Override
+        public void put(String remotePath, byte[] content, int mode, boolean become) {
+            received.add("put " + remotePath);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void echoesEveryCommandBeforeItRunsAndPassesItThroughUnchanged() {
+        RecordingShell shell = new RecordingShell();
+        StringWriter err = new StringWriter();
+        ShellFactory traced = CommandTrace.around(host -> shell, new CommandEcho(new PrintWriter(err, true)));
+
+        RemoteShell opened = traced.open(Host.implicitLocalhost());
+        ExecResult result = opened.exec(Command.of("uname -r"));
+        opened.exec(Command.of("cat /sys/kernel/mm/transparent_hugepage/enabled\necho done")
+                .asRoot());
+        opened.put("/etc/tmpfiles.d/fleetfix-thp.conf", new byte[12], 0644, true);
+
+        assertThat(result.stdout()).isEqualTo("ran");
+        assertThat(shell.received)
+                .containsExactly(
+                        "uname -r",
+                        "cat /sys/kernel/mm/transparent_hugepage/enabled\necho done",
+                        "put /etc/tmpfiles.d/fleetfix-thp.conf");
+        assertThat(err.toString().lines())
+                .containsExactly(
+                        "[redis-1] $ uname -r",
+                        "[redis-1] $ sudo cat /sys/kernel/mm/transparent_hugepage/enabled  … (+1 lines)",
+                        "[redis-1] $ sudo (write 12 bytes, mode 644) /etc/tmpfiles.d/fleetfix-thp.conf");
+    }
+}
