@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# Audit speed against the anchor: fleetfix audit vs ansible-playbook vs N parallel OpenSSH ssh processes, on the
+# same lab fleet, in one run. Run as root on a Debian 12 machine of the lab's kind:
+#
+#   bench/audit-vs-ansible.sh                        # N = 5 20 50, 5 rounds
+#   N_LIST="5 20" ROUNDS=3 bench/audit-vs-ansible.sh
+#
+# For each N it starts a lab fleet of N hosts (in a private lab home, removed on exit), then runs, ROUNDS times,
+# each tool once per round in a rotating order (so no tool always runs first or last):
+#   fleetfix          ./fleetfix audit -i INV            (--forks default 10; whole process timed, JVM start included)
+#   fleetfix-fN       ./fleetfix audit -i INV --forks N  (all hosts at once)
+#   ansible-fK        ansible-playbook -i INV --forks K  (K in ANSIBLE_FORKS, default "5 20")
+#   ssh-xN            N parallel `ssh` processes, one per host, one remote command each
+# All three read the same things: THP enabled and defrag, `uname -r`, Redis INFO server. fleetfix reads a few
+# more (sysctls, boot settings, Redis's own smaps) in its single fact script, and asks Redis from this machine.
+# Ansible runs with gather_facts: false (fleetfix does not gather all facts either), the `raw` module (lab hosts
+# have no Python, and raw is Ansible's cheapest path: no module upload), become as the inventory says, host key
+# checking on against the lab's known_hosts, and a fresh ControlPath directory per run, so that no run reuses
+# another's SSH master connection (each fleetfix run, being a new process, opens its connections anew too).
+#
+# Prints a table (median and min-max wall time, ratio to fleetfix's median, fleetfix's peak RSS from
+# /usr/bin/time -v) and the load average it ran under; writes the same to target/bench/.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+N_LIST="${N_LIST:-5 20 50}"
+ROUNDS="${ROUNDS:-5}"
+ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}"
+
+log() { echo "bench: $*" >&2; }
+die() { echo "bench: error: $*" >&2; exit 1; }
+
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
+for n in $N_LIST; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "N_LIST holds '$n', not a positive integer"; done
+
+as_root() {
+  if [[ "$(id -u)" == 0 ]]; then "$@"; else sudo -n "$@" || die "need root to run: $*"; fi
+}
+
+# --- machine ------------------------------------------------------------------------------------------------
+bash "$repo/src/lab/prepare.sh"
+missing=()
+command -v ansible-playbook >/dev/null || missing+=(ansible-core)
+[[ -x /usr/bin/time ]] || missing+=(time)
+command -v python3 >/dev/null || missing+=(python3)
+if ((${#missing[@]} > 0)); then
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+fleetfix="$repo/fleetfix"
+"$fleetfix" --version >&2 || die "building fleetfix failed"
+
+work="$(mktemp -d -t fleetfix-bench.XXXXXX)"
+homes=()
+cleanup() {
+  local home
+  for home in ${homes[@]+"${homes[@]}"}; do
+    "$fleetfix" lab down --home "$home" >&2 || log "lab down --home $home failed; remove its containers by hand"
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+results="$work/runs.tsv"   # tool N round seconds rss_kib
+: >"$results"
+loads="$work/loads.tsv"    # N when load1 load5 load15
+: >"$loads"
+printf '[defaults]\n' >"$work/ansible.cfg"
+
+now() { date +%s.%N; }
+elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$1" "$2"; }
+record_load() { read -r l1 l5 l15 _ </proc/loadavg; printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$l1" "$l5" "$l15" >>"$loads"; }
+
+# --- one tool, one run ------------------------------------------------------------------------------------
+run_fleetfix() { # n round label [extra args]
+  local n="$1" round="$2" label="$3"; shift 3
+  local out="$work/out.fleetfix" tv="$work/time.fleetfix" t0 t1 rc=0
+  t0="$(now)"
+  /usr/bin/time -v -o "$tv" "$fleetfix" audit -i "$inv" "$@" >"$out" 2>&1 || rc=$?
+  t1="$(now)"
+  # 1 means findings (the lab's preset is at-risk on purpose); a host left unreached would void the figure.
+  if ((rc > 1)) || ! grep -q "^$n hosts: .* 0 unreachable" "$out"; then
+    cat "$out" >&2; die "$label failed (exit $rc) at N=$n"
+  fi
+  local rss; rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tv")"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$n" "$round" "$(elapsed "$t0" "$t1")" "$rss" >>"$results"
+}
+
+run_ansible() { # n round forks
+  local n="$1" round="$2" forks="$3" out="$work/out.ansible" cp t0 t1 rc=0
+  cp="$(mktemp -d -p "$work" cp.XXXXXX)"
+  t0="$(now)"
+  ANSIBLE_CONFIG="$work/ansible.cfg" ANSIBLE_SSH_CONTROL_PATH_DIR="$cp" ANSIBLE_HOST_KEY_CHECKING=True \
+    ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP="$work/ansible-tmp" \
+    ansible-playbook -i "$inv" --forks "$forks" --ssh-common-args "-o UserKnownHostsFile=$known_hosts" \
+    "$work/read.yml" >"$out" 2>&1 || rc=$?
+  t1="$(now)"
+  rm -rf "$cp"
+  if ((rc != 0)) || ! grep -q 'PLAY RECAP' "$out"; then
+    cat "$out" >&2; die "ansible-playbook --forks $forks failed (exit $rc) at N=$n"
+  fi
+  printf '%s\t%s\t%s\t%s\t\n' "ansible-f$forks" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
+}
+
+run_ssh() { # n round
+  local n="$1" round="$2" t0 t1 pids=() failed=0
+  rm -f "$work"/out.ssh.*
+  t0="$(now)"
+  while read -r name addr sshport redisport; do
+    ssh -n -i "$key" -p "$sshport" -l "$user" -o BatchMode=yes -o StrictHostKeyChecking=yes \
+      -o UserKnownHostsFile="$known_hosts" -o ControlMaster=no -o ControlPath=none "$addr" \
+      "sudo -n sh -c 'cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; uname -r; redis-cli -h $addr -p $redisport info server'" \
+      >"$work/out.ssh.$name" 2>&1 &
+    pids+=("$!")
+  done <"$work/hosts.txt"
+  for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+  t1="$(now)"
+  if ((failed > 0)) || (($(grep -l '^redis_version:' "$work"/out.ssh.* | wc -l) != n)); then
+    cat "$work"/out.ssh.* >&2; die "$failed of $n ssh processes failed at N=$n"
+  fi
+  printf '%s\t%s\t%s\t%s\t\n' "ssh-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
+}
+
+# --- the equivalent Ansible read ---------------------------------------------------------------------------
+cat >"$work/read.yml" <<'EOF'
+- name: read THP, kernel release and Redis INFO (what fleetfix audit reads)
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: THP enabled
+      raw: cat /sys/kernel/mm/transparent_hugepage/enabled
+      changed_when: false
+    - name: THP defrag
+      raw: cat /sys/kernel/mm/transparent_hugepage/defrag
+      changed_when: false
+    - name: kernel release
+      raw: uname -r
+      changed_when: false
+    - name: Redis INFO server
+      raw: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
+      changed_when: false
+EOF
+
+# --- the runs ----------------------------------------------------------------------------------------------
+started="$(date -u '+%Y-%m-%d %H:%M UTC')"
+for n in $N_LIST; do
+  home="$work/lab-$n"
+  homes+=("$home")
+  log "N=$n: starting a lab fleet of $n hosts"
+  "$fleetfix" lab up --hosts "$n" --home "$home" >&2 || die "lab up --hosts $n failed"
+  inv="$("$fleetfix" lab inventory --home "$home")"
+  # Hosts as Ansible resolves them (group vars merged): name, address, ssh port, redis port; key, user, known_hosts.
+  ANSIBLE_CONFIG="$work/ansible.cfg" ansible-inventory -i "$inv" --list >"$work/inv.json"
+  python3 - "$work/inv.json" "$work/hosts.txt" "$work/conn.txt" <<'EOF'
+import json, sys
+data = json.load(open(sys.argv[1]))
+hv = data["_meta"]["hostvars"]
+with open(sys.argv[2], "w") as out:
+    for name in sorted(hv, key=lambda h: int(h.rsplit("-", 1)[-1]) if h.rsplit("-", 1)[-1].isdigit() else 0):
+        v = hv[name]
+        out.write(f"{name} {v['ansible_host']} {v.get('ansible_port', 22)} {v.get('redis_port', 6379)}\n")
+first = hv[sorted(hv)[0]]
+with open(sys.argv[3], "w") as out:
+    out.write(f"{first['ansible_user']} {first['ansible_ssh_private_key_file']} {first['known_hosts_file']}\n")
+EOF
+  read -r user key known_hosts <"$work/conn.txt"
+  (($(wc -l <"$work/hosts.txt") == n)) || die "the lab inventory holds $(wc -l <"$work/hosts.txt") hosts, not $n"
+
+  tools=(fleetfix "fleetfix-f$n")
+  for f in $ANSIBLE_FORKS; do tools+=("ansible-f$f"); done
+  tools+=("ssh-x$n")
+  log "N=$n: one untimed warm-up run of ssh and fleetfix (sshd, redis and page cache)"
+  kept="$results"
+  results="$work/warm-up.tsv"
+  run_ssh "$n" 0 && run_fleetfix "$n" 0 fleetfix
+  results="$kept"
+  record_load "$n" start
+  for ((round = 1; round <= ROUNDS; round++)); do
+    for ((k = 0; k < ${#tools[@]}; k++)); do
+      tool="${tools[$(((k + round - 1) % ${#tools[@]}))]}"
+      case "$tool" in
+        fleetfix) run_fleetfix "$n" "$round" fleetfix ;;
+        fleetfix-f*) run_fleetfix "$n" "$round" "$tool" --forks "$n" ;;
+        ansible-f*) run_ansible "$n" "$round" "${tool#ansible-f}" ;;
+        ssh-x*) run_ssh "$n" "$round" ;;
+      esac
+      log "N=$n round $round/$ROUNDS: $tool $(tail -n 1 "$results" | cut -f4) s"
+    done
+  done
+  record_load "$n" end
+  "$fleetfix" lab down --home "$home" >&2 || log "lab down --home $home failed"
+  unset 'homes[-1]'
+done
+
+# --- the table ---------------------------------------------------------------------------------------------
+mkdir -p "$repo/target/bench"
+report="$repo/target/bench/audit-vs-ansible-$(date -u +%Y%m%dT%H%M%SZ).txt"
+python3 - "$results" "$loads" "$started" "$ROUNDS" "$(nproc)" "$(ansible-playbook --version | head -n 1)" \
+  "$(java -version 2>&1 | head -n 1)" <<'EOF' | tee "$report"
+import statistics, sys
+from collections import defaultdict
+results, loads, started, rounds, cores, ansible, java = sys.argv[1:8]
+runs = defaultdict(list)
+rss = defaultdict(list)
+order = []
+for line in open(results):
+    tool, n, _round, secs, kib = line.rstrip("\n").split("\t")
+    key = (int(n), tool)
+    if key not in runs:
+        order.append(key)
+    runs[key].append(float(secs))
+    if kib:
+        rss[key].append(int(kib))
+load = defaultdict(dict)
+for line in open(loads):
+    n, when, l1, l5, l15 = line.split()
+    load[int(n)][when] = f"{l1}/{l5}/{l15}"
+print(f"fleetfix audit vs ansible-playbook vs parallel ssh, {started}; {rounds} rounds per tool, tools alternating")
+print(f"machine: {cores} cores; {ansible}; {java}")
+print("ansible: gather_facts false, raw module, 4 tasks; fleetfix: audit with its default facts; wall time of the")
+print("whole process (JVM start included); ratio = median / fleetfix's median (default --forks 10) at that N")
+print()
+print(f"{'tool':<14}{'N':>4}{'median s':>10}{'min-max s':>16}{'ratio':>8}{'peak RSS':>11}")
+by_n = defaultdict(list)
+for key in order:
+    by_n[key[0]].append(key)
+med = {key: statistics.median(v) for key, v in runs.items()}
+for n in sorted(by_n):
+    base = med.get((n, "fleetfix"))
+    for key in by_n[n]:
+        v = runs[key]
+        ratio = f"{med[key] / base:.2f}" if base else "-"
+        peak = f"{max(rss[key]) / 1024:.0f} MiB" if rss.get(key) else ""
+        print(f"{key[1]:<14}{n:>4}{med[key]:>10.2f}{f'{min(v):.2f}-{max(v):.2f}':>16}{ratio:>8}{peak:>11}")
+    print(f"{'':<4}load average (1/5/15 min) at start {load[n].get('start', '?')}, at end {load[n].get('end', '?')}")
+print()
+def check(label, ok):
+    print(f"{'met   ' if ok else 'MISSED'} {label}")
+if (20, "fleetfix") in med:
+    f20 = med[(20, "fleetfix")]
+    ans = [med[k] for k in by_n[20] if k[1].startswith("ansible-")]
+    if ans:
+        check(f"N=20: fleetfix {f20:.2f} s <= 1/10 of the fastest ansible-playbook {min(ans):.2f} s", f20 <= min(ans) / 10)
+    if (20, "ssh-x20") in med:
+        check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh {med[(20, 'ssh-x20')]:.2f} s", f20 <= med[(20, "ssh-x20")])
+if (50, "fleetfix") in med and (20, "fleetfix") in med:
+    f50, f20 = med[(50, "fleetfix")], med[(20, "fleetfix")]
+    check(f"N=50: fleetfix {f50:.2f} s <= {f20:.2f} s x (50/10)/(20/10) = {f20 * 2.5:.2f} s", f50 <= f20 * 2.5)
+for n in sorted(by_n):
+    peaks = [max(rss[k]) for k in by_n[n] if rss.get(k)]
+    if n == 50 and peaks:
+        check(f"N=50: fleetfix peak RSS {max(peaks) / 1024:.0f} MiB <= 512 MiB", max(peaks) <= 512 * 1024)
+EOF
+log "written to $report"
