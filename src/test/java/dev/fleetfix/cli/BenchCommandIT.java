@@ -3,15 +3,12 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.redis.jedis.LocalRedisServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import redis.clients.jedis.Jedis;
 
 /** {@code fleetfix bench} against a local redis-server, reached as an inventory host with a local connection. */
@@ -31,31 +28,18 @@ class BenchCommandIT {
         server.close();
     }
 
-    private record Run(int exitCode, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
-
-    private Run bench(String... args) throws Exception {
+    private CliRun bench(String... args) throws Exception {
         Path inventory = dir.resolve("inventory.yaml");
         Files.writeString(
                 inventory,
                 "all:\n  hosts:\n    cache-1:\n      ansible_connection: local\n      redis_host: 127.0.0.1\n"
                         + "      redis_port: " + server.port + "\n");
-        CommandLine cmd = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
         String[] full = new String[args.length + 3];
         full[0] = "bench";
         full[1] = "-i";
         full[2] = inventory.toString();
         System.arraycopy(args, 0, full, 3, args.length);
-        int code = cmd.execute(full);
-        return new Run(code, out.toString(), err.toString());
+        return CliRun.of(full);
     }
 
     @Test
@@ -63,11 +47,11 @@ class BenchCommandIT {
         try (Jedis jedis = server.client()) {
             jedis.set("user:1", "keep me");
 
-            Run run = bench("-n", "3000", "--warmup", "100ms", "-c", "4", "-t", "set,get,incr", "--rounds", "2");
+            CliRun run = bench("-n", "3000", "--warmup", "100ms", "-c", "4", "-t", "set,get,incr", "--rounds", "2");
 
             assertThat(run.exitCode()).as(run.toString()).isZero();
-            assertThat(run.out()).as(run.toString()).containsPattern("cache-1\\s+MIX\\s+1\\s+\\d+");
-            assertThat(run.out()).containsPattern("cache-1\\s+MIX\\s+2\\s+\\d+");
+            assertThat(run.stdout()).as(run.toString()).containsPattern("cache-1\\s+MIX\\s+1\\s+\\d+");
+            assertThat(run.stdout()).containsPattern("cache-1\\s+MIX\\s+2\\s+\\d+");
             assertThat(jedis.keys("*")).containsExactly("user:1");
         }
     }
@@ -75,18 +59,18 @@ class BenchCommandIT {
     @Test
     void redisBenchmarkEngineRunsOnTheHost() throws Exception {
         try (Jedis jedis = server.client()) {
-            Run run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "-t", "set,lpush");
+            CliRun run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "-t", "set,lpush");
 
             assertThat(run.exitCode()).as(run.toString()).isZero();
-            assertThat(run.out()).as(run.toString()).containsPattern("cache-1\\s+SET\\s+1");
-            assertThat(run.out()).containsPattern("cache-1\\s+LPUSH\\s+1");
+            assertThat(run.stdout()).as(run.toString()).containsPattern("cache-1\\s+SET\\s+1");
+            assertThat(run.stdout()).containsPattern("cache-1\\s+LPUSH\\s+1");
             assertThat(jedis.keys("fleetfix:bench:*")).isEmpty();
         }
     }
 
     @Test
     void forkUnderLoadProfileRuns() throws Exception {
-        Run run = bench(
+        CliRun run = bench(
                 "--profile",
                 "fork-under-load",
                 "--duration",
@@ -99,14 +83,14 @@ class BenchCommandIT {
                 "300ms");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).as(run.toString()).containsPattern("cache-1\\s+FORK-UNDER-LOAD\\s+1");
+        assertThat(run.stdout()).as(run.toString()).containsPattern("cache-1\\s+FORK-UNDER-LOAD\\s+1");
     }
 
     @Test
     void badOptionsAreUsageErrors() throws Exception {
-        Run run = bench("--engine", "redis-benchmark", "--profile", "fork-under-load");
+        CliRun run = bench("--engine", "redis-benchmark", "--profile", "fork-under-load");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains("fork-under-load needs the builtin engine");
+        assertThat(run.stderr()).contains("fork-under-load needs the builtin engine");
     }
 }
