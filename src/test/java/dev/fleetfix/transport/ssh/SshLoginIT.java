@@ -35,6 +35,7 @@ class SshLoginIT {
     private static final SshOptions OPTIONS = SshOptions.defaults().withConnectTimeout(Duration.ofSeconds(5));
 
     private static LabFleet fleet;
+    private static LabSsh lab;
 
     @TempDir
     Path dir;
@@ -42,6 +43,7 @@ class SshLoginIT {
     @BeforeAll
     static void startFleet() {
         fleet = LabFleet.start(List.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2")));
+        lab = new LabSsh(fleet);
     }
 
     @AfterAll
@@ -51,32 +53,18 @@ class SshLoginIT {
         }
     }
 
-    private static Host host(String name, Path key, Path knownHosts) {
-        LabHost lab = fleet.host(name);
-        return TestHosts.ssh(name, lab.address(), lab.sshPort(), fleet.user(), key, knownHosts);
-    }
-
-    private static Host host(String name) {
-        return host(name, fleet.privateKey(), fleet.knownHostsFile());
-    }
-
-    private static String described(String name) {
-        LabHost lab = fleet.host(name);
-        return "host " + name + " (" + lab.address() + ":" + lab.sshPort() + "): ";
-    }
-
     @Test
     void unknownHostKeyIsRefusedWithHowToTrustIt() {
         Path knownHosts = dir.resolve("empty_known_hosts");
-        LabHost lab = fleet.host("lab-1");
+        LabHost lab1 = fleet.host("lab-1");
 
-        assertThatThrownBy(() -> SshShell.open(host("lab-1", fleet.privateKey(), knownHosts), OPTIONS))
+        assertThatThrownBy(() -> SshShell.open(lab.host("lab-1", fleet.privateKey(), knownHosts), OPTIONS))
                 .isInstanceOfSatisfying(TransportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
                     assertThat(e.getMessage())
-                            .startsWith(described("lab-1") + "host key is not known")
+                            .startsWith(lab.described("lab-1") + "host key is not known")
                             .contains("ssh-ed25519 key SHA256:")
-                            .contains("ssh-keyscan -p " + lab.sshPort() + " " + lab.address() + " >> " + knownHosts)
+                            .contains("ssh-keyscan -p " + lab1.sshPort() + " " + lab1.address() + " >> " + knownHosts)
                             .contains("--accept-new-host-keys");
                 });
         assertThat(knownHosts).doesNotExist();
@@ -85,7 +73,7 @@ class SshLoginIT {
     @Test
     void acceptNewRecordsTheKeyAsOpenSshWouldAndLaterConnectionsNeedNoFlag() throws Exception {
         Path knownHosts = dir.resolve("ssh").resolve("known_hosts");
-        Host host = host("lab-1", fleet.privateKey(), knownHosts);
+        Host host = lab.host("lab-1", fleet.privateKey(), knownHosts);
 
         try (SshShell shell = SshShell.open(host, OPTIONS.withAcceptNewHostKeys(true))) {
             assertThat(shell.exec(Command.of("true")).ok()).isTrue();
@@ -107,12 +95,12 @@ class SshLoginIT {
         Files.write(knownHosts, List.of("# fleet", labKnownHostsLine("lab-2"), forged));
 
         assertThatThrownBy(() -> SshShell.open(
-                        host("lab-1", fleet.privateKey(), knownHosts), OPTIONS.withAcceptNewHostKeys(true)))
+                        lab.host("lab-1", fleet.privateKey(), knownHosts), OPTIONS.withAcceptNewHostKeys(true)))
                 .isInstanceOfSatisfying(TransportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
                     assertThat(e.getMessage())
-                            .startsWith(described("lab-1") + "host key changed since known_hosts line 3 (" + knownHosts
-                                    + "): " + fleet.host("lab-1").address() + " now offers ssh-ed25519")
+                            .startsWith(lab.described("lab-1") + "host key changed since known_hosts line 3 ("
+                                    + knownHosts + "): " + fleet.host("lab-1").address() + " now offers ssh-ed25519")
                             .contains("ssh-keygen -R");
                 });
         assertThat(Files.readAllLines(knownHosts)).hasSize(3);
@@ -126,7 +114,7 @@ class SshLoginIT {
         assertThat(Files.readAllLines(knownHosts))
                 .allSatisfy(line -> assertThat(line).startsWith("|1|"));
 
-        try (SshShell shell = SshShell.open(host("lab-1", fleet.privateKey(), knownHosts), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1", fleet.privateKey(), knownHosts), OPTIONS)) {
             assertThat(shell.exec(Command.of("echo hashed")).stdout()).isEqualTo("hashed\n");
         }
     }
@@ -135,11 +123,11 @@ class SshLoginIT {
     void wrongUserKeyIsAnAuthError() throws Exception {
         Path stranger = keygen("stranger", "ed25519", "");
 
-        assertThatThrownBy(() -> SshShell.open(host("lab-1", stranger, fleet.knownHostsFile()), OPTIONS))
+        assertThatThrownBy(() -> SshShell.open(lab.host("lab-1", stranger, fleet.knownHostsFile()), OPTIONS))
                 .isInstanceOfSatisfying(TransportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.AUTH);
                     assertThat(e.getMessage())
-                            .isEqualTo(described("lab-1") + "authentication failed for user fleetfix with key "
+                            .isEqualTo(lab.described("lab-1") + "authentication failed for user fleetfix with key "
                                     + stranger);
                 });
     }
@@ -150,7 +138,7 @@ class SshLoginIT {
         Path key = keygen("id_" + type, type, "");
         authorize("lab-2", key);
 
-        try (SshShell shell = SshShell.open(host("lab-2", key, fleet.knownHostsFile()), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-2", key, fleet.knownHostsFile()), OPTIONS)) {
             assertThat(shell.exec(Command.of("echo " + type)).stdout()).isEqualTo(type + "\n");
         }
     }
@@ -159,7 +147,7 @@ class SshLoginIT {
     void anEncryptedKeyIsDecryptedWithThePassphraseFromTheEnvironment() throws Exception {
         Path key = keygen("id_locked", "ed25519", "correct horse");
         authorize("lab-2", key);
-        Host host = host("lab-2", key, fleet.knownHostsFile());
+        Host host = lab.host("lab-2", key, fleet.knownHostsFile());
         SshOptions options = new SshOptions(
                 Optional.empty(), false, OPTIONS.connectTimeout(), Optional.of("FLEETFIX_KEY_PASSPHRASE"));
         Path home = dir.resolve("home");
@@ -173,7 +161,7 @@ class SshLoginIT {
         SshLogin wrong =
                 SshLogin.of(host, options, home, "nobody", Map.of("FLEETFIX_KEY_PASSPHRASE", "battery staple"));
         assertThatThrownBy(() -> SshShell.open(host, options, wrong))
-                .hasMessage(described("lab-2") + "cannot use private key " + key
+                .hasMessage(lab.described("lab-2") + "cannot use private key " + key
                         + ": the passphrase in FLEETFIX_KEY_PASSPHRASE does not decrypt it");
 
         SshLogin locked = SshLogin.of(host, options, home, "nobody", Map.of());
@@ -181,7 +169,7 @@ class SshLoginIT {
                 .isInstanceOfSatisfying(TransportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.AUTH);
                     assertThat(e.getMessage())
-                            .isEqualTo(described("lab-2") + "cannot use private key " + key + ": it is encrypted or"
+                            .isEqualTo(lab.described("lab-2") + "cannot use private key " + key + ": it is encrypted or"
                                     + " unreadable and environment variable FLEETFIX_KEY_PASSPHRASE"
                                     + " (--key-passphrase-env) is not set");
                 });
@@ -201,7 +189,7 @@ class SshLoginIT {
             ProcessBuilder add = new ProcessBuilder("ssh-add", key.toString());
             add.environment().put("SSH_AUTH_SOCK", socket.toString());
             assertThat(add.redirectErrorStream(true).start().waitFor()).isZero();
-            Host host = host("lab-2", null, fleet.knownHostsFile());
+            Host host = lab.host("lab-2", null, fleet.knownHostsFile());
             // An empty home: no default key could be what logs in.
             SshLogin login = SshLogin.of(
                     host, OPTIONS, dir.resolve("home"), "nobody", Map.of("SSH_AUTH_SOCK", socket.toString()));
@@ -216,14 +204,14 @@ class SshLoginIT {
 
     @Test
     void withoutAnyKeyTheErrorSaysWhatWasLookedFor() {
-        Host host = host("lab-2", null, fleet.knownHostsFile());
+        Host host = lab.host("lab-2", null, fleet.knownHostsFile());
         SshLogin login = SshLogin.of(host, OPTIONS, dir.resolve("home"), "nobody", Map.of());
 
         assertThatThrownBy(() -> SshShell.open(host, OPTIONS, login))
                 .isInstanceOfSatisfying(TransportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.AUTH);
                     assertThat(e.getMessage())
-                            .startsWith(described("lab-2") + "no private key: the host sets no"
+                            .startsWith(lab.described("lab-2") + "no private key: the host sets no"
                                     + " ansible_ssh_private_key_file, no ssh-agent");
                 });
     }
@@ -234,10 +222,10 @@ class SshLoginIT {
         try {
             long start = System.nanoTime();
 
-            assertThatThrownBy(() -> SshShell.open(host("lab-2"), OPTIONS))
+            assertThatThrownBy(() -> SshShell.open(lab.host("lab-2"), OPTIONS))
                     .isInstanceOfSatisfying(TransportException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
-                        assertThat(e.getMessage()).startsWith(described("lab-2") + "connection refused");
+                        assertThat(e.getMessage()).startsWith(lab.described("lab-2") + "connection refused");
                     });
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPTIONS.connectTimeout());
         } finally {

@@ -35,6 +35,7 @@ class SshShellIT {
     private static final SshOptions OPTIONS = SshOptions.defaults().withConnectTimeout(Duration.ofSeconds(5));
 
     private static LabFleet fleet;
+    private static LabSsh lab;
 
     @TempDir
     Path dir;
@@ -42,6 +43,7 @@ class SshShellIT {
     @BeforeAll
     static void startFleet() {
         fleet = LabFleet.start(List.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2")));
+        lab = new LabSsh(fleet);
     }
 
     @AfterAll
@@ -51,23 +53,9 @@ class SshShellIT {
         }
     }
 
-    private static Host host(String name, Path key, Path knownHosts) {
-        LabHost lab = fleet.host(name);
-        return TestHosts.ssh(name, lab.address(), lab.sshPort(), fleet.user(), key, knownHosts);
-    }
-
-    private static Host host(String name) {
-        return host(name, fleet.privateKey(), fleet.knownHostsFile());
-    }
-
-    private static String described(String name) {
-        LabHost lab = fleet.host(name);
-        return "host " + name + " (" + lab.address() + ":" + lab.sshPort() + "): ";
-    }
-
     @Test
     void logsInAndReturnsExitCodeStdoutAndStderr() {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             ExecResult result = shell.exec(Command.of("id -un; echo err >&2; exit 7"));
 
             assertThat(result.exitCode()).isEqualTo(7);
@@ -80,7 +68,7 @@ class SshShellIT {
 
     @Test
     void becomeRunsThroughSudoNonInteractive() {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             ExecResult root =
                     shell.exec(Command.of("id -un; echo \"$SUDO_USER\"").asRoot());
 
@@ -91,7 +79,7 @@ class SshShellIT {
 
     @Test
     void aHostWithoutBecomeRunsRootCommandsAsTheLoginUser() {
-        Host plain = TestHosts.withoutBecome(host("lab-1"));
+        Host plain = TestHosts.withoutBecome(lab.host("lab-1"));
         try (SshShell shell = SshShell.open(plain, OPTIONS)) {
             assertThat(shell.exec(Command.of("id -un").asRoot()).stdout()).isEqualTo("fleetfix\n");
         }
@@ -99,7 +87,7 @@ class SshShellIT {
 
     @Test
     void oneConnectionServesEveryCommand() {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             Set<String> connections = new HashSet<>();
             for (int i = 0; i < 20; i++) {
                 // SSH_CONNECTION holds the client's port: one port, one TCP connection.
@@ -115,7 +103,7 @@ class SshShellIT {
 
     @Test
     void aConnectionThatDiedIsMadeAgainForTheNextCommand() throws Exception {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             String before = shell.exec(Command.of("echo $SSH_CONNECTION")).stdout();
 
             // What a restarted sshd or a rebooted host does to open connections.
@@ -131,17 +119,17 @@ class SshShellIT {
     @Test
     void poolOpensOneShellPerHostThroughTheFactory() {
         try (ShellPool pool = new ShellPool(ShellFactories.create(OPTIONS))) {
-            String first = pool.shell(host("lab-1"))
+            String first = pool.shell(lab.host("lab-1"))
                     .exec(Command.of("echo $SSH_CONNECTION"))
                     .stdout();
-            String again = pool.shell(host("lab-1"))
+            String again = pool.shell(lab.host("lab-1"))
                     .exec(Command.of("echo $SSH_CONNECTION"))
                     .stdout();
-            String other = pool.shell(host("lab-2"))
+            String other = pool.shell(lab.host("lab-2"))
                     .exec(Command.of("echo $SSH_CONNECTION"))
                     .stdout();
 
-            assertThat(pool.shell(host("lab-1"))).isInstanceOf(SshShell.class);
+            assertThat(pool.shell(lab.host("lab-1"))).isInstanceOf(SshShell.class);
             assertThat(again).isEqualTo(first);
             assertThat(other).isNotEqualTo(first).contains(fleet.host("lab-2").address());
         }
@@ -149,7 +137,7 @@ class SshShellIT {
 
     @Test
     void bigOutputOnBothStreamsArrivesWhole() {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             ExecResult result = shell.exec(
                     Command.of("head -c 3000000 /dev/zero | tr '\\0' o; head -c 3000000 /dev/zero | tr '\\0' e >&2"));
 
@@ -161,7 +149,7 @@ class SshShellIT {
     @Test
     void putWritesARootOwnedFileAtomicallyWithItsMode() {
         byte[] content = "never\n\u00e9\u0000'quoted' $(id)\n".getBytes(StandardCharsets.UTF_8);
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             shell.put("/etc/fleetfix test's.conf", content, 0640, true);
         }
 
@@ -173,10 +161,11 @@ class SshShellIT {
 
     @Test
     void putWithoutBecomeWhereOnlyRootMayWriteFailsNamingThePath() {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             assertThatThrownBy(() -> shell.put("/etc/fleetfix-denied.conf", new byte[] {1}, 0644, false))
                     .isInstanceOf(TransportException.class)
-                    .hasMessageStartingWith(described("lab-1") + "writing /etc/fleetfix-denied.conf failed (exit 1)")
+                    .hasMessageStartingWith(
+                            lab.described("lab-1") + "writing /etc/fleetfix-denied.conf failed (exit 1)")
                     .hasMessageContaining("Permission denied");
         }
     }
@@ -184,14 +173,14 @@ class SshShellIT {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void commandTimeoutFailsInTimeKillsTheCommandAndKeepsTheConnection(boolean become) throws Exception {
-        try (SshShell shell = SshShell.open(host("lab-1"), OPTIONS)) {
+        try (SshShell shell = SshShell.open(lab.host("lab-1"), OPTIONS)) {
             Command slow = new Command("sleep 97; echo late", become, Duration.ofSeconds(1));
             long start = System.nanoTime();
 
             assertThatThrownBy(() -> shell.exec(slow)).isInstanceOfSatisfying(TransportException.class, e -> {
                 assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
                 assertThat(e.getMessage())
-                        .isEqualTo(described("lab-1") + "command timed out after 1s: sleep 97; echo late");
+                        .isEqualTo(lab.described("lab-1") + "command timed out after 1s: sleep 97; echo late");
             });
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
@@ -206,7 +195,7 @@ class SshShellIT {
     @Test
     void jumpHostForwardsTheConnection() throws Exception {
         LabHost bastion = fleet.host("lab-1");
-        Host target = TestHosts.withJump(host("lab-2"), "fleetfix@" + bastion.address() + ":" + bastion.sshPort());
+        Host target = TestHosts.withJump(lab.host("lab-2"), "fleetfix@" + bastion.address() + ":" + bastion.sshPort());
 
         try (SshShell shell = SshShell.open(target, OPTIONS)) {
             String clientPort =
@@ -221,13 +210,13 @@ class SshShellIT {
 
     @Test
     void aJumpHostThatRefusesSaysSo() {
-        Host target = TestHosts.withJump(host("lab-2"), "fleetfix@127.0.0.9:22");
+        Host target = TestHosts.withJump(lab.host("lab-2"), "fleetfix@127.0.0.9:22");
 
         assertThatThrownBy(() -> SshShell.open(target, OPTIONS)).isInstanceOfSatisfying(TransportException.class, e -> {
             assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
             assertThat(e.getMessage())
-                    .startsWith(
-                            described("lab-2") + "jump host fleetfix@127.0.0.9:22: connection refused by 127.0.0.9:22");
+                    .startsWith(lab.described("lab-2")
+                            + "jump host fleetfix@127.0.0.9:22: connection refused by 127.0.0.9:22");
         });
     }
 
