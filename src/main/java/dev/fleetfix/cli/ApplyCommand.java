@@ -18,7 +18,7 @@ import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.gate.Sleeper;
-import dev.fleetfix.rollout.topology.ReplicationDiscovery;
+import dev.fleetfix.rollout.topology.RedisDiscovery;
 import dev.fleetfix.rollout.topology.TopologyOrdering;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactory;
@@ -144,8 +144,8 @@ final class ApplyCommand implements Callable<Integer> {
         ApplyService service =
                 new ApplyService(StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500));
         RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
-        HostOrdering ordering = new TopologyOrdering(
-                new ReplicationDiscovery(inventory.inventory(), redis, options.redisTimeout(), forks));
+        HostOrdering ordering =
+                new TopologyOrdering(new RedisDiscovery(inventory.inventory(), redis, options.redisTimeout(), forks));
         RunPlan plan = service.plan(playbook, inventory.inventory(), hosts, options, ordering);
         if (inventory.listHosts()) {
             listHosts(plan, out);

@@ -24,6 +24,9 @@ import java.util.Optional;
  * @param redis how to reach this host's Redis
  * @param groups the groups the host belongs to, {@code all} included
  * @param vars every variable visible to the host, merged
+ * @param sentinel the Redis Sentinel this host runs, when it is in group {@code sentinel} (or
+ *     {@code sentinels}): {@code sentinel_host} (default: its Redis address), {@code sentinel_port}
+ *     (default 26379), {@code sentinel_password_env|file} or {@code sentinel_password}
  */
 public record Host(
         String name,
@@ -37,7 +40,8 @@ public record Host(
         Connection connection,
         RedisEndpoint redis,
         List<String> groups,
-        Map<String, Object> vars) {
+        Map<String, Object> vars,
+        Optional<RedisEndpoint> sentinel) {
 
     public static final int DEFAULT_SSH_PORT = 22;
 
@@ -50,6 +54,46 @@ public record Host(
         groups = List.copyOf(groups);
         // Keeps file order and null values (a bare `key:` is a variable set to null, as in Ansible).
         vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+        Objects.requireNonNull(sentinel, "sentinel");
+    }
+
+    /** A host that runs no Sentinel. */
+    public Host(
+            String name,
+            String address,
+            int port,
+            Optional<String> user,
+            Optional<Path> keyFile,
+            boolean become,
+            Optional<String> jump,
+            Optional<Path> knownHosts,
+            Connection connection,
+            RedisEndpoint redis,
+            List<String> groups,
+            Map<String, Object> vars) {
+        this(
+                name,
+                address,
+                port,
+                user,
+                keyFile,
+                become,
+                jump,
+                knownHosts,
+                connection,
+                redis,
+                groups,
+                vars,
+                Optional.empty());
+    }
+
+    /**
+     * This host seen through its Sentinel: the same host, whose {@link #redis()} is the Sentinel's
+     * endpoint, so a {@code RedisConnector} reaches the Sentinel. Empty when it runs none.
+     */
+    public Optional<Host> asSentinel() {
+        return sentinel.map(s -> new Host(
+                name, address, port, user, keyFile, become, jump, knownHosts, connection, s, groups, vars, sentinel));
     }
 
     /** The implicit {@code localhost} of an empty inventory: local connection, Redis on 127.0.0.1:6379. */

@@ -24,6 +24,12 @@ final class HostResolver {
     private static final List<String> BECOME = List.of("ansible_become", "become");
     private static final List<String> CONNECTION = List.of("ansible_connection");
     private static final List<String> PASSWORD = List.of("redis_password_env", "redis_password_file", "redis_password");
+    private static final List<String> SENTINEL_PASSWORD =
+            List.of("sentinel_password_env", "sentinel_password_file", "sentinel_password");
+    /** Hosts of these groups run a Redis Sentinel. */
+    static final Set<String> SENTINEL_GROUPS = Set.of("sentinel", "sentinels");
+
+    static final int DEFAULT_SENTINEL_PORT = 26379;
     private static final Set<String> TRUE = Set.of("true", "yes", "on", "y", "t", "1");
     private static final Set<String> FALSE = Set.of("false", "no", "off", "n", "f", "0");
 
@@ -45,9 +51,18 @@ final class HostResolver {
         RedisEndpoint redis = new RedisEndpoint(
                 slots.string(List.of("redis_host")).orElse(address),
                 slots.port(List.of("redis_port")).orElse(RedisEndpoint.DEFAULT_PORT),
-                auth(slots),
+                auth(slots, PASSWORD),
                 slots.bool(List.of("redis_tls")).orElse(false),
                 slots.string(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT));
+        Optional<RedisEndpoint> sentinel = Optional.empty();
+        if (groups.stream().anyMatch(SENTINEL_GROUPS::contains)) {
+            sentinel = Optional.of(new RedisEndpoint(
+                    slots.string(List.of("sentinel_host")).orElse(redis.address()),
+                    slots.port(List.of("sentinel_port")).orElse(DEFAULT_SENTINEL_PORT),
+                    auth(slots, SENTINEL_PASSWORD),
+                    slots.bool(List.of("sentinel_tls")).orElse(redis.tls()),
+                    slots.string(List.of("sentinel_service")).orElse("redis-sentinel")));
+        }
         Map<String, Object> vars = new LinkedHashMap<>();
         for (Map<String, YamlNode> layer : layers) {
             layer.forEach((key, value) -> vars.put(key, plainVar(key, value)));
@@ -64,31 +79,32 @@ final class HostResolver {
                 connection,
                 redis,
                 groups,
-                vars);
+                vars,
+                sentinel);
     }
 
     private static Object plainVar(String key, YamlNode value) {
-        if (key.equals("redis_password") && value.value() != null) {
+        if ((key.equals("redis_password") || key.equals("sentinel_password")) && value.value() != null) {
             return Secret.of(String.valueOf(value.plain()));
         }
         return value.plain();
     }
 
-    private RedisAuth auth(Slots slots) {
-        Optional<Located> chosen = slots.find(PASSWORD);
+    private RedisAuth auth(Slots slots, List<String> names) {
+        Optional<Located> chosen = slots.find(names);
         if (chosen.isEmpty()) {
             return RedisAuth.NONE;
         }
         Located source = chosen.get();
-        if (source.name().equals("redis_password")) {
+        if (source.name().equals(names.get(2))) {
             Object value = source.node().value();
             if (value == null || value instanceof Map || value instanceof List) {
-                throw slots.error(source, "redis_password must be a string");
+                throw slots.error(source, names.get(2) + " must be a string");
             }
             return new RedisAuth(Optional.empty(), Optional.empty(), Optional.of(Secret.of(String.valueOf(value))));
         }
         String text = slots.text(source);
-        if (source.name().equals("redis_password_env")) {
+        if (source.name().equals(names.get(0))) {
             return new RedisAuth(Optional.of(text), Optional.empty(), Optional.empty());
         }
         return new RedisAuth(Optional.empty(), Optional.of(path(text)), Optional.empty());
@@ -146,7 +162,7 @@ final class HostResolver {
         }
 
         private void checkSingleSource(List<String> names, Map<String, YamlNode> layer, String chosen) {
-            if (names != PASSWORD) {
+            if (names != PASSWORD && names != SENTINEL_PASSWORD) {
                 return;
             }
             for (String other : names) {
@@ -156,8 +172,8 @@ final class HostResolver {
                             file,
                             node.line(),
                             node.column(),
-                            "host " + host + ": set only one of redis_password_env, redis_password_file,"
-                                    + " redis_password (found " + chosen + " and " + other + ")");
+                            "host " + host + ": set only one of " + String.join(", ", names) + " (found " + chosen
+                                    + " and " + other + ")");
                 }
             }
         }

@@ -27,6 +27,11 @@ public record Inventory(Optional<Path> source, List<Host> hosts, Map<String, Lis
         return new Inventory(Optional.empty(), List.of(localhost), Map.of("all", List.of(localhost.name())));
     }
 
+    /** Hosts that run a Redis Sentinel (group {@code sentinel}), seen through it. */
+    public List<Host> sentinels() {
+        return hosts.stream().flatMap(h -> h.asSentinel().stream()).toList();
+    }
+
     public Optional<Host> host(String name) {
         return hosts.stream().filter(h -> h.name().equals(name)).findFirst();
     }

@@ -9,6 +9,7 @@ import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.RemoteShell;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ public final class ApplyService {
             RunControl control)
             throws InterruptedException {
         PlaybookRunner runner = new PlaybookRunner(
-                new PlaybookRunner.Ports(shells, redis, primaries(inventory, redis)),
+                new PlaybookRunner.Ports(shells, redis, primaries(inventory, redis), Sentinels.of(inventory, redis)),
                 clock,
                 sleeper,
                 policy,

@@ -13,6 +13,7 @@ import dev.fleetfix.rollout.event.StepStarted;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.steps.FactCondition;
 import dev.fleetfix.steps.HostState;
 import dev.fleetfix.steps.StepContext;
@@ -35,6 +36,7 @@ final class HostRun {
             Function<Host, RemoteShell> shells,
             Function<Host, GateTarget.Connect> redis,
             GateTarget.Primaries primaries,
+            Sentinels sentinels,
             Clock clock,
             Sleeper sleeper,
             Retrier retrier,
@@ -97,6 +99,7 @@ final class HostRun {
                 shell,
                 env.redis().apply(host),
                 env.primaries(),
+                env.sentinels(),
                 env.check(),
                 state,
                 env.clock(),

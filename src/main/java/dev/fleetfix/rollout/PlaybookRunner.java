@@ -15,6 +15,7 @@ import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.steps.HostState;
 import dev.fleetfix.steps.StepStatus;
 import dev.fleetfix.transport.RemoteShell;
@@ -47,7 +48,17 @@ public final class PlaybookRunner {
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     /** The ports the engine talks through. */
-    public record Ports(Function<Host, RemoteShell> shells, RedisConnector redis, GateTarget.Primaries primaries) {}
+    public record Ports(
+            Function<Host, RemoteShell> shells,
+            RedisConnector redis,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels) {
+
+        /** Ports of an inventory without Sentinels. */
+        public Ports(Function<Host, RemoteShell> shells, RedisConnector redis, GateTarget.Primaries primaries) {
+            this(shells, redis, primaries, Sentinels.none());
+        }
+    }
 
     private final Ports ports;
     private final Clock clock;
@@ -147,6 +158,7 @@ public final class PlaybookRunner {
                     ports.shells(),
                     host -> timeout -> ports.redis().connect(host, timeout),
                     ports.primaries(),
+                    ports.sentinels(),
                     clock,
                     sleeper,
                     new Retrier(policy.retry(), sleeper),

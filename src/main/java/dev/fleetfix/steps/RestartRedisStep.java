@@ -67,7 +67,6 @@ final class RestartRedisStep implements StepType {
                 failback,
                 args.bool("allow_data_loss", false),
                 args.bool("data_check", true),
-                args.host().vars().get("redis_sentinel") != null,
                 timeout);
         String script = command.orElse("systemctl restart " + ShellQuote.quote(unit));
         String what = command.isPresent() ? "redis (command)" : "service " + unit;

@@ -3,6 +3,7 @@ package dev.fleetfix.steps;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.transport.RemoteShell;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param shell its shell (opened once per run)
  * @param redis opens a connection to its Redis
  * @param primaries opens a replica's primary, when it is in the inventory
+ * @param sentinels the inventory's Redis Sentinels (none when it names none)
  * @param check check mode: read everything, write nothing, report what would change
  * @param state the host's facts and whether this play changed it
  * @param clock the run's clock
@@ -27,6 +29,7 @@ public record StepContext(
         RemoteShell shell,
         GateTarget.Connect redis,
         GateTarget.Primaries primaries,
+        Sentinels sentinels,
         boolean check,
         HostState state,
         Clock clock,
@@ -39,6 +42,7 @@ public record StepContext(
         Objects.requireNonNull(shell, "shell");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(primaries, "primaries");
+        Objects.requireNonNull(sentinels, "sentinels");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(sleeper, "sleeper");

@@ -50,6 +50,7 @@ final class WaitHealthyStep implements StepType {
                     ctx.shell(),
                     ctx.redis(),
                     ctx.primaries(),
+                    ctx.sentinels(),
                     ctx.check(),
                     ctx.state(),
                     ctx.clock(),

@@ -184,6 +184,54 @@ class InventoryLoaderTest {
     }
 
     @Test
+    void hostsOfTheSentinelGroupRunASentinelReachedAtItsOwnPortAndPassword() throws IOException {
+        Inventory inventory = load(
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 10.0.0.1, redis_password_env: REDIS_PW}
+                        r2: {ansible_host: 10.0.0.2}
+                    sentinel:
+                      vars:
+                        sentinel_port: 26380
+                        sentinel_password: s3cret
+                      hosts:
+                        r1:
+                        s9: {ansible_host: 10.0.0.9, sentinel_port: 5000}
+                """);
+        Host r1 = inventory.host("r1").orElseThrow();
+        assertThat(r1.sentinel()).map(RedisEndpoint::toString).contains("10.0.0.1:26380");
+        Host viaSentinel = r1.asSentinel().orElseThrow();
+        assertThat(viaSentinel.name()).isEqualTo("r1");
+        assertThat(viaSentinel.redis().port()).isEqualTo(26380);
+        assertThat(viaSentinel.redis().auth().password()).map(Secret::reveal).contains("s3cret");
+        assertThat(r1.redis().auth().passwordEnv()).contains("REDIS_PW");
+        assertThat(inventory.host("r2").orElseThrow().sentinel()).isEmpty();
+        assertThat(inventory.sentinels())
+                .extracting(h -> h.name() + " " + h.redis())
+                .containsExactly("r1 10.0.0.1:26380", "s9 10.0.0.9:5000");
+        assertThat(r1.vars().get("sentinel_password").toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void aBadSentinelPortNamesItsLine() throws IOException {
+        assertThatThrownBy(
+                        () -> load(
+                                """
+                        all:
+                          children:
+                            sentinel:
+                              hosts:
+                                r1: {sentinel_port: 0}
+                        """))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("inventory.yaml:5:")
+                .hasMessageEndingWith("host r1: sentinel_port must be a number 1..65535, was 0");
+    }
+
+    @Test
     void aBadPortNamesFileLineColumnHostFieldAndValue() throws IOException {
         assertThatThrownBy(
                         () -> load(

@@ -18,8 +18,8 @@ import java.util.Set;
  *
  * @param nodes every asked host's state, by inventory name, in play order
  * @param source where the topology came from
- * @param notes what planning should tell the user (unreachable hosts, unmatched replicas, modes
- *     this build does not handle)
+ * @param notes what planning should tell the user (unreachable hosts, unmatched replicas, what
+ *     Sentinel and the cluster say)
  */
 public record Topology(Map<String, NodeState> nodes, Source source, List<String> notes) {
 
@@ -27,9 +27,9 @@ public record Topology(Map<String, NodeState> nodes, Source source, List<String>
     public enum Source {
         /** {@code INFO replication} of every host. */
         REPLICATION,
-        /** Sentinel names the primaries (modelled; this build reads INFO replication and notes it). */
+        /** The inventory names Sentinels: their primaries fail over through {@code SENTINEL FAILOVER}. */
         SENTINEL,
-        /** {@code CLUSTER NODES} (modelled; this build reads INFO replication and notes it). */
+        /** Redis Cluster ({@code CLUSTER NODES}): primaries fail over through {@code CLUSTER FAILOVER}. */
         CLUSTER,
         /** Topology discovery is off: inventory order. */
         OFF

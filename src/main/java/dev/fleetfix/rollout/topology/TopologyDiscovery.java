@@ -4,9 +4,8 @@ import dev.fleetfix.inventory.Host;
 import java.util.List;
 
 /**
- * Finds who replicates from whom among a play's hosts. {@link ReplicationDiscovery} asks every
- * host's Redis for {@code INFO replication}; a Sentinel or {@code CLUSTER NODES} source would
- * implement this same interface.
+ * Finds who replicates from whom among a play's hosts. {@link RedisDiscovery} asks every host's
+ * Redis, the inventory's Sentinels and {@code CLUSTER NODES}; tests pass a fixed topology.
  */
 @FunctionalInterface
 public interface TopologyDiscovery {

@@ -17,8 +17,10 @@ import java.util.Optional;
  * @param value its value, unique to this run and host
  * @param before key counts per db once the canary was visible on the host (empty when not)
  * @param canaryWritten false when no primary could be written (the check then compares counts)
+ * @param cluster the host runs in cluster mode: a replica serves reads only after {@code READONLY}
  */
-public record DataCheck(String key, String value, Map<Integer, KeyCount> before, boolean canaryWritten) {
+public record DataCheck(
+        String key, String value, Map<Integer, KeyCount> before, boolean canaryWritten, boolean cluster) {
     /** The canary expires by itself if a run dies before removing it. */
     static final String CANARY_TTL_SECONDS = "3600";
 
@@ -39,7 +41,7 @@ public record DataCheck(String key, String value, Map<Integer, KeyCount> before,
     public Optional<String> mismatch(RedisNode host) {
         List<String> problems = new ArrayList<>();
         if (canaryWritten) {
-            Object seen = host.command("GET", key);
+            Object seen = read(host, key, cluster);
             if (!value.equals(seen)) {
                 problems.add("canary " + key + " " + (seen == null ? "missing" : "reads '" + seen + "'"));
             }
@@ -53,6 +55,14 @@ public record DataCheck(String key, String value, Map<Integer, KeyCount> before,
             }
         });
         return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+    }
+
+    /** GET on the host itself, a cluster replica included. */
+    static Object read(RedisNode host, String key, boolean cluster) {
+        if (cluster) {
+            host.command("READONLY");
+        }
+        return host.command("GET", key);
     }
 
     /** "db0 10001 keys, canary ok". */

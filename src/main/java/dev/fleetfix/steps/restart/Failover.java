@@ -5,20 +5,37 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.topology.NodeState;
 import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.rollout.topology.SentinelMaster;
 import dev.fleetfix.steps.StepContext;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code FAILOVER TO host port TIMEOUT ms} (Redis 6.2+, no Sentinel): Redis pauses writes on the
- * primary, waits until the target has every write, and swaps roles; past the timeout it aborts and
- * the primary stays primary. Then this waits until the old primary reports {@code role:slave} and
- * the new one accepts a write under {@code fleetfix:}, and rewrites both config files (CONFIG
- * REWRITE) so that a restart keeps the new roles instead of bringing back two primaries.
+ * Moves a host's primary role to a replica before its restart, and back after it when asked, by
+ * the {@link Handover} route:
+ *
+ * <ul>
+ *   <li>{@code FAILOVER TO host port TIMEOUT ms} (Redis 6.2+): Redis pauses writes on the primary,
+ *       waits until the target has every write and swaps roles; past the timeout it aborts and the
+ *       primary stays primary. Both config files are then rewritten (CONFIG REWRITE) so that a
+ *       restart keeps the new roles.
+ *   <li>{@code SENTINEL FAILOVER name}: one Sentinel promotes the replica it judges best and later
+ *       turns the old primary into a replica, rewriting its config itself. A failback prefers this
+ *       host by lowering its {@code replica-priority} for the election, then restores it.
+ *   <li>{@code CLUSTER FAILOVER} on the replica: it waits for the primary's last writes, takes its
+ *       slots, and the old primary follows it; the cluster saves its own nodes.conf.
+ * </ul>
+ *
+ * Each ends when the old primary reports {@code role:slave} and the new one accepts a write under
+ * {@code fleetfix:} (in cluster mode, a key in a slot it serves).
  */
 final class Failover {
     private static final Duration CONNECT = Duration.ofSeconds(3);
+    /** The priority a failback gives this host, so that Sentinel elects it (lower wins; 0 never). */
+    private static final String PREFERRED_PRIORITY = "1";
 
     private final StepContext ctx;
     private final Poll poll;
@@ -37,62 +54,270 @@ final class Failover {
         }
     }
 
-    /** Moves the primary role from {@code from} to {@code target}; empty when done. */
-    Optional<String> failover(GateTarget.Connect from, String fromName, ReplicaLink target)
-            throws InterruptedException {
-        try (RedisNode p = from.open(CONNECT)) {
-            p.command(
-                    "FAILOVER",
-                    "TO",
-                    target.ip(),
-                    Integer.toString(target.port()),
-                    "TIMEOUT",
-                    Long.toString(timeout.toMillis()));
-        } catch (RedisException e) {
-            return Optional.of("FAILOVER on " + fromName + ": " + e.getMessage());
+    /** The primary role moved; to whom. */
+    record Moved(String newPrimary, Optional<GateTarget.Connect> connect) {}
+
+    /** The outcome of a move: where the role went, or why it did not. */
+    record Outcome(Optional<Moved> moved, Optional<String> error) {
+        static Outcome failed(String why) {
+            return new Outcome(Optional.empty(), Optional.of(why));
         }
-        GateTarget.Connect to = t -> ctx.primaries()
-                .open(target.ip(), target.port(), t)
-                .orElseThrow(() -> new RedisException(target.describe(), "not in the inventory", null));
-        return settle(from, fromName, to, target.describe());
+
+        static Outcome done(Moved moved) {
+            return new Outcome(Optional.of(moved), Optional.empty());
+        }
     }
 
-    /** After the old primary's restart: makes it primary again, from {@code target}. */
-    Optional<String> failback(StepContext ctx, ReplicaLink target) throws InterruptedException {
-        GateTarget.Connect current = t -> ctx.primaries()
-                .open(target.ip(), target.port(), t)
-                .orElseThrow(() -> new RedisException(target.describe(), "not in the inventory", null));
-        ReplicaLink self;
-        try (RedisNode n = current.open(CONNECT)) {
-            Optional<ReplicaLink> found =
-                    NodeState.fromInfo(target.describe(), n.info("replication")).replicas().stream()
-                            .filter(r -> r.port() == ctx.host().redis().port())
-                            .filter(r -> r.ip().equals(ctx.host().redis().address())
-                                    || r.ip().equals(ctx.host().address()))
-                            .findFirst();
-            if (found.isEmpty()) {
-                return Optional.of(
-                        target.describe() + " does not list " + ctx.host().name() + " as a replica");
+    /** Hands this host's primary role over. */
+    Outcome away(Handover handover) throws InterruptedException {
+        String self = ctx.host().name();
+        return switch (handover.route()) {
+            case FAILOVER -> {
+                ReplicaLink target = handover.target().orElseThrow();
+                Optional<String> sent = send(ctx.redis(), self, "FAILOVER", failoverTo(target));
+                if (sent.isPresent()) {
+                    yield Outcome.failed(sent.get());
+                }
+                GateTarget.Connect to = open(target);
+                yield settle(ctx.redis(), self, Optional.of(to), target.describe(), true)
+                        .map(Outcome::failed)
+                        .orElseGet(() -> Outcome.done(new Moved(target.describe(), Optional.of(to))));
             }
-            self = found.get();
-        } catch (RedisException e) {
-            return Optional.of(e.getMessage());
-        }
-        try (RedisNode n = current.open(CONNECT)) {
-            n.command(
-                    "FAILOVER",
-                    "TO",
-                    self.ip(),
-                    Integer.toString(self.port()),
-                    "TIMEOUT",
-                    Long.toString(timeout.toMillis()));
-        } catch (RedisException e) {
-            return Optional.of("FAILOVER on " + target.describe() + ": " + e.getMessage());
-        }
-        return settle(current, target.describe(), ctx.redis(), ctx.host().name());
+            case CLUSTER -> {
+                ReplicaLink target = handover.target().orElseThrow();
+                GateTarget.Connect to = open(target);
+                Optional<String> sent = send(to, target.describe(), "CLUSTER", "FAILOVER");
+                if (sent.isPresent()) {
+                    yield Outcome.failed(sent.get());
+                }
+                yield settle(ctx.redis(), self, Optional.of(to), target.describe(), false)
+                        .map(Outcome::failed)
+                        .orElseGet(() -> Outcome.done(new Moved(target.describe(), Optional.of(to))));
+            }
+            case SENTINEL -> sentinelAway(handover.sentinel().orElseThrow());
+        };
     }
 
-    private Optional<String> settle(GateTarget.Connect from, String fromName, GateTarget.Connect to, String toName)
+    /** After the old primary's restart: makes it primary again. */
+    Optional<String> back(Handover handover, Moved moved) throws InterruptedException {
+        String self = ctx.host().name();
+        GateTarget.Connect current =
+                moved.connect().orElseThrow(() -> new IllegalStateException("no connection to " + moved.newPrimary()));
+        return switch (handover.route()) {
+            case FAILOVER -> {
+                Optional<ReplicaLink> me = selfAsListedBy(current, moved.newPrimary());
+                if (me.isEmpty()) {
+                    yield Optional.of(moved.newPrimary() + " does not list " + self + " as a replica");
+                }
+                Optional<String> sent = send(current, moved.newPrimary(), "FAILOVER", failoverTo(me.get()));
+                yield sent.isPresent()
+                        ? sent
+                        : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, true);
+            }
+            case CLUSTER -> {
+                Optional<String> sent = send(ctx.redis(), self, "CLUSTER", "FAILOVER");
+                yield sent.isPresent()
+                        ? sent
+                        : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, false);
+            }
+            case SENTINEL -> sentinelBack(handover.sentinel().orElseThrow(), moved);
+        };
+    }
+
+    private Outcome sentinelAway(SentinelMaster master) throws InterruptedException {
+        String self = ctx.host().name();
+        String before = master.ip() + ":" + master.port();
+        Optional<String> started = sentinelFailover(master.name());
+        if (started.isPresent()) {
+            return Outcome.failed(started.get());
+        }
+        String[] now = new String[1];
+        Optional<String> switched = poll.until(timeout, () -> {
+            Optional<String> address = ctx.sentinels().primaryAddress(master.name(), CONNECT);
+            if (address.isPresent() && !address.get().equals(before)) {
+                now[0] = address.get();
+                return Optional.empty();
+            }
+            return Optional.of("Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
+        });
+        if (switched.isPresent()) {
+            return Outcome.failed("Sentinel did not promote a replica: " + switched.get());
+        }
+        String address = now[0];
+        int colon = address.lastIndexOf(':');
+        String ip = address.substring(0, colon);
+        int port = Integer.parseInt(address.substring(colon + 1));
+        Optional<GateTarget.Connect> to = Optional.empty();
+        String name = address;
+        try (RedisNode n = ctx.primaries().open(ip, port, CONNECT).orElse(null)) {
+            if (n != null) {
+                name = n.hostName() + " (" + address + ")";
+                to = Optional.of(t -> ctx.primaries()
+                        .open(ip, port, t)
+                        .orElseThrow(() -> new RedisException(address, "not in the inventory", null)));
+            }
+        } catch (RedisException e) {
+            return Outcome.failed("Sentinel promoted " + address + ", which does not answer: " + e.getMessage());
+        }
+        Optional<String> settled = settle(ctx.redis(), self, to, name, false);
+        return settled.isPresent() ? Outcome.failed(settled.get()) : Outcome.done(new Moved(name, to));
+    }
+
+    /**
+     * Failback through Sentinel: this host gets the lowest replica-priority until Sentinel has seen
+     * it, Sentinel fails over, and the election must pick this host. The old priority is restored.
+     */
+    private Optional<String> sentinelBack(SentinelMaster master, Moved moved) throws InterruptedException {
+        String self = ctx.host().name();
+        String mine = ctx.host().redis().address() + ":" + ctx.host().redis().port();
+        String priority;
+        try (RedisNode n = ctx.redis().open(CONNECT)) {
+            priority = n.configGet("replica-priority").orElse("100");
+            n.command("CONFIG", "SET", "replica-priority", PREFERRED_PRIORITY);
+        } catch (RedisException e) {
+            return Optional.of("cannot set replica-priority on " + self + ": " + e.getMessage());
+        }
+        try {
+            Optional<String> seen = poll.until(timeout, () -> sentinelSeesPreferred(master.name(), mine));
+            if (seen.isPresent()) {
+                return Optional.of("Sentinel does not see " + self + " as a ready replica: " + seen.get());
+            }
+            Optional<String> started = sentinelFailover(master.name());
+            if (started.isPresent()) {
+                return started;
+            }
+            Optional<String> elected = poll.until(timeout, () -> {
+                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), CONNECT);
+                if (address.filter(mine::equals).isPresent()) {
+                    return Optional.empty();
+                }
+                if (address.isPresent() && !moved.newPrimary().contains(address.get())) {
+                    throw new Aborted("Sentinel elected " + address.get() + ", not " + self);
+                }
+                return Optional.of("Sentinel still names " + address.orElse("no primary"));
+            });
+            if (elected.isPresent()) {
+                return elected;
+            }
+            return settle(moved.connect().orElseThrow(), moved.newPrimary(), Optional.of(ctx.redis()), self, false);
+        } catch (Aborted e) {
+            return Optional.of(e.getMessage());
+        } finally {
+            restorePriority(priority);
+        }
+    }
+
+    private Optional<String> sentinelSeesPreferred(String name, String mine) {
+        return ctx.sentinels()
+                .ask(CONNECT, node -> {
+                    Object reply = node.command("SENTINEL", "REPLICAS", name);
+                    if (reply instanceof List<?> entries) {
+                        for (Object entry : entries) {
+                            Map<String, String> f = fieldsOf(entry);
+                            if (mine.equals(f.get("ip") + ":" + f.get("port"))) {
+                                boolean ready = PREFERRED_PRIORITY.equals(f.get("slave-priority"))
+                                        && "ok".equals(f.get("master-link-status"))
+                                        && !f.getOrDefault("flags", "").contains("down");
+                                return ready
+                                        ? Optional.<String>empty()
+                                        : Optional.of("slave-priority " + f.get("slave-priority") + ", link "
+                                                + f.get("master-link-status") + ", flags " + f.get("flags"));
+                            }
+                        }
+                    }
+                    return Optional.of(mine + " not among its replicas yet");
+                })
+                .value();
+    }
+
+    private static Map<String, String> fieldsOf(Object entry) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (entry instanceof List<?> list) {
+            for (int i = 0; i + 1 < list.size(); i += 2) {
+                fields.put(String.valueOf(list.get(i)), String.valueOf(list.get(i + 1)));
+            }
+        } else if (entry instanceof Map<?, ?> map) {
+            map.forEach((k, v) -> fields.put(String.valueOf(k), String.valueOf(v)));
+        }
+        return fields;
+    }
+
+    private void restorePriority(String priority) {
+        try (RedisNode n = ctx.redis().open(CONNECT)) {
+            n.command("CONFIG", "SET", "replica-priority", priority);
+            n.command("CONFIG", "REWRITE");
+        } catch (RedisException e) {
+            // Left at the preferred priority: this host is merely favoured in later elections.
+        }
+    }
+
+    /**
+     * {@code SENTINEL FAILOVER name}, retried while Sentinel has no suitable replica yet (it refreshes
+     * replica state every few seconds) or another failover is in progress.
+     */
+    private Optional<String> sentinelFailover(String name) throws InterruptedException {
+        Optional<String> sent = poll.until(timeout, () -> {
+            try {
+                Object reply = ctx.sentinels()
+                        .ask(CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
+                        .value();
+                return "OK".equals(reply) ? Optional.empty() : Optional.of("SENTINEL FAILOVER answered " + reply);
+            } catch (RedisException e) {
+                if (e.getMessage().contains("NOGOODSLAVE") || e.getMessage().contains("INPROG")) {
+                    return Optional.of(e.getMessage());
+                }
+                throw new Aborted("SENTINEL FAILOVER " + name + ": " + e.getMessage());
+            }
+        });
+        return sent.map(s -> "SENTINEL FAILOVER " + name + ": " + s);
+    }
+
+    private GateTarget.Connect open(ReplicaLink target) {
+        return t -> ctx.primaries()
+                .open(target.ip(), target.port(), t)
+                .orElseThrow(() -> new RedisException(target.describe(), "not in the inventory", null));
+    }
+
+    private String[] failoverTo(ReplicaLink target) {
+        return new String[] {
+            "TO", target.ip(), Integer.toString(target.port()), "TIMEOUT", Long.toString(timeout.toMillis())
+        };
+    }
+
+    private static Optional<String> send(GateTarget.Connect node, String name, String command, String... args) {
+        try (RedisNode n = node.open(CONNECT)) {
+            n.command(command, args);
+            return Optional.empty();
+        } catch (RedisException e) {
+            return Optional.of(command + (args.length > 0 && !args[0].equals("TO") ? " " + args[0] : "") + " on " + name
+                    + ": " + e.getMessage());
+        }
+    }
+
+    /** The replica entry under which {@code primary} lists this host. */
+    private Optional<ReplicaLink> selfAsListedBy(GateTarget.Connect primary, String primaryName) {
+        try (RedisNode n = primary.open(CONNECT)) {
+            return NodeState.fromInfo(primaryName, n.info("replication")).replicas().stream()
+                    .filter(r -> r.port() == ctx.host().redis().port())
+                    .filter(r -> r.ip().equals(ctx.host().redis().address())
+                            || r.ip().equals(ctx.host().address()))
+                    .findFirst();
+        } catch (RedisException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Waits until {@code from} reports {@code role:slave} and {@code to} accepts a write, then (for
+     * FAILOVER) rewrites both configs. {@code viaFailoverCommand} also reads FAILOVER's own state,
+     * to tell an aborted failover from a slow one.
+     */
+    private Optional<String> settle(
+            GateTarget.Connect from,
+            String fromName,
+            Optional<GateTarget.Connect> to,
+            String toName,
+            boolean viaFailoverCommand)
             throws InterruptedException {
         Optional<String> demoted;
         try {
@@ -104,7 +329,7 @@ final class Failover {
                     if (role.equals("slave") && state.equals("no-failover")) {
                         return Optional.empty();
                     }
-                    if (role.equals("master") && state.equals("no-failover")) {
+                    if (viaFailoverCommand && role.equals("master") && state.equals("no-failover")) {
                         throw new Aborted(fromName + " is still primary: the failover was aborted (the target"
                                 + " did not catch up within " + timeout.toSeconds() + "s)");
                     }
@@ -117,25 +342,19 @@ final class Failover {
         if (demoted.isPresent()) {
             return demoted;
         }
-        Optional<String> writable = poll.until(timeout, () -> {
-            try (RedisNode n = to.open(CONNECT)) {
-                String role = n.info("replication").getOrDefault("role", "?");
-                if (!role.equals("master")) {
-                    return Optional.of(toName + " role:" + role);
-                }
-                String key = "fleetfix:failover:" + toName;
-                Object reply = n.command("SET", key, ctx.runStamp(), "EX", "60");
-                if (!"OK".equals(reply)) {
-                    return Optional.of(toName + " answered SET with " + reply);
-                }
-                n.command("DEL", key);
-                return Optional.empty();
+        if (to.isPresent()) {
+            Optional<String> writable = poll.until(timeout, () -> acceptsWrite(to.get(), toName));
+            if (writable.isPresent()) {
+                return Optional.of("new primary does not accept writes: " + writable.get());
             }
-        });
-        if (writable.isPresent()) {
-            return Optional.of("new primary does not accept writes: " + writable.get());
         }
-        for (var node : Map.of(fromName, from, toName, to).entrySet()) {
+        if (!viaFailoverCommand) {
+            return Optional.empty();
+        }
+        Map<String, GateTarget.Connect> both = new LinkedHashMap<>();
+        both.put(fromName, from);
+        both.put(toName, to.orElseThrow());
+        for (var node : both.entrySet()) {
             try (RedisNode n = node.getValue().open(CONNECT)) {
                 n.command("CONFIG", "REWRITE");
             } catch (RedisException e) {
@@ -144,5 +363,25 @@ final class Failover {
             }
         }
         return Optional.empty();
+    }
+
+    private Optional<String> acceptsWrite(GateTarget.Connect to, String toName) {
+        try (RedisNode n = to.open(CONNECT)) {
+            String role = n.info("replication").getOrDefault("role", "?");
+            if (!role.equals("master")) {
+                return Optional.of(toName + " role:" + role);
+            }
+            Optional<String> key =
+                    ClusterKeys.servedBy(n, "fleetfix:failover:" + ctx.host().name());
+            if (key.isEmpty()) {
+                return Optional.of(toName + " serves no slot yet");
+            }
+            Object reply = n.command("SET", key.get(), ctx.runStamp(), "EX", "60");
+            if (!"OK".equals(reply)) {
+                return Optional.of(toName + " answered SET with " + reply);
+            }
+            n.command("DEL", key.get());
+            return Optional.empty();
+        }
     }
 }

@@ -21,6 +21,7 @@ import java.util.TreeMap;
  * @param aof whether {@code appendonly} is on
  * @param version {@code redis_version}
  * @param keyspace keys and keys with an expiry per db
+ * @param cluster whether it runs in cluster mode ({@code cluster_enabled:1})
  */
 public record RedisSnapshot(
         boolean answered,
@@ -30,7 +31,8 @@ public record RedisSnapshot(
         boolean rdb,
         boolean aof,
         String version,
-        Map<Integer, KeyCount> keyspace) {
+        Map<Integer, KeyCount> keyspace,
+        boolean cluster) {
 
     /** One db's line of {@code INFO keyspace}. */
     public record KeyCount(long keys, long expires) {}
@@ -44,10 +46,10 @@ public record RedisSnapshot(
 
     public static RedisSnapshot down(String host, String why) {
         return new RedisSnapshot(
-                false, NodeState.unreachable(host, why), Optional.empty(), 0, false, false, "?", Map.of());
+                false, NodeState.unreachable(host, why), Optional.empty(), 0, false, false, "?", Map.of(), false);
     }
 
-    /** Reads INFO replication, persistence, server, keyspace and CONFIG GET save. */
+    /** Reads INFO replication, persistence, server, keyspace, cluster and CONFIG GET save. */
     public static RedisSnapshot observe(String host, RedisNode node) {
         Map<String, String> repl = node.info("replication");
         Map<String, String> persistence = node.info("persistence");
@@ -62,7 +64,8 @@ public record RedisSnapshot(
                 rdb,
                 aof,
                 version,
-                keyspace(node.info("keyspace")));
+                keyspace(node.info("keyspace")),
+                "1".equals(node.info("cluster").get("cluster_enabled")));
     }
 
     /** {@code db0:keys=10,expires=2,avg_ttl=0} per db. */

@@ -2,18 +2,22 @@ package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.rollout.topology.NodeRole;
 import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.rollout.topology.SentinelMaster;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How to restart one host without losing data, decided from what its Redis reported just before.
+ * How to restart one host without losing data, decided from what its Redis (and its Sentinels)
+ * reported just before.
  *
  * <ul>
  *   <li>A replica restarts in place: it resyncs from its primary. A replica whose primary link is
  *       down may hold the only copy: it is saved first, or refused without persistence.
- *   <li>A primary with an online replica fails over to it first (FAILOVER, Redis 6.2+), unless
- *       {@code failover: never}, Sentinel manages it, or Redis is older.
+ *   <li>A primary with an online replica hands its role over first ({@link Handover}): through
+ *       {@code CLUSTER FAILOVER} in cluster mode, {@code SENTINEL FAILOVER} when a Sentinel monitors
+ *       it, else {@code FAILOVER} (Redis 6.2+). Not with {@code failover: never}. When the inventory
+ *       names Sentinels but none answers, whether one manages it is unknown, and it is refused.
  *   <li>Otherwise a primary with persistence is saved (BGSAVE, or BGREWRITEAOF with AOF) and
  *       restarted in place.
  *   <li>A primary without persistence and no replica to fail over to is refused: a restart would
@@ -23,9 +27,9 @@ import java.util.Optional;
  *
  * @param kind what to do
  * @param reason why, in one line for the report
- * @param target the replica to fail over to
+ * @param handover how the role moves, for a failover
  */
-public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> target) {
+public record RestartDecision(Kind kind, String reason, Optional<Handover> handover) {
     /** Replicas whose last acknowledgement is older than this are not failover targets. */
     public static final long MAX_LAG_SECONDS = 5;
 
@@ -35,18 +39,18 @@ public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> ta
         RESTART,
         /** BGSAVE (or BGREWRITEAOF with AOF), wait for it to finish OK, then restart. */
         SAVE_THEN_RESTART,
-        /** FAILOVER to the target, restart the old primary as a replica. */
+        /** Hand the primary role to a replica, restart the old primary as a replica. */
         FAILOVER_THEN_RESTART,
-        /** Do not restart: the data would be lost. */
+        /** Do not restart: the data would be lost, or the failover cannot be done safely. */
         REFUSE
     }
 
     public RestartDecision {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(target, "target");
-        if ((kind == Kind.FAILOVER_THEN_RESTART) != target.isPresent()) {
-            throw new IllegalArgumentException("target: present exactly for a failover, kind was " + kind);
+        Objects.requireNonNull(handover, "handover");
+        if ((kind == Kind.FAILOVER_THEN_RESTART) != handover.isPresent()) {
+            throw new IllegalArgumentException("handover: present exactly for a failover, kind was " + kind);
         }
     }
 
@@ -54,12 +58,17 @@ public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> ta
         return new RestartDecision(kind, reason, Optional.empty());
     }
 
+    /** Decides for a host no Sentinel watches. */
+    public static RestartDecision decide(RedisSnapshot snapshot, RestartOptions options) {
+        return decide(snapshot, options, SentinelStatus.NONE);
+    }
+
     /**
      * Decides for one host. {@code snapshot.replicas()} must name the inventory host of each
      * replica fleetfix can reach ({@link ReplicaLink#host()}); only those are failover targets,
      * since the new primary's writes are checked.
      */
-    public static RestartDecision decide(RedisSnapshot snapshot, RestartOptions options) {
+    public static RestartDecision decide(RedisSnapshot snapshot, RestartOptions options, SentinelStatus sentinel) {
         if (!snapshot.answered()) {
             return of(Kind.RESTART, "Redis does not answer: nothing in memory to lose, restarting brings it back");
         }
@@ -71,25 +80,53 @@ public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> ta
         }
         List<ReplicaLink> online = snapshot.replicas().stream()
                 .filter(r -> r.online(MAX_LAG_SECONDS))
+                .filter(r -> r.host().isPresent())
                 .toList();
-        String why = whyNoFailover(snapshot, options, online);
-        if (why.isEmpty()) {
-            ReplicaLink target = online.stream()
-                    .filter(r -> r.host().isPresent())
-                    .findFirst()
-                    .orElseThrow();
-            return new RestartDecision(
-                    Kind.FAILOVER_THEN_RESTART,
-                    "primary: fail over to " + target.describe() + " (online, lag " + target.lag() + "s) first",
-                    Optional.of(target));
+        String why = whyNoFailover(snapshot, options);
+        if (!why.isEmpty()) {
+            return unsafe(snapshot, options, "primary, " + why);
         }
-        return unsafe(snapshot, options, "primary, " + why);
+        ReplicaLink first = online.get(0);
+        String lag = first.describe() + " (online, lag " + first.lag() + "s)";
+        if (snapshot.cluster()) {
+            return failover(Handover.cluster(first), "cluster primary: CLUSTER FAILOVER on " + lag + " first");
+        }
+        if (sentinel.unknown().isPresent()) {
+            return of(
+                    Kind.REFUSE,
+                    "refused: primary with a replica, and the inventory names sentinels but "
+                            + sentinel.unknown().get()
+                            + ": whether Sentinel manages it is unknown, so no failover is safe");
+        }
+        if (sentinel.master().isPresent()) {
+            SentinelMaster master = sentinel.master().get();
+            if (master.troubled()) {
+                return of(
+                        Kind.REFUSE,
+                        "refused: Sentinel reports primary " + master.describe() + "; wait until Sentinel is done");
+            }
+            return failover(
+                    Handover.sentinel(master),
+                    "primary " + master.describe() + ": SENTINEL FAILOVER first (Sentinel picks the replica; "
+                            + online.size() + " online)");
+        }
+        if (!snapshot.hasFailoverCommand()) {
+            return unsafe(
+                    snapshot, options, "primary, Redis " + snapshot.version() + " has no FAILOVER command (6.2+)");
+        }
+        return failover(Handover.failover(first), "primary: fail over to " + lag + " first");
     }
 
-    private static String whyNoFailover(RedisSnapshot s, RestartOptions options, List<ReplicaLink> online) {
+    private static RestartDecision failover(Handover handover, String reason) {
+        return new RestartDecision(Kind.FAILOVER_THEN_RESTART, reason, Optional.of(handover));
+    }
+
+    private static String whyNoFailover(RedisSnapshot s, RestartOptions options) {
         if (s.replicas().isEmpty()) {
             return "no replica";
         }
+        List<ReplicaLink> online =
+                s.replicas().stream().filter(r -> r.online(MAX_LAG_SECONDS)).toList();
         if (online.isEmpty()) {
             return "no replica in sync ("
                     + String.join(
@@ -107,12 +144,6 @@ public record RestartDecision(Kind kind, String reason, Optional<ReplicaLink> ta
         }
         if (!options.topology() || !options.failover()) {
             return "failover off (" + (options.topology() ? "failover: never" : "topology: off") + ")";
-        }
-        if (options.sentinelManaged()) {
-            return "Sentinel manages it (redis_sentinel set) and this build does not fail over through Sentinel";
-        }
-        if (!s.hasFailoverCommand()) {
-            return "Redis " + s.version() + " has no FAILOVER command (6.2+)";
         }
         return "";
     }

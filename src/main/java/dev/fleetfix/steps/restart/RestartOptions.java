@@ -15,8 +15,6 @@ import java.util.Objects;
  *     this Redis's memory
  * @param dataCheck {@code data_check: true} (default) compares key counts and a canary key around
  *     the restart
- * @param sentinelManaged the host has a {@code redis_sentinel} variable: a failover must go through
- *     Sentinel, which this build does not do
  * @param timeout bound on each wait (failover, save, Redis back, data check)
  */
 public record RestartOptions(
@@ -25,7 +23,6 @@ public record RestartOptions(
         boolean failback,
         boolean allowDataLoss,
         boolean dataCheck,
-        boolean sentinelManaged,
         Duration timeout) {
 
     public RestartOptions {
@@ -36,6 +33,6 @@ public record RestartOptions(
     }
 
     public static RestartOptions defaults() {
-        return new RestartOptions(true, true, false, false, true, false, Duration.ofSeconds(90));
+        return new RestartOptions(true, true, false, false, true, Duration.ofSeconds(90));
     }
 }

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.rollout.topology.NodeRole;
@@ -40,7 +41,7 @@ public final class SafeRestart {
 
     public StepResult run(StepContext ctx) throws InterruptedException {
         RedisSnapshot snapshot = withInventoryHosts(ctx, snapshot(ctx));
-        RestartDecision decision = RestartDecision.decide(snapshot, options);
+        RestartDecision decision = RestartDecision.decide(snapshot, options, sentinelStatus(ctx, snapshot));
         String roleBefore = roleWord(snapshot.role());
         boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
         String roleExpected = failover && !options.failback() ? "slave" : roleBefore;
@@ -66,32 +67,33 @@ public final class SafeRestart {
                 ? Optional.of(prepareCheck(ctx, snapshot, poll, notes))
                 : Optional.empty();
         Failover moves = new Failover(ctx, poll, options.timeout());
-        Optional<String> before =
-                switch (decision.kind()) {
-                    case FAILOVER_THEN_RESTART -> moves.failover(
-                                    ctx.redis(),
-                                    ctx.host().name(),
-                                    decision.target().orElseThrow())
-                            .map(e -> "failover to " + decision.target().get().describe() + " failed: " + e);
-                    case SAVE_THEN_RESTART -> new Saver(poll, options.timeout())
-                            .save(ctx.redis(), snapshot.aof())
-                            .map(e -> (snapshot.aof() ? "BGREWRITEAOF" : "BGSAVE") + " failed: " + e);
-                    default -> Optional.empty();
-                };
+        Optional<Failover.Moved> moved = Optional.empty();
+        Optional<String> before = Optional.empty();
+        if (failover) {
+            Handover handover = decision.handover().orElseThrow();
+            Failover.Outcome outcome = moves.away(handover);
+            before = outcome.error().map(e -> handover.describe() + " failed: " + e);
+            moved = outcome.moved();
+        } else if (decision.kind() == Kind.SAVE_THEN_RESTART) {
+            before = new Saver(poll, options.timeout())
+                    .save(ctx.redis(), snapshot.aof())
+                    .map(e -> (snapshot.aof() ? "BGREWRITEAOF" : "BGSAVE") + " failed: " + e);
+        }
         if (before.isPresent()) {
             return failed(before.get() + "; not restarted, Redis left running", notes, facts);
         }
-        if (failover) {
-            result.change("role", "master", "slave (" + decision.target().get().describe() + " is primary)");
+        if (moved.isPresent()) {
+            notes.add(decision.handover().get().describe() + ": " + moved.get().newPrimary() + " is primary");
+            result.change("role", "master", "slave (" + moved.get().newPrimary() + " is primary)");
         }
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
             return failed("'" + script + "' exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
         }
         result.change(what, "running", "restarted");
-        Optional<String> back = poll.until(options.timeout(), () -> up(ctx, failover));
-        if (back.isPresent()) {
-            return failed("Redis not back after the restart: " + back.get(), notes, facts);
+        Optional<String> notUp = poll.until(options.timeout(), () -> up(ctx, failover));
+        if (notUp.isPresent()) {
+            return failed("Redis not back after the restart: " + notUp.get(), notes, facts);
         }
         if (check.isPresent()) {
             Optional<String> lost = poll.until(options.timeout(), () -> {
@@ -105,10 +107,12 @@ public final class SafeRestart {
             notes.add("data check: " + check.get().describe());
             removeCanary(ctx, check.get());
         }
-        if (failover && options.failback()) {
-            Optional<String> back2 = moves.failback(ctx, decision.target().get());
-            if (back2.isPresent()) {
-                return failed("failback failed: " + back2.get() + " (Redis runs, as a replica)", notes, facts);
+        if (moved.isPresent() && options.failback()) {
+            Optional<String> back = moved.get().connect().isEmpty()
+                    ? Optional.of(moved.get().newPrimary() + " is not in the inventory")
+                    : moves.back(decision.handover().get(), moved.get());
+            if (back.isPresent()) {
+                return failed("failback failed: " + back.get() + " (Redis runs, as a replica)", notes, facts);
             }
             result.change("role", "slave", "master (failed back)");
         }
@@ -126,6 +130,24 @@ public final class SafeRestart {
             case REPLICA -> "slave";
             case UNKNOWN -> "unknown";
         };
+    }
+
+    /** What the inventory's Sentinels say about this host, when it is a primary outside a cluster. */
+    private static SentinelStatus sentinelStatus(StepContext ctx, RedisSnapshot s) {
+        if (!ctx.sentinels().named() || s.role() != NodeRole.PRIMARY || s.cluster()) {
+            return SentinelStatus.NONE;
+        }
+        Host h = ctx.host();
+        try {
+            return ctx.sentinels().masters(CONNECT).value().stream()
+                    .filter(m -> m.at(h.redis().address(), h.redis().port())
+                            || m.at(h.address(), h.redis().port()))
+                    .findFirst()
+                    .map(SentinelStatus::managedAs)
+                    .orElse(SentinelStatus.unmanaged());
+        } catch (RedisException e) {
+            return SentinelStatus.unknown(e.getMessage());
+        }
     }
 
     private static RedisSnapshot snapshot(StepContext ctx) {
@@ -173,7 +195,8 @@ public final class SafeRestart {
                 s.rdb(),
                 s.aof(),
                 s.version(),
-                s.keyspace());
+                s.keyspace(),
+                s.cluster());
     }
 
     /** Writes the canary on the data's primary and waits until the host holds it, then counts keys. */
@@ -184,16 +207,23 @@ public final class SafeRestart {
         boolean written = false;
         try (RedisNode writer = writer(ctx, s).orElse(null)) {
             if (writer != null) {
-                DataCheck.writeCanary(writer, key, value);
-                written = true;
+                Optional<String> served = ClusterKeys.servedBy(writer, key);
+                if (served.isPresent()) {
+                    key = served.get();
+                    DataCheck.writeCanary(writer, key, value);
+                    written = true;
+                } else {
+                    notes.add("canary not written (" + writer.hostName() + " serves no cluster slot)");
+                }
             }
         } catch (RedisException e) {
             notes.add("canary not written (" + e.getMessage() + ")");
         }
+        String canary = key;
         if (written) {
             Optional<String> seen = poll.until(DataCheck.settle(), () -> {
                 try (RedisNode node = ctx.redis().open(CONNECT)) {
-                    return value.equals(node.command("GET", key))
+                    return value.equals(DataCheck.read(node, canary, s.cluster()))
                             ? Optional.empty()
                             : Optional.of("canary not replicated yet");
                 }
@@ -204,7 +234,7 @@ public final class SafeRestart {
             }
         }
         try (RedisNode node = ctx.redis().open(CONNECT)) {
-            return new DataCheck(key, value, RedisSnapshot.keyspace(node.info("keyspace")), written);
+            return new DataCheck(canary, value, RedisSnapshot.keyspace(node.info("keyspace")), written, s.cluster());
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.rollout.topology.NodeState;
 import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.rollout.topology.SentinelMaster;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,6 +17,11 @@ class RestartDecisionTest {
     private static final String ONLINE = "ip=10.0.0.2,port=6379,state=online,offset=500,lag=0";
 
     private static RedisSnapshot primary(boolean rdb, boolean aof, String version, String... replicas) {
+        return primary(rdb, aof, version, false, replicas);
+    }
+
+    private static RedisSnapshot primary(
+            boolean rdb, boolean aof, String version, boolean cluster, String... replicas) {
         Map<String, String> info = new LinkedHashMap<>(Map.of("role", "master", "master_repl_offset", "500"));
         for (int i = 0; i < replicas.length; i++) {
             info.put("slave" + i, replicas[i]);
@@ -26,27 +32,29 @@ class RestartDecisionTest {
                 .toList();
         NodeState withHosts = new NodeState(
                 "p", state.role(), Optional.empty(), Optional.empty(), false, 500, named, Optional.empty());
-        return new RedisSnapshot(true, withHosts, Optional.empty(), 0, rdb, aof, version, Map.of());
+        return new RedisSnapshot(true, withHosts, Optional.empty(), 0, rdb, aof, version, Map.of(), cluster);
     }
 
     private static RedisSnapshot replica(String link, boolean rdb) {
         NodeState state = NodeState.fromInfo(
                 "r",
                 Map.of("role", "slave", "master_host", "10.0.0.1", "master_port", "6379", "master_link_status", link));
-        return new RedisSnapshot(true, state, Optional.of("10.0.0.1"), 6379, rdb, false, "7.0.15", Map.of());
+        return new RedisSnapshot(true, state, Optional.of("10.0.0.1"), 6379, rdb, false, "7.0.15", Map.of(), false);
     }
 
-    private static RestartOptions options(boolean failover, boolean allowDataLoss, boolean sentinel) {
-        return new RestartOptions(true, failover, false, allowDataLoss, true, sentinel, Duration.ofSeconds(30));
+    private static RestartOptions options(boolean failover, boolean allowDataLoss) {
+        return new RestartOptions(true, failover, false, allowDataLoss, true, Duration.ofSeconds(30));
     }
 
-    private static final RestartOptions DEFAULTS = options(true, false, false);
+    private static final RestartOptions DEFAULTS = options(true, false);
+    private static final SentinelMaster WATCHED = new SentinelMaster("cache", "10.0.0.1", 6379, "master", 1, 2, 2);
 
     @Test
     void aPrimaryWithAnInSyncReplicaFailsOverToIt() {
         RestartDecision d = RestartDecision.decide(primary(false, false, "7.0.15", ONLINE), DEFAULTS);
         assertThat(d.kind()).isEqualTo(Kind.FAILOVER_THEN_RESTART);
-        assertThat(d.target()).map(ReplicaLink::ip).contains("10.0.0.2");
+        assertThat(d.handover()).map(Handover::route).contains(Handover.Route.FAILOVER);
+        assertThat(d.handover().flatMap(Handover::target)).map(ReplicaLink::ip).contains("10.0.0.2");
         assertThat(d.reason()).contains("fail over to r2 (10.0.0.2:6379)");
     }
 
@@ -82,7 +90,7 @@ class RestartDecisionTest {
         assertThat(refused.reason())
                 .isEqualTo("refused: primary, no replica, and no persistence (save \"\", appendonly no): a restart"
                         + " would lose the data set; set allow_data_loss: true to restart anyway");
-        assertThat(RestartDecision.decide(primary(false, false, "7.0.15"), options(true, true, false))
+        assertThat(RestartDecision.decide(primary(false, false, "7.0.15"), options(true, true))
                         .kind())
                 .isEqualTo(Kind.RESTART);
     }
@@ -102,20 +110,59 @@ class RestartDecisionTest {
     }
 
     @Test
-    void noFailoverWhenNeverSentinelOrOldRedis() {
-        assertThat(RestartDecision.decide(primary(true, false, "7.0.15", ONLINE), options(false, false, false))
+    void noFailoverWhenNeverOrOldRedis() {
+        assertThat(RestartDecision.decide(primary(true, false, "7.0.15", ONLINE), options(false, false))
                         .reason())
                 .contains("failover off (failover: never)");
-        assertThat(RestartDecision.decide(primary(true, false, "7.0.15", ONLINE), options(true, false, true))
-                        .reason())
-                .contains("Sentinel manages it");
         assertThat(RestartDecision.decide(primary(true, false, "6.0.16", ONLINE), DEFAULTS)
                         .reason())
                 .contains("Redis 6.0.16 has no FAILOVER command");
         // Without failover and without persistence, the replicas would resync an empty data set.
-        assertThat(RestartDecision.decide(primary(false, false, "7.0.15", ONLINE), options(false, false, false))
+        assertThat(RestartDecision.decide(primary(false, false, "7.0.15", ONLINE), options(false, false))
                         .kind())
                 .isEqualTo(Kind.REFUSE);
+    }
+
+    @Test
+    void aPrimarySentinelWatchesFailsOverThroughSentinelEvenOnOldRedis() {
+        RestartDecision d = RestartDecision.decide(
+                primary(false, false, "5.0.7", ONLINE), DEFAULTS, SentinelStatus.managedAs(WATCHED));
+        assertThat(d.kind()).isEqualTo(Kind.FAILOVER_THEN_RESTART);
+        assertThat(d.handover()).map(Handover::describe).contains("SENTINEL FAILOVER cache");
+        assertThat(d.reason()).contains("primary 'cache' at 10.0.0.1:6379 (quorum 2 of 3 sentinels)");
+    }
+
+    @Test
+    void aPrimarySentinelReportsDownOrFailingOverIsLeftAlone() {
+        SentinelMaster failing = new SentinelMaster("cache", "10.0.0.1", 6379, "master,failover_in_progress", 1, 2, 2);
+        RestartDecision d = RestartDecision.decide(
+                primary(true, false, "7.0.15", ONLINE), DEFAULTS, SentinelStatus.managedAs(failing));
+        assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+        assertThat(d.reason()).contains("failover_in_progress").contains("wait until Sentinel is done");
+    }
+
+    @Test
+    void unreachableSentinelsRefuseAFailoverButNotASaveOrAReplica() {
+        SentinelStatus unknown = SentinelStatus.unknown("no sentinel answered: connection refused");
+        RestartDecision d = RestartDecision.decide(primary(true, false, "7.0.15", ONLINE), DEFAULTS, unknown);
+        assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+        assertThat(d.reason()).contains("whether Sentinel manages it is unknown");
+        assertThat(RestartDecision.decide(primary(true, false, "7.0.15"), DEFAULTS, unknown)
+                        .kind())
+                .isEqualTo(Kind.SAVE_THEN_RESTART);
+        assertThat(RestartDecision.decide(replica("up", false), DEFAULTS, unknown)
+                        .kind())
+                .isEqualTo(Kind.RESTART);
+    }
+
+    @Test
+    void aClusterPrimaryFailsOverWithClusterFailoverOnItsReplica() {
+        RestartDecision d = RestartDecision.decide(primary(true, false, "7.0.15", true, ONLINE), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.FAILOVER_THEN_RESTART);
+        assertThat(d.handover()).map(Handover::describe).contains("CLUSTER FAILOVER on r2 (10.0.0.2:6379)");
+        assertThat(RestartDecision.decide(primary(true, false, "7.0.15", true), DEFAULTS)
+                        .reason())
+                .isEqualTo("primary, no replica: BGSAVE first (save points)");
     }
 
     @Test
