@@ -140,8 +140,14 @@ class PlaybookRunnerTest {
         // Sat 04:50 Berlin; every step moves the clock 1 minute, so the window closes during batch 2.
         Harness h = new Harness(dir, Instant.parse("2026-11-28T03:50:00Z"), "r1", "r2", "r3", "r4", "r5");
         h.onEachStep(() -> h.clock.advance(Duration.ofMinutes(1)));
+        // Hosts of a batch share the clock: the minutes other hosts' steps add must not time out
+        // this host's restart or gates while they poll, whatever the thread interleaving.
+        String patient = THP_OFF.replace(
+                        "{unit: \"{{ redis_service }}\"}", "{unit: \"{{ redis_service }}\", timeout: 1h}")
+                .replace("wait_healthy: {timeout: 20s", "wait_healthy: {timeout: 1h");
+        assertThat(patient).contains("timeout: 1h}", "wait_healthy: {timeout: 1h");
         RunSummary summary = h.run(
-                THP_OFF, Harness.withWindow("Sat 01:00-05:00 Europe/Berlin").withForks(10));
+                patient, Harness.withWindow("Sat 01:00-05:00 Europe/Berlin").withForks(10));
         assertThat(summary.outcome()).isEqualTo(RunOutcome.WINDOW_CLOSED);
         assertThat(summary.done()).containsExactly("r1", "r2", "r3");
         assertThat(summary.untouched()).containsExactly("r4", "r5");

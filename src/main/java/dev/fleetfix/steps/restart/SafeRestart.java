@@ -114,6 +114,7 @@ public final class SafeRestart {
             if (back.isPresent()) {
                 return failed("failback failed: " + back.get() + " (Redis runs, as a replica)", notes, facts);
             }
+            notes.add("failed back: " + ctx.host().name() + " is primary again");
             result.change("role", "slave", "master (failed back)");
         }
         notes.forEach(result::note);
