@@ -72,6 +72,14 @@ public final class Harness {
     }
 
     /** How steps open another host's Redis by address and port (none by default). */
+    /** The inventory's Sentinels, as the restart step sees them. */
+    public Harness sentinels(dev.fleetfix.rollout.topology.Sentinels s) {
+        this.sentinels = s;
+        return this;
+    }
+
+    private dev.fleetfix.rollout.topology.Sentinels sentinels = dev.fleetfix.rollout.topology.Sentinels.none();
+
     public Harness primaries(GateTarget.Primaries p) {
         this.primaries = p;
         return this;
@@ -130,7 +138,8 @@ public final class Harness {
                 new PlaybookRunner.Ports(
                         h -> hosts.get(h.name()).shell(),
                         (h, timeout) -> hosts.get(h.name()).redis().connect(),
-                        primaries),
+                        primaries,
+                        sentinels),
                 clock,
                 clock.sleeper(),
                 policy,

@@ -4,11 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.inventory.Connection;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.inventory.RedisAuth;
+import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.steps.StepResult;
 import dev.fleetfix.steps.StepStatus;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,6 +111,38 @@ class SafeRestartTest {
         assertThat(replica.replication()).containsEntry("role", "slave");
         assertThat(restart.facts()).containsEntry("redis.role_expected", "master");
         assertThat(restart.changes()).extracting(c -> c.after()).contains("master (failed back)");
+    }
+
+    @Test
+    void sentinelsNamedButSilentLeaveThePrimaryRunningWithoutAFailover() throws Exception {
+        Harness h = pair(true);
+        Host sentinelHost = new Host(
+                "s1",
+                "10.0.0.9",
+                22,
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                Connection.SSH,
+                RedisEndpoint.defaultsFor("10.0.0.9"),
+                List.of("all", "sentinel"),
+                Map.of(),
+                Optional.of(new RedisEndpoint("10.0.0.9", 26379, RedisAuth.NONE, false, "redis-sentinel")));
+        Inventory inventory = new Inventory(Optional.empty(), List.of(sentinelHost), Map.of("all", List.of("s1")));
+        h.sentinels(Sentinels.of(inventory, (host, timeout) -> {
+            throw new RedisException(host.name(), "connection refused (" + host.redis() + ")", null);
+        }));
+        RunSummary summary = h.run(playbook(""));
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+        assertThat(h.result("p", "restart_redis").message())
+                .startsWith("refused: primary with a replica, and the inventory names sentinels but")
+                .contains("connection refused (10.0.0.9:26379)")
+                .contains("whether Sentinel manages it is unknown")
+                .endsWith("Redis left running");
+        assertThat(h.host("p").redis().restarts()).isZero();
+        assertThat(h.host("p").redis().commands()).noneMatch(c -> c.startsWith("FAILOVER"));
     }
 
     @Test
