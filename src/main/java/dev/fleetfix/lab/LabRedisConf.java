@@ -16,6 +16,9 @@ final class LabRedisConf {
         StringBuilder conf = new StringBuilder();
         conf.append("bind ").append(address).append('\n');
         conf.append("port ").append(port).append('\n');
+        // Lab hosts reach each other from 127.0.0.1: without this a primary would list every replica at that
+        // address, and Sentinel would look for them there.
+        conf.append("replica-announce-ip ").append(address).append('\n');
         conf.append("disable-thp ").append(yesNo(spec.disableThp())).append('\n');
         conf.append("save ")
                 .append(spec.save().isEmpty() ? "\"\"" : spec.save())

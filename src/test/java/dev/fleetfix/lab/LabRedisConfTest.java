@@ -24,6 +24,7 @@ class LabRedisConfTest {
                         """
                         bind 127.0.0.12
                         port 6379
+                        replica-announce-ip 127.0.0.12
                         disable-thp no
                         save ""
                         appendonly no
