@@ -3,6 +3,7 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabPreset;
 import dev.fleetfix.lab.LabSettings;
@@ -120,7 +121,9 @@ public final class LabCommand implements Runnable {
                 paramLabel = "PRESET",
                 defaultValue = "thp-always",
                 converter = PresetConverter.class,
-                description = "thp-always, mixed or replicated (default: ${DEFAULT-VALUE}).")
+                description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
+                        + " (replicated, and a Sentinel on every host) or cluster (a Redis Cluster of primary/replica"
+                        + " pairs) (default: ${DEFAULT-VALUE}).")
         LabPreset preset;
 
         @Override
@@ -128,9 +131,15 @@ public final class LabCommand implements Runnable {
             if (hosts < 1 || hosts > LabFleet.MAX_HOSTS) {
                 throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + hosts);
             }
+            List<LabHostSpec> specs;
+            try {
+                specs = preset.specs(hosts);
+            } catch (IllegalArgumentException e) {
+                throw new InputException("--preset " + preset.cliName() + ": " + e.getMessage());
+            }
             PrintWriter err = spec.commandLine().getErr();
             long started = System.nanoTime();
-            LabFleet fleet = LabFleet.start(preset.specs(hosts), LabSettings.forUser(home.dir, line -> {
+            LabFleet fleet = LabFleet.start(specs, LabSettings.forUser(home.dir, line -> {
                 err.println("lab: " + line);
                 err.flush();
             }));
@@ -140,8 +149,14 @@ public final class LabCommand implements Runnable {
                     fleet.id(), hosts, (System.nanoTime() - started) / 1e9, preset.cliName());
             for (LabHost host : fleet.hosts()) {
                 out.printf(
-                        "  %-8s %s  ssh :%d  redis :%d%n",
-                        host.name(), host.address(), host.sshPort(), host.redisPort());
+                        "  %-8s %s  ssh :%d  redis :%d%s%n",
+                        host.name(),
+                        host.address(),
+                        host.sshPort(),
+                        host.redisPort(),
+                        host.sentinelPort().isPresent()
+                                ? "  sentinel :" + host.sentinelPort().getAsInt()
+                                : "");
             }
             out.println("inventory: " + fleet.inventoryFile());
             out.println("next: fleetfix audit -i " + fleet.inventoryFile());
@@ -174,13 +189,18 @@ public final class LabCommand implements Runnable {
                 out.println("lab " + fleet.id() + ": " + fleet.inventoryFile());
                 for (LabHostStatus status : fleet.status()) {
                     LabHost host = status.host();
-                    out.printf(
-                            "  %-8s %-15s %-8s sshd %-4s redis %s%n",
-                            host.name(),
-                            host.address(),
-                            status.state(),
-                            status.sshUp() ? "up" : "down",
-                            status.redisUp() ? "up" : "down");
+                    out.println(String.format(
+                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-6s%s",
+                                    host.name(),
+                                    host.address(),
+                                    status.state(),
+                                    status.sshUp() ? "up" : "down",
+                                    status.redisUp() ? "up" : "down",
+                                    status.role().orElse("-"),
+                                    host.sentinelPort().isPresent()
+                                            ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
+                                            : "")
+                            .stripTrailing());
                 }
             }
         }

@@ -31,7 +31,8 @@ final class LabBoot {
             List<Future<?>> boots = new ArrayList<>();
             containers.forEach((host, container) -> boots.add(pool.submit(() -> {
                 docker.start(container);
-                awaitReady(host, container);
+                // Sentinels are installed once the fleet is up (LabSentinels): none answers at first boot.
+                awaitReady(host, container, false);
             })));
             for (Future<?> boot : boots) {
                 boot.get();
@@ -49,21 +50,26 @@ final class LabBoot {
         }
     }
 
-    void awaitReady(LabHost host, String container) {
+    /** Waits for sshd and Redis, and for the host's Sentinel too when {@code sentinel} and it runs one. */
+    void awaitReady(LabHost host, String container, boolean sentinel) {
         long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
         boolean ssh = false;
         boolean redis = false;
+        boolean sentinelUp = !sentinel || host.sentinelPort().isEmpty();
         while (System.nanoTime() < deadline) {
             ssh = ssh || LabProbe.sshUp(host.address(), host.sshPort());
             redis = redis || LabProbe.redisUp(host.address(), host.redisPort());
-            if (ssh && redis) {
+            sentinelUp = sentinelUp
+                    || LabProbe.redisUp(host.address(), host.sentinelPort().getAsInt());
+            if (ssh && redis && sentinelUp) {
                 return;
             }
             sleep(POLL);
         }
         throw new LabException("lab host " + host.name() + " (" + host.address() + ") did not come up within "
                 + BOOT_TIMEOUT.toSeconds() + " s: sshd " + (ssh ? "answers" : "silent") + ", redis "
-                + (redis ? "answers" : "silent") + inotifyHint() + "\n" + diagnostics(container));
+                + (redis ? "answers" : "silent") + (sentinelUp ? "" : ", sentinel silent") + inotifyHint() + "\n"
+                + diagnostics(container));
     }
 
     /** Hosts that stall at boot with failed path units have usually run out of inotify instances. */
@@ -91,7 +97,7 @@ final class LabBoot {
                             "bash",
                             "-c",
                             "systemctl --failed --no-legend --plain; journalctl -b --no-pager -n 40"
-                                    + " -u fleetfix-lab-setup -u ssh -u redis-server")
+                                    + " -u fleetfix-lab-setup -u ssh -u redis-server -u " + LabSentinelConf.UNIT)
                     .stdout();
         } catch (RuntimeException e) {
             return "(no diagnostics: " + e.getMessage() + ")";

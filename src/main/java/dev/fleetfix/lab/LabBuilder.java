@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -37,7 +36,8 @@ final class LabBuilder {
     }
 
     /** Creates every host's container; returns container ids by host, in spec order. */
-    Map<LabHost, String> create(List<LabHostSpec> specs, String image) {
+    Map<LabHost, String> create(LabTopology topology, String image) {
+        List<LabHostSpec> specs = topology.specs();
         LabProperties.write(dir, id, USER);
         String userKey = SshKeys.generate(privateKey(dir), USER + "@fleetfix-lab-" + id);
         Map<String, String> hostKeys = new HashMap<>();
@@ -49,28 +49,36 @@ final class LabBuilder {
             files.writeThp(spec);
             spec.requirepass().ifPresent(password -> LabHostFiles.write(files.passwordFile(), password + "\n"));
         }
-        Map<LabHost, String> containers = underAddressLock(() -> createContainers(specs, image));
+        Map<LabHost, String> containers = underAddressLock(() -> createContainers(topology, image));
         List<LabHost> hosts = List.copyOf(containers.keySet());
         writeKnownHosts(hosts, hostKeys);
         writeInventory(hosts, specs);
         return containers;
     }
 
-    private Map<LabHost, String> createContainers(List<LabHostSpec> specs, String image) {
+    private Map<LabHost, String> createContainers(LabTopology topology, String image) {
+        List<LabHostSpec> specs = topology.specs();
         Set<String> claimed = docker.allLabContainers().stream()
                 .map(c -> c.getLabels().get(LabDocker.LABEL_ADDRESS))
                 .filter(a -> a != null)
                 .collect(Collectors.toCollection(HashSet::new));
-        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs.size(), claimed);
+        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, claimed);
         Map<String, LabHost> hostByName = new LinkedHashMap<>();
         for (int i = 0; i < specs.size(); i++) {
             LoopbackAddresses.Endpoint endpoint = endpoints.get(i);
             hostByName.put(
                     specs.get(i).name(),
-                    new LabHost(specs.get(i).name(), endpoint.address(), endpoint.sshPort(), endpoint.redisPort()));
+                    new LabHost(
+                            specs.get(i).name(),
+                            endpoint.address(),
+                            endpoint.sshPort(),
+                            endpoint.redisPort(),
+                            endpoint.sentinelPort()));
         }
-        Map<String, LabHostSpec> specByName =
-                specs.stream().collect(Collectors.toMap(LabHostSpec::name, Function.identity()));
+        Function<String, LabRedisConf.Primary> primaryOf = name -> new LabRedisConf.Primary(
+                hostByName.get(name).address(),
+                hostByName.get(name).redisPort(),
+                topology.spec(name).requirepass());
         List<String> etcHosts = hostByName.values().stream()
                 .map(host -> host.name() + ":" + host.address())
                 .toList();
@@ -78,38 +86,44 @@ final class LabBuilder {
         for (int i = 0; i < specs.size(); i++) {
             LabHostSpec spec = specs.get(i);
             LabHost host = hostByName.get(spec.name());
-            Optional<LabRedisConf.Primary> primary = spec.replicaOf()
-                    .map(name -> new LabRedisConf.Primary(
-                            hostByName.get(name).address(),
-                            hostByName.get(name).redisPort(),
-                            specByName.get(name).requirepass()));
-            containers.put(host, createContainer(image, i, spec, host, primary, etcHosts));
+            LabHostFiles files = new LabHostFiles(dir, spec.name());
+            LabHostFiles.write(
+                    files.etc().resolve("redis.conf"),
+                    LabRedisConf.text(
+                            spec,
+                            host.address(),
+                            host.redisPort(),
+                            spec.replicaOf().map(primaryOf),
+                            !topology.replicasOf(spec.name()).isEmpty()));
+            if (spec.sentinel()) {
+                LabRedisConf.Primary monitored =
+                        primaryOf.apply(topology.sentinelPrimary().orElseThrow());
+                LabHostFiles.write(
+                        files.etc().resolve("sentinel.conf"),
+                        LabSentinelConf.text(
+                                host.address(), host.sentinelPort().orElseThrow(), monitored, topology.quorum()));
+                LabHostFiles.write(files.etc().resolve(LabSentinelConf.UNIT), LabSentinelConf.unit());
+            }
+            containers.put(host, createContainer(image, i, spec, host, etcHosts));
         }
         return containers;
     }
 
-    private String createContainer(
-            String image,
-            int index,
-            LabHostSpec spec,
-            LabHost host,
-            Optional<LabRedisConf.Primary> primary,
-            List<String> etcHosts) {
+    private String createContainer(String image, int index, LabHostSpec spec, LabHost host, List<String> etcHosts) {
         LabHostFiles files = new LabHostFiles(dir, spec.name());
         LabHostFiles.write(
                 files.etc().resolve("host.env"),
                 "LAB_ID=" + id + "\nLAB_HOST=" + spec.name() + "\nLAB_ADDRESS=" + host.address() + "\nLAB_SSH_PORT="
                         + host.sshPort() + "\n");
-        LabHostFiles.write(
-                files.etc().resolve("redis.conf"), LabRedisConf.text(spec, host.address(), host.redisPort(), primary));
-        Map<String, String> labels = Map.of(
+        Map<String, String> labels = new HashMap<>(Map.of(
                 LabDocker.LABEL_LAB, id,
                 LabDocker.LABEL_HOST, spec.name(),
                 LabDocker.LABEL_INDEX, Integer.toString(index),
                 LabDocker.LABEL_ADDRESS, host.address(),
                 LabDocker.LABEL_SSH_PORT, Integer.toString(host.sshPort()),
                 LabDocker.LABEL_REDIS_PORT, Integer.toString(host.redisPort()),
-                LabDocker.LABEL_DIR, dir.toString());
+                LabDocker.LABEL_DIR, dir.toString()));
+        host.sentinelPort().ifPresent(port -> labels.put(LabDocker.LABEL_SENTINEL_PORT, Integer.toString(port)));
         return docker.create(
                 image,
                 containerName(id, spec.name()),

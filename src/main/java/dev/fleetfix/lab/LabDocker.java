@@ -38,6 +38,7 @@ final class LabDocker {
     static final String LABEL_ADDRESS = "dev.fleetfix.lab.address";
     static final String LABEL_SSH_PORT = "dev.fleetfix.lab.ssh-port";
     static final String LABEL_REDIS_PORT = "dev.fleetfix.lab.redis-port";
+    static final String LABEL_SENTINEL_PORT = "dev.fleetfix.lab.sentinel-port";
     static final String LABEL_DIR = "dev.fleetfix.lab.dir";
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);

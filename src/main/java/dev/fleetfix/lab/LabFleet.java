@@ -10,12 +10,12 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -27,6 +27,11 @@ import java.util.stream.Stream;
  */
 public final class LabFleet implements AutoCloseable {
     public static final int MAX_HOSTS = 50;
+
+    /** The master name under which a lab's Sentinels monitor its primary. */
+    public static final String SENTINEL_MASTER = "lab";
+
+    private static final Duration REPLICATION_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Duration EXEC_TIMEOUT = Duration.ofMinutes(5);
 
@@ -64,18 +69,24 @@ public final class LabFleet implements AutoCloseable {
         return start(preset.specs(hosts), LabSettings.forTests());
     }
 
+    /**
+     * Starts the hosts and returns once they are ready to work on: sshd and Redis answer, every replica's link to
+     * its primary is up, a Redis Cluster is formed and {@code cluster_state:ok} on every node, and every Sentinel
+     * knows the primary, its replicas and the other Sentinels.
+     */
     public static LabFleet start(List<LabHostSpec> specs, LabSettings settings) {
-        validate(specs);
+        LabTopology topology = LabTopology.of(specs);
         LabDocker docker = LabDocker.connect();
         String image = LabImage.ensure(docker, settings.home(), settings.progress());
         String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
         Path dir = settings.home().resolve(id);
         LabFleet fleet = null;
         try {
-            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(specs, image);
+            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, image);
             fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
             settings.progress().accept("booting " + specs.size() + " lab hosts");
             new LabBoot(docker).bootAll(containers);
+            fleet.settle(topology, settings);
             return fleet;
         } catch (RuntimeException e) {
             if (fleet != null) {
@@ -103,7 +114,10 @@ public final class LabFleet implements AutoCloseable {
                     labels.get(LabDocker.LABEL_HOST),
                     labels.get(LabDocker.LABEL_ADDRESS),
                     Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
-                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379")));
+                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379")),
+                    Optional.ofNullable(labels.get(LabDocker.LABEL_SENTINEL_PORT))
+                            .map(port -> OptionalInt.of(Integer.parseInt(port)))
+                            .orElse(OptionalInt.empty()));
             containers.put(host, container.getId());
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
@@ -123,23 +137,30 @@ public final class LabFleet implements AutoCloseable {
         }
     }
 
-    private static void validate(List<LabHostSpec> specs) {
-        if (specs.isEmpty() || specs.size() > MAX_HOSTS) {
-            throw new IllegalArgumentException("a lab has 1.." + MAX_HOSTS + " hosts, was " + specs.size());
+    /** Replication links up, the cluster formed, the Sentinels started: what {@link #start} promises. */
+    private void settle(LabTopology topology, LabSettings settings) {
+        LabRedisCli cli = new LabRedisCli(this, topology);
+        List<String> replicas = topology.specs().stream()
+                .filter(s -> s.replicaOf().isPresent() && !s.cluster())
+                .map(LabHostSpec::name)
+                .toList();
+        for (String replica : replicas) {
+            LabWait.until(
+                    REPLICATION_TIMEOUT,
+                    replica + " to sync with "
+                            + topology.spec(replica).replicaOf().orElseThrow(),
+                    () -> cli.linkProblem(replica));
         }
-        Set<String> names = new HashSet<>();
-        for (LabHostSpec spec : specs) {
-            if (!names.add(spec.name())) {
-                throw new IllegalArgumentException("lab host names must be unique, '" + spec.name() + "' is twice");
-            }
+        if (!topology.clusterNodes().isEmpty()) {
+            settings.progress()
+                    .accept("forming the Redis cluster: "
+                            + topology.clusterPrimaries().size() + " primaries, "
+                            + topology.clusterReplicas().size() + " replicas");
+            new LabCluster(this, topology, cli).form();
         }
-        for (LabHostSpec spec : specs) {
-            spec.replicaOf().ifPresent(primary -> {
-                if (!names.contains(primary)) {
-                    throw new IllegalArgumentException("host " + spec.name() + ": replicaOf names no lab host: '"
-                            + primary + "' (hosts: " + String.join(", ", names) + ")");
-                }
-            });
+        if (!topology.sentinels().isEmpty()) {
+            settings.progress().accept("starting " + topology.sentinels().size() + " Sentinels");
+            new LabSentinels(this, topology, cli).start();
         }
     }
 
@@ -200,12 +221,12 @@ public final class LabFleet implements AutoCloseable {
     /**
      * Restarts the host's container: systemd boots again and runs the host's boot-time units. The THP files go
      * back to the host's boot mode first, as a real reboot resets sysfs: only a boot-time unit can persist a
-     * change. Returns when sshd and Redis answer again.
+     * change. Returns when sshd, Redis and the host's Sentinel, if it runs one, answer again.
      */
     public void reboot(String host) {
         files(host).resetThp();
         docker.restart(container(host));
-        new LabBoot(docker).awaitReady(host(host), container(host));
+        new LabBoot(docker).awaitReady(host(host), container(host), true);
     }
 
     /** Powers the host off: sshd and Redis stop answering. */
@@ -213,11 +234,11 @@ public final class LabFleet implements AutoCloseable {
         docker.stop(container(host));
     }
 
-    /** Powers the host on (THP files at their boot mode) and waits for sshd and Redis. */
+    /** Powers the host on (THP files at their boot mode) and waits for sshd, Redis and its Sentinel. */
     public void start(String host) {
         files(host).resetThp();
         docker.start(container(host));
-        new LabBoot(docker).awaitReady(host(host), container(host));
+        new LabBoot(docker).awaitReady(host(host), container(host), true);
     }
 
     /**
@@ -247,7 +268,7 @@ public final class LabFleet implements AutoCloseable {
         checked(host, "systemctl start ssh");
     }
 
-    /** Each host's container state and whether its sshd and Redis answer. */
+    /** Each host's container state, whether its sshd, Redis and Sentinel answer, and its Redis role. */
     public List<LabHostStatus> status() {
         Map<String, String> states = new LinkedHashMap<>();
         for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
@@ -255,11 +276,16 @@ public final class LabFleet implements AutoCloseable {
         }
         List<LabHostStatus> status = new ArrayList<>();
         for (LabHost host : hosts.values()) {
+            boolean redisUp = LabProbe.redisUp(host.address(), host.redisPort());
             status.add(new LabHostStatus(
                     host,
                     states.getOrDefault(host.name(), "missing"),
                     LabProbe.sshUp(host.address(), host.sshPort()),
-                    LabProbe.redisUp(host.address(), host.redisPort())));
+                    redisUp,
+                    redisUp ? LabProbe.role(host.address(), host.redisPort()) : Optional.empty(),
+                    host.sentinelPort().isPresent()
+                            && LabProbe.redisUp(
+                                    host.address(), host.sentinelPort().getAsInt())));
         }
         return status;
     }

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * @param appendonly Redis {@code appendonly}
  * @param replicaOf the lab host this host's Redis replicates from
  * @param requirepass Redis {@code requirepass}
+ * @param sentinel whether the host also runs a Redis Sentinel monitoring the lab's primary
+ * @param cluster whether the host's Redis is a Redis Cluster node; {@code replicaOf} then means
+ *     {@code CLUSTER REPLICATE}
  */
 public record LabHostSpec(
         String name,
@@ -26,7 +29,9 @@ public record LabHostSpec(
         String save,
         boolean appendonly,
         Optional<String> replicaOf,
-        Optional<String> requirepass) {
+        Optional<String> requirepass,
+        boolean sentinel,
+        boolean cluster) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
     private static final Pattern SAVE = Pattern.compile("(\\d+ \\d+)( \\d+ \\d+)*");
@@ -54,42 +59,120 @@ public record LabHostSpec(
             throw new IllegalArgumentException("host " + name
                     + ": requirepass must be 1..128 of letters, digits and ._+- (it is written to config files)");
         }
+        // Sentinel cannot monitor a cluster node, and a Sentinel beside one would suggest it does.
+        if (sentinel && cluster) {
+            throw new IllegalArgumentException("host " + name
+                    + ": a host runs a Sentinel or a cluster node, not both (sentinel=true, cluster=true)");
+        }
     }
 
     /** THP {@code always}/{@code madvise}, no RHEL 6 layout, Redis defaults but {@code disable-thp no}. */
     public static LabHostSpec named(String name) {
         return new LabHostSpec(
-                name, LabThp.ALWAYS, LabThp.MADVISE, false, false, "3600 1", false, Optional.empty(), Optional.empty());
+                name,
+                LabThp.ALWAYS,
+                LabThp.MADVISE,
+                false,
+                false,
+                "3600 1",
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                false);
     }
 
     public LabHostSpec withThp(LabThp enabled) {
         return new LabHostSpec(
-                name, enabled, thpDefrag, rhel6Thp, disableThp, save, appendonly, replicaOf, requirepass);
+                name,
+                enabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withThpDefrag(LabThp defrag) {
         return new LabHostSpec(
-                name, thpEnabled, defrag, rhel6Thp, disableThp, save, appendonly, replicaOf, requirepass);
+                name,
+                thpEnabled,
+                defrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withRhel6Thp() {
-        return new LabHostSpec(name, thpEnabled, thpDefrag, true, disableThp, save, appendonly, replicaOf, requirepass);
+        return new LabHostSpec(
+                name,
+                thpEnabled,
+                thpDefrag,
+                true,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withDisableThp(boolean disable) {
         return new LabHostSpec(
-                name, thpEnabled, thpDefrag, rhel6Thp, disable, save, appendonly, replicaOf, requirepass);
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disable,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withSave(String newSave) {
         return new LabHostSpec(
-                name, thpEnabled, thpDefrag, rhel6Thp, disableThp, newSave, appendonly, replicaOf, requirepass);
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                newSave,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withAppendonly(boolean aof) {
-        return new LabHostSpec(name, thpEnabled, thpDefrag, rhel6Thp, disableThp, save, aof, replicaOf, requirepass);
+        return new LabHostSpec(
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                aof,
+                replicaOf,
+                requirepass,
+                sentinel,
+                cluster);
     }
 
+    /** Replicates from {@code hostName}: a {@code replicaof} directive, or CLUSTER REPLICATE for a cluster node. */
     public LabHostSpec withReplicaOf(String hostName) {
         return new LabHostSpec(
                 name,
@@ -100,11 +183,62 @@ public record LabHostSpec(
                 save,
                 appendonly,
                 Optional.of(hostName),
-                requirepass);
+                requirepass,
+                sentinel,
+                cluster);
     }
 
     public LabHostSpec withPassword(String password) {
         return new LabHostSpec(
-                name, thpEnabled, thpDefrag, rhel6Thp, disableThp, save, appendonly, replicaOf, Optional.of(password));
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                Optional.of(password),
+                sentinel,
+                cluster);
+    }
+
+    /**
+     * Also runs a Redis Sentinel (systemd unit {@code fleetfix-lab-sentinel}, port 26379 on the host's address)
+     * that monitors the lab's primary, the one host others replicate from, under the master name
+     * {@value LabFleet#SENTINEL_MASTER}.
+     */
+    public LabHostSpec withSentinel() {
+        return new LabHostSpec(
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                true,
+                cluster);
+    }
+
+    /**
+     * Runs Redis as a Redis Cluster node. The lab forms the cluster at start: cluster primaries (cluster hosts
+     * without {@code replicaOf}) share the 16384 slots evenly, cluster replicas follow their primary.
+     */
+    public LabHostSpec withCluster() {
+        return new LabHostSpec(
+                name,
+                thpEnabled,
+                thpDefrag,
+                rhel6Thp,
+                disableThp,
+                save,
+                appendonly,
+                replicaOf,
+                requirepass,
+                sentinel,
+                true);
     }
 }

@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. */
+/**
+ * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
+ * host is in group {@code redis}; hosts that run a Sentinel are in group {@code sentinel} too, with
+ * {@code sentinel_port}.
+ */
 final class LabInventory {
     private LabInventory() {}
 
@@ -33,6 +37,18 @@ final class LabInventory {
                     .ifPresent(file -> yaml.append("          redis_password_file: ")
                             .append(quote(file))
                             .append('\n'));
+        }
+        List<LabHost> sentinels =
+                hosts.stream().filter(h -> h.sentinelPort().isPresent()).toList();
+        if (!sentinels.isEmpty()) {
+            yaml.append("    sentinel:\n");
+            yaml.append("      hosts:\n");
+            for (LabHost host : sentinels) {
+                yaml.append("        ").append(host.name()).append(":\n");
+                yaml.append("          sentinel_port: ")
+                        .append(host.sentinelPort().getAsInt())
+                        .append('\n');
+            }
         }
         return yaml.toString();
     }

@@ -16,7 +16,17 @@ public enum LabPreset {
      */
     MIXED,
     /** {@code lab-1} is the primary, every other host replicates from it; THP {@code always} everywhere. */
-    REPLICATED;
+    REPLICATED,
+    /**
+     * As {@link #REPLICATED}, and every host also runs a Sentinel monitoring {@code lab-1} as master
+     * {@value LabFleet#SENTINEL_MASTER}. Needs 2 hosts at least; 3 give a quorum that outlives one host.
+     */
+    SENTINEL,
+    /**
+     * A Redis Cluster of pairs: {@code lab-1} a primary with {@code lab-2} its replica, {@code lab-3} with
+     * {@code lab-4}, ...; an odd last host is a primary without replica. The primaries share the slots evenly.
+     */
+    CLUSTER;
 
     /** {@code thp-always}: the name the CLI accepts. */
     public String cliName() {
@@ -37,6 +47,10 @@ public enum LabPreset {
         if (hosts < 1 || hosts > LabFleet.MAX_HOSTS) {
             throw new IllegalArgumentException("hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + hosts);
         }
+        if (this == SENTINEL && hosts < 2) {
+            throw new IllegalArgumentException("the sentinel preset needs 2 hosts at least (a primary and a replica to"
+                    + " fail over to; 3 for a quorum that outlives one host), was " + hosts);
+        }
         List<LabHostSpec> specs = new ArrayList<>();
         for (int i = 1; i <= hosts; i++) {
             specs.add(spec(i));
@@ -49,6 +63,10 @@ public enum LabPreset {
         return switch (this) {
             case THP_ALWAYS -> base;
             case REPLICATED -> index == 1 ? base : base.withReplicaOf("lab-1");
+            case SENTINEL -> (index == 1 ? base : base.withReplicaOf("lab-1")).withSentinel();
+            case CLUSTER -> index % 2 == 1
+                    ? base.withCluster()
+                    : base.withCluster().withReplicaOf("lab-" + (index - 1));
             case MIXED -> mixed(base, index);
         };
     }

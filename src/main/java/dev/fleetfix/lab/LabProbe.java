@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /** Is a lab host's sshd or Redis answering? Raw protocol greetings, no client library. */
 final class LabProbe {
@@ -32,6 +33,25 @@ final class LabProbe {
             return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * The first element of Redis's ROLE reply ({@code master}, {@code slave}, {@code sentinel}), or empty when it
+     * does not answer or wants a password.
+     */
+    static Optional<String> role(String address, int port) {
+        try (Socket socket = connect(address, port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write("ROLE\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            if (!readLine(in).startsWith("*") || !readLine(in).startsWith("$")) {
+                return Optional.empty();
+            }
+            return Optional.of(readLine(in).strip());
+        } catch (IOException e) {
+            return Optional.empty();
         }
     }
 

@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -20,31 +22,51 @@ final class LoopbackAddresses {
     private static final int PROBE_TIMEOUT_MILLIS = 300;
     private static final int[] SSH_PORTS = {22, 2222};
     private static final int[] REDIS_PORTS = {6379, 6380};
+    private static final int[] SENTINEL_PORTS = {26379, 26380};
+    /** Redis Cluster's bus listens at the Redis port plus this offset, on the same address. */
+    static final int CLUSTER_BUS_OFFSET = 10000;
 
     /** Where one lab host will listen. */
-    record Endpoint(String address, int sshPort, int redisPort) {}
+    record Endpoint(String address, int sshPort, int redisPort, OptionalInt sentinelPort) {}
 
     private LoopbackAddresses() {}
 
-    static List<Endpoint> pick(int count, Set<String> claimed) {
+    /** One endpoint per spec, in order, each with the ports its spec needs free. */
+    static List<Endpoint> pick(List<LabHostSpec> specs, Set<String> claimed) {
         List<Endpoint> picked = new ArrayList<>();
-        for (int third = 0; third < 256 && picked.size() < count; third++) {
-            for (int fourth = FIRST; fourth <= LAST && picked.size() < count; fourth++) {
+        for (int third = 0; third < 256 && picked.size() < specs.size(); third++) {
+            for (int fourth = FIRST; fourth <= LAST && picked.size() < specs.size(); fourth++) {
                 String address = "127.0." + third + "." + fourth;
-                if (claimed.contains(address)) {
-                    continue;
-                }
-                int ssh = firstFree(address, SSH_PORTS);
-                int redis = firstFree(address, REDIS_PORTS);
-                if (ssh > 0 && redis > 0) {
-                    picked.add(new Endpoint(address, ssh, redis));
+                if (!claimed.contains(address)) {
+                    endpoint(address, specs.get(picked.size())).ifPresent(picked::add);
                 }
             }
         }
-        if (picked.size() < count) {
-            throw new LabException("only " + picked.size() + " free loopback addresses for " + count + " lab hosts");
+        if (picked.size() < specs.size()) {
+            throw new LabException(
+                    "only " + picked.size() + " free loopback addresses for " + specs.size() + " lab hosts");
         }
         return picked;
+    }
+
+    private static Optional<Endpoint> endpoint(String address, LabHostSpec spec) {
+        int ssh = firstFree(address, SSH_PORTS);
+        int redis = spec.cluster() ? firstFreeWithBus(address) : firstFree(address, REDIS_PORTS);
+        int sentinel = spec.sentinel() ? firstFree(address, SENTINEL_PORTS) : -1;
+        if (ssh == 0 || redis == 0 || sentinel == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                new Endpoint(address, ssh, redis, sentinel > 0 ? OptionalInt.of(sentinel) : OptionalInt.empty()));
+    }
+
+    private static int firstFreeWithBus(String address) {
+        for (int port : REDIS_PORTS) {
+            if (!listening(address, port) && !listening(address, port + CLUSTER_BUS_OFFSET)) {
+                return port;
+            }
+        }
+        return 0;
     }
 
     /** The first of {@code ports} that nothing listens on at {@code address}, or 0. */

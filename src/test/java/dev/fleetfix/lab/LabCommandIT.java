@@ -73,6 +73,15 @@ class LabCommandIT {
         assertThat(inventory.stderr()).contains("no lab is up");
     }
 
+    @Test
+    void aSentinelLabOfOneHostIsRefusedBeforeAnythingStarts() {
+        Run up = fleetfix("lab", "up", "--hosts", "1", "--preset", "sentinel", "--home", home.toString());
+
+        assertThat(up.exitCode()).as(up.toString()).isEqualTo(2);
+        assertThat(up.stderr()).contains("--preset sentinel", "2 hosts at least");
+        assertThat(LabFleet.find(home)).isEmpty();
+    }
+
     private static Run fleetfix(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -3,6 +3,7 @@ package dev.fleetfix.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,11 @@ class LabHostSpecTest {
                         "",
                         true,
                         Optional.of("lab-1"),
-                        Optional.of("pw")));
+                        Optional.of("pw"),
+                        false,
+                        false));
+        assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
+        assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();
     }
 
     @Test
@@ -57,6 +62,9 @@ class LabHostSpecTest {
                 .hasMessageContaining("replicaOf");
         assertThatThrownBy(() -> LabHostSpec.named("lab-1").withPassword("with space"))
                 .hasMessageContaining("requirepass");
+        assertThatThrownBy(() -> LabHostSpec.named("lab-1").withCluster().withSentinel())
+                .hasMessageContaining("host lab-1")
+                .hasMessageContaining("sentinel=true, cluster=true");
     }
 
     @Test
@@ -72,6 +80,34 @@ class LabHostSpecTest {
                 .extracting(LabHostSpec::replicaOf)
                 .containsExactly(Optional.empty(), Optional.of("lab-1"), Optional.of("lab-1"));
         assertThat(LabPreset.parse("thp-always")).isEqualTo(LabPreset.THP_ALWAYS);
-        assertThatThrownBy(() -> LabPreset.parse("all-never")).hasMessageContaining("thp-always, mixed, replicated");
+        assertThatThrownBy(() -> LabPreset.parse("all-never"))
+                .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster");
+    }
+
+    @Test
+    void sentinelPresetIsReplicatedWithASentinelOnEveryHost() {
+        List<LabHostSpec> specs = LabPreset.parse("sentinel").specs(3);
+
+        assertThat(specs)
+                .extracting(LabHostSpec::replicaOf)
+                .containsExactly(Optional.empty(), Optional.of("lab-1"), Optional.of("lab-1"));
+        assertThat(specs).allMatch(LabHostSpec::sentinel).noneMatch(LabHostSpec::cluster);
+        assertThat(specs).extracting(LabHostSpec::save).containsOnly("3600 1");
+        assertThatThrownBy(() -> LabPreset.SENTINEL.specs(1)).hasMessageContaining("2 hosts at least");
+    }
+
+    @Test
+    void clusterPresetPairsEachPrimaryWithTheNextHost() {
+        List<LabHostSpec> specs = LabPreset.CLUSTER.specs(5);
+
+        assertThat(specs).allMatch(LabHostSpec::cluster).noneMatch(LabHostSpec::sentinel);
+        assertThat(specs)
+                .extracting(LabHostSpec::replicaOf)
+                .containsExactly(
+                        Optional.empty(),
+                        Optional.of("lab-1"),
+                        Optional.empty(),
+                        Optional.of("lab-3"),
+                        Optional.empty());
     }
 }

@@ -2,10 +2,16 @@ package dev.fleetfix.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.inventory.InventoryLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LabInventoryTest {
     @Test
@@ -53,5 +59,37 @@ class LabInventoryTest {
                 Map.of());
 
         assertThat(yaml).contains("ansible_ssh_private_key_file: '/home/o''neil/#labs: x/id_ed25519'");
+    }
+
+    @Test
+    void sentinelHostsAreAlsoInGroupSentinelWithTheirPort(@TempDir Path dir) throws Exception {
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                dir.resolve("id_ed25519"),
+                dir.resolve("known_hosts"),
+                List.of(
+                        new LabHost("lab-1", "127.0.0.11", 22, 6379, OptionalInt.of(26379)),
+                        new LabHost("lab-2", "127.0.0.12", 22, 6379),
+                        new LabHost("lab-3", "127.0.0.13", 22, 6379, OptionalInt.of(26380))),
+                Map.of());
+
+        assertThat(yaml)
+                .endsWith(
+                        """
+                            sentinel:
+                              hosts:
+                                lab-1:
+                                  sentinel_port: 26379
+                                lab-3:
+                                  sentinel_port: 26380
+                        """);
+        Path file = dir.resolve("inventory.yml");
+        Files.writeString(file, yaml);
+        Inventory inventory = InventoryLoader.load(file);
+        Host sentinel = inventory.host("lab-3").orElseThrow();
+        assertThat(sentinel.groups()).contains("redis", "sentinel");
+        assertThat(sentinel.vars()).containsEntry("sentinel_port", 26380);
+        assertThat(sentinel.redis().port()).isEqualTo(6379);
+        assertThat(inventory.host("lab-2").orElseThrow().groups()).doesNotContain("sentinel");
     }
 }

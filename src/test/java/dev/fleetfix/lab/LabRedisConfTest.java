@@ -17,13 +17,15 @@ class LabRedisConfTest {
                 spec,
                 "127.0.0.12",
                 6379,
-                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.of("pw1"))));
+                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.of("pw1"))),
+                false);
 
         assertThat(conf)
                 .isEqualTo(
                         """
                         bind 127.0.0.12
                         port 6379
+                        replica-announce-ip 127.0.0.12
                         disable-thp no
                         save ""
                         appendonly no
@@ -32,5 +34,44 @@ class LabRedisConfTest {
                         replicaof 127.0.0.11 6379
                         masterauth pw1
                         """);
+    }
+
+    @Test
+    void everyHostAnnouncesItsOwnAddressToItsPrimary() {
+        String conf = LabRedisConf.text(LabHostSpec.named("lab-1"), "127.0.0.11", 6380, Optional.empty(), false);
+
+        assertThat(conf).contains("bind 127.0.0.11\n", "port 6380\n", "replica-announce-ip 127.0.0.11\n");
+        assertThat(conf).doesNotContain("replicaof", "masterauth", "cluster");
+    }
+
+    @Test
+    void aPrimaryWithReplicasKnowsThePasswordToFollowOneAfterAFailover() {
+        LabHostSpec primary = LabHostSpec.named("lab-1").withPassword("pw");
+
+        assertThat(LabRedisConf.text(primary, "127.0.0.11", 6379, Optional.empty(), true))
+                .contains("requirepass pw\nmasterauth pw\n");
+        assertThat(LabRedisConf.text(primary, "127.0.0.11", 6379, Optional.empty(), false))
+                .doesNotContain("masterauth");
+    }
+
+    @Test
+    void clusterReplicaFollowsThroughClusterReplicateNotADirective() {
+        LabHostSpec spec = LabHostSpec.named("lab-2").withCluster().withReplicaOf("lab-1");
+
+        String conf = LabRedisConf.text(
+                spec,
+                "127.0.0.12",
+                6379,
+                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.empty())),
+                false);
+
+        assertThat(conf)
+                .contains(
+                        "cluster-enabled yes\n",
+                        "cluster-config-file nodes-6379.conf\n",
+                        "cluster-node-timeout 3000\n",
+                        "cluster-announce-ip 127.0.0.12\n",
+                        "replica-announce-ip 127.0.0.12\n")
+                .doesNotContain("replicaof", "masterauth");
     }
 }

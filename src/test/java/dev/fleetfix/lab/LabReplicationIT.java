@@ -58,6 +58,10 @@ class LabReplicationIT {
                                 "redis-cli -h " + primary + " -p "
                                         + fleet.host("lab-1").redisPort() + " info replication")
                         .stdout())
-                .contains("role:master", "connected_slaves:1");
+                .as("the primary lists its replica at the replica's own address, not at 127.0.0.1")
+                .contains(
+                        "role:master",
+                        "connected_slaves:1",
+                        "slave0:ip=" + replica + ",port=" + fleet.host("lab-2").redisPort() + ",");
     }
 }

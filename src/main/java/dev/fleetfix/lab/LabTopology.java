@@ -1,0 +1,175 @@
+package dev.fleetfix.lab;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Who replicates from whom in a lab, checked before any container exists: the hosts a Sentinel runs on and the one
+ * primary they monitor, the Redis Cluster's primaries and replicas. A layout that Redis would refuse, or that would
+ * leave a failover unable to finish, is rejected with a message naming the hosts.
+ */
+final class LabTopology {
+    private final Map<String, LabHostSpec> specs;
+
+    private LabTopology(Map<String, LabHostSpec> specs) {
+        this.specs = specs;
+    }
+
+    /** Validates {@code specs} as one lab. */
+    static LabTopology of(List<LabHostSpec> specs) {
+        Objects.requireNonNull(specs, "specs");
+        if (specs.isEmpty() || specs.size() > LabFleet.MAX_HOSTS) {
+            throw new IllegalArgumentException("a lab has 1.." + LabFleet.MAX_HOSTS + " hosts, was " + specs.size());
+        }
+        Map<String, LabHostSpec> byName = new LinkedHashMap<>();
+        for (LabHostSpec spec : specs) {
+            if (byName.put(spec.name(), spec) != null) {
+                throw new IllegalArgumentException("lab host names must be unique, '" + spec.name() + "' is twice");
+            }
+        }
+        LabTopology topology = new LabTopology(byName);
+        topology.checkReplicaOf();
+        topology.checkCluster();
+        topology.checkSentinel();
+        return topology;
+    }
+
+    List<LabHostSpec> specs() {
+        return List.copyOf(specs.values());
+    }
+
+    LabHostSpec spec(String name) {
+        LabHostSpec spec = specs.get(name);
+        if (spec == null) {
+            throw new IllegalArgumentException("no lab host '" + name + "'");
+        }
+        return spec;
+    }
+
+    /** Hosts whose replicaOf names {@code primary}, in spec order. */
+    List<String> replicasOf(String primary) {
+        return specs.values().stream()
+                .filter(s -> s.replicaOf().filter(primary::equals).isPresent())
+                .map(LabHostSpec::name)
+                .toList();
+    }
+
+    /** Hosts that run a Sentinel, in spec order. */
+    List<String> sentinels() {
+        return names(LabHostSpec::sentinel);
+    }
+
+    /** The primary the Sentinels monitor: the one non-cluster host others replicate from, without its own primary. */
+    Optional<String> sentinelPrimary() {
+        if (sentinels().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(replicationRoots().get(0));
+    }
+
+    /** Sentinels that must agree that the primary is down: a majority of them. */
+    int quorum() {
+        return sentinels().size() / 2 + 1;
+    }
+
+    /** Cluster nodes without replicaOf: they own the slots. */
+    List<String> clusterPrimaries() {
+        return names(s -> s.cluster() && s.replicaOf().isEmpty());
+    }
+
+    /** Cluster nodes with replicaOf, in spec order. */
+    List<String> clusterReplicas() {
+        return names(s -> s.cluster() && s.replicaOf().isPresent());
+    }
+
+    /** Every cluster node, in spec order. */
+    List<String> clusterNodes() {
+        return names(LabHostSpec::cluster);
+    }
+
+    private List<String> names(java.util.function.Predicate<LabHostSpec> filter) {
+        return specs.values().stream().filter(filter).map(LabHostSpec::name).toList();
+    }
+
+    /** Non-cluster hosts that others replicate from and that replicate from no one. */
+    private List<String> replicationRoots() {
+        return names(s ->
+                !s.cluster() && s.replicaOf().isEmpty() && !replicasOf(s.name()).isEmpty());
+    }
+
+    private void checkReplicaOf() {
+        for (LabHostSpec spec : specs.values()) {
+            spec.replicaOf().ifPresent(primary -> {
+                if (!specs.containsKey(primary)) {
+                    throw new IllegalArgumentException("host " + spec.name() + ": replicaOf names no lab host: '"
+                            + primary + "' (hosts: " + String.join(", ", specs.keySet()) + ")");
+                }
+                if (spec.cluster() != specs.get(primary).cluster()) {
+                    throw new IllegalArgumentException("host " + spec.name() + ": replicaOf '" + primary
+                            + "' mixes cluster and non-cluster Redis (" + spec.name() + " cluster="
+                            + spec.cluster() + ", " + primary + " cluster="
+                            + specs.get(primary).cluster()
+                            + "): a cluster node replicates only from a cluster primary, a plain Redis only from a"
+                            + " plain Redis");
+                }
+            });
+        }
+    }
+
+    private void checkCluster() {
+        for (String replica : clusterReplicas()) {
+            String primary = specs.get(replica).replicaOf().orElseThrow();
+            if (specs.get(primary).replicaOf().isPresent()) {
+                throw new IllegalArgumentException("host " + replica + ": replicaOf '" + primary
+                        + "' is itself a cluster replica; a cluster replica follows a cluster primary"
+                        + " (CLUSTER REPLICATE)");
+            }
+        }
+        // After a CLUSTER FAILOVER the old primary follows its replica with its own masterauth: one password for all.
+        samePassword(clusterNodes(), "cluster nodes");
+    }
+
+    private void checkSentinel() {
+        List<String> sentinels = sentinels();
+        if (sentinels.isEmpty()) {
+            return;
+        }
+        List<String> roots = replicationRoots();
+        if (roots.isEmpty()) {
+            throw new IllegalArgumentException("Sentinel on " + String.join(", ", sentinels)
+                    + " needs a primary to monitor: no non-cluster host has replicas (set replicaOf on the replicas)");
+        }
+        if (roots.size() > 1) {
+            throw new IllegalArgumentException("Sentinel on " + String.join(", ", sentinels)
+                    + " monitors one primary, but several hosts have replicas: " + String.join(", ", roots));
+        }
+        List<String> group = new ArrayList<>();
+        group.add(roots.get(0));
+        group.addAll(replicasOf(roots.get(0)));
+        // Sentinel knows one auth-pass per master name, used for the primary and every replica it promotes.
+        samePassword(group, "the primary and replicas that Sentinel manages");
+    }
+
+    /** Passwords are never shown: groups of hosts are told apart as "password 1", "password 2", "no password". */
+    private void samePassword(List<String> hosts, String what) {
+        Map<Optional<String>, List<String>> byPassword = hosts.stream()
+                .collect(Collectors.groupingBy(
+                        h -> specs.get(h).requirepass(), LinkedHashMap::new, Collectors.toList()));
+        if (byPassword.size() <= 1) {
+            return;
+        }
+        List<String> groups = new ArrayList<>();
+        int passwords = 0;
+        for (Map.Entry<Optional<String>, List<String>> entry : byPassword.entrySet()) {
+            String label = entry.getKey().isPresent() ? "password " + ++passwords : "no password";
+            groups.add(String.join(", ", entry.getValue()) + ": " + label);
+        }
+        throw new IllegalArgumentException(
+                what + " must share one requirepass; they have " + String.join("; ", groups));
+    }
+}
