@@ -82,8 +82,8 @@ public final class RedisDiscovery implements TopologyDiscovery {
             notes.add("sentinel " + answer.sentinel() + " monitors " + masters.size() + " primar"
                     + (masters.size() == 1 ? "y" : "ies"));
         } catch (RedisException e) {
-            notes.add(
-                    e.getMessage() + ": primaries Sentinel may manage cannot be failed over and will not be restarted");
+            notes.add(e.detail() + ": primaries with replicas will not be restarted (whether Sentinel manages them is"
+                    + " unknown)");
             return notes;
         }
         Map<String, NodeState> byName = new HashMap<>();

@@ -71,10 +71,10 @@ public final class Sentinels {
             try (RedisNode node = redis.connect(sentinel, timeout)) {
                 return new Answer<>(sentinel.name() + " (" + sentinel.redis() + ")", question.ask(node));
             } catch (RedisException e) {
-                failures.add(e.getMessage());
+                failures.add(sentinel.name() + " " + e.detail());
             }
         }
-        throw new RedisException("sentinel", "no sentinel answered: " + String.join("; ", failures), null);
+        throw new RedisException("sentinels", "no sentinel answered (" + String.join("; ", failures) + ")", null);
     }
 
     /** {@code SENTINEL MASTERS}: every primary the first answering Sentinel monitors. */

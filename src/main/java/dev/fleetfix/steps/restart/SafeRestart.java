@@ -147,7 +147,7 @@ public final class SafeRestart {
                     .map(SentinelStatus::managedAs)
                     .orElse(SentinelStatus.unmanaged());
         } catch (RedisException e) {
-            return SentinelStatus.unknown(e.getMessage());
+            return SentinelStatus.unknown(e.detail());
         }
     }
 

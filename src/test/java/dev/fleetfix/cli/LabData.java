@@ -1,0 +1,104 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the restart ITs check on a lab fleet: redis-cli run on the host itself, a seeded data set,
+ * and each host's key count and dataset digest ({@code DEBUG DIGEST}), which must be the same after
+ * a run as before it.
+ */
+final class LabData {
+    private final LabFleet fleet;
+    private final List<String> hosts;
+
+    LabData(LabFleet fleet, List<String> hosts) {
+        this.fleet = fleet;
+        this.hosts = List.copyOf(hosts);
+    }
+
+    /** redis-cli on the host, against its own Redis; stdout, stripped. */
+    String cli(String host, String command) {
+        LabHost h = fleet.host(host);
+        return fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + command)
+                .stdout()
+                .strip();
+    }
+
+    /** Sentinel's answer on the host, through redis-cli. */
+    String sentinel(String host, String command) {
+        LabHost h = fleet.host(host);
+        return fleet.rootExec(
+                        host,
+                        "redis-cli -h " + h.address() + " -p "
+                                + h.sentinelPort().orElseThrow() + " " + command)
+                .stdout()
+                .strip();
+    }
+
+    /** "keys digest" per host. */
+    Map<String, String> digests() {
+        Map<String, String> data = new TreeMap<>();
+        for (String host : hosts) {
+            data.put(host, cli(host, "DBSIZE") + " " + cli(host, "DEBUG DIGEST"));
+        }
+        return data;
+    }
+
+    /** {@code keys} keys written by one script on a primary, so that the writes replicate. */
+    void seed(String host, String prefix, int keys) {
+        cli(
+                host,
+                "EVAL \"for i=1," + keys + " do redis.call('SET','" + prefix
+                        + ":'..i,'value-'..i..'-'..string.rep('x', 48)) end\" 0");
+    }
+
+    /** {@code keys} keys written through cluster redirects ({@code redis-cli -c}), spread over every shard. */
+    void seedCluster(String host, String prefix, int keys) {
+        LabHost h = fleet.host(host);
+        fleet.rootExec(
+                host,
+                "for i in $(seq 1 " + keys + "); do echo \"SET " + prefix + ":$i value-$i\"; done"
+                        + " | redis-cli -c -h " + h.address() + " -p " + h.redisPort() + " >/dev/null");
+    }
+
+    void awaitKeys(String host, int keys) {
+        await(() -> cli(host, "DBSIZE").equals(Integer.toString(keys)), 60_000);
+        assertThat(cli(host, "DBSIZE"))
+                .as(host + ": " + cli(host, "INFO replication"))
+                .isEqualTo(Integer.toString(keys));
+    }
+
+    /** Every Redis answers and holds what it held when {@code seeded} was taken. */
+    void assertIntact(Map<String, String> seeded) {
+        for (String host : hosts) {
+            assertThat(cli(host, "PING")).as(host).contains("PONG");
+        }
+        // a replica applies the canary's DEL a moment after its primary
+        await(() -> digests().equals(seeded), 10_000);
+        assertThat(digests()).isEqualTo(seeded);
+    }
+
+    /** Polls until the condition holds or the time is up; the caller asserts afterwards. */
+    static void await(BooleanSupplier condition, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        while (!condition.getAsBoolean() && System.currentTimeMillis() < end) {
+            sleep(250);
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
