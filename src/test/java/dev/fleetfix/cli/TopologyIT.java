@@ -394,6 +394,35 @@ class TopologyIT {
     }
 
     @Test
+    @Order(9)
+    void aReplicaLaggingWhenItsPrimarysTurnComesIsNoFailoverTarget() throws IOException {
+        // The replica stops acknowledging for 15 s, as one stuck behind a slow disk or a long command.
+        fleet.rootExec(
+                "lab-2",
+                "setsid redis-cli -h " + fleet.host("lab-2").address() + " -p "
+                        + fleet.host("lab-2").redisPort() + " DEBUG SLEEP 15 >/dev/null 2>&1 </dev/null &");
+        for (int i = 0; i < 40 && !cli("lab-1", "INFO replication").matches("(?s).*lag=([6-9]|1\\d).*"); i++) {
+            sleep(250);
+        }
+        assertThat(cli("lab-1", "INFO replication")).containsPattern("lag=([6-9]|1\\d)");
+        try {
+            Run run = apply("", "--limit", "lab-1");
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+            assertThat(run.out())
+                    .contains("refused: primary, no replica in sync (lab-2 ("
+                            + fleet.host("lab-2").address())
+                    .contains("no persistence")
+                    .contains("Redis left running")
+                    .contains("failed:    lab-1");
+            assertThat(cli("lab-1", "INFO replication")).contains("role:master");
+        } finally {
+            for (int i = 0; i < 100 && !cli("lab-2", "INFO replication").contains("master_link_status:up"); i++) {
+                sleep(300);
+            }
+        }
+    }
+
+    @Test
     @Order(5)
     void aHostWhoseSshIsDownIsUnreachableAndTheRolloutHalts() throws IOException {
         fleet.stopSshd("lab-2");
