@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -76,26 +73,13 @@ class ClusterRestartIT {
         }
     }
 
-    private static CliRun apply(String restartArgs, String... args) throws IOException {
-        Path playbook = dir.resolve("restart.yaml");
-        Files.writeString(playbook, PLAYBOOK.formatted(restartArgs));
-        List<String> all = new ArrayList<>(List.of(
-                "apply",
-                playbook.toString(),
-                "-i",
-                fleet.inventoryFile().toString(),
-                "--no-color",
-                "--run-dir",
-                dir.resolve("run-" + System.nanoTime()).toString()));
-        all.addAll(List.of(args));
-        CliRun run = CliRun.of(all.toArray(String[]::new));
-        System.out.println(run);
-        return run;
+    private static CliRun apply(String restartArgs, String... args) {
+        return lab.apply(dir, PLAYBOOK.formatted(restartArgs), args);
     }
 
     @Test
     @Order(1)
-    void listHostsShowsTheShardsAndTheSlotsWithoutReplica() throws IOException {
+    void listHostsShowsTheShardsAndTheSlotsWithoutReplica() {
         CliRun run = apply("", "--list-hosts").expectExit(0);
         assertThat(run.stdout())
                 .contains("batch 1: lab-2")
@@ -109,7 +93,7 @@ class ClusterRestartIT {
 
     @Test
     @Order(2)
-    void thePrimaryFailsOverToItsReplicaRestartsAndFailsBack() throws IOException {
+    void thePrimaryFailsOverToItsReplicaRestartsAndFailsBack() {
         CliRun run = apply(", failback: true").expectExit(0);
         assertThat(run.stdout())
                 .contains("cluster primary: CLUSTER FAILOVER on lab-2 (")
@@ -131,7 +115,7 @@ class ClusterRestartIT {
 
     @Test
     @Order(3)
-    void withoutFailbackTheReplicaKeepsTheSlots() throws IOException {
+    void withoutFailbackTheReplicaKeepsTheSlots() {
         CliRun run = apply("", "--limit", "lab-1").expectExit(0);
         assertThat(run.stdout()).contains("CLUSTER FAILOVER on lab-2").contains("gate role_unchanged passed");
         assertThat(lab.cli("lab-1", "ROLE")).startsWith("slave");

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -83,6 +88,31 @@ final class LabData {
         // a replica applies the canary's DEL a moment after its primary
         await(() -> digests().equals(seeded), 10_000);
         assertThat(digests()).isEqualTo(seeded);
+    }
+
+    /**
+     * {@code fleetfix apply} of a playbook with this lab's inventory, a run dir of its own and no
+     * colour; printed, for the test log.
+     */
+    CliRun apply(Path dir, String playbookYaml, String... args) {
+        Path playbook = dir.resolve("playbook-" + System.nanoTime() + ".yaml");
+        try {
+            Files.writeString(playbook, playbookYaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> all = new ArrayList<>(List.of(
+                "apply",
+                playbook.toString(),
+                "-i",
+                fleet.inventoryFile().toString(),
+                "--no-color",
+                "--run-dir",
+                dir.resolve("run-" + System.nanoTime()).toString()));
+        all.addAll(List.of(args));
+        CliRun run = CliRun.of(all.toArray(String[]::new));
+        System.out.println(run);
+        return run;
     }
 
     /** Polls until the condition holds or the time is up; the caller asserts afterwards. */

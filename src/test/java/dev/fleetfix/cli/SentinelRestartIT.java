@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -72,21 +69,8 @@ class SentinelRestartIT {
         lab.assertIntact(seeded);
     }
 
-    private static CliRun apply(String restartArgs, String... args) throws IOException {
-        Path playbook = dir.resolve("restart.yaml");
-        Files.writeString(playbook, PLAYBOOK.formatted(restartArgs));
-        List<String> all = new ArrayList<>(List.of(
-                "apply",
-                playbook.toString(),
-                "-i",
-                fleet.inventoryFile().toString(),
-                "--no-color",
-                "--run-dir",
-                dir.resolve("run-" + System.nanoTime()).toString()));
-        all.addAll(List.of(args));
-        CliRun run = CliRun.of(all.toArray(String[]::new));
-        System.out.println(run);
-        return run;
+    private static CliRun apply(String restartArgs, String... args) {
+        return lab.apply(dir, PLAYBOOK.formatted(restartArgs), args);
     }
 
     private static String primaryBySentinel(String host) {
@@ -98,7 +82,7 @@ class SentinelRestartIT {
 
     @Test
     @Order(1)
-    void listHostsShowsWhatSentinelMonitorsAndPutsReplicasFirst() throws IOException {
+    void listHostsShowsWhatSentinelMonitorsAndPutsReplicasFirst() {
         CliRun run = apply("", "--list-hosts").expectExit(0);
         assertThat(run.stdout())
                 .contains("batch 1: lab-2, lab-3")
@@ -111,7 +95,7 @@ class SentinelRestartIT {
 
     @Test
     @Order(2)
-    void thePrimaryFailsOverThroughSentinelRestartsAndFailsBack() throws IOException {
+    void thePrimaryFailsOverThroughSentinelRestartsAndFailsBack() {
         CliRun run = apply(", failback: true").expectExit(0);
         assertThat(run.stdout())
                 .contains("replica: resyncs from its primary")
@@ -135,7 +119,7 @@ class SentinelRestartIT {
 
     @Test
     @Order(3)
-    void sentinelsThatDoNotAnswerLeaveThePrimaryRunning() throws IOException {
+    void sentinelsThatDoNotAnswerLeaveThePrimaryRunning() {
         for (String host : HOSTS) {
             fleet.rootExec(host, "systemctl stop fleetfix-lab-sentinel");
         }
@@ -160,7 +144,7 @@ class SentinelRestartIT {
 
     @Test
     @Order(4)
-    void withoutFailbackThePrimaryEndsAReplicaAndSentinelAgrees() throws IOException {
+    void withoutFailbackThePrimaryEndsAReplicaAndSentinelAgrees() {
         CliRun run = apply("", "--limit", "lab-1").expectExit(0);
         assertThat(run.stdout()).contains("SENTINEL FAILOVER lab: lab-").contains("gate role_unchanged passed");
         assertThat(lab.cli("lab-1", "INFO replication")).contains("role:slave", "master_link_status:up");

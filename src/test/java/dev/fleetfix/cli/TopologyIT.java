@@ -3,10 +3,7 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
-import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.transport.ExecResult;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -16,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,14 +46,8 @@ class TopologyIT {
     static Path dir;
 
     private static LabFleet fleet;
+    private static LabData lab;
     private static Map<String, String> seeded;
-
-    record Run(int exitCode, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
     @BeforeAll
     static void startFleet() {
@@ -65,11 +55,12 @@ class TopologyIT {
                 LabHostSpec.named("lab-1").withSave(""),
                 LabHostSpec.named("lab-2").withSave("").withReplicaOf("lab-1"),
                 LabHostSpec.named("lab-3")));
+        lab = new LabData(fleet, HOSTS);
         // LabFleet.start returns once lab-2's link is up. Written by a script, so that the writes replicate (DEBUG
         // POPULATE does not).
-        cli("lab-1", seed("key", 10000));
-        cli("lab-3", seed("other", 5000));
-        awaitReplicaHas("lab-2", 10000);
+        lab.seed("lab-1", "key", 10000);
+        lab.seed("lab-3", "other", 5000);
+        lab.awaitKeys("lab-2", 10000);
         seeded = data();
         assertThat(seeded.get("lab-1")).startsWith("10000 ");
         assertThat(seeded.get("lab-2")).isEqualTo(seeded.get("lab-1"));
@@ -86,79 +77,31 @@ class TopologyIT {
     /** After every test: every key still there, every Redis running. */
     @AfterEach
     void dataIntactAndRedisRunning() {
-        for (String host : HOSTS) {
-            assertThat(cli(host, "PING")).as(host).contains("PONG");
-        }
-        for (int i = 0; i < 25 && !data().equals(seeded); i++) {
-            sleep(200); // a replica applies the canary's DEL a moment after its primary
-        }
-        assertThat(data()).isEqualTo(seeded);
+        lab.assertIntact(seeded);
     }
 
     private static String cli(String host, String command) {
-        LabHost h = fleet.host(host);
-        ExecResult r = fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + command);
-        return r.stdout().strip();
+        return lab.cli(host, command);
     }
 
-    /** "keys digest" per host. */
     private static Map<String, String> data() {
-        Map<String, String> data = new TreeMap<>();
-        for (String host : HOSTS) {
-            data.put(host, cli(host, "DBSIZE") + " " + cli(host, "DEBUG DIGEST"));
-        }
-        return data;
-    }
-
-    private static String seed(String prefix, int keys) {
-        return "EVAL \"for i=1," + keys + " do redis.call('SET','" + prefix
-                + ":'..i,'value-'..i..'-'..string.rep('x', 48)) end\" 0";
-    }
-
-    private static void awaitReplicaHas(String host, int keys) {
-        for (int i = 0; i < 200 && !cli(host, "DBSIZE").equals(Integer.toString(keys)); i++) {
-            sleep(300);
-        }
-        assertThat(cli(host, "DBSIZE"))
-                .as(host + ": " + cli(host, "INFO replication"))
-                .isEqualTo(Integer.toString(keys));
+        return lab.digests();
     }
 
     private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        LabData.sleep(ms);
     }
 
-    private static Run apply(String restartArgs, String... args) throws IOException {
-        Path playbook = dir.resolve("restart.yaml");
-        Files.writeString(playbook, PLAYBOOK.formatted(restartArgs));
-        CommandLine cmd = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        String[] all = new String[args.length + 5];
-        all[0] = "apply";
-        all[1] = playbook.toString();
-        all[2] = "-i";
-        all[3] = fleet.inventoryFile().toString();
-        all[4] = "--no-color";
-        System.arraycopy(args, 0, all, 5, args.length);
-        Run run = new Run(cmd.execute(all), out.toString(), err.toString());
-        System.out.println(run);
-        return run;
+    private static CliRun apply(String restartArgs, String... args) {
+        return lab.apply(dir, PLAYBOOK.formatted(restartArgs), args);
     }
 
     @Test
     @Order(1)
-    void listHostsPutsTheReplicaFirstAndThePrimaryInABatchOfItsOwn() throws IOException {
-        Run run = apply("", "--list-hosts");
+    void listHostsPutsTheReplicaFirstAndThePrimaryInABatchOfItsOwn() {
+        CliRun run = apply("", "--list-hosts");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out())
+        assertThat(run.stdout())
                 .contains("batch 1: lab-2, lab-3")
                 .contains("batch 2: lab-1")
                 .contains("topology: lab-1 primary of lab-2 (in sync)")
@@ -167,10 +110,10 @@ class TopologyIT {
 
     @Test
     @Order(2)
-    void aPrimaryWithoutPersistenceIsFailedOverRestartedAndFailedBack() throws IOException {
-        Run run = apply(", failback: true");
+    void aPrimaryWithoutPersistenceIsFailedOverRestartedAndFailedBack() {
+        CliRun run = apply(", failback: true");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out())
+        assertThat(run.stdout())
                 .contains("primary: fail over to lab-2 (")
                 .contains("primary, no replica: BGSAVE first (save points)")
                 .contains("replica: resyncs from its primary")
@@ -191,32 +134,32 @@ class TopologyIT {
 
     @Test
     @Order(3)
-    void aPrimaryWhoseReplicaIsDownIsNotRestartedWithoutPersistence() throws IOException {
+    void aPrimaryWhoseReplicaIsDownIsNotRestartedWithoutPersistence() {
         fleet.stopRedis("lab-2");
         try {
-            Run run = apply("", "--limit", "lab-1");
+            CliRun run = apply("", "--limit", "lab-1");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
-            assertThat(run.out())
+            assertThat(run.stdout())
                     .contains("refused: primary, no replica, and no persistence")
                     .contains("Redis left running")
                     .contains("failed:    lab-1");
         } finally {
             fleet.startRedis("lab-2");
-            awaitReplicaHas("lab-2", 10000);
+            lab.awaitKeys("lab-2", 10000);
         }
     }
 
     @Test
     @Order(4)
-    void aRedisThatWillNotStartFailsItsHostAndHaltsTheRollout() throws IOException {
+    void aRedisThatWillNotStartFailsItsHostAndHaltsTheRollout() {
         fleet.rootExec(
                 "lab-3",
                 "cp /etc/redis/redis.conf /root/redis.conf.good"
                         + " && echo 'this-is-not-a-directive yes' >> /etc/redis/redis.conf");
         try {
-            Run run = apply("", "--limit", "lab-3");
+            CliRun run = apply("", "--limit", "lab-3");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
-            assertThat(run.out())
+            assertThat(run.stdout())
                     .contains("primary, no replica: BGSAVE first (save points)")
                     .contains("exited 1")
                     .contains("failed:    lab-3");
@@ -395,7 +338,7 @@ class TopologyIT {
 
     @Test
     @Order(9)
-    void aReplicaLaggingWhenItsPrimarysTurnComesIsNoFailoverTarget() throws IOException {
+    void aReplicaLaggingWhenItsPrimarysTurnComesIsNoFailoverTarget() {
         // The replica stops acknowledging for 15 s, as one stuck behind a slow disk or a long command.
         fleet.rootExec(
                 "lab-2",
@@ -406,9 +349,9 @@ class TopologyIT {
         }
         assertThat(cli("lab-1", "INFO replication")).containsPattern("lag=([6-9]|1\\d)");
         try {
-            Run run = apply("", "--limit", "lab-1");
+            CliRun run = apply("", "--limit", "lab-1");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
-            assertThat(run.out())
+            assertThat(run.stdout())
                     .contains("refused: primary, no replica in sync (lab-2 ("
                             + fleet.host("lab-2").address())
                     .contains("no persistence")
@@ -424,12 +367,12 @@ class TopologyIT {
 
     @Test
     @Order(5)
-    void aHostWhoseSshIsDownIsUnreachableAndTheRolloutHalts() throws IOException {
+    void aHostWhoseSshIsDownIsUnreachableAndTheRolloutHalts() {
         fleet.stopSshd("lab-2");
         try {
-            Run run = apply("");
+            CliRun run = apply("");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
-            assertThat(run.out()).contains("UNREACHABLE").contains("untouched: lab-1");
+            assertThat(run.stdout()).contains("UNREACHABLE").contains("untouched: lab-1");
         } finally {
             fleet.startSshd("lab-2");
         }

@@ -48,8 +48,11 @@ public record SentinelMaster(
                 (int) ReplicaLink.number(fields.get("quorum"), 0)));
     }
 
-    /** Field, value pairs of a Sentinel reply entry. */
-    static Map<String, String> fields(Object entry) {
+    /**
+     * Field, value pairs of one entry of a Sentinel reply ({@code SENTINEL MASTERS}, {@code SENTINEL
+     * REPLICAS}): a flat list (RESP2) or a map (RESP3); empty for anything else.
+     */
+    public static Map<String, String> fields(Object entry) {
         Map<String, String> fields = new HashMap<>();
         if (entry instanceof List<?> list) {
             for (int i = 0; i + 1 < list.size(); i += 2) {

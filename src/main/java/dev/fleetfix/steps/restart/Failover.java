@@ -213,7 +213,7 @@ final class Failover {
                     Object reply = node.command("SENTINEL", "REPLICAS", name);
                     if (reply instanceof List<?> entries) {
                         for (Object entry : entries) {
-                            Map<String, String> f = fieldsOf(entry);
+                            Map<String, String> f = SentinelMaster.fields(entry);
                             if (mine.equals(f.get("ip") + ":" + f.get("port"))) {
                                 boolean ready = PREFERRED_PRIORITY.equals(f.get("slave-priority"))
                                         && "ok".equals(f.get("master-link-status"))
@@ -228,18 +228,6 @@ final class Failover {
                     return Optional.of(mine + " not among its replicas yet");
                 })
                 .value();
-    }
-
-    private static Map<String, String> fieldsOf(Object entry) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        if (entry instanceof List<?> list) {
-            for (int i = 0; i + 1 < list.size(); i += 2) {
-                fields.put(String.valueOf(list.get(i)), String.valueOf(list.get(i + 1)));
-            }
-        } else if (entry instanceof Map<?, ?> map) {
-            map.forEach((k, v) -> fields.put(String.valueOf(k), String.valueOf(v)));
-        }
-        return fields;
     }
 
     private void restorePriority(String priority) {
