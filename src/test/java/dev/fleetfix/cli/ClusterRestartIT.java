@@ -25,15 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterRestartIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2", "lab-3");
-    private static final String PLAYBOOK =
-            """
-            - name: restart redis
-              hosts: all
-              serial: 1
-              steps:
-                - restart_redis: {always: true, timeout: 60s%s}
-                - wait_healthy: {timeout: 60s, gates: [ping, loading_done, role_unchanged, replica_synced]}
-            """;
 
     @TempDir
     static Path dir;
@@ -74,7 +65,7 @@ class ClusterRestartIT {
     }
 
     private static CliRun apply(String restartArgs, String... args) {
-        return lab.apply(dir, PLAYBOOK.formatted(restartArgs), args);
+        return lab.apply(dir, LabData.restartPlaybook("1", restartArgs), args);
     }
 
     @Test

@@ -91,6 +91,23 @@ final class LabData {
     }
 
     /**
+     * A play that restarts every host's Redis ({@code always}), {@code serial} at a time, then waits
+     * until it is healthy in the role it should have; {@code restartArgs} go into the restart step
+     * ({@code ", failback: true"}).
+     */
+    static String restartPlaybook(String serial, String restartArgs) {
+        return """
+                - name: restart redis
+                  hosts: all
+                  serial: %s
+                  steps:
+                    - restart_redis: {always: true, timeout: 60s%s}
+                    - wait_healthy: {timeout: 60s, gates: [ping, loading_done, role_unchanged, replica_synced]}
+                """
+                .formatted(serial, restartArgs);
+    }
+
+    /**
      * {@code fleetfix apply} of a playbook with this lab's inventory, a run dir of its own and no
      * colour; printed, for the test log.
      */

@@ -32,15 +32,6 @@ import picocli.CommandLine;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TopologyIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2", "lab-3");
-    private static final String PLAYBOOK =
-            """
-            - name: restart redis
-              hosts: all
-              serial: "100%%"
-              steps:
-                - restart_redis: {always: true, timeout: 60s%s}
-                - wait_healthy: {timeout: 60s, gates: [ping, loading_done, role_unchanged, replica_synced]}
-            """;
 
     @TempDir
     static Path dir;
@@ -93,7 +84,7 @@ class TopologyIT {
     }
 
     private static CliRun apply(String restartArgs, String... args) {
-        return lab.apply(dir, PLAYBOOK.formatted(restartArgs), args);
+        return lab.apply(dir, LabData.restartPlaybook("\"100%\"", restartArgs), args);
     }
 
     @Test
