@@ -54,4 +54,22 @@ public record BenchPlan(
             throw new IllegalArgumentException("profile fork-under-load needs the builtin engine");
         }
     }
+
+    /**
+     * The same plan with {@code tag + ":"} appended to every key prefix ({@code fleetfix:bench:{7}:}),
+     * so that in Redis Cluster every key lands in one slot of the node under test.
+     */
+    public BenchPlan withKeyTag(String tag) {
+        return new BenchPlan(
+                name,
+                engine,
+                profile,
+                load.withKeyPrefix(load.keyPrefix() + tag + ":"),
+                forkUnderLoad.withLoad(
+                        forkUnderLoad.load().withKeyPrefix(forkUnderLoad.load().keyPrefix() + tag + ":")),
+                redisBenchmark.withKeyPrefix(redisBenchmark.keyPrefix() + tag + ":"),
+                rounds,
+                phase,
+                safety);
+    }
 }

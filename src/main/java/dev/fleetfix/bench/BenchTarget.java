@@ -25,6 +25,15 @@ public interface BenchTarget extends AutoCloseable {
     /** Starts a BGSAVE; throws when Redis refuses (one already running, for instance). */
     void bgsave();
 
+    /**
+     * In Redis Cluster, a hash tag ({@code {7}}) whose slot this node serves: keys that carry it
+     * stay on this node, all in one slot, so writes are not redirected and a multi-key UNLINK is
+     * allowed. Empty outside cluster mode, and on a cluster replica (which takes no writes).
+     *
+     * @throws BenchmarkRefusedException when the node is a cluster primary that serves no slot
+     */
+    Optional<String> clusterHashTag();
+
     /** Deletes every key that starts with {@code prefix} (SCAN + UNLINK); returns how many. */
     long deleteByPrefix(String prefix);
 

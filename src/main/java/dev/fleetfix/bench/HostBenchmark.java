@@ -58,8 +58,9 @@ public final class HostBenchmark {
     private Outcome runOne(Host host, BenchPlan plan) {
         List<BenchRun> rounds = new ArrayList<>();
         try (BenchTarget target = targets.apply(host)) {
-            for (int i = 0; i < plan.rounds(); i++) {
-                Optional<String> skipped = round(host, target, plan, rounds);
+            BenchPlan onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
+            for (int i = 0; i < onHost.rounds(); i++) {
+                Optional<String> skipped = round(host, target, onHost, rounds);
                 if (skipped.isPresent()) {
                     return new Outcome(host, rounds, skipped, Optional.empty());
                 }

@@ -87,6 +87,11 @@ final class FakeTarget implements BenchTarget {
     }
 
     @Override
+    public Optional<String> clusterHashTag() {
+        return Optional.empty();
+    }
+
+    @Override
     public long deleteByPrefix(String prefix) {
         long before = keys.size();
         keys.removeIf(k -> k.startsWith(prefix));

@@ -83,6 +83,35 @@ class ClusterRestartIT {
     }
 
     @Test
+    @Order(1)
+    void bothEnginesBenchmarkAClusterPrimaryOnItsOwnSlotsAndLeaveNoKey() {
+        for (String engine : List.of("builtin", "redis-benchmark")) {
+            CliRun run = CliRun.of(
+                            "bench",
+                            "-i",
+                            fleet.inventoryFile().toString(),
+                            "--limit",
+                            "lab-1",
+                            "--engine",
+                            engine,
+                            "-n",
+                            "3000",
+                            "-c",
+                            "4",
+                            "-t",
+                            "set,get")
+                    .expectExit(0);
+            assertThat(run.stdout()).as(run.toString()).containsPattern("lab-1\\s+(SET|MIX)\\s+1\\s+\\d");
+        }
+        // the replica is refused, as outside a cluster
+        CliRun replica = CliRun.of("bench", "-i", fleet.inventoryFile().toString(), "--limit", "lab-2", "-n", "100");
+        assertThat(replica.stdout() + replica.stderr()).contains("refusing to benchmark");
+        for (String host : HOSTS) {
+            assertThat(lab.cli(host, "--scan --pattern 'fleetfix:*'")).as(host).isEmpty();
+        }
+    }
+
+    @Test
     @Order(2)
     void thePrimaryFailsOverToItsReplicaRestartsAndFailsBack() {
         CliRun run = apply(", failback: true").expectExit(0);

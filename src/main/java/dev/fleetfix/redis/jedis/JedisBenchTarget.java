@@ -4,8 +4,10 @@ import dev.fleetfix.Secret;
 import dev.fleetfix.bench.BenchConnection;
 import dev.fleetfix.bench.BenchOp;
 import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.bench.BenchmarkRefusedException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.InfoParser;
 import dev.fleetfix.redis.RedisException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * {@link BenchTarget} over Jedis: one plain connection per load thread (no pool: each thread owns
@@ -105,6 +108,28 @@ public final class JedisBenchTarget implements BenchTarget {
     @Override
     public synchronized void bgsave() {
         call(admin::bgsave);
+    }
+
+    @Override
+    public synchronized Optional<String> clusterHashTag() {
+        if (!"1".equals(info("cluster").get("cluster_enabled"))) {
+            return Optional.empty();
+        }
+        Optional<ClusterNode> self = ClusterNode.parseAll(call(admin::clusterNodes)).stream()
+                .filter(ClusterNode::myself)
+                .findFirst();
+        if (self.isEmpty() || !self.get().primary()) {
+            return Optional.empty(); // a replica: the safety rules refuse it before any write
+        }
+        if (self.get().slotCount() == 0) {
+            throw new BenchmarkRefusedException(
+                    hostName, List.of("a cluster primary that serves no slot cannot take writes"), false);
+        }
+        for (int n = 0; ; n++) {
+            if (self.get().serves(JedisClusterCRC16.getSlot(Integer.toString(n)))) {
+                return Optional.of("{" + n + "}");
+            }
+        }
     }
 
     @Override

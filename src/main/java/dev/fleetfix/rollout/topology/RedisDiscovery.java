@@ -2,6 +2,7 @@ package dev.fleetfix.rollout.topology;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;

@@ -1,7 +1,7 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.rollout.topology.ClusterNode;
 import java.util.Optional;
 
 /**

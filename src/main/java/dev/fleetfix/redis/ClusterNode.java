@@ -1,4 +1,4 @@
-package dev.fleetfix.rollout.topology;
+package dev.fleetfix.redis;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +52,7 @@ public record ClusterNode(
         if (colon < 0) {
             return Optional.empty();
         }
-        long port = ReplicaLink.number(hostPort.substring(colon + 1), -1);
+        long port = number(hostPort.substring(colon + 1), -1);
         if (port < 0 || port > 65535) {
             return Optional.empty();
         }
@@ -62,8 +62,8 @@ public record ClusterNode(
                 continue; // a slot being migrated or imported
             }
             String[] range = f[i].split("-");
-            long from = ReplicaLink.number(range[0], -1);
-            long to = range.length > 1 ? ReplicaLink.number(range[1], -1) : from;
+            long from = number(range[0], -1);
+            long to = range.length > 1 ? number(range[1], -1) : from;
             if (from >= 0 && to >= from) {
                 slots.add(new SlotRange((int) from, (int) to));
             }
@@ -122,5 +122,13 @@ public record ClusterNode(
 
     public String address() {
         return ip + ":" + port;
+    }
+
+    private static long number(String text, long fallback) {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
     }
 }

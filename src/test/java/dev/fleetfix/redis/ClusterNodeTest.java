@@ -1,4 +1,4 @@
-package dev.fleetfix.rollout.topology;
+package dev.fleetfix.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
