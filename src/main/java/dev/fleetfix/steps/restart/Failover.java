@@ -8,6 +8,7 @@ import dev.fleetfix.rollout.topology.ReplicaLink;
 import dev.fleetfix.rollout.topology.SentinelMaster;
 import dev.fleetfix.steps.StepContext;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ import java.util.Optional;
  */
 final class Failover {
     private static final Duration CONNECT = Duration.ofSeconds(3);
+    /** Longer than Redis's own manual failover timeout (5 s), after which it gives up silently. */
+    private static final Duration CLUSTER_FAILOVER_RETRY = Duration.ofSeconds(6);
     /** The priority a failback gives this host, so that Sentinel elects it (lower wins; 0 never). */
     private static final String PREFERRED_PRIORITY = "1";
 
@@ -86,9 +89,9 @@ final class Failover {
             case CLUSTER -> {
                 ReplicaLink target = handover.target().orElseThrow();
                 GateTarget.Connect to = open(target);
-                Optional<String> sent = send(to, target.describe(), "CLUSTER", "FAILOVER");
-                if (sent.isPresent()) {
-                    yield Outcome.failed(sent.get());
+                Optional<String> taken = clusterTakeover(to, target.describe());
+                if (taken.isPresent()) {
+                    yield Outcome.failed(taken.get());
                 }
                 yield settle(ctx.redis(), self, Optional.of(to), target.describe(), false)
                         .map(Outcome::failed)
@@ -115,9 +118,9 @@ final class Failover {
                         : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, true);
             }
             case CLUSTER -> {
-                Optional<String> sent = send(ctx.redis(), self, "CLUSTER", "FAILOVER");
-                yield sent.isPresent()
-                        ? sent
+                Optional<String> taken = clusterTakeover(ctx.redis(), self);
+                yield taken.isPresent()
+                        ? taken
                         : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, false);
             }
             case SENTINEL -> sentinelBack(handover.sentinel().orElseThrow(), moved);
@@ -258,6 +261,33 @@ final class Failover {
             }
         });
         return sent.map(s -> "SENTINEL FAILOVER " + name + ": " + s);
+    }
+
+    /**
+     * {@code CLUSTER FAILOVER} on a replica until it reports {@code role:master}. Redis drops a
+     * manual failover whose election gets no majority within 5 s (a node that has just restarted
+     * may not count the votes it is sent), so the command is sent again every few seconds until
+     * the step's timeout.
+     */
+    private Optional<String> clusterTakeover(GateTarget.Connect replica, String name) throws InterruptedException {
+        Instant[] sent = new Instant[1];
+        int[] attempts = new int[1];
+        Optional<String> promoted = poll.until(timeout, () -> {
+            try (RedisNode n = replica.open(CONNECT)) {
+                String role = n.info("replication").getOrDefault("role", "?");
+                if (role.equals("master")) {
+                    return Optional.empty();
+                }
+                Instant now = ctx.clock().instant();
+                if (sent[0] == null || Duration.between(sent[0], now).compareTo(CLUSTER_FAILOVER_RETRY) >= 0) {
+                    n.command("CLUSTER", "FAILOVER");
+                    sent[0] = now;
+                    attempts[0]++;
+                }
+                return Optional.of(name + " role:" + role + " after " + attempts[0] + " CLUSTER FAILOVER");
+            }
+        });
+        return promoted.map(why -> "CLUSTER FAILOVER on " + name + ": " + why);
     }
 
     private GateTarget.Connect open(ReplicaLink target) {
