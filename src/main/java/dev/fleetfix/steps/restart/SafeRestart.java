@@ -24,7 +24,8 @@ import java.util.Optional;
  * the restart leaves Redis running; the result says what was and was not done.
  *
  * <p>Facts: {@code redis.role_before}, {@code redis.role_expected} (what the {@code role_unchanged}
- * gate expects: {@code slave} after a failover without failback), {@code restart.path}.
+ * gate expects: {@code slave} after a failover without failback), {@code restart.path}, and
+ * {@code restart.route} ({@code failover}, {@code sentinel}, {@code cluster} or {@code none}).
  */
 public final class SafeRestart {
     private static final Duration CONNECT = Duration.ofSeconds(3);
@@ -46,9 +47,16 @@ public final class SafeRestart {
         boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
         String roleExpected = failover && !options.failback() ? "slave" : roleBefore;
         Map<String, String> facts = Map.of(
-                "redis.role_before", roleBefore,
-                "redis.role_expected", roleExpected,
-                "restart.path", decision.kind().name().toLowerCase(Locale.ROOT));
+                "redis.role_before",
+                roleBefore,
+                "redis.role_expected",
+                roleExpected,
+                "restart.path",
+                decision.kind().name().toLowerCase(Locale.ROOT),
+                "restart.route",
+                decision.handover()
+                        .map(h -> h.route().name().toLowerCase(Locale.ROOT))
+                        .orElse("none"));
         if (decision.kind() == Kind.REFUSE) {
             return StepResult.failed(decision.reason() + "; Redis left running").withFacts(facts);
         }

@@ -87,6 +87,7 @@ class SafeRestartTest {
                 .startsWith("primary: fail over to r (10.0.0.2:6379) (online, lag 0s) first")
                 .contains("data check: 3 keys in 1 dbs and the canary kept");
         assertThat(restart.facts()).containsEntry("redis.role_expected", "slave");
+        assertThat(restart.facts()).containsEntry("restart.route", "failover");
         assertThat(h.host("p").redis().commands())
                 .contains("CONFIG REWRITE")
                 .anyMatch(c -> c.startsWith("FAILOVER TO 10.0.0.2 6379 TIMEOUT"))
