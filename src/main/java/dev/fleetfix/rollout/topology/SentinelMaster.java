@@ -1,7 +1,6 @@
 package dev.fleetfix.rollout.topology;
 
-import java.util.HashMap;
-import java.util.List;
+import dev.fleetfix.redis.ReplyFields;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +30,7 @@ public record SentinelMaster(
      * map (RESP3). Empty when it lacks a name, ip or port.
      */
     public static Optional<SentinelMaster> parse(Object entry) {
-        Map<String, String> fields = fields(entry);
+        Map<String, String> fields = ReplyFields.of(entry);
         String name = fields.get("name");
         String ip = fields.get("ip");
         long port = ReplicaLink.number(fields.get("port"), -1);
@@ -46,22 +45,6 @@ public record SentinelMaster(
                 (int) ReplicaLink.number(fields.get("num-slaves"), 0),
                 (int) ReplicaLink.number(fields.get("num-other-sentinels"), 0),
                 (int) ReplicaLink.number(fields.get("quorum"), 0)));
-    }
-
-    /**
-     * Field, value pairs of one entry of a Sentinel reply ({@code SENTINEL MASTERS}, {@code SENTINEL
-     * REPLICAS}): a flat list (RESP2) or a map (RESP3); empty for anything else.
-     */
-    public static Map<String, String> fields(Object entry) {
-        Map<String, String> fields = new HashMap<>();
-        if (entry instanceof List<?> list) {
-            for (int i = 0; i + 1 < list.size(); i += 2) {
-                fields.put(String.valueOf(list.get(i)), String.valueOf(list.get(i + 1)));
-            }
-        } else if (entry instanceof Map<?, ?> map) {
-            map.forEach((k, v) -> fields.put(String.valueOf(k), String.valueOf(v)));
-        }
-        return fields;
     }
 
     /** Whether this is the Redis at {@code address:port}. */

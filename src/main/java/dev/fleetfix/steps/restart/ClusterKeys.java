@@ -1,8 +1,14 @@
 package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.redis.ClusterNode;
+import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.ReplyFields;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Keys a cluster node serves. In cluster mode a primary refuses (MOVED) a key whose hash slot
@@ -14,6 +20,40 @@ final class ClusterKeys {
     private static final int TRIES = 256;
 
     private ClusterKeys() {}
+
+    /**
+     * Empty when every primary that would vote in this node's election (a primary serving slots)
+     * has a cluster bus link open <em>to</em> it: a vote travels on the voter's own link, and a
+     * voter whose link to a node that has just restarted is not back yet grants its vote into the
+     * void. Else the voters without one. Empty outside cluster mode, and on Redis before 7.0 (no
+     * {@code CLUSTER LINKS}), where only resending helps.
+     */
+    static Optional<String> votersWithoutLink(RedisNode node) {
+        if (!clustered(node)) {
+            return Optional.empty();
+        }
+        Object links;
+        try {
+            links = node.command("CLUSTER", "LINKS");
+        } catch (RedisException e) {
+            return Optional.empty();
+        }
+        Set<String> inbound = new HashSet<>();
+        if (links instanceof List<?> entries) {
+            for (Object entry : entries) {
+                Map<String, String> f = ReplyFields.of(entry);
+                if ("from".equals(f.get("direction"))) {
+                    inbound.add(f.get("node"));
+                }
+            }
+        }
+        List<String> missing = ClusterNode.parseAll(node.command("CLUSTER", "NODES")).stream()
+                .filter(n -> !n.myself() && n.primary() && n.slotCount() > 0)
+                .filter(n -> !inbound.contains(n.id()))
+                .map(ClusterNode::address)
+                .toList();
+        return missing.isEmpty() ? Optional.empty() : Optional.of("no link yet from " + String.join(", ", missing));
+    }
 
     /** Whether the node runs in cluster mode. */
     static boolean clustered(RedisNode node) {

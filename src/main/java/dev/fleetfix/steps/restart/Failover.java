@@ -5,12 +5,10 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.topology.NodeState;
 import dev.fleetfix.rollout.topology.ReplicaLink;
-import dev.fleetfix.rollout.topology.SentinelMaster;
 import dev.fleetfix.steps.StepContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,9 +21,7 @@ import java.util.Optional;
  *       waits until the target has every write and swaps roles; past the timeout it aborts and the
  *       primary stays primary. Both config files are then rewritten (CONFIG REWRITE) so that a
  *       restart keeps the new roles.
- *   <li>{@code SENTINEL FAILOVER name}: one Sentinel promotes the replica it judges best and later
- *       turns the old primary into a replica, rewriting its config itself. A failback prefers this
- *       host by lowering its {@code replica-priority} for the election, then restores it.
+ *   <li>{@code SENTINEL FAILOVER name}: see {@link SentinelRoute}.
  *   <li>{@code CLUSTER FAILOVER} on the replica: it waits for the primary's last writes, takes its
  *       slots, and the old primary follows it; the cluster saves its own nodes.conf.
  * </ul>
@@ -34,11 +30,9 @@ import java.util.Optional;
  * {@code fleetfix:} (in cluster mode, a key in a slot it serves).
  */
 final class Failover {
-    private static final Duration CONNECT = Duration.ofSeconds(3);
+    static final Duration CONNECT = Duration.ofSeconds(3);
     /** Longer than Redis's own manual failover timeout (5 s), after which it gives up silently. */
     private static final Duration CLUSTER_FAILOVER_RETRY = Duration.ofSeconds(6);
-    /** The priority a failback gives this host, so that Sentinel elects it (lower wins; 0 never). */
-    private static final String PREFERRED_PRIORITY = "1";
 
     private final StepContext ctx;
     private final Poll poll;
@@ -51,7 +45,7 @@ final class Failover {
     }
 
     /** A failover ended early; the message says why. */
-    private static final class Aborted extends RuntimeException {
+    static final class Aborted extends RuntimeException {
         Aborted(String message) {
             super(message);
         }
@@ -97,7 +91,8 @@ final class Failover {
                         .map(Outcome::failed)
                         .orElseGet(() -> Outcome.done(new Moved(target.describe(), Optional.of(to))));
             }
-            case SENTINEL -> sentinelAway(handover.sentinel().orElseThrow());
+            case SENTINEL -> new SentinelRoute(ctx, poll, timeout, this)
+                    .away(handover.sentinel().orElseThrow());
         };
     }
 
@@ -123,153 +118,38 @@ final class Failover {
                         ? taken
                         : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, false);
             }
-            case SENTINEL -> sentinelBack(handover.sentinel().orElseThrow(), moved);
+            case SENTINEL -> new SentinelRoute(ctx, poll, timeout, this)
+                    .back(handover.sentinel().orElseThrow(), moved);
         };
     }
 
-    private Outcome sentinelAway(SentinelMaster master) throws InterruptedException {
-        String self = ctx.host().name();
-        String before = master.ip() + ":" + master.port();
-        Optional<String> started = sentinelFailover(master.name());
-        if (started.isPresent()) {
-            return Outcome.failed(started.get());
-        }
-        String[] now = new String[1];
-        Optional<String> switched = poll.until(timeout, () -> {
-            Optional<String> address = ctx.sentinels().primaryAddress(master.name(), CONNECT);
-            if (address.isPresent() && !address.get().equals(before)) {
-                now[0] = address.get();
-                return Optional.empty();
-            }
-            return Optional.of("Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
-        });
-        if (switched.isPresent()) {
-            return Outcome.failed("Sentinel did not promote a replica: " + switched.get());
-        }
-        String address = now[0];
-        int colon = address.lastIndexOf(':');
-        String ip = address.substring(0, colon);
-        int port = Integer.parseInt(address.substring(colon + 1));
-        Optional<GateTarget.Connect> to = Optional.empty();
-        String name = address;
-        try (RedisNode n = ctx.primaries().open(ip, port, CONNECT).orElse(null)) {
-            if (n != null) {
-                name = n.hostName() + " (" + address + ")";
-                to = Optional.of(t -> ctx.primaries()
-                        .open(ip, port, t)
-                        .orElseThrow(() -> new RedisException(address, "not in the inventory", null)));
-            }
-        } catch (RedisException e) {
-            return Outcome.failed("Sentinel promoted " + address + ", which does not answer: " + e.getMessage());
-        }
-        Optional<String> settled = settle(ctx.redis(), self, to, name, false);
-        return settled.isPresent() ? Outcome.failed(settled.get()) : Outcome.done(new Moved(name, to));
-    }
-
     /**
-     * Failback through Sentinel: this host gets the lowest replica-priority until Sentinel has seen
-     * it, Sentinel fails over, and the election must pick this host. The old priority is restored.
-     */
-    private Optional<String> sentinelBack(SentinelMaster master, Moved moved) throws InterruptedException {
-        String self = ctx.host().name();
-        String mine = ctx.host().redis().address() + ":" + ctx.host().redis().port();
-        String priority;
-        try (RedisNode n = ctx.redis().open(CONNECT)) {
-            priority = n.configGet("replica-priority").orElse("100");
-            n.command("CONFIG", "SET", "replica-priority", PREFERRED_PRIORITY);
-        } catch (RedisException e) {
-            return Optional.of("cannot set replica-priority on " + self + ": " + e.getMessage());
-        }
-        try {
-            Optional<String> seen = poll.until(timeout, () -> sentinelSeesPreferred(master.name(), mine));
-            if (seen.isPresent()) {
-                return Optional.of("Sentinel does not see " + self + " as a ready replica: " + seen.get());
-            }
-            Optional<String> started = sentinelFailover(master.name());
-            if (started.isPresent()) {
-                return started;
-            }
-            Optional<String> elected = poll.until(timeout, () -> {
-                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), CONNECT);
-                if (address.filter(mine::equals).isPresent()) {
-                    return Optional.empty();
-                }
-                if (address.isPresent() && !moved.newPrimary().contains(address.get())) {
-                    throw new Aborted("Sentinel elected " + address.get() + ", not " + self);
-                }
-                return Optional.of("Sentinel still names " + address.orElse("no primary"));
-            });
-            if (elected.isPresent()) {
-                return elected;
-            }
-            return settle(moved.connect().orElseThrow(), moved.newPrimary(), Optional.of(ctx.redis()), self, false);
-        } catch (Aborted e) {
-            return Optional.of(e.getMessage());
-        } finally {
-            restorePriority(priority);
-        }
-    }
-
-    private Optional<String> sentinelSeesPreferred(String name, String mine) {
-        return ctx.sentinels()
-                .ask(CONNECT, node -> {
-                    Object reply = node.command("SENTINEL", "REPLICAS", name);
-                    if (reply instanceof List<?> entries) {
-                        for (Object entry : entries) {
-                            Map<String, String> f = SentinelMaster.fields(entry);
-                            if (mine.equals(f.get("ip") + ":" + f.get("port"))) {
-                                boolean ready = PREFERRED_PRIORITY.equals(f.get("slave-priority"))
-                                        && "ok".equals(f.get("master-link-status"))
-                                        && !f.getOrDefault("flags", "").contains("down");
-                                return ready
-                                        ? Optional.<String>empty()
-                                        : Optional.of("slave-priority " + f.get("slave-priority") + ", link "
-                                                + f.get("master-link-status") + ", flags " + f.get("flags"));
-                            }
-                        }
-                    }
-                    return Optional.of(mine + " not among its replicas yet");
-                })
-                .value();
-    }
-
-    private void restorePriority(String priority) {
-        try (RedisNode n = ctx.redis().open(CONNECT)) {
-            n.command("CONFIG", "SET", "replica-priority", priority);
-            n.command("CONFIG", "REWRITE");
-        } catch (RedisException e) {
-            // Left at the preferred priority: this host is merely favoured in later elections.
-        }
-    }
-
-    /**
-     * {@code SENTINEL FAILOVER name}, retried while Sentinel has no suitable replica yet (it refreshes
-     * replica state every few seconds) or another failover is in progress.
-     */
-    private Optional<String> sentinelFailover(String name) throws InterruptedException {
-        Optional<String> sent = poll.until(timeout, () -> {
-            try {
-                Object reply = ctx.sentinels()
-                        .ask(CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
-                        .value();
-                return "OK".equals(reply) ? Optional.empty() : Optional.of("SENTINEL FAILOVER answered " + reply);
-            } catch (RedisException e) {
-                if (e.getMessage().contains("NOGOODSLAVE") || e.getMessage().contains("INPROG")) {
-                    return Optional.of(e.getMessage());
-                }
-                throw new Aborted("SENTINEL FAILOVER " + name + ": " + e.getMessage());
-            }
-        });
-        return sent.map(s -> "SENTINEL FAILOVER " + name + ": " + s);
-    }
-
-    /**
-     * {@code CLUSTER FAILOVER} on a replica until it reports {@code role:master}. Redis drops a
-     * manual failover whose election gets no majority within 5 s (a node that has just restarted
-     * may not count the votes it is sent), so the command is sent again every few seconds until
-     * the step's timeout.
+     * {@code CLUSTER FAILOVER} on a replica until it reports {@code role:master}. Right after a
+     * node's restart the other primaries have not reconnected to it: they grant their votes but
+     * cannot deliver them, the election gets no majority and Redis drops it after 5 s. So the
+     * command waits until every voting primary has a link to the replica, and is sent again (after
+     * Redis's own retry delay, twice the node timeout) while the step's timeout allows.
      */
     private Optional<String> clusterTakeover(GateTarget.Connect replica, String name) throws InterruptedException {
+        Optional<String> linked = poll.until(timeout, () -> {
+            try (RedisNode n = replica.open(CONNECT)) {
+                return ClusterKeys.votersWithoutLink(n);
+            }
+        });
+        if (linked.isPresent()) {
+            return Optional.of(
+                    "CLUSTER FAILOVER on " + name + ": the voting primaries cannot reach it: " + linked.get());
+        }
+        Duration retry;
+        try (RedisNode n = replica.open(CONNECT)) {
+            long nodeTimeout = n.configGet("cluster-node-timeout")
+                    .map(v -> Long.parseLong(v.strip()))
+                    .orElse(15_000L);
+            retry = Duration.ofMillis(Math.max(CLUSTER_FAILOVER_RETRY.toMillis(), 2 * nodeTimeout + 1000));
+        } catch (RedisException | NumberFormatException e) {
+            retry = Duration.ofSeconds(31);
+        }
+        Duration every = retry;
         Instant[] sent = new Instant[1];
         int[] attempts = new int[1];
         Optional<String> promoted = poll.until(timeout, () -> {
@@ -279,7 +159,7 @@ final class Failover {
                     return Optional.empty();
                 }
                 Instant now = ctx.clock().instant();
-                if (sent[0] == null || Duration.between(sent[0], now).compareTo(CLUSTER_FAILOVER_RETRY) >= 0) {
+                if (sent[0] == null || Duration.between(sent[0], now).compareTo(every) >= 0) {
                     n.command("CLUSTER", "FAILOVER");
                     sent[0] = now;
                     attempts[0]++;
@@ -330,7 +210,7 @@ final class Failover {
      * FAILOVER) rewrites both configs. {@code viaFailoverCommand} also reads FAILOVER's own state,
      * to tell an aborted failover from a slow one.
      */
-    private Optional<String> settle(
+    Optional<String> settle(
             GateTarget.Connect from,
             String fromName,
             Optional<GateTarget.Connect> to,

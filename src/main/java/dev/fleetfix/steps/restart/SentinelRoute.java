@@ -1,0 +1,175 @@
+package dev.fleetfix.steps.restart;
+
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.ReplyFields;
+import dev.fleetfix.rollout.gate.GateTarget;
+import dev.fleetfix.rollout.topology.SentinelMaster;
+import dev.fleetfix.steps.StepContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Sentinel route of a {@link Failover}: {@code SENTINEL FAILOVER name} makes one Sentinel
+ * promote the replica it judges best; Sentinel later turns the old primary into a replica and
+ * rewrites its config itself. A failback prefers this host by giving it the lowest
+ * {@code replica-priority} for that one election, then restores the old value.
+ */
+final class SentinelRoute {
+    /** The priority a failback gives this host, so that Sentinel elects it (lower wins; 0 never). */
+    private static final String PREFERRED_PRIORITY = "1";
+
+    private final StepContext ctx;
+    private final Poll poll;
+    private final Duration timeout;
+    private final Failover failover;
+
+    SentinelRoute(StepContext ctx, Poll poll, Duration timeout, Failover failover) {
+        this.ctx = ctx;
+        this.poll = poll;
+        this.timeout = timeout;
+        this.failover = failover;
+    }
+
+    Failover.Outcome away(SentinelMaster master) throws InterruptedException {
+        String self = ctx.host().name();
+        String before = master.ip() + ":" + master.port();
+        Optional<String> started = sentinelFailover(master.name());
+        if (started.isPresent()) {
+            return Failover.Outcome.failed(started.get());
+        }
+        String[] now = new String[1];
+        Optional<String> switched = poll.until(timeout, () -> {
+            Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
+            if (address.isPresent() && !address.get().equals(before)) {
+                now[0] = address.get();
+                return Optional.empty();
+            }
+            return Optional.of("Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
+        });
+        if (switched.isPresent()) {
+            return Failover.Outcome.failed("Sentinel did not promote a replica: " + switched.get());
+        }
+        String address = now[0];
+        int colon = address.lastIndexOf(':');
+        String ip = address.substring(0, colon);
+        int port = Integer.parseInt(address.substring(colon + 1));
+        Optional<GateTarget.Connect> to = Optional.empty();
+        String name = address;
+        try (RedisNode n = ctx.primaries().open(ip, port, Failover.CONNECT).orElse(null)) {
+            if (n != null) {
+                name = n.hostName() + " (" + address + ")";
+                to = Optional.of(t -> ctx.primaries()
+                        .open(ip, port, t)
+                        .orElseThrow(() -> new RedisException(address, "not in the inventory", null)));
+            }
+        } catch (RedisException e) {
+            return Failover.Outcome.failed(
+                    "Sentinel promoted " + address + ", which does not answer: " + e.getMessage());
+        }
+        Optional<String> settled = failover.settle(ctx.redis(), self, to, name, false);
+        return settled.isPresent()
+                ? Failover.Outcome.failed(settled.get())
+                : Failover.Outcome.done(new Failover.Moved(name, to));
+    }
+
+    /**
+     * Failback through Sentinel: this host gets the lowest replica-priority until Sentinel has seen
+     * it, Sentinel fails over, and the election must pick this host. The old priority is restored.
+     */
+    Optional<String> back(SentinelMaster master, Failover.Moved moved) throws InterruptedException {
+        String self = ctx.host().name();
+        String mine = ctx.host().redis().address() + ":" + ctx.host().redis().port();
+        String priority;
+        try (RedisNode n = ctx.redis().open(Failover.CONNECT)) {
+            priority = n.configGet("replica-priority").orElse("100");
+            n.command("CONFIG", "SET", "replica-priority", PREFERRED_PRIORITY);
+        } catch (RedisException e) {
+            return Optional.of("cannot set replica-priority on " + self + ": " + e.getMessage());
+        }
+        try {
+            Optional<String> seen = poll.until(timeout, () -> sentinelSeesPreferred(master.name(), mine));
+            if (seen.isPresent()) {
+                return Optional.of("Sentinel does not see " + self + " as a ready replica: " + seen.get());
+            }
+            Optional<String> started = sentinelFailover(master.name());
+            if (started.isPresent()) {
+                return started;
+            }
+            Optional<String> elected = poll.until(timeout, () -> {
+                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
+                if (address.filter(mine::equals).isPresent()) {
+                    return Optional.empty();
+                }
+                if (address.isPresent() && !moved.newPrimary().contains(address.get())) {
+                    throw new Failover.Aborted("Sentinel elected " + address.get() + ", not " + self);
+                }
+                return Optional.of("Sentinel still names " + address.orElse("no primary"));
+            });
+            if (elected.isPresent()) {
+                return elected;
+            }
+            return failover.settle(
+                    moved.connect().orElseThrow(), moved.newPrimary(), Optional.of(ctx.redis()), self, false);
+        } catch (Failover.Aborted e) {
+            return Optional.of(e.getMessage());
+        } finally {
+            restorePriority(priority);
+        }
+    }
+
+    private Optional<String> sentinelSeesPreferred(String name, String mine) {
+        return ctx.sentinels()
+                .ask(Failover.CONNECT, node -> {
+                    Object reply = node.command("SENTINEL", "REPLICAS", name);
+                    if (reply instanceof List<?> entries) {
+                        for (Object entry : entries) {
+                            Map<String, String> f = ReplyFields.of(entry);
+                            if (mine.equals(f.get("ip") + ":" + f.get("port"))) {
+                                boolean ready = PREFERRED_PRIORITY.equals(f.get("slave-priority"))
+                                        && "ok".equals(f.get("master-link-status"))
+                                        && !f.getOrDefault("flags", "").contains("down");
+                                return ready
+                                        ? Optional.<String>empty()
+                                        : Optional.of("slave-priority " + f.get("slave-priority") + ", link "
+                                                + f.get("master-link-status") + ", flags " + f.get("flags"));
+                            }
+                        }
+                    }
+                    return Optional.of(mine + " not among its replicas yet");
+                })
+                .value();
+    }
+
+    private void restorePriority(String priority) {
+        try (RedisNode n = ctx.redis().open(Failover.CONNECT)) {
+            n.command("CONFIG", "SET", "replica-priority", priority);
+            n.command("CONFIG", "REWRITE");
+        } catch (RedisException e) {
+            // Left at the preferred priority: this host is merely favoured in later elections.
+        }
+    }
+
+    /**
+     * {@code SENTINEL FAILOVER name}, retried while Sentinel has no suitable replica yet (it refreshes
+     * replica state every few seconds) or another failover is in progress.
+     */
+    private Optional<String> sentinelFailover(String name) throws InterruptedException {
+        Optional<String> sent = poll.until(timeout, () -> {
+            try {
+                Object reply = ctx.sentinels()
+                        .ask(Failover.CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
+                        .value();
+                return "OK".equals(reply) ? Optional.empty() : Optional.of("SENTINEL FAILOVER answered " + reply);
+            } catch (RedisException e) {
+                if (e.getMessage().contains("NOGOODSLAVE") || e.getMessage().contains("INPROG")) {
+                    return Optional.of(e.getMessage());
+                }
+                throw new Failover.Aborted("SENTINEL FAILOVER " + name + ": " + e.getMessage());
+            }
+        });
+        return sent.map(s -> "SENTINEL FAILOVER " + name + ": " + s);
+    }
+}
