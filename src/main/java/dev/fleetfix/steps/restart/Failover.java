@@ -60,6 +60,11 @@ final class Failover {
             return new Outcome(Optional.empty(), Optional.of(why));
         }
 
+        /** Nothing to move (the restart needs no failover), or it was saved instead. */
+        static Outcome stayed() {
+            return new Outcome(Optional.empty(), Optional.empty());
+        }
+
         static Outcome done(Moved moved) {
             return new Outcome(Optional.of(moved), Optional.empty());
         }

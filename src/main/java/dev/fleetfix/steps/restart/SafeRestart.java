@@ -43,20 +43,8 @@ public final class SafeRestart {
     public StepResult run(StepContext ctx) throws InterruptedException {
         RedisSnapshot snapshot = withInventoryHosts(ctx, snapshot(ctx));
         RestartDecision decision = RestartDecision.decide(snapshot, options, sentinelStatus(ctx, snapshot));
-        String roleBefore = roleWord(snapshot.role());
         boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
-        String roleExpected = failover && !options.failback() ? "slave" : roleBefore;
-        Map<String, String> facts = Map.of(
-                "redis.role_before",
-                roleBefore,
-                "redis.role_expected",
-                roleExpected,
-                "restart.path",
-                decision.kind().name().toLowerCase(Locale.ROOT),
-                "restart.route",
-                decision.handover()
-                        .map(h -> h.route().name().toLowerCase(Locale.ROOT))
-                        .orElse("none"));
+        Map<String, String> facts = facts(snapshot, decision);
         if (decision.kind() == Kind.REFUSE) {
             return StepResult.failed(decision.reason() + "; Redis left running").withFacts(facts);
         }
@@ -75,21 +63,11 @@ public final class SafeRestart {
                 ? Optional.of(prepareCheck(ctx, snapshot, poll, notes))
                 : Optional.empty();
         Failover moves = new Failover(ctx, poll, options.timeout());
-        Optional<Failover.Moved> moved = Optional.empty();
-        Optional<String> before = Optional.empty();
-        if (failover) {
-            Handover handover = decision.handover().orElseThrow();
-            Failover.Outcome outcome = moves.away(handover);
-            before = outcome.error().map(e -> handover.describe() + " failed: " + e);
-            moved = outcome.moved();
-        } else if (decision.kind() == Kind.SAVE_THEN_RESTART) {
-            before = new Saver(poll, options.timeout())
-                    .save(ctx.redis(), snapshot.aof())
-                    .map(e -> (snapshot.aof() ? "BGREWRITEAOF" : "BGSAVE") + " failed: " + e);
+        Failover.Outcome before = handOverOrSave(ctx, snapshot, decision, poll, moves);
+        if (before.error().isPresent()) {
+            return failed(before.error().get() + "; not restarted, Redis left running", notes, facts);
         }
-        if (before.isPresent()) {
-            return failed(before.get() + "; not restarted, Redis left running", notes, facts);
-        }
+        Optional<Failover.Moved> moved = before.moved();
         if (moved.isPresent()) {
             notes.add(decision.handover().get().describe() + ": " + moved.get().newPrimary() + " is primary");
             result.change("role", "master", "slave (" + moved.get().newPrimary() + " is primary)");
@@ -127,6 +105,43 @@ public final class SafeRestart {
         }
         notes.forEach(result::note);
         return result.build();
+    }
+
+    /** Before the restart: the primary role moved to a replica, or the data saved, or nothing. */
+    private Failover.Outcome handOverOrSave(
+            StepContext ctx, RedisSnapshot snapshot, RestartDecision decision, Poll poll, Failover moves)
+            throws InterruptedException {
+        if (decision.kind() == Kind.FAILOVER_THEN_RESTART) {
+            Handover handover = decision.handover().orElseThrow();
+            Failover.Outcome outcome = moves.away(handover);
+            return outcome.error()
+                    .map(e -> Failover.Outcome.failed(handover.describe() + " failed: " + e))
+                    .orElse(outcome);
+        }
+        if (decision.kind() == Kind.SAVE_THEN_RESTART) {
+            return new Saver(poll, options.timeout())
+                    .save(ctx.redis(), snapshot.aof())
+                    .map(e -> Failover.Outcome.failed((snapshot.aof() ? "BGREWRITEAOF" : "BGSAVE") + " failed: " + e))
+                    .orElse(Failover.Outcome.stayed());
+        }
+        return Failover.Outcome.stayed();
+    }
+
+    /** What later steps and the report learn: roles before and expected after, path and route. */
+    private Map<String, String> facts(RedisSnapshot snapshot, RestartDecision decision) {
+        String roleBefore = roleWord(snapshot.role());
+        boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
+        return Map.of(
+                "redis.role_before",
+                roleBefore,
+                "redis.role_expected",
+                failover && !options.failback() ? "slave" : roleBefore,
+                "restart.path",
+                decision.kind().name().toLowerCase(Locale.ROOT),
+                "restart.route",
+                decision.handover()
+                        .map(h -> h.route().name().toLowerCase(Locale.ROOT))
+                        .orElse("none"));
     }
 
     private static StepResult failed(String message, List<String> notes, Map<String, String> facts) {
