@@ -128,6 +128,8 @@ final class ApplyCommand implements Callable<Integer> {
     ShellFactory shellFactory;
     RedisConnector redisConnector;
     RolloutPolicy policy = RolloutPolicy.defaults();
+    /** Where runs without --run-dir or --report keep their journal, one directory per run. */
+    Path runsHome = Path.of("fleetfix-runs");
 
     @Override
     public Integer call() throws InterruptedException {
@@ -169,7 +171,7 @@ final class ApplyCommand implements Callable<Integer> {
         String runId = RUN_ID.format(clock.instant());
         Path dir = resume != null
                 ? resume
-                : runDir != null ? runDir : reportDir != null ? reportDir : Path.of("fleetfix-runs", runId);
+                : runDir != null ? runDir : reportDir != null ? reportDir : runsHome.resolve(runId);
         RunJournal journal = new RunJournal(dir);
         journal.invocation(runId, playbook, inventory.inventoryFile(), inventory.limit());
         RunControl control = new RunControl(

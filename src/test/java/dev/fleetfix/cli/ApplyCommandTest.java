@@ -75,6 +75,7 @@ class ApplyCommandTest {
         apply.shellFactory = host -> hosts.get(host.name()).shell();
         apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
         apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
+        apply.runsHome = dir.resolve("fleetfix-runs");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cmd.setOut(new PrintWriter(out));

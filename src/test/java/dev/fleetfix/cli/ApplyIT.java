@@ -65,8 +65,10 @@ class ApplyIT {
 
     private static Run apply(Clock clock, String... args) {
         CommandLine cmd = Main.commandLine();
+        ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
+        command.runsHome = fleet.directory().resolve("fleetfix-runs");
         if (clock != null) {
-            ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).clock = clock;
+            command.clock = clock;
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

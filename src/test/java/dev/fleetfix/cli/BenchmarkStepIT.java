@@ -68,6 +68,7 @@ class BenchmarkStepIT {
         Path playbook = dir.resolve("bench.yaml");
         Files.writeString(playbook, PLAYBOOK);
         CommandLine cmd = Main.commandLine();
+        ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).runsHome = dir.resolve("fleetfix-runs");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cmd.setOut(new PrintWriter(out));
