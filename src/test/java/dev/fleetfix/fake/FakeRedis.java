@@ -38,8 +38,21 @@ public final class FakeRedis {
         throw new RedisException("fake", "ERR FAILOVER: no replica in this fake", null);
     };
 
+    private final Map<String, Function<List<String>, Object>> handlers = new ConcurrentHashMap<>();
+
     FakeRedis(String host) {
         this.host = host;
+    }
+
+    /** A standalone fake, not tied to a fake host (a Sentinel, say). */
+    public static FakeRedis named(String host) {
+        return new FakeRedis(host);
+    }
+
+    /** What a command ({@code SENTINEL}, {@code CLUSTER}...) answers, given its arguments. */
+    public FakeRedis on(String command, Function<List<String>, Object> handler) {
+        handlers.put(command.toUpperCase(java.util.Locale.ROOT), handler);
+        return this;
     }
 
     public int restarts() {
@@ -95,6 +108,11 @@ public final class FakeRedis {
     public FakeRedis onFailover(Function<List<String>, Object> handler) {
         this.failover = handler;
         return this;
+    }
+
+    /** Runs this fake's FAILOVER handler, as a Sentinel fake promoting its replica would. */
+    public Object runFailover(List<String> args) {
+        return failover.apply(args);
     }
 
     public Map<String, String> data() {
@@ -167,6 +185,10 @@ public final class FakeRedis {
         public Object command(String name, String... args) {
             commands.add((name + " " + String.join(" ", args)).strip());
             List<String> a = List.of(args);
+            Function<List<String>, Object> handler = handlers.get(name.toUpperCase(java.util.Locale.ROOT));
+            if (handler != null) {
+                return handler.apply(a);
+            }
             return switch (name.toUpperCase(java.util.Locale.ROOT)) {
                 case "SET" -> {
                     if ("slave".equals(replication.get("role"))) {

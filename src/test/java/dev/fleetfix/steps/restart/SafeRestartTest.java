@@ -114,6 +114,97 @@ class SafeRestartTest {
         assertThat(restart.changes()).extracting(c -> c.after()).contains("master (failed back)");
     }
 
+    /**
+     * A Sentinel watching p as master "cache": SENTINEL FAILOVER swaps p and r as the pair's
+     * FAILOVER does, and its answers follow whichever is primary.
+     */
+    private FakeRedis sentinelOver(Harness h) {
+        FakeRedis p = h.host("p").redis();
+        FakeRedis sentinel = FakeRedis.named("s1");
+        sentinel.on("SENTINEL", args -> {
+            boolean pPrimary = "master".equals(p.replication().get("role"));
+            String ip = pPrimary ? "127.0.0.1" : "10.0.0.2";
+            return switch (args.get(0)) {
+                case "MASTERS" -> List.of(List.of(
+                        "name",
+                        "cache",
+                        "ip",
+                        ip,
+                        "port",
+                        "6379",
+                        "flags",
+                        "master",
+                        "num-slaves",
+                        "1",
+                        "num-other-sentinels",
+                        "2",
+                        "quorum",
+                        "2"));
+                case "GET-MASTER-ADDR-BY-NAME" -> List.of(ip, "6379");
+                case "REPLICAS" -> List.of(List.of(
+                        "ip",
+                        pPrimary ? "10.0.0.2" : "127.0.0.1",
+                        "port",
+                        "6379",
+                        "flags",
+                        "slave",
+                        "master-link-status",
+                        "ok",
+                        "slave-priority",
+                        "1"));
+                case "FAILOVER" -> pPrimary
+                        ? p.runFailover(List.of("TO", "10.0.0.2", "6379", "TIMEOUT", "0"))
+                        : replica.runFailover(List.of("TO", "127.0.0.1", "6379", "TIMEOUT", "0"));
+                default -> throw new IllegalArgumentException(args.toString());
+            };
+        });
+        h.sentinels(Sentinels.of(inventoryWithSentinel(), (host, timeout) -> sentinel.connect()));
+        return sentinel;
+    }
+
+    private static Inventory inventoryWithSentinel() {
+        Host sentinelHost = new Host(
+                "s1",
+                "10.0.0.9",
+                22,
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                Connection.SSH,
+                RedisEndpoint.defaultsFor("10.0.0.9"),
+                List.of("all", "sentinel"),
+                Map.of(),
+                Optional.of(new RedisEndpoint("10.0.0.9", 26379, RedisAuth.NONE, false, "redis-sentinel")));
+        return new Inventory(Optional.empty(), List.of(sentinelHost), Map.of("all", List.of("s1")));
+    }
+
+    @Test
+    void aPrimarySentinelWatchesFailsOverThroughItAndBackWithThePriorityRestored() throws Exception {
+        Harness h = pair(false);
+        FakeRedis sentinel = sentinelOver(h);
+        RunSummary summary = h.run(playbook(", failback: true"));
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.message())
+                .startsWith("primary 'cache' at 127.0.0.1:6379 (quorum 2 of 3 sentinels): SENTINEL FAILOVER first")
+                .contains("SENTINEL FAILOVER cache: r (10.0.0.2:6379) is primary")
+                .contains("data check: 3 keys in 1 dbs and the canary kept")
+                .contains("failed back: p is primary again");
+        assertThat(restart.facts()).containsEntry("restart.route", "sentinel");
+        assertThat(sentinel.commands())
+                .filteredOn(c -> c.equals("SENTINEL FAILOVER cache"))
+                .hasSize(2);
+        // no FAILOVER TO behind Sentinel's back; the failback priority is set, then restored and saved
+        assertThat(h.host("p").redis().commands())
+                .noneMatch(c -> c.startsWith("FAILOVER"))
+                .containsSubsequence(
+                        "CONFIG SET replica-priority 1", "CONFIG SET replica-priority 100", "CONFIG REWRITE");
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "master");
+        assertThat(h.host("p").redis().restarts()).isEqualTo(1);
+    }
+
     @Test
     void sentinelsNamedButSilentLeaveThePrimaryRunningWithoutAFailover() throws Exception {
         Harness h = pair(true);
