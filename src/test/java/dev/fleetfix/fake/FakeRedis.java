@@ -44,6 +44,14 @@ public final class FakeRedis {
         this.host = host;
     }
 
+    private volatile boolean cluster;
+
+    /** Runs in cluster mode ({@code cluster_enabled:1}); its CLUSTER answers come from {@link #on}. */
+    public FakeRedis clusterEnabled() {
+        this.cluster = true;
+        return this;
+    }
+
     /** A standalone fake, not tied to a fake host (a Sentinel, say). */
     public static FakeRedis named(String host) {
         return new FakeRedis(host);
@@ -158,6 +166,7 @@ public final class FakeRedis {
                 case "keyspace" -> data.isEmpty()
                         ? Map.of()
                         : Map.of("db0", "keys=" + data.size() + ",expires=" + expiring.size() + ",avg_ttl=0");
+                case "cluster" -> cluster ? Map.of("cluster_enabled", "1") : Map.of("cluster_enabled", "0");
                 default -> Map.of();
             };
         }

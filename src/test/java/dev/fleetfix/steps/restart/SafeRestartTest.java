@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -203,6 +204,61 @@ class SafeRestartTest {
                         "CONFIG SET replica-priority 1", "CONFIG SET replica-priority 100", "CONFIG REWRITE");
         assertThat(h.host("p").redis().replication()).containsEntry("role", "master");
         assertThat(h.host("p").redis().restarts()).isEqualTo(1);
+    }
+
+    /**
+     * The pair as a cluster of one shard: each node answers CLUSTER NODES, KEYSLOT and LINKS for
+     * whichever role it has, and CLUSTER FAILOVER on the replica swaps the roles, but only from its
+     * {@code dropped + 1}th request on (Redis drops a manual failover that finds no majority).
+     */
+    private void asCluster(Harness h, int dropped) {
+        FakeRedis p = h.host("p").redis().clusterEnabled();
+        FakeRedis r = replica.clusterEnabled();
+        AtomicInteger requests = new AtomicInteger();
+        for (FakeRedis node : List.of(p, r)) {
+            boolean isP = node == p;
+            node.on("CLUSTER", args -> switch (args.get(0)) {
+                case "NODES" -> {
+                    boolean pPrimary = "master".equals(p.replication().get("role"));
+                    String pLine = "aaaa 127.0.0.1:6379@16379 " + (isP ? "myself," : "")
+                            + (pPrimary ? "master - 0 0 1 connected 0-16383" : "slave bbbb 0 0 2 connected");
+                    String rLine = "bbbb 10.0.0.2:6379@16379 " + (isP ? "" : "myself,")
+                            + (pPrimary ? "slave aaaa 0 0 1 connected" : "master - 0 0 2 connected 0-16383");
+                    yield pLine + "\n" + rLine + "\n";
+                }
+                case "KEYSLOT" -> 42L;
+                case "LINKS" -> List.of(List.of("direction", "from", "node", isP ? "bbbb" : "aaaa"));
+                case "FAILOVER" -> {
+                    if (requests.incrementAndGet() > dropped) {
+                        (isP ? r : p)
+                                .runFailover(List.of("TO", isP ? "127.0.0.1" : "10.0.0.2", "6379", "TIMEOUT", "0"));
+                    }
+                    yield "OK";
+                }
+                default -> throw new IllegalArgumentException(args.toString());
+            });
+        }
+    }
+
+    @Test
+    void aClusterPrimaryHandsItsSlotsToItsReplicaAskingAgainWhenAnElectionIsDropped() throws Exception {
+        Harness h = pair(false);
+        asCluster(h, 1);
+        RunSummary summary = h.run(playbook(", failback: true"));
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.message())
+                .startsWith("cluster primary: CLUSTER FAILOVER on r (10.0.0.2:6379) (online, lag 0s) first")
+                .contains("data check: 3 keys in 1 dbs and the canary kept")
+                .contains("failed back: p is primary again");
+        assertThat(restart.facts()).containsEntry("restart.route", "cluster");
+        // the first request was dropped and sent again; the failback took the first
+        assertThat(replica.commands()).filteredOn("CLUSTER FAILOVER"::equals).hasSize(2);
+        assertThat(h.host("p").redis().commands())
+                .contains("CLUSTER FAILOVER", "READONLY")
+                .noneMatch(c -> c.startsWith("FAILOVER") || c.equals("CONFIG REWRITE"))
+                .anyMatch(c -> c.startsWith("SET fleetfix:canary:p:{0}"));
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "master");
     }
 
     @Test
