@@ -284,17 +284,6 @@ class TopologyIT {
     @Test
     @Order(8)
     void sshDroppedMidStepMakesTheHostUnreachableAndHaltsBeforeItsRestart() throws Exception {
-        Path playbook = dir.resolve("drop.yaml");
-        Files.writeString(
-                playbook,
-                """
-                - name: restart with a slow step
-                  hosts: all
-                  serial: 1
-                  steps:
-                    - command: {cmd: "sleep 5", changed_when: "true"}
-                    - restart_redis: {timeout: 60s, failback: true}
-                """);
         Thread dropper = new Thread(() -> {
             sleep(2500);
             // sshd and every session it serves, the one running "sleep 5" included
@@ -302,21 +291,18 @@ class TopologyIT {
         });
         dropper.start();
         try {
-            CommandLine cmd = Main.commandLine();
-            StringWriter out = new StringWriter();
-            cmd.setOut(new PrintWriter(out));
-            cmd.setErr(new PrintWriter(new StringWriter()));
-            int code = cmd.execute(
-                    "apply",
-                    playbook.toString(),
-                    "-i",
-                    fleet.inventoryFile().toString(),
-                    "--no-color",
-                    "--run-dir",
-                    dir.resolve("drop").toString());
-            System.out.println("ssh dropped, exit " + code + "\n" + out);
-            assertThat(code).as(out.toString()).isEqualTo(1);
-            assertThat(out.toString())
+            CliRun run = lab.apply(
+                    dir,
+                    """
+                    - name: restart with a slow step
+                      hosts: all
+                      serial: 1
+                      steps:
+                        - command: {cmd: "sleep 5", changed_when: "true"}
+                        - restart_redis: {timeout: 60s, failback: true}
+                    """);
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+            assertThat(run.stdout())
                     .contains("unreachable: [lab-2] command")
                     .contains("failed:    lab-2")
                     .contains("untouched: lab-1, lab-3")

@@ -264,21 +264,7 @@ class SafeRestartTest {
     @Test
     void sentinelsNamedButSilentLeaveThePrimaryRunningWithoutAFailover() throws Exception {
         Harness h = pair(true);
-        Host sentinelHost = new Host(
-                "s1",
-                "10.0.0.9",
-                22,
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                Optional.empty(),
-                Optional.empty(),
-                Connection.SSH,
-                RedisEndpoint.defaultsFor("10.0.0.9"),
-                List.of("all", "sentinel"),
-                Map.of(),
-                Optional.of(new RedisEndpoint("10.0.0.9", 26379, RedisAuth.NONE, false, "redis-sentinel")));
-        Inventory inventory = new Inventory(Optional.empty(), List.of(sentinelHost), Map.of("all", List.of("s1")));
+        Inventory inventory = inventoryWithSentinel();
         h.sentinels(Sentinels.of(inventory, (host, timeout) -> {
             throw new RedisException(host.name(), "connection refused (" + host.redis() + ")", null);
         }));
