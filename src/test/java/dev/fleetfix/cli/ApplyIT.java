@@ -6,8 +6,6 @@ import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.transport.ExecResult;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,13 +39,6 @@ class ApplyIT {
 
     private static LabFleet fleet;
 
-    record Run(int exitCode, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
-
     @BeforeAll
     static void startFleet() {
         fleet = LabFleet.start(List.of(
@@ -63,25 +54,20 @@ class ApplyIT {
         }
     }
 
-    private static Run apply(Clock clock, String... args) {
+    private static CliRun apply(Clock clock, String... args) {
         CommandLine cmd = Main.commandLine();
         ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
         command.runsHome = fleet.directory().resolve("fleetfix-runs");
         if (clock != null) {
             command.clock = clock;
         }
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
         String[] all = new String[args.length + 4];
         all[0] = "apply";
         all[1] = PLAYBOOK.toString();
         all[2] = "-i";
         all[3] = fleet.inventoryFile().toString();
         System.arraycopy(args, 0, all, 4, args.length);
-        int code = cmd.execute(all);
-        Run run = new Run(code, out.toString(), err.toString());
+        CliRun run = CliRun.of(cmd, all);
         System.out.println(run);
         return run;
     }
@@ -111,9 +97,9 @@ class ApplyIT {
     void outsideTheWindowApplyRefusesAndTouchesNothing() {
         Map<String, String> before = state();
         Clock monday = Clock.fixed(Instant.parse("2026-11-30T10:00:00Z"), ZoneOffset.UTC);
-        Run run = apply(monday, "--window", "Sat 01:00-05:00 Europe/Berlin", "--no-color");
+        CliRun run = apply(monday, "--window", "Sat 01:00-05:00 Europe/Berlin", "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
-        assertThat(run.out()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
+        assertThat(run.stdout()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
         assertThat(state()).isEqualTo(before);
     }
 
@@ -121,9 +107,9 @@ class ApplyIT {
     @Order(2)
     void checkReportsPendingChangesAndChangesNothing() {
         Map<String, String> before = state();
-        Run run = apply(null, "--check", "--diff", "--no-color");
+        CliRun run = apply(null, "--check", "--diff", "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
-        assertThat(run.out())
+        assertThat(run.stdout())
                 .contains("would change: [lab-1] thp: thp.enabled always → never")
                 .contains("+++ b/etc/systemd/system/fleetfix-thp.service");
         assertThat(state()).isEqualTo(before);
@@ -133,7 +119,7 @@ class ApplyIT {
     @Test
     @Order(3)
     void applyBringsEveryHostToNever() {
-        Run run = apply(null, "--no-color");
+        CliRun run = apply(null, "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
         for (String host : HOSTS) {
             assertThat(thp(host)).as(host).isEqualTo("never");
@@ -142,7 +128,7 @@ class ApplyIT {
                             .stdout())
                     .contains("enabled");
         }
-        assertThat(run.out()).contains("gate replica_synced passed").contains("ok: 3 hosts done");
+        assertThat(run.stdout()).contains("gate replica_synced passed").contains("ok: 3 hosts done");
     }
 
     @Test
@@ -158,14 +144,14 @@ class ApplyIT {
     @Order(5)
     void aSecondApplyChangesNothing() {
         Map<String, String> before = state();
-        Run run = apply(null, "--no-color");
+        CliRun run = apply(null, "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
         for (String host : HOSTS) {
-            assertThat(run.out()).containsPattern(host + " +: ok=\\d+ +changed=0 +failed=0");
+            assertThat(run.stdout()).containsPattern(host + " +: ok=\\d+ +changed=0 +failed=0");
         }
-        assertThat(run.out()).doesNotContain("changed: [");
+        assertThat(run.stdout()).doesNotContain("changed: [");
         assertThat(state()).isEqualTo(before);
-        Run check = apply(null, "--check");
+        CliRun check = apply(null, "--check");
         assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.OK);
     }
 
@@ -180,9 +166,9 @@ class ApplyIT {
                 "cp /etc/redis/redis.conf /root/redis.conf.good"
                         + " && echo 'this-is-not-a-directive yes' >> /etc/redis/redis.conf");
         try {
-            Run run = apply(null, "--no-color");
+            CliRun run = apply(null, "--no-color");
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
-            assertThat(run.out())
+            assertThat(run.stdout())
                     .contains("HALTED [THP off, persisted, rolling restart]: batch 1: 1 of 1 hosts failed")
                     .contains("failed:    lab-1")
                     // plan order: lab-3 replicates lab-2, so it restarts first

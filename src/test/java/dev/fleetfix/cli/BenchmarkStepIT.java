@@ -6,8 +6,6 @@ import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,13 +41,6 @@ class BenchmarkStepIT {
     @TempDir
     Path dir;
 
-    record Run(int exitCode, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
-
     @BeforeAll
     static void startFleet() {
         fleet = LabFleet.start(List.of(
@@ -64,23 +55,18 @@ class BenchmarkStepIT {
         }
     }
 
-    private Run apply(String... options) throws Exception {
+    private CliRun apply(String... options) throws Exception {
         Path playbook = dir.resolve("bench.yaml");
         Files.writeString(playbook, PLAYBOOK);
         CommandLine cmd = Main.commandLine();
         ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).runsHome = dir.resolve("fleetfix-runs");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
         String[] args = new String[options.length + 4];
         args[0] = "apply";
         args[1] = playbook.toString();
         args[2] = "-i";
         args[3] = fleet.inventoryFile().toString();
         System.arraycopy(options, 0, args, 4, options.length);
-        int code = cmd.execute(args);
-        Run run = new Run(code, out.toString(), err.toString());
+        CliRun run = CliRun.of(cmd, args);
         System.out.println(run);
         return run;
     }
@@ -99,15 +85,15 @@ class BenchmarkStepIT {
             assertThat(redisCli(host, "rpush user:list a b c")).isEqualTo("3");
         }
 
-        Run check = apply("--check", "--no-color");
+        CliRun check = apply("--check", "--no-color");
         assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
-        assertThat(check.out()).contains("benchmark does not run in check mode");
+        assertThat(check.stdout()).contains("benchmark does not run in check mode");
 
-        Run run = apply("--no-color");
+        CliRun run = apply("--no-color");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         for (String host : HOSTS) {
-            assertThat(run.out())
+            assertThat(run.stdout())
                     .as(host)
                     .containsPattern(
                             "ok: \\[" + host + "] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
@@ -124,6 +110,6 @@ class BenchmarkStepIT {
             assertThat(redisCli(host, "get user:keep")).isEqualTo(host);
             assertThat(redisCli(host, "lrange user:list 0 -1")).isEqualTo("a\nb\nc");
         }
-        assertThat(run.out()).containsPattern("benchmark thp \\S+: (improved|regressed|within noise) on 2 hosts");
+        assertThat(run.stdout()).containsPattern("benchmark thp \\S+: (improved|regressed|within noise) on 2 hosts");
     }
 }

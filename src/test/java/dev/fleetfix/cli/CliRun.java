@@ -19,9 +19,13 @@ public record CliRun(List<String> command, int exitCode, String stdout, String s
     }
 
     public static CliRun of(String... args) {
+        return of(Main.commandLine(), args);
+    }
+
+    /** Runs {@code cmd}, prepared by the test (a clock or runs dir set on a subcommand, say). */
+    public static CliRun of(CommandLine cmd, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = Main.commandLine();
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int exitCode = cmd.execute(args);

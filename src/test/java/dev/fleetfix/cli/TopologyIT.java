@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -225,15 +223,11 @@ class TopologyIT {
                     .isEmpty();
         }
 
-        CommandLine cmd = Main.commandLine();
-        StringWriter resumedOut = new StringWriter();
-        cmd.setOut(new PrintWriter(resumedOut));
-        cmd.setErr(new PrintWriter(new StringWriter()));
-        int resumed = cmd.execute("apply", "--resume", runDir.toString(), "--no-color");
-        System.out.println("resumed, exit " + resumed + "\n" + resumedOut);
-        assertThat(resumed).as(resumedOut.toString()).isZero();
+        CliRun resumed = CliRun.of("apply", "--resume", runDir.toString(), "--no-color");
+        System.out.println(resumed);
+        assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
         // lab-2 (the replica, batch 1) was journaled done before the signal: not run again
-        assertThat(resumedOut.toString())
+        assertThat(resumed.stdout())
                 .contains("host lab-2 done (0ms)")
                 .doesNotContain("[lab-2] command")
                 .contains("primary: fail over to lab-2")
@@ -261,10 +255,8 @@ class TopologyIT {
         Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), start));
         CommandLine cmd = Main.commandLine();
         ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).clock = clock;
-        StringWriter out = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(new StringWriter()));
-        int code = cmd.execute(
+        CliRun run = CliRun.of(
+                cmd,
                 "apply",
                 playbook.toString(),
                 "-i",
@@ -272,9 +264,9 @@ class TopologyIT {
                 "--no-color",
                 "--run-dir",
                 dir.resolve("windowed").toString());
-        System.out.println("windowed, exit " + code + "\n" + out);
-        assertThat(code).as(out.toString()).isEqualTo(1);
-        assertThat(out.toString())
+        System.out.println(run);
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+        assertThat(run.stdout())
                 .contains("WINDOW CLOSED: Sat 01:00-05:00 Europe/Berlin closed")
                 .contains("host lab-1 done")
                 .contains("untouched: lab-3")
