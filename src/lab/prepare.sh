@@ -30,6 +30,8 @@ command -v debootstrap >/dev/null || missing+=(debootstrap)
 command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || missing+=(openssh-client)
 command -v redis-cli >/dev/null || missing+=(redis-tools)
 command -v redis-server >/dev/null || missing+=(redis-server)
+# The audit's OpenMetrics output is checked with the official Prometheus client's parsers (Debian's python3).
+/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing+=(python3-prometheus-client)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"

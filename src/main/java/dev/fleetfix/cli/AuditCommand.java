@@ -7,10 +7,14 @@ import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.AuditJson;
+import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
+import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.rollout.Forks;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,8 +49,29 @@ final class AuditCommand implements Callable<Integer> {
     @Mixin
     SshOptionsMixin ssh;
 
-    @Option(names = "--json", description = "Print the facts and verdicts as JSON instead of a table.")
+    /** What the audit prints. */
+    enum Format {
+        TABLE,
+        JSON,
+        OPENMETRICS
+    }
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            description = "table (default), json, or openmetrics (gauges for node_exporter's textfile collector; "
+                    + "names in the README).")
+    Format format;
+
+    @Option(names = "--json", description = "Same as --format json.")
     boolean json;
+
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write to FILE (through a temporary file and a rename, readable by all) instead of "
+                    + "standard output; the exit code is the same.")
+    Path output;
 
     @Option(
             names = "--forks",
@@ -60,6 +85,12 @@ final class AuditCommand implements Callable<Integer> {
         if (forks < 1) {
             throw new ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
         }
+        if (json && format != null && format != Format.JSON) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--json and --format " + format.name().toLowerCase(java.util.Locale.ROOT) + " contradict");
+        }
+        Format chosen = json ? Format.JSON : format == null ? Format.TABLE : format;
         List<Host> hosts = inventory.selectHosts();
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
@@ -70,8 +101,18 @@ final class AuditCommand implements Callable<Integer> {
         try (ShellPool shells = new ShellPool(ssh.shellFactory())) {
             FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, new JedisConnector(), forks);
             List<HostAudit> audits = auditor.audit(hosts);
-            out.print(json ? AuditJson.render(audits) : AuditTable.render(audits));
-            out.flush();
+            String text =
+                    switch (chosen) {
+                        case TABLE -> AuditTable.render(audits);
+                        case JSON -> AuditJson.render(audits);
+                        case OPENMETRICS -> AuditOpenMetrics.render(audits, Instant.now());
+                    };
+            if (output != null) {
+                ReportFiles.writeWorldReadable(output, text);
+            } else {
+                out.print(text);
+                out.flush();
+            }
             return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
         }
     }

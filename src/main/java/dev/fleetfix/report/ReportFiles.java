@@ -7,7 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /** The three files {@code --report DIR} writes, and how they are written. */
 public final class ReportFiles {
@@ -31,11 +35,26 @@ public final class ReportFiles {
 
     /** Writes through a temporary file and a rename, so a reader never sees half a report. */
     static void write(Path file, String text) {
+        write(file, text, Optional.empty());
+    }
+
+    /**
+     * Writes like {@link #write(Path, String)}, readable by every user: for files another service reads, such as
+     * node_exporter's textfile collector reading the audit's metrics.
+     */
+    public static void writeWorldReadable(Path file, String text) {
+        write(file, text, Optional.of(PosixFilePermissions.fromString("rw-r--r--")));
+    }
+
+    private static void write(Path file, String text, Optional<Set<PosixFilePermission>> permissions) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);
             Path tmp = Files.createTempFile(parent, "." + file.getFileName(), ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            if (permissions.isPresent()) {
+                Files.setPosixFilePermissions(tmp, permissions.get());
+            }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write report " + file + ": " + e.getMessage(), e);

@@ -9,7 +9,14 @@ import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.transport.ExecResult;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,5 +203,61 @@ class AuditIT {
             fleet.startSshd("audit-4");
             fleet.startRedis("audit-4");
         }
+    }
+
+    @Test
+    void openMetricsOfThreeHostsParseWithPrometheusOwnParsersAndCarryAThpGaugePerHost() throws Exception {
+        Path file = Files.createTempDirectory("fleetfix-metrics").resolve("fleetfix.prom");
+        CliRun run = CliRun.of(
+                        "audit",
+                        "-i",
+                        inventory,
+                        "--limit",
+                        "audit-1:audit-2:audit-3",
+                        "--format",
+                        "openmetrics",
+                        "--output",
+                        file.toString())
+                .expectExit(1);
+        assertThat(run.stdout()).as(run.toString()).isEmpty();
+        assertThat(Files.getPosixFilePermissions(file))
+                .as("node_exporter runs as another user")
+                .contains(PosixFilePermission.OTHERS_READ);
+
+        Process parser = new ProcessBuilder(
+                        "/usr/bin/python3",
+                        Path.of("src/test/resources/openmetrics/parse.py").toString(),
+                        file.toString())
+                .redirectErrorStream(true)
+                .start();
+        String parsed = new String(parser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(parser.waitFor())
+                .as(
+                        "the Prometheus client's parsers (Debian python3-prometheus-client) rejected:%n%s%n%s",
+                        parsed, Files.readString(file))
+                .isZero();
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> samples = new ArrayList<>();
+        for (String line : parsed.strip().split("\n")) {
+            samples.add(json.readTree(line));
+        }
+        Map<String, String> thpByHost = new TreeMap<>();
+        samples.stream()
+                .filter(s -> s.path("name").asText().equals("fleetfix_thp_enabled"))
+                .filter(s -> s.path("value").asDouble() == 1.0)
+                .forEach(s -> thpByHost.put(
+                        s.at("/labels/host").asText(), s.at("/labels/mode").asText()));
+        assertThat(thpByHost)
+                .containsExactly(
+                        Map.entry("audit-1", "always"), Map.entry("audit-2", "always"), Map.entry("audit-3", "never"));
+        assertThat(samples)
+                .filteredOn(s -> s.path("name").asText().equals("fleetfix_host_verdict")
+                        && s.path("value").asDouble() == 1.0)
+                .extracting(s -> s.at("/labels/host").asText() + "="
+                        + s.at("/labels/verdict").asText())
+                .containsExactlyInAnyOrder("audit-1=at-risk", "audit-2=at-risk", "audit-3=ok");
+        assertThat(samples.get(samples.size() - 1).path("classic_samples").asInt())
+                .as("the classic text parser reads as many samples")
+                .isEqualTo(samples.size() - 1);
     }
 }

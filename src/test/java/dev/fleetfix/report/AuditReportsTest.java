@@ -10,6 +10,7 @@ import dev.fleetfix.checks.FactScript;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.RedisFacts;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -106,6 +107,33 @@ class AuditReportsTest {
         assertThat(lab3.at("/verdict").asText()).isEqualTo("unreachable");
         assertThat(lab3.at("/facts").isNull()).isTrue();
         assertThat(lab3.at("/findings/0/text").asText()).isEqualTo("host lab-3 (127.0.0.13:22): connection refused");
+    }
+
+    @Test
+    void openMetricsHasAGaugePerHostAndFactAndNoSampleForWhatWasNotRead() {
+        String text = AuditOpenMetrics.render(FLEET, Instant.ofEpochSecond(1_764_556_800L));
+
+        assertThat(text.lines().toList())
+                .contains(
+                        "# TYPE fleetfix_thp_enabled gauge",
+                        "fleetfix_thp_enabled{host=\"lab-1\",mode=\"never\"} 1.0",
+                        "fleetfix_thp_enabled{host=\"lab-1\",mode=\"always\"} 0.0",
+                        "fleetfix_thp_enabled{host=\"lab-2\",mode=\"always\"} 1.0",
+                        "fleetfix_host_verdict{host=\"lab-2\",verdict=\"at-risk\"} 1.0",
+                        "fleetfix_host_verdict{host=\"lab-3\",verdict=\"unreachable\"} 1.0",
+                        "fleetfix_host_verdict{host=\"lab-3\",verdict=\"ok\"} 0.0",
+                        "fleetfix_host_finding{code=\"thp-exposed\",host=\"lab-2\",severity=\"risk\"} 1.0",
+                        "fleetfix_redis_info{endpoint=\"127.0.0.12:6379\",host=\"lab-2\",role=\"replica\","
+                                + "version=\"5.0.14\"} 1.0",
+                        "fleetfix_redis_anon_huge_pages_bytes{host=\"lab-2\"} 4.32013312E8",
+                        "fleetfix_vm_overcommit_memory{host=\"lab-2\"} 0.0",
+                        "fleetfix_audit_hosts{verdict=\"unreachable\"} 1.0",
+                        "fleetfix_audit_timestamp_seconds 1.7645568E9")
+                .endsWith("# EOF");
+        // lab-2's Redis does not say whether it opts out: no sample rather than a false 0; lab-3 has no facts at all.
+        assertThat(text).doesNotContain("fleetfix_redis_disable_thp{endpoint=\"127.0.0.12:6379\"");
+        assertThat(text).containsOnlyOnce("host=\"lab-3\",verdict=\"unreachable\"");
+        assertThat(text).doesNotContain("fleetfix_thp_enabled{host=\"lab-3\"");
     }
 
     @Test

@@ -1,0 +1,213 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.checks.AuditSummary;
+import dev.fleetfix.checks.Finding;
+import dev.fleetfix.checks.HostAudit;
+import dev.fleetfix.checks.HostFacts;
+import dev.fleetfix.checks.RedisFacts;
+import dev.fleetfix.checks.ThpMode;
+import dev.fleetfix.checks.Verdict;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The audit in the OpenMetrics text format, for node_exporter's textfile collector or any scraper. Only gauges are
+ * written (no info or stateset types), so the classic Prometheus text parser reads the file as well.
+ *
+ * <p>The names below are a stable contract, documented in the README; a state (a verdict, a THP mode) is one series
+ * per possible value with 1 for the current one and 0 for the others, so an alert can match {@code == 1} and a
+ * dashboard sees a change of state as a change of series value rather than a vanished series:
+ *
+ * <pre>
+ * fleetfix_audit_timestamp_seconds                              when the audit ran
+ * fleetfix_audit_hosts{verdict}                                 hosts per verdict
+ * fleetfix_host_verdict{host,verdict}                           1 for the host's verdict (ok, at-risk, unreachable)
+ * fleetfix_host_finding{host,code,severity}                     1 per finding (risk or advice) of the host
+ * fleetfix_thp_enabled{host,mode}                               1 for THP's current mode, 0 for the others
+ * fleetfix_thp_defrag{host,mode}                                the same for defrag
+ * fleetfix_thp_enabled_after_reboot{host,mode}                  1 for the mode the host will boot with
+ * fleetfix_vm_overcommit_memory{host}                           the sysctl's value
+ * fleetfix_net_core_somaxconn{host}                             the sysctl's value
+ * fleetfix_redis_up{host,endpoint}                              1 when Redis answered
+ * fleetfix_redis_info{host,endpoint,version,role}               1, labels carry the facts
+ * fleetfix_redis_disable_thp{host,endpoint}                     1 when Redis opts out of THP, 0 when not
+ * fleetfix_redis_tcp_backlog{host,endpoint}                     Redis's tcp-backlog
+ * fleetfix_redis_anon_huge_pages_bytes{host}                    huge pages the Redis process holds
+ * </pre>
+ *
+ * A fact the audit could not read has no sample: absence means unknown, never 0.
+ */
+public final class AuditOpenMetrics {
+    private static final List<ThpMode> THP_MODES =
+            List.of(ThpMode.ALWAYS, ThpMode.MADVISE, ThpMode.NEVER, ThpMode.DEFER, ThpMode.DEFER_MADVISE);
+
+    private final Map<String, Gauge> gauges = new LinkedHashMap<>();
+
+    private AuditOpenMetrics() {}
+
+    /** The audit of {@code audits}, taken at {@code at}, as an OpenMetrics text exposition ending in {@code # EOF}. */
+    public static String render(List<HostAudit> audits, Instant at) {
+        AuditOpenMetrics metrics = new AuditOpenMetrics();
+        metrics.fleet(audits, at);
+        audits.forEach(metrics::host);
+        return metrics.write();
+    }
+
+    private void fleet(List<HostAudit> audits, Instant at) {
+        gauge("fleetfix_audit_timestamp_seconds", "When the audit ran, in seconds since the epoch.")
+                .add(at.toEpochMilli() / 1000.0);
+        AuditSummary summary = AuditSummary.of(audits);
+        Gauge hosts = gauge("fleetfix_audit_hosts", "Audited hosts per verdict.");
+        hosts.add(summary.ok(), "verdict", Verdict.OK.word());
+        hosts.add(summary.atRisk(), "verdict", Verdict.AT_RISK.word());
+        hosts.add(summary.unreachable(), "verdict", Verdict.UNREACHABLE.word());
+    }
+
+    private void host(HostAudit audit) {
+        String host = audit.host();
+        Gauge verdict = gauge("fleetfix_host_verdict", "1 for the host's audit verdict, 0 for the others.");
+        for (Verdict v : Verdict.values()) {
+            verdict.add(v == audit.verdict() ? 1 : 0, "host", host, "verdict", v.word());
+        }
+        Gauge findings = gauge("fleetfix_host_finding", "1 for each finding of the host (severity risk or advice).");
+        for (Finding finding : audit.findings()) {
+            findings.add(
+                    1,
+                    "host",
+                    host,
+                    "code",
+                    finding.code(),
+                    "severity",
+                    finding.severity().word());
+        }
+        audit.facts().ifPresent(facts -> facts(host, facts));
+    }
+
+    private void facts(String host, HostFacts facts) {
+        modes(
+                "fleetfix_thp_enabled",
+                "1 for THP's current enabled mode, 0 for the others.",
+                host,
+                facts.thp().enabled());
+        modes(
+                "fleetfix_thp_defrag",
+                "1 for THP's current defrag mode, 0 for the others.",
+                host,
+                facts.thp().defrag());
+        modes(
+                "fleetfix_thp_enabled_after_reboot",
+                "1 for the THP mode the host will boot with, 0 for the others.",
+                host,
+                facts.boot().enabledAfterReboot());
+        value("fleetfix_vm_overcommit_memory", "The vm.overcommit_memory sysctl.", host, facts.overcommitMemory());
+        value("fleetfix_net_core_somaxconn", "The net.core.somaxconn sysctl.", host, facts.somaxconn());
+        redis(host, facts.redis());
+        OptionalLong hugeKb = facts.redisProcess().anonHugePagesKb();
+        if (hugeKb.isPresent()) {
+            gauge("fleetfix_redis_anon_huge_pages_bytes", "Transparent huge pages held by the Redis process.")
+                    .add(hugeKb.getAsLong() * 1024.0, "host", host);
+        }
+    }
+
+    private void redis(String host, RedisFacts redis) {
+        String endpoint = redis.endpoint();
+        gauge("fleetfix_redis_up", "1 when Redis answered the audit, 0 when it did not.")
+                .add(redis.reachable() ? 1 : 0, "host", host, "endpoint", endpoint);
+        if (!redis.reachable()) {
+            return;
+        }
+        gauge("fleetfix_redis_info", "Always 1; the labels carry Redis's version and role.")
+                .add(
+                        1,
+                        "host",
+                        host,
+                        "endpoint",
+                        endpoint,
+                        "version",
+                        redis.version().orElse(""),
+                        "role",
+                        redis.role().orElse(""));
+        redis.disableThp().ifPresent(optOut -> gauge(
+                        "fleetfix_redis_disable_thp", "1 when Redis turns THP off for itself (disable-thp).")
+                .add(optOut ? 1 : 0, "host", host, "endpoint", endpoint));
+        OptionalInt backlog = redis.tcpBacklog();
+        if (backlog.isPresent()) {
+            gauge("fleetfix_redis_tcp_backlog", "Redis's tcp-backlog setting.")
+                    .add(backlog.getAsInt(), "host", host, "endpoint", endpoint);
+        }
+    }
+
+    private void modes(String name, String help, String host, Optional<ThpMode> current) {
+        if (current.isEmpty() || current.get() == ThpMode.UNSUPPORTED) {
+            return;
+        }
+        Gauge gauge = gauge(name, help);
+        for (ThpMode mode : THP_MODES) {
+            gauge.add(mode == current.get() ? 1 : 0, "host", host, "mode", mode.word());
+        }
+    }
+
+    private void value(String name, String help, String host, OptionalInt value) {
+        if (value.isPresent()) {
+            gauge(name, help).add(value.getAsInt(), "host", host);
+        }
+    }
+
+    private Gauge gauge(String name, String help) {
+        return gauges.computeIfAbsent(name, n -> new Gauge(n, help));
+    }
+
+    private String write() {
+        List<MetricSnapshot> snapshots = new ArrayList<>();
+        gauges.values().stream().filter(Gauge::hasPoints).forEach(g -> snapshots.add(g.snapshot()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            OpenMetricsTextFormatWriter.create().write(out, new MetricSnapshots(snapshots));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** One gauge family being filled; label values are passed as name, value pairs. */
+    private static final class Gauge {
+        private final GaugeSnapshot.Builder builder;
+        private boolean points;
+
+        Gauge(String name, String help) {
+            builder = GaugeSnapshot.builder().name(name).help(help);
+        }
+
+        void add(double value, String... labels) {
+            builder.dataPoint(GaugeDataPointSnapshot.builder()
+                    .value(value)
+                    .labels(Labels.of(labels))
+                    .build());
+            points = true;
+        }
+
+        boolean hasPoints() {
+            return points;
+        }
+
+        GaugeSnapshot snapshot() {
+            return builder.build();
+        }
+    }
+}
