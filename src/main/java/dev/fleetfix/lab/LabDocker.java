@@ -197,6 +197,18 @@ final class LabDocker {
         return text.toString();
     }
 
+    /** Copies a file of this machine into a directory of the container (for tests that install something there). */
+    void copyInto(String id, Path file, String containerDir) {
+        try {
+            client.copyArchiveToContainerCmd(id)
+                    .withHostResource(file.toString())
+                    .withRemotePath(containerDir)
+                    .exec();
+        } catch (RuntimeException e) {
+            throw new LabException("cannot copy " + file + " into " + containerDir + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Runs {@code command} as root in the container and waits for it. */
     ExecResult exec(String id, Duration timeout, String... command) {
         long started = System.nanoTime();

@@ -208,6 +208,11 @@ public final class LabFleet implements AutoCloseable {
         return docker.exec(container(host), EXEC_TIMEOUT, "bash", "-c", shellCommand);
     }
 
+    /** Copies {@code file} of this machine into {@code containerDir} on the host, through Docker, not SSH. */
+    public void copyInto(String host, Path file, String containerDir) {
+        docker.copyInto(container(host), file, containerDir);
+    }
+
     /** The raw content of the host's THP {@code enabled} file, as the host reads it. */
     public String thp(String host) {
         Path enabled = files(host).thpDir().resolve("enabled");

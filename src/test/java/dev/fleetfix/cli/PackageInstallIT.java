@@ -1,0 +1,124 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabThp;
+import dev.fleetfix.transport.ExecResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Debian package that {@code mvn package} builds, installed with apt into a clean Debian 12 lab host (the control
+ * node), which then checks another lab host over SSH, as an operator would after {@code apt install
+ * ./fleetfix_VERSION_all.deb}.
+ */
+class PackageInstallIT {
+    private static final String CONTROL = "pkg-control";
+    private static final String TARGET = "pkg-target";
+    private static LabFleet fleet;
+    private static String deb;
+
+    @BeforeAll
+    static void installThePackageOnACleanHost() throws IOException {
+        Path built = builtPackage();
+        fleet = LabFleet.start(
+                List.of(LabHostSpec.named(CONTROL), LabHostSpec.named(TARGET).withThp(LabThp.ALWAYS)));
+        fleet.copyInto(CONTROL, built, "/tmp");
+        deb = "/tmp/" + built.getFileName();
+        root(CONTROL, "! command -v java && ! command -v fleetfix"); // clean: no Java, no fleetfix
+        long started = System.nanoTime();
+        root(
+                CONTROL,
+                "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq man-db " + deb
+                        + " >/tmp/apt.log 2>&1 || { tail -40 /tmp/apt.log; exit 1; }");
+        System.out.printf(
+                "PackageInstallIT: apt install of %s (%d kB) with its Java runtime took %.1f s%n",
+                built.getFileName(), Files.size(built) / 1024, (System.nanoTime() - started) / 1e9);
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private static Path builtPackage() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            List<Path> debs = files.filter(f -> f.getFileName().toString().matches("fleetfix_.*_all\\.deb"))
+                    .toList();
+            assertThat(debs)
+                    .as("mvn package builds exactly one target/fleetfix_VERSION_all.deb (src/packaging/deb)")
+                    .hasSize(1);
+            return debs.get(0);
+        }
+    }
+
+    private static String root(String host, String command) {
+        ExecResult result = fleet.rootExec(host, command);
+        assertThat(result.exitCode())
+                .as("%s on %s:%n%s%n%s", command, host, result.stdout(), result.stderr())
+                .isZero();
+        return result.stdout();
+    }
+
+    @Test
+    void fleetfixIsOnThePathWithItsVersionHelpManPagesAndCompletion() {
+        assertThat(root(CONTROL, "command -v fleetfix")).isEqualTo("/usr/bin/fleetfix\n");
+        assertThat(root(CONTROL, "fleetfix --version")).contains("fleetfix");
+        assertThat(root(CONTROL, "fleetfix audit --help"))
+                .contains("Usage: fleetfix audit", "--format=FORMAT", "Exit codes:");
+        assertThat(root(CONTROL, "MANWIDTH=100 man -P cat fleetfix-apply 2>/dev/null"))
+                .contains("NAME", "fleetfix-apply", "SYNOPSIS", "--check");
+        assertThat(root(CONTROL, "man -w fleetfix")).contains("/usr/share/man/man1/fleetfix.1.gz");
+        assertThat(root(
+                        CONTROL,
+                        "bash -c 'source /usr/share/bash-completion/completions/fleetfix && complete -p"
+                                + " fleetfix'"))
+                .contains("fleetfix");
+    }
+
+    @Test
+    void theInstalledToolChecksAnotherLabHostOverSsh() {
+        LabHost target = fleet.host(TARGET);
+        fleet.copyInto(CONTROL, fleet.privateKey(), "/root");
+        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/root");
+        String inventory = String.join(
+                "\n",
+                "all:",
+                "  hosts:",
+                "    " + TARGET + ":",
+                "      ansible_host: " + target.address(),
+                "      ansible_port: " + target.sshPort(),
+                "      redis_port: " + target.redisPort(),
+                "      ansible_user: " + fleet.user(),
+                "      ansible_ssh_private_key_file: /root/"
+                        + fleet.privateKey().getFileName(),
+                "      known_hosts_file: /root/" + fleet.knownHostsFile().getFileName(),
+                "      ansible_become: true",
+                "");
+        root(CONTROL, "cat > /root/inventory.yaml <<'EOF'\n" + inventory + "EOF");
+
+        ExecResult check = fleet.rootExec(
+                CONTROL,
+                "cd /root && fleetfix apply /usr/share/doc/fleetfix/examples/playbooks/thp-off.yaml --check"
+                        + " -i /root/inventory.yaml --no-color");
+
+        assertThat(check.exitCode())
+                .as(
+                        "--check on a THP-always host has changes pending (exit 3):%n%s%n%s",
+                        check.stdout(), check.stderr())
+                .isEqualTo(3);
+        assertThat(check.stdout()).contains(TARGET);
+        assertThat(fleet.thp(TARGET)).as("check mode changed nothing").contains("[always]");
+    }
+}
