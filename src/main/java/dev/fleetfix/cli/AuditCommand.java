@@ -29,9 +29,9 @@ import picocli.CommandLine.Spec;
         name = "audit",
         mixinStandardHelpOptions = true,
         description = {
-            "Audits each host for Transparent Huge Pages and kernel settings that hurt Redis: THP now and at boot,",
-            "vm.overcommit_memory, net.core.somaxconn against tcp-backlog, Redis's disable-thp and huge pages.",
-            "One command and one Redis connection per host; nothing is changed."
+            "Audits each host for Transparent Huge Pages and the kernel settings that hurt Redis.",
+            "Reads THP now and at boot, vm.overcommit_memory, net.core.somaxconn against tcp-backlog, Redis's",
+            "disable-thp and huge pages: one command and one Redis connection per host; nothing is changed."
         },
         footerHeading = "%nExit codes:%n",
         footer = {

@@ -12,8 +12,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Remediates fleets of Redis hosts over SSH: audits Transparent Huge Pages and kernel settings,",
-            "applies playbooks host by host with health gates, and benchmarks before and after."
+            "Remediates fleets of Redis hosts over SSH.",
+            "Audits Transparent Huge Pages and kernel settings, applies playbooks host by host with health gates,",
+            "and benchmarks before and after."
         },
         footerHeading = "%nExit codes:%n",
         footer = {

@@ -121,4 +121,54 @@ class PackageInstallIT {
         assertThat(check.stdout()).contains(TARGET);
         assertThat(fleet.thp(TARGET)).as("check mode changed nothing").contains("[always]");
     }
+
+    @Test
+    void theExampleTimerServiceWritesMetricsForNodeExporter() {
+        LabHost target = fleet.host(TARGET);
+        root(CONTROL, "mkdir -p /etc/fleetfix");
+        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.service"), "/etc/systemd/system");
+        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.timer"), "/etc/systemd/system");
+        fleet.copyInto(CONTROL, fleet.privateKey(), "/etc/fleetfix");
+        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/etc/fleetfix");
+        String inventory = String.join(
+                "\n",
+                "all:",
+                "  hosts:",
+                "    " + TARGET + ":",
+                "      ansible_host: " + target.address(),
+                "      ansible_port: " + target.sshPort(),
+                "      redis_port: " + target.redisPort(),
+                "      ansible_user: " + fleet.user(),
+                "      ansible_ssh_private_key_file: /etc/fleetfix/"
+                        + fleet.privateKey().getFileName(),
+                "      known_hosts_file: /etc/fleetfix/"
+                        + fleet.knownHostsFile().getFileName(),
+                "      ansible_become: true",
+                "");
+        root(
+                CONTROL,
+                "set -e\n(id fleetfix || useradd -m fleetfix) >/dev/null\n"
+                        + "cat > /etc/fleetfix/inventory.yaml <<'EOF'\n" + inventory + "EOF\n"
+                        + "chown -R fleetfix /etc/fleetfix && install -d -o fleetfix /var/lib/prometheus/node-exporter"
+                        + " && systemd-analyze verify /etc/systemd/system/fleetfix-audit.service"
+                        + " /etc/systemd/system/fleetfix-audit.timer"
+                        + " && systemctl daemon-reload && systemctl enable --now fleetfix-audit.timer");
+
+        ExecResult run = fleet.rootExec(CONTROL, "systemctl start fleetfix-audit.service");
+        String journal = fleet.rootExec(
+                        CONTROL,
+                        "sleep 1; systemctl status fleetfix-audit.service --no-pager -l; journalctl --no-pager -n 60"
+                                + " -o cat _SYSTEMD_UNIT=fleetfix-audit.service")
+                .stdout();
+        assertThat(run.exitCode())
+                .as("the service ran (exit 1, hosts at risk, counts as success):%n%s", journal)
+                .isZero();
+        assertThat(root(CONTROL, "stat -c '%U %a' /var/lib/prometheus/node-exporter/fleetfix.prom"))
+                .isEqualTo("fleetfix 644\n");
+        assertThat(root(CONTROL, "cat /var/lib/prometheus/node-exporter/fleetfix.prom"))
+                .contains("fleetfix_thp_enabled{host=\"" + TARGET + "\",mode=\"always\"} 1.0")
+                .endsWith("# EOF\n");
+        assertThat(root(CONTROL, "systemctl list-timers fleetfix-audit.timer --no-pager"))
+                .contains("fleetfix-audit.timer");
+    }
 }
