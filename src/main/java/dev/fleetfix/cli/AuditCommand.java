@@ -91,6 +91,9 @@ final class AuditCommand implements Callable<Integer> {
                     "--json and --format " + format.name().toLowerCase(java.util.Locale.ROOT) + " contradict");
         }
         Format chosen = json ? Format.JSON : format == null ? Format.TABLE : format;
+        if (output != null) {
+            ReportFiles.checkWritable(output, "--output");
+        }
         List<Host> hosts = inventory.selectHosts();
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.InputException;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +32,28 @@ public final class ReportFiles {
                 new JsonReporter(dir.resolve(ReportJson.FILE)),
                 new JunitXmlReporter(dir.resolve(JUNIT)),
                 new HtmlReporter(dir.resolve(HTML)));
+    }
+
+    /**
+     * Checks, before any host is touched, that {@code file} can be written where {@link #writeWorldReadable} will
+     * write it: not a directory, and its directory exists (or can be made) and is writable.
+     *
+     * @throws InputException naming the file and what is wrong with it
+     */
+    public static void checkWritable(Path file, String what) {
+        Path absolute = file.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            throw new InputException(what + " " + file + ": is a directory");
+        }
+        Path parent = absolute.getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw new InputException(what + " " + file + ": cannot create its directory " + parent + ": " + e);
+        }
+        if (!Files.isWritable(parent)) {
+            throw new InputException(what + " " + file + ": directory " + parent + " is not writable");
+        }
     }
 
     /** Writes through a temporary file and a rename, so a reader never sees half a report. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,22 @@ class AuditCommandTest {
 
         assertThat(run.stderr()).as(run.toString()).contains("--forks must be at least 1, was 0");
         assertThat(run.stdout()).as(run.toString()).isEmpty();
+    }
+
+    @Test
+    void anOutputThatCannotBeWrittenIsBadInputBeforeAnyHostIsAudited() throws IOException {
+        Path directory = Files.createDirectories(dir.resolve("metrics.prom"));
+        Path blocker = Files.writeString(dir.resolve("not-a-dir"), "x");
+
+        for (Path output : List.of(directory, blocker.resolve("fleetfix.prom"))) {
+            CliRun run = CliRun.of(
+                            "audit", "-i", inventory().toString(), "--format", "openmetrics", "-o", output.toString())
+                    .expectExit(2);
+
+            assertThat(run.stderr()).as(run.toString()).contains("--output " + output);
+            // the hosts (127.0.0.201-203, where nothing listens) would otherwise be reported unreachable
+            assertThat(run.stdout() + run.stderr()).as(run.toString()).doesNotContain("unreachable");
+        }
     }
 
     @Test
