@@ -61,6 +61,7 @@ final class AuditCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
         }
         List<Host> hosts = inventory.selectHosts();
+        inventory.printWarnings(spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
             hosts.forEach(host -> out.println(host.name()));

@@ -48,6 +48,12 @@ public record Persistence(Optional<Boolean> rdb, Optional<Boolean> aof, String s
 
     /** "save points" / "appendonly" / "no persistence (save \"\", appendonly no)" / what is unknown. */
     public String text() {
+        String base = base();
+        boolean fromElsewhere = !source.isEmpty() && !source.equals("CONFIG GET save");
+        return fromElsewhere && persistent().isPresent() ? base + " (" + source + ")" : base;
+    }
+
+    private String base() {
         boolean r = rdb.orElse(false);
         boolean a = aof.orElse(false);
         if (a && r) {

@@ -258,7 +258,9 @@ class RestartDecisionTest {
                 true, false, "config file /etc/redis/redis.conf (CONFIG is disabled there: save 900 1)");
         RestartDecision d = RestartDecision.decide(alone(fromFile), DEFAULTS);
         assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
-        assertThat(d.reason()).isEqualTo("primary, no replica: BGSAVE first (save points)");
+        assertThat(d.reason())
+                .isEqualTo("primary, no replica: BGSAVE first (save points (config file /etc/redis/redis.conf"
+                        + " (CONFIG is disabled there: save 900 1)))");
     }
 
     @Test
