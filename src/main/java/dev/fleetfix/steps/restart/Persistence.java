@@ -14,6 +14,9 @@ import java.util.Optional;
  * @param unknown why a fact could not be read; empty when both were
  */
 public record Persistence(Optional<Boolean> rdb, Optional<Boolean> aof, String source, Optional<String> unknown) {
+    /** The source when Redis answered CONFIG GET itself: CONFIG works on this Redis. */
+    public static final String CONFIG_GET = "CONFIG GET save";
+
     public Persistence {
         Objects.requireNonNull(rdb, "rdb");
         Objects.requireNonNull(aof, "aof");
@@ -41,6 +44,11 @@ public record Persistence(Optional<Boolean> rdb, Optional<Boolean> aof, String s
         return aof.isPresent() ? rdb : Optional.empty();
     }
 
+    /** Whether CONFIG answered (so CONFIG REWRITE can be expected to work after a FAILOVER). */
+    public boolean configAnswered() {
+        return source.equals(CONFIG_GET);
+    }
+
     /** AOF known to be on: the save before a restart is BGREWRITEAOF. */
     public boolean aofOn() {
         return aof.orElse(false);
@@ -49,7 +57,7 @@ public record Persistence(Optional<Boolean> rdb, Optional<Boolean> aof, String s
     /** "save points" / "appendonly" / "no persistence (save \"\", appendonly no)" / what is unknown. */
     public String text() {
         String base = base();
-        boolean fromElsewhere = !source.isEmpty() && !source.equals("CONFIG GET save");
+        boolean fromElsewhere = !source.isEmpty() && !configAnswered();
         return fromElsewhere && persistent().isPresent() ? base + " (" + source + ")" : base;
     }
 

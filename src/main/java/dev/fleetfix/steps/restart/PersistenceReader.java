@@ -49,9 +49,9 @@ final class PersistenceReader {
         try {
             Optional<String> save = node.configGet("save");
             if (save.isPresent()) {
-                return of(Optional.of(!save.get().isBlank()), aof, "CONFIG GET save", aofWhy);
+                return of(Optional.of(!save.get().isBlank()), aof, Persistence.CONFIG_GET, aofWhy);
             }
-            return of(Optional.empty(), aof, "CONFIG GET save", join("CONFIG GET save answered nothing", aofWhy));
+            return of(Optional.empty(), aof, Persistence.CONFIG_GET, join("CONFIG GET save answered nothing", aofWhy));
         } catch (RedisException e) {
             if (!e.refused()) {
                 throw e;

@@ -118,6 +118,14 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
             return unsafe(
                     snapshot, options, "primary, Redis " + snapshot.version() + " has no FAILOVER command (6.2+)");
         }
+        if (!snapshot.persistence().configAnswered()) {
+            // Without CONFIG REWRITE the swapped roles live in memory only: the old primary would
+            // restart as a primary beside the new one.
+            return unsafe(
+                    snapshot,
+                    options,
+                    "primary, and FAILOVER needs CONFIG REWRITE to keep the new roles but CONFIG GET was refused");
+        }
         return failover(Handover.failover(first), "primary: fail over to " + lag + " first");
     }
 

@@ -244,6 +244,21 @@ class RestartDecisionTest {
     }
 
     @Test
+    void noFailoverRouteWhenCONFIGIsRefusedSinceTheNewRolesCouldNotBeWrittenDown() {
+        NodeState state = primary(false, false, "7.0.15", ONLINE).replication();
+        Persistence fromFile = Persistence.known(
+                true, false, "config file /etc/redis/redis.conf (CONFIG is disabled there: save 900 1)");
+        RestartDecision d = RestartDecision.decide(primary(state, fromFile, "7.0.15", false), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
+        assertThat(d.reason()).startsWith("primary, and FAILOVER needs CONFIG REWRITE to keep the new roles");
+        // Sentinel rewrites the configs itself: its route stays open.
+        assertThat(RestartDecision.decide(
+                                primary(state, fromFile, "7.0.15", false), DEFAULTS, SentinelStatus.managedAs(WATCHED))
+                        .kind())
+                .isEqualTo(Kind.FAILOVER_THEN_RESTART);
+    }
+
+    @Test
     void savePointsWithAofUnknownAreNotEnough() {
         // Redis loads the AOF rather than the RDB when appendonly is on: a BGSAVE then proves nothing.
         Persistence rdbAofUnknown = new Persistence(
