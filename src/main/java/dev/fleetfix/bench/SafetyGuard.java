@@ -1,6 +1,7 @@
 package dev.fleetfix.bench;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,22 +17,51 @@ public final class SafetyGuard {
     /** Throws {@link BenchmarkRefusedException} unless the benchmark may run. */
     public static void check(BenchTarget target, SafetyPolicy policy) {
         Map<String, String> replication = target.info("replication");
-        String role = replication.getOrDefault("role", "master");
+        String role = replication.get("role");
+        if (role == null) {
+            throw new BenchmarkRefusedException(
+                    target.hostName(),
+                    List.of("its role could not be read (no role in INFO replication): it may be a replica"),
+                    true);
+        }
         if (!role.equals("master")) {
             throw new BenchmarkRefusedException(
                     target.hostName(),
                     List.of("it is a " + role + " (read-only replica); a benchmark writes, run it on the primary"),
                     false);
         }
-        List<String> reasons = risks(target.info("memory"), policy);
+        List<String> reasons = risks(memory(target), policy);
         if (!reasons.isEmpty() && !policy.force()) {
             throw new BenchmarkRefusedException(target.hostName(), reasons, true);
         }
     }
 
+    /**
+     * INFO memory, with {@code maxmemory} and its policy from CONFIG GET where INFO lacks them
+     * (before Redis 3.2). When neither says, the limit is unknown: {@code maxmemory} is then
+     * {@code "?"}, which {@link #risks} names, rather than read as no limit.
+     */
+    static Map<String, String> memory(BenchTarget target) {
+        Map<String, String> memory = new HashMap<>(target.info("memory"));
+        if (!memory.containsKey("maxmemory")) {
+            memory.put("maxmemory", target.configGet("maxmemory").orElse(UNKNOWN));
+        }
+        if (!memory.containsKey("maxmemory_policy")) {
+            target.configGet("maxmemory-policy").ifPresent(p -> memory.put("maxmemory_policy", p));
+        }
+        return memory;
+    }
+
+    private static final String UNKNOWN = "?";
+
     /** What makes writing to this primary risky; empty when nothing does. */
     static List<String> risks(Map<String, String> memory, SafetyPolicy policy) {
         List<String> reasons = new ArrayList<>();
+        if (UNKNOWN.equals(memory.get("maxmemory"))) {
+            reasons.add("maxmemory could not be read (not in INFO memory, CONFIG GET refused): whether benchmark"
+                    + " keys would evict user keys is unknown");
+            return reasons;
+        }
         long max = number(memory.get("maxmemory"));
         long used = number(memory.get("used_memory"));
         String evictionPolicy =

@@ -19,12 +19,14 @@ import java.util.Optional;
  *   <li>{@code vm.overcommit_memory} is not 1: a fork for BGSAVE or an AOF rewrite may fail;
  *   <li>{@code net.core.somaxconn} is below Redis's {@code tcp-backlog}: the kernel truncates the backlog;
  *   <li>Redis does not answer while the host does. This is at-risk, not unreachable: the host was
- *       audited, and a Redis that is down is the most pressing finding an operator can get.
+ *       audited, and a Redis that is down is the most pressing finding an operator can get. A Redis
+ *       that refused fleetfix's credentials is said to be so ({@code redis-auth}), not down.
  * </ul>
  *
  * Advice: THP {@code [always]} while Redis opts out with {@code disable-thp yes} (low risk for Redis, the
  * rest of the host still pays), a THP setting that is not persisted but would not come back as
- * {@code [always]}, {@code defrag [always]}, and facts that could not be read (smaps without root).
+ * {@code [always]}, {@code defrag [always]}, facts that could not be read (smaps without root), and
+ * the commands fleetfix needs that Redis refuses it (renamed away, or not in its ACL user's rights).
  */
 public final class AuditRules {
     private AuditRules() {}
@@ -38,6 +40,7 @@ public final class AuditRules {
         defrag(facts).ifPresent(findings::add);
         overcommit(facts).ifPresent(findings::add);
         somaxconn(facts).ifPresent(findings::add);
+        refused(facts).ifPresent(findings::add);
         unreadable(facts, findings);
         List<Finding> ordered = new ArrayList<>();
         findings.stream().filter(Finding::isRisk).forEach(ordered::add);
@@ -49,11 +52,27 @@ public final class AuditRules {
     private static Optional<Finding> redisDown(HostFacts facts) {
         RedisFacts redis = facts.redis();
         return redis.error().map(reason -> {
-            String text = reason.startsWith("authentication failed")
-                    ? "Redis on " + redis.endpoint() + " refused fleetfix: " + reason
-                    : "Redis is not answering on " + redis.endpoint() + ": " + reason;
-            return Finding.risk("redis-down", text);
+            if (redis.authFailed()) {
+                return Finding.risk(
+                        "redis-auth",
+                        "Redis on " + redis.endpoint() + " runs but refused fleetfix's credentials: " + reason
+                                + "; check redis_user and the redis_password source");
+            }
+            return Finding.risk("redis-down", "Redis is not answering on " + redis.endpoint() + ": " + reason);
         });
+    }
+
+    /** Commands fleetfix needs that this Redis would not run for it: the facts behind them are unknown. */
+    private static Optional<Finding> refused(HostFacts facts) {
+        List<String> refused = facts.redis().refused();
+        if (refused.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Finding.advice(
+                "redis-refused",
+                "Redis refuses commands fleetfix needs: " + String.join(", ", refused)
+                        + "; what they read is unknown, and restarts that need them are refused (the README"
+                        + " names the minimal ACL)"));
     }
 
     private static Optional<Finding> thpExposure(HostFacts facts) {

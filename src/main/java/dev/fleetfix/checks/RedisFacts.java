@@ -1,5 +1,6 @@
 package dev.fleetfix.checks;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -16,6 +17,10 @@ import java.util.OptionalLong;
  *     not allowed
  * @param tcpBacklog {@code tcp-backlog} (CONFIG GET)
  * @param processId {@code process_id} from INFO server
+ * @param authFailed Redis answered but refused fleetfix's credentials ({@code error} says how): it
+ *     runs, it is not down
+ * @param refused commands fleetfix needs that Redis would not run for it, each with why
+ *     ("config|get (NOPERM)", "config|get (unknown command: renamed away)")
  */
 public record RedisFacts(
         String endpoint,
@@ -24,9 +29,26 @@ public record RedisFacts(
         Optional<String> role,
         Optional<Boolean> disableThp,
         OptionalInt tcpBacklog,
-        OptionalLong processId) {
+        OptionalLong processId,
+        boolean authFailed,
+        List<String> refused) {
+
+    public RedisFacts(
+            String endpoint,
+            Optional<String> error,
+            Optional<String> version,
+            Optional<String> role,
+            Optional<Boolean> disableThp,
+            OptionalInt tcpBacklog,
+            OptionalLong processId) {
+        this(endpoint, error, version, role, disableThp, tcpBacklog, processId, false, List.of());
+    }
 
     public RedisFacts {
+        refused = List.copyOf(refused);
+        if (authFailed && error.isEmpty()) {
+            throw new IllegalArgumentException("redis " + endpoint + ": an auth failure needs its error");
+        }
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(version, "version");
@@ -48,6 +70,20 @@ public record RedisFacts(
                 Optional.empty(),
                 OptionalInt.empty(),
                 OptionalLong.empty());
+    }
+
+    /** Redis answered, but refused fleetfix's credentials. */
+    public static RedisFacts authFailed(String endpoint, String reason) {
+        return new RedisFacts(
+                endpoint,
+                Optional.of(reason),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                OptionalInt.empty(),
+                OptionalLong.empty(),
+                true,
+                List.of());
     }
 
     public boolean reachable() {

@@ -1,43 +1,125 @@
 package dev.fleetfix.checks;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.NeededCommands;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
-/** Asks a host's Redis what the audit needs, over one connection: INFO server, INFO replication, CONFIG GET. */
+/**
+ * Asks a host's Redis what the audit needs, over one connection: INFO server, INFO replication,
+ * CONFIG GET. A Redis that refuses our credentials is told apart from one that is down; one that
+ * refuses a command (renamed away, or not permitted to our ACL user) still answered, and the
+ * commands it refused are listed, with those {@code ACL DRYRUN} (Redis 7.0+) says the user may not
+ * run.
+ */
 final class RedisProbe {
     private RedisProbe() {}
 
     static RedisFacts probe(Host host, RedisConnector connector, Duration timeout) {
         String endpoint = host.redis().toString();
+        String user = host.redis().auth().userName();
         try (RedisNode node = connector.connect(host, timeout)) {
-            Map<String, String> server = node.info("server");
-            Map<String, String> replication = node.info("replication");
+            Set<String> refused = new LinkedHashSet<>();
+            Map<String, String> server = info(node, "server", refused);
+            Map<String, String> replication = info(node, "replication", refused);
+            Optional<String> version = Optional.ofNullable(server.get("redis_version"));
+            Optional<Boolean> disableThp = config(node, "disable-thp", refused).map(v -> v.equalsIgnoreCase("yes"));
+            OptionalInt backlog = integer(config(node, "tcp-backlog", refused));
+            version.filter(RedisProbe::hasAclDryrun).ifPresent(v -> dryrun(node, user, refused));
             return new RedisFacts(
                     endpoint,
                     Optional.empty(),
-                    Optional.ofNullable(server.get("redis_version")),
+                    version,
                     Optional.ofNullable(replication.get("role")).map(r -> r.equals("slave") ? "replica" : r),
-                    config(node, "disable-thp").map(v -> v.equalsIgnoreCase("yes")),
-                    integer(config(node, "tcp-backlog")),
-                    longValue(Optional.ofNullable(server.get("process_id"))));
+                    disableThp,
+                    backlog,
+                    longValue(Optional.ofNullable(server.get("process_id"))),
+                    false,
+                    List.copyOf(refused));
         } catch (RedisException e) {
+            if (e.kind() == RedisException.Kind.AUTH) {
+                return RedisFacts.authFailed(endpoint, reason(e, host, endpoint) + " (user " + user + ")");
+            }
             return RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
         }
     }
 
-    /** CONFIG may be renamed away or refused by ACL: the fact is then unknown, not an error. */
-    private static Optional<String> config(RedisNode node, String parameter) {
+    /** INFO of one section; a refused INFO (an ACL without it) is noted and read as empty. */
+    private static Map<String, String> info(RedisNode node, String section, Set<String> refused) {
+        try {
+            return node.info(section);
+        } catch (RedisException e) {
+            if (!e.refused()) {
+                throw e;
+            }
+            refused.add("info (" + why(e) + ")");
+            return Map.of();
+        }
+    }
+
+    /** CONFIG may be renamed away or refused by ACL: the fact is then unknown, and the refusal noted. */
+    private static Optional<String> config(RedisNode node, String parameter, Set<String> refused) {
         try {
             return node.configGet(parameter);
         } catch (RedisException e) {
+            if (e.refused()) {
+                refused.add("config|get (" + why(e) + ")");
+            }
             return Optional.empty();
+        }
+    }
+
+    private static String why(RedisException e) {
+        return e.kind() == RedisException.Kind.NO_PERMISSION ? "NOPERM" : "unknown command: renamed away?";
+    }
+
+    /**
+     * Asks Redis which of the commands fleetfix sends its user may not run. ACL DRYRUN runs nothing;
+     * when the user may not run ACL DRYRUN itself, the refusals seen above are all there is to say.
+     */
+    private static void dryrun(RedisNode node, String user, Set<String> refused) {
+        for (NeededCommands.Needed needed : NeededCommands.ALL) {
+            List<String> args = new ArrayList<>(List.of("DRYRUN", user));
+            args.addAll(needed.example());
+            Object reply;
+            try {
+                reply = node.command("ACL", args.toArray(String[]::new));
+            } catch (RedisException e) {
+                if (e.refused()) {
+                    return;
+                }
+                String text = String.valueOf(e.detail()).toLowerCase(Locale.ROOT);
+                if (text.contains("not found") || text.contains("unknown command")) {
+                    refused.add(needed.label() + " (unknown command: renamed away?)");
+                }
+                continue;
+            }
+            if (!"OK".equals(String.valueOf(reply))) {
+                boolean seen = refused.stream().anyMatch(r -> r.startsWith(needed.label() + " "));
+                if (!seen) {
+                    refused.add(needed.label() + " (NOPERM)");
+                }
+            }
+        }
+    }
+
+    /** ACL DRYRUN came with Redis 7.0. */
+    static boolean hasAclDryrun(String version) {
+        try {
+            return Integer.parseInt(version.split("\\.")[0]) >= 7;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 

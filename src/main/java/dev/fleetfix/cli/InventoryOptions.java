@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.InventoryLoader;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,12 @@ public final class InventoryOptions {
             inventory = inventoryFile == null ? Inventory.implicitLocalhost() : InventoryLoader.load(inventoryFile);
         }
         return inventory;
+    }
+
+    /** Prints the inventory's warnings ("did you mean redis_user?"), one a line. */
+    public void printWarnings(PrintWriter err) {
+        inventory().warnings().forEach(err::println);
+        err.flush();
     }
 
     /** The hosts selected by {@code --limit} (all hosts without it), in inventory order. */

@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,8 +34,28 @@ final class HostResolver {
     private static final Set<String> TRUE = Set.of("true", "yes", "on", "y", "t", "1");
     private static final Set<String> FALSE = Set.of("false", "no", "off", "n", "f", "0");
 
+    /** Every Redis and Sentinel key fleetfix reads: another key with these prefixes is a typo. */
+    static final List<String> REDIS_KEYS = List.of(
+            "redis_host",
+            "redis_port",
+            "redis_user",
+            "redis_password_env",
+            "redis_password_file",
+            "redis_password",
+            "redis_tls",
+            "redis_service",
+            "sentinel_host",
+            "sentinel_port",
+            "sentinel_user",
+            "sentinel_password_env",
+            "sentinel_password_file",
+            "sentinel_password",
+            "sentinel_tls",
+            "sentinel_service");
+
     private final Path file;
     private final Path baseDir;
+    private final Set<String> warnings = new LinkedHashSet<>();
 
     HostResolver(Path file) {
         this.file = file;
@@ -42,8 +63,14 @@ final class HostResolver {
         this.baseDir = parent == null ? Path.of("") : parent;
     }
 
+    /** Warnings about the layers resolved so far ("did you mean redis_user?"), each once. */
+    List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
     Host resolve(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> layers) {
         Slots slots = new Slots(name, layers);
+        layers.forEach(this::checkRedisKeys);
         String address = slots.string(ADDRESS).orElse(name);
         int port = slots.port(PORT).orElse(Host.DEFAULT_SSH_PORT);
         Connection connection =
@@ -51,7 +78,7 @@ final class HostResolver {
         RedisEndpoint redis = new RedisEndpoint(
                 slots.string(List.of("redis_host")).orElse(address),
                 slots.port(List.of("redis_port")).orElse(RedisEndpoint.DEFAULT_PORT),
-                auth(slots, PASSWORD),
+                auth(slots, PASSWORD).withUser(user(slots, "redis_user")),
                 slots.bool(List.of("redis_tls")).orElse(false),
                 slots.string(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT));
         Optional<RedisEndpoint> sentinel = Optional.empty();
@@ -59,7 +86,7 @@ final class HostResolver {
             sentinel = Optional.of(new RedisEndpoint(
                     slots.string(List.of("sentinel_host")).orElse(redis.address()),
                     slots.port(List.of("sentinel_port")).orElse(DEFAULT_SENTINEL_PORT),
-                    auth(slots, SENTINEL_PASSWORD),
+                    auth(slots, SENTINEL_PASSWORD).withUser(user(slots, "sentinel_user")),
                     slots.bool(List.of("sentinel_tls")).orElse(redis.tls()),
                     slots.string(List.of("sentinel_service")).orElse("redis-sentinel")));
         }
@@ -88,6 +115,72 @@ final class HostResolver {
             return Secret.of(String.valueOf(value.plain()));
         }
         return value.plain();
+    }
+
+    /**
+     * A key that looks like one of fleetfix's Redis keys but is none ({@code redis_usr}) would be
+     * ignored silently, and fleetfix would log in as someone else: it is named, with the key meant.
+     */
+    private void checkRedisKeys(Map<String, YamlNode> layer) {
+        layer.forEach((key, node) -> {
+            String lower = key.toLowerCase(Locale.ROOT);
+            if (!(lower.startsWith("redis") || lower.startsWith("sentinel")) || REDIS_KEYS.contains(key)) {
+                return;
+            }
+            String hint = closest(lower).map(k -> ", did you mean " + k + "?").orElse("");
+            warnings.add(new InputException(
+                            file,
+                            node.line(),
+                            node.column(),
+                            "warning: unknown Redis key " + key + " is ignored" + hint)
+                    .getMessage());
+        });
+    }
+
+    /** The known key nearest to {@code key} by edit distance, when it is near enough to be a typo. */
+    static Optional<String> closest(String key) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String known : REDIS_KEYS) {
+            int d = distance(key, known);
+            if (d < bestDistance) {
+                best = known;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= 3 ? Optional.of(best) : Optional.empty();
+    }
+
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** An ACL user name: one word. */
+    private static Optional<String> user(Slots slots, String key) {
+        Optional<Located> found = slots.find(List.of(key));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = slots.text(found.get());
+        if (text.isBlank() || text.chars().anyMatch(c -> c <= ' ')) {
+            throw slots.error(found.get(), key + " must be one word (an ACL user name), was '" + text + "'");
+        }
+        return Optional.of(text);
     }
 
     private RedisAuth auth(Slots slots, List<String> names) {

@@ -257,7 +257,7 @@ public final class InventoryLoader {
             resolved.add(resolver.resolve(
                     name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
         }
-        return new Inventory(Optional.of(file), resolved, members);
+        return new Inventory(Optional.of(file), resolved, members, resolver.warnings());
     }
 
     /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */

@@ -114,6 +114,8 @@ public final class AuditJson {
         node.put("endpoint", redis.endpoint());
         node.put("reachable", redis.reachable());
         node.put("error", redis.error().orElse(null));
+        node.put("auth_failed", redis.authFailed());
+        redis.refused().forEach(node.putArray("refused_commands")::add);
         node.put("version", redis.version().orElse(null));
         node.put("role", redis.role().orElse(null));
         if (redis.disableThp().isPresent()) {

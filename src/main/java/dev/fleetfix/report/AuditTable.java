@@ -102,7 +102,7 @@ public final class AuditTable {
 
     private static String redis(RedisFacts redis) {
         if (!redis.reachable()) {
-            return "down";
+            return redis.authFailed() ? "auth failed" : "down";
         }
         return redis.version().orElse("?") + redis.role().map(r -> " " + r).orElse("");
     }

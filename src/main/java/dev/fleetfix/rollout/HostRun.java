@@ -72,7 +72,8 @@ final class HostRun {
                                 HostLock.acquire(shell, lock.get(), env.clock().instant()))
                         .value();
             } catch (Retrier.Exhausted e) {
-                return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+                HostOutcome outcome = answered(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
+                return finish(play, host, state, start, outcome, e.getMessage());
             }
             if (refused.isPresent()) {
                 return finish(play, host, state, start, HostOutcome.FAILED, refused.get());
@@ -94,11 +95,12 @@ final class HostRun {
     private HostOutcome runSteps(
             String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, Instant start)
             throws InterruptedException {
+        SendLog sendLog = new SendLog();
         StepContext ctx = new StepContext(
                 host,
-                shell,
-                env.redis().apply(host),
-                env.primaries(),
+                sendLog.shell(shell),
+                sendLog.redis(env.redis().apply(host)),
+                sendLog.primaries(env.primaries()),
                 env.sentinels(),
                 env.check(),
                 state,
@@ -121,8 +123,13 @@ final class HostRun {
                 result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
             } else {
                 try {
-                    Retrier.Attempted<StepResult> done =
-                            env.retrier().run(() -> planned.handler().run(ctx));
+                    Retrier.Attempted<StepResult> done = env.retrier()
+                            .run(
+                                    () -> {
+                                        sendLog.reset();
+                                        return planned.handler().run(ctx);
+                                    },
+                                    sendLog::nothingSent);
                     result = done.value();
                     attempts = done.attempts();
                 } catch (Retrier.Exhausted e) {
@@ -161,8 +168,15 @@ final class HostRun {
         return finish(play, host, state, start, HostOutcome.DONE, "");
     }
 
+    /**
+     * A step that could not connect, or whose connection was lost, leaves the host unreachable. A
+     * command that timed out was answered by the host: the step failed, the host is not unreachable.
+     */
     private static StepResult failure(RuntimeException e, int attempts) {
         String suffix = attempts > 1 ? " (after " + attempts + " attempts)" : "";
+        if (answered(e)) {
+            return StepResult.failed(e.getMessage() + " (not sent again: it may have run)");
+        }
         if (e instanceof TransportException) {
             return StepResult.unreachable(e.getMessage() + suffix);
         }
@@ -171,6 +185,11 @@ final class HostRun {
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return StepResult.failed(message + suffix);
+    }
+
+    /** A command reached the host and ran past its timeout: the host answered. */
+    private static boolean answered(RuntimeException e) {
+        return e instanceof TransportException t && t.sent() && t.kind() == TransportException.Kind.TIMEOUT;
     }
 
     private HostOutcome finish(

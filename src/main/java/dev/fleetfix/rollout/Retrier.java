@@ -4,6 +4,7 @@ import dev.fleetfix.rollout.gate.Sleeper;
 import io.github.resilience4j.core.functions.Either;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs an action under a resilience4j {@link RetryConfig}: its attempts, exception predicate and
@@ -27,12 +28,21 @@ final class Retrier {
     record Attempted<T>(T value, int attempts) {}
 
     <T> Attempted<T> run(Action<T> action) throws InterruptedException {
+        return run(action, () -> true);
+    }
+
+    /**
+     * As {@link #run(Action)}, and tries again only while {@code mayRetry} also holds after a
+     * failure (a step that sent nothing yet).
+     */
+    <T> Attempted<T> run(Action<T> action, BooleanSupplier mayRetry) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
                 return new Attempted<>(action.run(), attempt);
             } catch (RuntimeException e) {
                 if (attempt >= config.getMaxAttempts()
-                        || !config.getExceptionPredicate().test(e)) {
+                        || !config.getExceptionPredicate().test(e)
+                        || !mayRetry.getAsBoolean()) {
                     throw new Exhausted(e, attempt);
                 }
                 long waitMillis = config.<T>getIntervalBiFunction().apply(attempt, Either.left(e));

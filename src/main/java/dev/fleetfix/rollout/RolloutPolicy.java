@@ -9,10 +9,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the engine treats failures. Steps are retried on transient transport and Redis errors with
- * exponential backoff (steps are idempotent, so running one again is safe); a circuit breaker over
- * host outcomes halts the rollout when failures repeat, even when max_fail_percentage would allow
- * them.
+ * How the engine treats failures. Only connecting is retried, with exponential backoff: a step is
+ * run again only when it failed to connect before it sent anything to the host. A command that was
+ * sent and then timed out or lost its connection may have run, in part or whole, so it has failed
+ * and is never sent again. A circuit breaker over host outcomes halts the rollout when failures
+ * repeat, even when max_fail_percentage would allow them.
  *
  * @param retry when and how often to retry a step
  * @param breaker when to stop starting hosts
@@ -47,11 +48,14 @@ public record RolloutPolicy(RetryConfig retry, CircuitBreakerConfig breaker) {
         return new RolloutPolicy(retry, breaker);
     }
 
-    /** Timeouts and broken connections over SSH, and Redis errors (Redis restarts cut connections). */
+    /**
+     * A failure to connect, over SSH or to Redis, before anything was sent; never a command that
+     * was sent (timed out, connection lost), nor keys, auth or a refused command.
+     */
     public static boolean isTransient(Throwable e) {
         if (e instanceof TransportException t) {
             return t.isTransient();
         }
-        return e instanceof RedisException;
+        return e instanceof RedisException r && r.beforeSending();
     }
 }

@@ -70,7 +70,7 @@ final class RestartRedisStep implements StepType {
                 timeout);
         String script = command.orElse("systemctl restart " + ShellQuote.quote(unit));
         String what = command.isPresent() ? "redis (command)" : "service " + unit;
-        SafeRestart restart = new SafeRestart(options, script, what);
+        SafeRestart restart = new SafeRestart(options, script, what, unit);
         return ctx -> {
             if (!always && !ctx.state().changedInPlay()) {
                 return StepResult.skipped("nothing changed on this host in this play");

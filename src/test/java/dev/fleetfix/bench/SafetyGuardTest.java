@@ -67,6 +67,34 @@ class SafetyGuardTest {
     }
 
     @Test
+    void anOldRedisWithoutMaxmemoryInInfoIsAskedThroughConfig() {
+        target.info.put("memory", Map.of("used_memory", "900"));
+        target.config.put("maxmemory", "1000");
+        target.config.put("maxmemory-policy", "noeviction");
+
+        assertThatThrownBy(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT))
+                .hasMessageContaining("used_memory is 90 % of maxmemory");
+    }
+
+    @Test
+    void aMemoryLimitThatCannotBeReadRefusesUnlessForced() {
+        target.info.put("memory", Map.of("used_memory", "900"));
+
+        assertThatThrownBy(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT))
+                .hasMessageContaining("maxmemory could not be read (not in INFO memory, CONFIG GET refused)");
+        assertThatCode(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT.forced()))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRoleThatCannotBeReadIsNotTakenForAPrimary() {
+        target.info.put("replication", Map.of());
+
+        assertThatThrownBy(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT))
+                .hasMessageContaining("its role could not be read");
+    }
+
+    @Test
     void refusesAReplicaEvenWhenForced() {
         target.info.put("replication", Map.of("role", "slave"));
 

@@ -199,13 +199,17 @@ class AuditRulesTest {
     void aRedisThatRefusesOurPasswordIsNamedAsSuch() {
         HostAudit audit = judge(
                 FactOutput.debian12(),
-                RedisFacts.unreachable(ENDPOINT, "authentication failed: WRONGPASS invalid username-password pair"));
+                RedisFacts.authFailed(
+                        ENDPOINT, "authentication failed: WRONGPASS invalid username-password pair (user ops)"));
 
         assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
         assertThat(audit.findings())
-                .extracting(Finding::text)
-                .containsExactly("Redis on 127.0.0.11:6379 refused fleetfix: authentication failed: WRONGPASS invalid"
-                        + " username-password pair");
+                .extracting(Finding::code, Finding::text)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        "redis-auth",
+                        "Redis on 127.0.0.11:6379 runs but refused fleetfix's credentials: authentication failed:"
+                                + " WRONGPASS invalid username-password pair (user ops); check redis_user and the"
+                                + " redis_password source"));
     }
 
     @Test

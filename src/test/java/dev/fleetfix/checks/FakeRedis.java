@@ -15,7 +15,13 @@ final class FakeRedis implements RedisConnector {
     private final Map<String, String> replication = new HashMap<>();
     private final Map<String, String> config = new HashMap<>();
     private String refusal;
+    private RedisException.Kind refusalKind = RedisException.Kind.CONNECTION_REFUSED;
     boolean configRefused;
+    /** Commands (as ACL labels, "config|get") ACL DRYRUN says the user may not run; ACL DRYRUN itself is allowed. */
+    final java.util.Set<String> notPermitted = new java.util.HashSet<>();
+    /** Users ACL DRYRUN was asked about. */
+    final java.util.List<String> dryrunUsers = new java.util.ArrayList<>();
+
     int connections;
     int closed;
 
@@ -45,6 +51,20 @@ final class FakeRedis implements RedisConnector {
         return redis;
     }
 
+    /** Answers, but refuses the credentials, as Jedis reports it at connect time. */
+    static FakeRedis refusingCredentials(String reason) {
+        FakeRedis redis = new FakeRedis();
+        redis.refusal = reason;
+        redis.refusalKind = RedisException.Kind.AUTH;
+        return redis;
+    }
+
+    /** CONFIG is not in the ACL user's rights: CONFIG GET gets NOPERM, and so says ACL DRYRUN. */
+    FakeRedis withoutConfigRights() {
+        notPermitted.addAll(java.util.List.of("config|get", "config|set", "config|rewrite"));
+        return this;
+    }
+
     FakeRedis config(String parameter, String value) {
         config.put(parameter, value);
         return this;
@@ -59,7 +79,7 @@ final class FakeRedis implements RedisConnector {
     public RedisNode connect(Host host, Duration timeout) {
         connections++;
         if (refusal != null) {
-            throw new RedisException(host.name(), host.redis() + ": " + refusal, null);
+            throw new RedisException(host.name(), refusalKind, Optional.empty(), host.redis() + ": " + refusal, null);
         }
         return new Node(host.name());
     }
@@ -93,13 +113,37 @@ final class FakeRedis implements RedisConnector {
         @Override
         public Optional<String> configGet(String parameter) {
             if (configRefused) {
-                throw new RedisException(host, "ERR unknown command 'CONFIG'", null);
+                throw new RedisException(
+                        host,
+                        RedisException.Kind.UNKNOWN_COMMAND,
+                        Optional.of("CONFIG GET"),
+                        "CONFIG GET refused, unknown command (renamed away or too old): ERR unknown command 'CONFIG'",
+                        null);
+            }
+            if (notPermitted.contains("config|get")) {
+                throw new RedisException(
+                        host,
+                        RedisException.Kind.NO_PERMISSION,
+                        Optional.of("CONFIG GET"),
+                        "CONFIG GET refused by ACL: NOPERM User ops has no permissions to run the 'config|get'"
+                                + " command",
+                        null);
             }
             return Optional.ofNullable(config.get(parameter));
         }
 
         @Override
         public Object command(String name, String... args) {
+            if (name.equals("ACL") && args.length >= 3 && args[0].equals("DRYRUN")) {
+                dryrunUsers.add(args[1]);
+                String label = args[2].toLowerCase(java.util.Locale.ROOT)
+                        + (args.length > 3 && (args[2].equals("CONFIG") || args[2].equals("CLUSTER"))
+                                ? "|" + args[3].toLowerCase(java.util.Locale.ROOT)
+                                : "");
+                return notPermitted.contains(label)
+                        ? "User " + args[1] + " has no permissions to run the '" + label + "' command"
+                        : "OK";
+            }
             throw new UnsupportedOperationException(name);
         }
 

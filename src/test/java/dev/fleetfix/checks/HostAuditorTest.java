@@ -120,6 +120,42 @@ class HostAuditorTest {
         assertThat(facts.redis().reachable()).isTrue();
         assertThat(facts.redis().disableThp()).isEmpty();
         assertThat(facts.redis().tcpBacklog()).isEmpty();
+        assertThat(facts.redis().refused()).contains("config|get (unknown command: renamed away?)");
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .anyMatch(t -> t.startsWith("Redis refuses commands fleetfix needs: config|get (unknown command"));
+    }
+
+    @Test
+    void anAclUserIsToldWhichCommandsItMayNotRun() {
+        FakeRedis redis = FakeRedis.redis7().withoutConfigRights();
+
+        HostAudit audit = auditor.audit(
+                lab1, FakeShell.printing("lab-1", FactOutput.debian12().text()), redis);
+
+        RedisFacts facts = audit.facts().orElseThrow().redis();
+        assertThat(facts.reachable()).isTrue();
+        assertThat(facts.version()).contains("7.0.15");
+        assertThat(facts.refused())
+                .containsExactly("config|get (NOPERM)", "config|rewrite (NOPERM)", "config|set (NOPERM)");
+        assertThat(redis.dryrunUsers).containsOnly("default");
+    }
+
+    @Test
+    void aRedisThatRefusesOurCredentialsIsAuthFailedNotDown() {
+        HostAudit audit = auditor.audit(
+                lab1,
+                FakeShell.printing("lab-1", FactOutput.debian12().text()),
+                FakeRedis.refusingCredentials("authentication failed: WRONGPASS invalid username-password pair"));
+
+        RedisFacts facts = audit.facts().orElseThrow().redis();
+        assertThat(facts.authFailed()).isTrue();
+        assertThat(facts.error())
+                .contains("authentication failed: WRONGPASS invalid username-password pair (user default)");
+        assertThat(audit.findings())
+                .extracting(Finding::code)
+                .contains("redis-auth")
+                .doesNotContain("redis-down");
     }
 
     @Test

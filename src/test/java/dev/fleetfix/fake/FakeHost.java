@@ -44,6 +44,7 @@ public final class FakeHost {
     private volatile Predicate<String> transientFailure = s -> false;
     private volatile boolean restartBreaksRedis;
     private volatile boolean transientAlways;
+    private volatile Predicate<String> timeOut = s -> false;
 
     public FakeHost(String name, Path dir) {
         this.name = name;
@@ -193,6 +194,14 @@ public final class FakeHost {
         transientFailure = which;
     }
 
+    /**
+     * Scripts matching this are sent and then time out, as a command that outlives its timeout:
+     * logged as sent, and the shell throws what a real one throws then.
+     */
+    public void timeOut(Predicate<String> which) {
+        timeOut = which;
+    }
+
     /** Every command throws a transient TransportException: the host is gone. */
     public void failTransientlyAlways() {
         transientAlways = true;
@@ -225,6 +234,13 @@ public final class FakeHost {
             scripts.add(script);
             if (transientAlways) {
                 throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
+            }
+            if (timeOut.test(script)) {
+                throw TransportException.afterSending(
+                        name,
+                        TransportException.Kind.TIMEOUT,
+                        "command timed out after " + command.timeout().toSeconds() + "s: " + script,
+                        null);
             }
             if (transientFailure.test(script)) {
                 transientFailure = s -> false;

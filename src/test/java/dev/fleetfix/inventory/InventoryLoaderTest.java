@@ -216,6 +216,52 @@ class InventoryLoaderTest {
     }
 
     @Test
+    void aclUsersForRedisAndSentinelGoNextToTheirPasswords() throws IOException {
+        Inventory inventory = load(
+                """
+                all:
+                  vars:
+                    redis_user: ops
+                    redis_password_env: REDIS_PW
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 10.0.0.1}
+                    sentinel:
+                      vars: {sentinel_user: watcher, sentinel_password: s3cret}
+                      hosts:
+                        r1:
+                """);
+        Host r1 = inventory.host("r1").orElseThrow();
+        assertThat(r1.redis().auth().user()).contains("ops");
+        assertThat(r1.redis().auth().userName()).isEqualTo("ops");
+        assertThat(r1.asSentinel().orElseThrow().redis().auth().user()).contains("watcher");
+        assertThat(inventory.warnings()).isEmpty();
+        assertThat(RedisAuth.NONE.userName()).isEqualTo("default");
+    }
+
+    @Test
+    void anUnknownRedisKeyIsNamedWithTheKeyItLooksLike() throws IOException {
+        Inventory inventory = load(
+                """
+                all:
+                  vars:
+                    redis_usr: ops
+                  hosts:
+                    r1: {ansible_host: 10.0.0.1, sentinel_pasword: x, redis_flavour: valkey}
+                    r2: {ansible_host: 10.0.0.2}
+                """);
+        assertThat(inventory.host("r1").orElseThrow().redis().auth().user()).isEmpty();
+        assertThat(inventory.warnings())
+                .as("each once, though two hosts inherit redis_usr")
+                .hasSize(3)
+                .anyMatch(w -> w.endsWith(
+                        ":3:16: warning: unknown Redis key redis_usr is ignored, did you mean" + " redis_user?"))
+                .anyMatch(w -> w.contains("sentinel_pasword is ignored, did you mean sentinel_password?"))
+                .anyMatch(w -> w.endsWith("unknown Redis key redis_flavour is ignored"));
+    }
+
+    @Test
     void aBadSentinelPortNamesItsLine() throws IOException {
         assertThatThrownBy(
                         () -> load(

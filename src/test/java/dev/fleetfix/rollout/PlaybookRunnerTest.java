@@ -165,9 +165,9 @@ class PlaybookRunnerTest {
     }
 
     @Test
-    void transientTransportErrorsAreRetriedWithBackoff() throws Exception {
+    void aStepThatFailedToConnectBeforeSendingAnythingIsRetriedWithBackoff() throws Exception {
         Harness h = new Harness(dir, "r1");
-        h.host("r1").failTransiently(s -> s.startsWith("echo never"));
+        h.host("r1").failTransiently(s -> true);
         Instant start = h.clock.instant();
         RunSummary summary = h.run("- hosts: all\n  steps:\n    - thp: {}\n");
         assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
@@ -176,6 +176,38 @@ class PlaybookRunnerTest {
         assertThat(events(h, dev.fleetfix.rollout.event.StepFinished.class))
                 .singleElement()
                 .satisfies(f -> assertThat(f.attempts()).isEqualTo(2));
+    }
+
+    @Test
+    void aStepWhoseConnectionDropsAfterItSentACommandIsNotRunAgain() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").failTransiently(s -> s.startsWith("echo never"));
+        RunSummary summary = h.run("- hosts: all\n  steps:\n    - thp: {}\n");
+        assertThat(summary.failed()).containsExactly("r1");
+        assertThat(h.host("r1").scripts().stream().filter(s -> s.startsWith("echo never")))
+                .hasSize(1);
+        assertThat(events(h, dev.fleetfix.rollout.event.StepFinished.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.attempts()).isEqualTo(1));
+    }
+
+    @Test
+    void aCommandThatTimedOutIsSentOnceAndFailsTheStepNotTheHostsReachability() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").timeOut(s -> s.contains("sleep 10"));
+        RunSummary summary = h.run("- hosts: all\n  steps:\n    - command: {cmd: \"sleep 10\", timeout: 3s}\n");
+        assertThat(summary.failed()).containsExactly("r1");
+        assertThat(h.host("r1").scripts().stream().filter(s -> s.contains("sleep 10")))
+                .as("sent once, never again")
+                .hasSize(1);
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.FAILED);
+        assertThat(h.result("r1", "command").message())
+                .contains("command timed out after 3s")
+                .contains("not sent again")
+                .doesNotContain("attempts");
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.FAILED));
     }
 
     @Test

@@ -68,6 +68,7 @@ public final class JedisBenchTarget implements BenchTarget {
                 .ssl(endpoint.tls())
                 .clientName("fleetfix-bench");
         password.ifPresent(p -> config.password(p.reveal()));
+        endpoint.auth().user().ifPresent(config::user);
         return new JedisBenchTarget(hostName, new HostAndPort(endpoint.address(), endpoint.port()), config.build());
     }
 

@@ -15,8 +15,9 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Connects to a host's Redis with Jedis, as its {@link RedisEndpoint} says: address, port, TLS, and a
- * password read at connect time from an env var, a file or the inventory. The connect and socket
+ * Connects to a host's Redis with Jedis, as its {@link RedisEndpoint} says: address, port, TLS, the
+ * ACL user ({@code redis_user}), and a password read at connect time from an env var, a file or the
+ * inventory. The connect and socket
  * timeouts are both the given timeout. The connection is opened (and authenticated) here, so an
  * unreachable Redis fails at {@link #connect} with a message naming host and endpoint.
  */
@@ -45,6 +46,8 @@ public final class JedisConnector implements RedisConnector {
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         Optional<String> password = RedisPassword.resolve(host, env);
         password.ifPresent(config::password);
+        // AUTH user password (Redis 6+); without a user Jedis sends AUTH password, as the default user
+        endpoint.auth().user().ifPresent(config::user);
         Jedis jedis = null;
         try {
             jedis = new Jedis(new HostAndPort(endpoint.address(), endpoint.port()), config.build());

@@ -1,6 +1,7 @@
 package dev.fleetfix.redis.jedis;
 
 import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisException.Kind;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -9,22 +10,78 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import javax.net.ssl.SSLException;
-import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Maps Jedis exceptions to {@link RedisException}s that say in plain words what went wrong:
- * "host lab-2: redis: 127.0.0.12:6379: connection refused".
+ * Maps Jedis exceptions to {@link RedisException}s that say in plain words what went wrong
+ * ("host lab-2: redis: 127.0.0.12:6379: connection refused") and of which {@link Kind} it was:
+ * whether Redis was reached at all, refused the credentials, or answered one command with an error.
  */
 final class JedisErrors {
     private JedisErrors() {}
 
+    /** A failure while connecting (and authenticating): no command of ours was sent yet. */
     static RedisException map(String host, String endpoint, Duration timeout, RuntimeException e) {
-        return new RedisException(host, endpoint + ": " + describe(e, timeout), e);
+        return new RedisException(host, kind(e, false), Optional.empty(), endpoint + ": " + describe(e, timeout), e);
+    }
+
+    /** A failure of one command, named as sent ("CONFIG GET"). */
+    static RedisException map(String host, String endpoint, Duration timeout, String command, RuntimeException e) {
+        Kind kind = kind(e, true);
+        String text = describe(e, timeout);
+        String what =
+                switch (kind) {
+                    case UNKNOWN_COMMAND -> command + " refused, unknown command (renamed away or too old): " + text;
+                    case NO_PERMISSION -> command + " refused by ACL: " + text;
+                    case ERROR_REPLY -> command + ": " + text;
+                    case LOST -> command + " sent, then " + text;
+                    default -> text;
+                };
+        return new RedisException(host, kind, Optional.of(command), endpoint + ": " + what, e);
+    }
+
+    /** Which kind of failure: {@code sent} is whether a command had been sent on a live connection. */
+    static Kind kind(Throwable e, boolean sent) {
+        for (Throwable t : causes(e)) {
+            if (t instanceof JedisDataException data) {
+                return replyKind(data.getMessage());
+            }
+        }
+        if (sent) {
+            return Kind.LOST;
+        }
+        for (Throwable t : causes(e)) {
+            if (t instanceof ConnectException) {
+                return Kind.CONNECTION_REFUSED;
+            }
+        }
+        return Kind.UNREACHABLE;
+    }
+
+    /** An error reply, by Redis's own words (they have been stable since 2.8). */
+    static Kind replyKind(String message) {
+        String m = message == null ? "" : message.toUpperCase(Locale.ROOT);
+        if (isAuthError(m)) {
+            return Kind.AUTH;
+        }
+        if (m.startsWith("NOPERM")) {
+            return Kind.NO_PERMISSION;
+        }
+        if (m.startsWith("ERR UNKNOWN COMMAND") || m.startsWith("ERR UNKNOWN SUBCOMMAND")) {
+            return Kind.UNKNOWN_COMMAND;
+        }
+        return Kind.ERROR_REPLY;
     }
 
     static String describe(Throwable e, Duration timeout) {
+        for (Throwable t : causes(e)) {
+            if (t instanceof JedisDataException data) {
+                String message = String.valueOf(data.getMessage());
+                return replyKind(message) == Kind.AUTH ? "authentication failed: " + message : message;
+            }
+        }
         for (Throwable t : causes(e)) {
             if (t instanceof ConnectException) {
                 return "connection refused";
@@ -40,12 +97,6 @@ final class JedisErrors {
             }
             if (t instanceof SSLException) {
                 return "TLS failed: " + t.getMessage();
-            }
-            if (t instanceof JedisAccessControlException) {
-                return "authentication failed: " + t.getMessage();
-            }
-            if (t instanceof JedisDataException && isAuthError(t.getMessage())) {
-                return "authentication failed: " + t.getMessage();
             }
         }
         String message = rootMessage(e);
@@ -65,9 +116,17 @@ final class JedisErrors {
         return all;
     }
 
-    private static boolean isAuthError(String message) {
-        String m = message == null ? "" : message.toUpperCase(Locale.ROOT);
-        return m.startsWith("NOAUTH") || m.startsWith("WRONGPASS") || m.contains("INVALID PASSWORD");
+    /**
+     * NOAUTH and WRONGPASS, Redis 6's "AUTH ... called without any password configured", older
+     * "invalid password" and "Client sent AUTH, but no password is set". Jedis files NOPERM, an ACL
+     * refusal of one command, under the same exception as these, which is not what it is.
+     */
+    private static boolean isAuthError(String upper) {
+        return upper.startsWith("NOAUTH")
+                || upper.startsWith("WRONGPASS")
+                || upper.contains("INVALID PASSWORD")
+                || upper.contains("NO PASSWORD IS SET")
+                || upper.contains("WITHOUT ANY PASSWORD CONFIGURED");
     }
 
     private static String rootMessage(Throwable e) {

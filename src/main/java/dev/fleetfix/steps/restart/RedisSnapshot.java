@@ -13,23 +13,25 @@ import java.util.TreeMap;
 /**
  * What a host's Redis looked like just before its restart: role and replicas, persistence, version.
  *
- * @param answered false when Redis did not answer (nothing in memory to lose)
- * @param replication its replication state
+ * @param answered whether Redis answered
+ * @param down when it did not answer: whether it is known not to run (connection refused, its unit
+ *     inactive and nothing listening on its port), so that nothing is in memory. False when it may
+ *     run and hold data (it refused our credentials, timed out, listens elsewhere).
+ * @param replication its replication state; {@link NodeState#error()} says why it did not answer
  * @param masterHost a replica's primary address
  * @param masterPort a replica's primary port
- * @param rdb whether {@code save} has save points
- * @param aof whether {@code appendonly} is on
+ * @param persistence RDB and AOF, as far as they could be read
  * @param version {@code redis_version}
  * @param keyspace keys and keys with an expiry per db
  * @param cluster whether it runs in cluster mode ({@code cluster_enabled:1})
  */
 public record RedisSnapshot(
         boolean answered,
+        boolean down,
         NodeState replication,
         Optional<String> masterHost,
         int masterPort,
-        boolean rdb,
-        boolean aof,
+        Persistence persistence,
         String version,
         Map<Integer, KeyCount> keyspace,
         boolean cluster) {
@@ -37,33 +39,65 @@ public record RedisSnapshot(
     /** One db's line of {@code INFO keyspace}. */
     public record KeyCount(long keys, long expires) {}
 
+    private static final Persistence NOT_READ =
+            new Persistence(Optional.empty(), Optional.empty(), "", Optional.of("Redis did not answer"));
+
     public RedisSnapshot {
         Objects.requireNonNull(replication, "replication");
         Objects.requireNonNull(masterHost, "masterHost");
+        Objects.requireNonNull(persistence, "persistence");
         Objects.requireNonNull(version, "version");
         keyspace = Map.copyOf(keyspace);
+        if (answered && down) {
+            throw new IllegalArgumentException("a Redis that answered is not down");
+        }
     }
 
+    /** Redis is known not to run: nothing is in memory. {@code why} says how that is known. */
     public static RedisSnapshot down(String host, String why) {
         return new RedisSnapshot(
-                false, NodeState.unreachable(host, why), Optional.empty(), 0, false, false, "?", Map.of(), false);
+                false, true, NodeState.unreachable(host, why), Optional.empty(), 0, NOT_READ, "?", Map.of(), false);
     }
 
-    /** Reads INFO replication, persistence, server, keyspace, cluster and CONFIG GET save. */
-    public static RedisSnapshot observe(String host, RedisNode node) {
+    /** Redis did not answer, and may run with data in memory: {@code why} says what was seen. */
+    public static RedisSnapshot unknown(String host, String why) {
+        return new RedisSnapshot(
+                false, false, NodeState.unreachable(host, why), Optional.empty(), 0, NOT_READ, "?", Map.of(), false);
+    }
+
+    /** Roles only (INFO replication), for after a restart: persistence is not read. */
+    public static RedisSnapshot roles(String host, RedisNode node) {
         Map<String, String> repl = node.info("replication");
-        Map<String, String> persistence = node.info("persistence");
-        String version = node.info("server").getOrDefault("redis_version", "?");
-        boolean rdb = node.configGet("save").map(s -> !s.isBlank()).orElse(false);
-        boolean aof = "1".equals(persistence.get("aof_enabled"));
         return new RedisSnapshot(
                 true,
+                false,
                 NodeState.fromInfo(host, repl),
                 Optional.ofNullable(repl.get("master_host")),
                 (int) ReplicaLink.number(repl.get("master_port"), 0),
-                rdb,
-                aof,
-                version,
+                new Persistence(Optional.empty(), Optional.empty(), "", Optional.of("not read")),
+                "?",
+                Map.of(),
+                false);
+    }
+
+    /** Why Redis did not answer ("" when it did). */
+    public String why() {
+        return replication.error().orElse("");
+    }
+
+    /** Reads INFO replication, persistence, server, keyspace and cluster, and persistence as {@code reader} can. */
+    public static RedisSnapshot observe(String host, RedisNode node, PersistenceReader reader) {
+        Map<String, String> repl = node.info("replication");
+        Map<String, String> server = node.info("server");
+        Persistence persistence = reader.read(node, node.info("persistence"), server);
+        return new RedisSnapshot(
+                true,
+                false,
+                NodeState.fromInfo(host, repl),
+                Optional.ofNullable(repl.get("master_host")),
+                (int) ReplicaLink.number(repl.get("master_port"), 0),
+                persistence,
+                server.getOrDefault("redis_version", "?"),
                 keyspace(node.info("keyspace")),
                 "1".equals(node.info("cluster").get("cluster_enabled")));
     }
@@ -98,19 +132,18 @@ public record RedisSnapshot(
         return replication.replicas();
     }
 
-    public boolean persistent() {
-        return rdb || aof;
+    /** Whether the data set is on disk: empty when that could not be read. */
+    public Optional<Boolean> persistent() {
+        return persistence.persistent();
     }
 
-    /** "save points" / "appendonly" / "no persistence (save \"\", appendonly no)". */
+    public boolean aof() {
+        return persistence.aofOn();
+    }
+
+    /** "save points" / "appendonly" / "no persistence (save \"\", appendonly no)" / what is unknown. */
     public String persistenceText() {
-        if (aof && rdb) {
-            return "appendonly and save points";
-        }
-        if (aof) {
-            return "appendonly";
-        }
-        return rdb ? "save points" : "no persistence (save \"\", appendonly no)";
+        return persistence.text();
     }
 
     /** Redis 6.2 or later: has the FAILOVER command. */

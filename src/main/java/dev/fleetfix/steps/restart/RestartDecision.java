@@ -23,6 +23,10 @@ import java.util.Optional;
  *   <li>A primary without persistence and no replica to fail over to is refused: a restart would
  *       lose its data set, and its replicas would resync the empty one. {@code allow_data_loss:
  *       true} restarts it anyway.
+ *   <li>When a fact this needs could not be read (whether save points are set, with CONFIG renamed
+ *       away or refused by ACL and no config file that settles it), the restart is refused naming
+ *       that fact, as is a Redis that did not answer but may run (credentials refused, timeout).
+ *       Only a Redis known not to run is restarted as having nothing in memory.
  * </ul>
  *
  * @param kind what to do
@@ -70,7 +74,7 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
      */
     public static RestartDecision decide(RedisSnapshot snapshot, RestartOptions options, SentinelStatus sentinel) {
         if (!snapshot.answered()) {
-            return of(Kind.RESTART, "Redis does not answer: nothing in memory to lose, restarting brings it back");
+            return notAnswering(snapshot, options);
         }
         if (snapshot.role() == NodeRole.REPLICA) {
             if (snapshot.replication().linkUp()) {
@@ -114,6 +118,14 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
             return unsafe(
                     snapshot, options, "primary, Redis " + snapshot.version() + " has no FAILOVER command (6.2+)");
         }
+        if (!snapshot.persistence().configAnswered()) {
+            // Without CONFIG REWRITE the swapped roles live in memory only: the old primary would
+            // restart as a primary beside the new one.
+            return unsafe(
+                    snapshot,
+                    options,
+                    "primary, and FAILOVER needs CONFIG REWRITE to keep the new roles but CONFIG GET was refused");
+        }
         return failover(Handover.failover(first), "primary: fail over to " + lag + " first");
     }
 
@@ -148,8 +160,38 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
         return "";
     }
 
+    /**
+     * Only a Redis known not to run has nothing in memory. One that refused our credentials, timed
+     * out or listens on another address runs, and may hold the only copy of its data.
+     */
+    private static RestartDecision notAnswering(RedisSnapshot s, RestartOptions options) {
+        if (s.down()) {
+            return of(Kind.RESTART, "Redis is not running (" + s.why() + "): nothing in memory to lose");
+        }
+        if (options.allowDataLoss()) {
+            return of(
+                    Kind.RESTART,
+                    "Redis did not answer (" + s.why() + ") and may hold data: restarting anyway (allow_data_loss)");
+        }
+        return of(
+                Kind.REFUSE,
+                "refused: Redis did not answer (" + s.why() + "), so whether it runs with data in memory is"
+                        + " unknown; set allow_data_loss: true to restart anyway");
+    }
+
     private static RestartDecision unsafe(RedisSnapshot s, RestartOptions options, String situation) {
-        if (s.persistent()) {
+        if (s.persistent().isEmpty()) {
+            if (options.allowDataLoss()) {
+                return of(
+                        Kind.RESTART, situation + ", " + s.persistenceText() + ": restarting anyway (allow_data_loss)");
+            }
+            return of(
+                    Kind.REFUSE,
+                    "refused: " + situation + ", and " + s.persistenceText()
+                            + ": whether a restart would lose the data set cannot be told; set allow_data_loss:"
+                            + " true to restart anyway");
+        }
+        if (s.persistent().get()) {
             return of(
                     Kind.SAVE_THEN_RESTART,
                     situation + ": " + (s.aof() ? "BGREWRITEAOF" : "BGSAVE") + " first (" + s.persistenceText() + ")");

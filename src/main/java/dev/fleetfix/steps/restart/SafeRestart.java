@@ -10,8 +10,10 @@ import dev.fleetfix.steps.StepResult;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,11 +35,17 @@ public final class SafeRestart {
     private final RestartOptions options;
     private final String script;
     private final String what;
+    private final String unit;
 
-    public SafeRestart(RestartOptions options, String script, String what) {
+    /**
+     * @param unit the systemd unit that runs Redis: where its command line is read, and whose state
+     *     tells a Redis that is down from one that does not answer
+     */
+    public SafeRestart(RestartOptions options, String script, String what, String unit) {
         this.options = options;
         this.script = script;
         this.what = what;
+        this.unit = unit;
     }
 
     public StepResult run(StepContext ctx) throws InterruptedException {
@@ -174,12 +182,50 @@ public final class SafeRestart {
         }
     }
 
-    private static RedisSnapshot snapshot(StepContext ctx) {
+    private RedisSnapshot snapshot(StepContext ctx) {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
-            return RedisSnapshot.observe(ctx.host().name(), node);
+            return RedisSnapshot.observe(ctx.host().name(), node, new PersistenceReader(ctx.shell(), unit));
         } catch (RedisException e) {
-            return RedisSnapshot.down(ctx.host().name(), e.getMessage());
+            if (e.kind() != RedisException.Kind.CONNECTION_REFUSED) {
+                return RedisSnapshot.unknown(ctx.host().name(), e.detail());
+            }
+            return whyNotRunning(ctx, e.detail());
         }
+    }
+
+    /**
+     * A refused connection proves only that nothing listens at that address. Redis is down when its
+     * unit is inactive and nothing listens on its port at any address; else it may run elsewhere,
+     * with data.
+     */
+    private RedisSnapshot whyNotRunning(StepContext ctx, String refused) {
+        int port = ctx.host().redis().port();
+        ExecResult r = ctx.shell().exec(Command.of(processScript(unit, port)).withTimeout(Duration.ofSeconds(20)));
+        Map<String, String> seen = new HashMap<>();
+        for (String line : r.stdout().split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                seen.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            }
+        }
+        String state = seen.getOrDefault("unit", "");
+        String listening = seen.getOrDefault("listening", "");
+        String host = ctx.host().name();
+        if ((state.equals("inactive") || state.equals("failed")) && listening.equals("0")) {
+            return RedisSnapshot.down(
+                    host, refused + "; unit " + unit + " is " + state + " and nothing listens on port " + port);
+        }
+        return RedisSnapshot.unknown(
+                host,
+                refused + ", but unit " + unit + " is " + (state.isEmpty() ? "of unknown state" : state) + " and "
+                        + (listening.isEmpty() ? "an unknown number of" : listening) + " sockets listen on port "
+                        + port);
+    }
+
+    /** {@code unit=active} and {@code listening=N} (sockets listening on the port), one a line. */
+    static String processScript(String unit, int port) {
+        return "echo unit=$(systemctl show -p ActiveState --value " + ShellQuote.quote(unit) + " 2>/dev/null);"
+                + " echo listening=$(ss -ltnH 2>/dev/null | awk '$4 ~ /[:.]" + port + "$/' | wc -l)";
     }
 
     /** Names the inventory host of each replica fleetfix can open (only those are failover targets). */
@@ -205,6 +251,7 @@ public final class SafeRestart {
         var repl = s.replication();
         return new RedisSnapshot(
                 s.answered(),
+                s.down(),
                 new dev.fleetfix.rollout.topology.NodeState(
                         repl.host(),
                         repl.role(),
@@ -216,8 +263,7 @@ public final class SafeRestart {
                         repl.error()),
                 s.masterHost(),
                 s.masterPort(),
-                s.rdb(),
-                s.aof(),
+                s.persistence(),
                 s.version(),
                 s.keyspace(),
                 s.cluster());
@@ -275,7 +321,7 @@ public final class SafeRestart {
 
     private static void removeCanary(StepContext ctx, DataCheck check) {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
-            RedisSnapshot now = RedisSnapshot.observe(ctx.host().name(), node);
+            RedisSnapshot now = RedisSnapshot.roles(ctx.host().name(), node);
             try (RedisNode writer = writer(ctx, now).orElse(null)) {
                 if (writer != null) {
                     writer.command("DEL", check.key());

@@ -56,7 +56,7 @@ public final class LocalShell implements RemoteShell {
     public void put(String remotePath, byte[] content, int mode, boolean become) {
         ExecResult result = run(AtomicWrite.script(remotePath, mode), become, Command.DEFAULT_TIMEOUT, content);
         if (!result.ok()) {
-            throw new TransportException(
+            throw TransportException.afterSending(
                     host, Kind.BROKEN, "writing " + remotePath + " failed: " + result.errorText(), null);
         }
     }
@@ -89,7 +89,7 @@ public final class LocalShell implements RemoteShell {
             feed(process, stdin);
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 killTree(process);
-                throw new TransportException(
+                throw TransportException.afterSending(
                         host,
                         Kind.TIMEOUT,
                         "command timed out after " + DurationText.of(timeout) + ": " + script,
@@ -101,13 +101,13 @@ public final class LocalShell implements RemoteShell {
         } catch (InterruptedException e) {
             killTree(process);
             Thread.currentThread().interrupt();
-            throw new TransportException(host, Kind.BROKEN, "interrupted while running: " + script, e);
+            throw TransportException.afterSending(host, Kind.BROKEN, "interrupted while running: " + script, e);
         } catch (TimeoutException e) {
             // The shell exited but something it started in the background still holds its output open.
-            throw new TransportException(
+            throw TransportException.afterSending(
                     host, Kind.BROKEN, "command exited but its output stayed open (background process?): " + script, e);
         } catch (UncheckedIOException e) {
-            throw new TransportException(host, Kind.BROKEN, "reading output failed: " + e.getMessage(), e);
+            throw TransportException.afterSending(host, Kind.BROKEN, "reading output failed: " + e.getMessage(), e);
         }
     }
 

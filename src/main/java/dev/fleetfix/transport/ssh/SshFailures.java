@@ -161,19 +161,28 @@ final class SshFailures {
 
     /** A command ran longer than its timeout; the session was closed. */
     static TransportException commandTimedOut(Host host, Duration timeout, String script) {
-        return new TransportException(
+        return TransportException.afterSending(
                 host,
                 Kind.TIMEOUT,
                 "command timed out after " + DurationText.of(timeout) + ": " + shorten(script),
                 null);
     }
 
-    /** The connection broke while a command ran. */
+    /** The connection broke while a command ran (it may have run, in part or whole). */
     static TransportException broken(Host host, String script, Throwable error) {
-        return new TransportException(
+        return TransportException.afterSending(
                 host,
                 Kind.BROKEN,
                 "connection lost while running: " + shorten(script) + " (" + describe(error) + ")",
+                error);
+    }
+
+    /** No session could be opened for a command: it never reached the host. */
+    static TransportException noSession(Host host, String script, Throwable error) {
+        return new TransportException(
+                host,
+                Kind.BROKEN,
+                "connection lost before running: " + shorten(script) + " (" + describe(error) + ")",
                 error);
     }
 

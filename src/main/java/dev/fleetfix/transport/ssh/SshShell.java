@@ -111,7 +111,7 @@ public final class SshShell implements RemoteShell {
                 Command.DEFAULT_TIMEOUT,
                 content);
         if (!result.ok()) {
-            throw new TransportException(
+            throw TransportException.afterSending(
                     host,
                     Kind.BROKEN,
                     "writing " + remotePath + " failed (exit " + result.exitCode() + "): " + result.errorText(),
@@ -185,14 +185,14 @@ public final class SshShell implements RemoteShell {
         try {
             return ssh.startSession();
         } catch (OpenFailException e) {
-            throw SshFailures.broken(host, script, e);
+            throw SshFailures.noSession(host, script, e);
         } catch (IOException first) {
             dropIfCurrent(ssh);
             try {
                 return connection().startSession();
             } catch (IOException e) {
                 e.addSuppressed(first);
-                throw SshFailures.broken(host, script, e);
+                throw SshFailures.noSession(host, script, e);
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.fleetfix.redis.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.redis.RedisException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -44,5 +45,50 @@ class JedisErrorsTest {
     void otherErrorsKeepRedisOwnWords() {
         assertThat(JedisErrors.describe(new JedisDataException("ERR unknown command 'CONFIG'"), TIMEOUT))
                 .isEqualTo("ERR unknown command 'CONFIG'");
+    }
+
+    @Test
+    void aRefusedCommandIsNotAnAuthFailureNorADownRedis() {
+        RedisException renamed = JedisErrors.map(
+                "lab-1",
+                "127.0.0.11:6379",
+                TIMEOUT,
+                "CONFIG GET",
+                new JedisDataException("ERR unknown command 'CONFIG', with args beginning with: 'GET' 'save' "));
+        assertThat(renamed.kind()).isEqualTo(RedisException.Kind.UNKNOWN_COMMAND);
+        assertThat(renamed.refused()).isTrue();
+        assertThat(renamed.command()).contains("CONFIG GET");
+        assertThat(renamed.detail()).startsWith("127.0.0.11:6379: CONFIG GET refused, unknown command");
+
+        // Jedis files NOPERM under JedisAccessControlException, with WRONGPASS
+        RedisException acl = JedisErrors.map(
+                "lab-1",
+                "127.0.0.11:6379",
+                TIMEOUT,
+                "CONFIG GET",
+                new JedisAccessControlException("NOPERM User ops has no permissions to run the 'config|get' command"));
+        assertThat(acl.kind()).isEqualTo(RedisException.Kind.NO_PERMISSION);
+        assertThat(acl.detail()).contains("CONFIG GET refused by ACL: NOPERM").doesNotContain("authentication");
+    }
+
+    @Test
+    void connectFailuresAreToldApartFromAnswers() {
+        JedisConnectionException refused = new JedisConnectionException("Failed to connect to 127.0.0.12:6379.");
+        refused.addSuppressed(new ConnectException("Connection refused"));
+        assertThat(JedisErrors.map("lab-2", "127.0.0.12:6379", TIMEOUT, refused).kind())
+                .isEqualTo(RedisException.Kind.CONNECTION_REFUSED);
+        JedisConnectionException slow = new JedisConnectionException(new SocketTimeoutException("Read timed out"));
+        assertThat(JedisErrors.map("lab-2", "127.0.0.12:6379", TIMEOUT, slow).kind())
+                .isEqualTo(RedisException.Kind.UNREACHABLE);
+        assertThat(JedisErrors.map("lab-2", "127.0.0.12:6379", TIMEOUT, "BGSAVE", slow))
+                .satisfies(e -> assertThat(e.kind()).isEqualTo(RedisException.Kind.LOST))
+                .satisfies(e -> assertThat(e.beforeSending()).isFalse());
+        assertThat(JedisErrors.map(
+                                "lab-2",
+                                "127.0.0.12:6379",
+                                TIMEOUT,
+                                new JedisAccessControlException("WRONGPASS invalid username-password pair"))
+                        .kind())
+                .isEqualTo(RedisException.Kind.AUTH);
     }
 }

@@ -32,14 +32,27 @@ class RestartDecisionTest {
                 .toList();
         NodeState withHosts = new NodeState(
                 "p", state.role(), Optional.empty(), Optional.empty(), false, 500, named, Optional.empty());
-        return new RedisSnapshot(true, withHosts, Optional.empty(), 0, rdb, aof, version, Map.of(), cluster);
+        return primary(withHosts, Persistence.known(rdb, aof, "CONFIG GET save"), version, cluster);
+    }
+
+    private static RedisSnapshot primary(NodeState state, Persistence persistence, String version, boolean cluster) {
+        return new RedisSnapshot(true, false, state, Optional.empty(), 0, persistence, version, Map.of(), cluster);
     }
 
     private static RedisSnapshot replica(String link, boolean rdb) {
         NodeState state = NodeState.fromInfo(
                 "r",
                 Map.of("role", "slave", "master_host", "10.0.0.1", "master_port", "6379", "master_link_status", link));
-        return new RedisSnapshot(true, state, Optional.of("10.0.0.1"), 6379, rdb, false, "7.0.15", Map.of(), false);
+        return new RedisSnapshot(
+                true,
+                false,
+                state,
+                Optional.of("10.0.0.1"),
+                6379,
+                Persistence.known(rdb, false, "CONFIG GET save"),
+                "7.0.15",
+                Map.of(),
+                false);
     }
 
     private static RestartOptions options(boolean failover, boolean allowDataLoss) {
@@ -165,11 +178,124 @@ class RestartDecisionTest {
                 .isEqualTo("primary, no replica: BGSAVE first (save points)");
     }
 
+    /** CONFIG renamed away and the config file unreadable: whether save points are set is unknown. */
+    private static final Persistence SAVE_UNKNOWN = new Persistence(
+            Optional.empty(),
+            Optional.of(false),
+            "",
+            Optional.of("CONFIG GET save refused (unknown command: renamed away) and cannot read"
+                    + " /etc/redis/redis.conf over SSH (exit 1: Permission denied)"));
+
+    private static RedisSnapshot alone(Persistence persistence) {
+        NodeState state = NodeState.fromInfo("p", Map.of("role", "master", "master_repl_offset", "500"));
+        return primary(state, persistence, "7.0.15", false);
+    }
+
     @Test
-    void aRedisThatDoesNotAnswerIsRestarted() {
-        assertThat(RestartDecision.decide(RedisSnapshot.down("p", "connection refused"), DEFAULTS)
+    void aRedisKnownNotToRunIsRestarted() {
+        RestartDecision d = RestartDecision.decide(
+                RedisSnapshot.down(
+                        "p", "connection refused; unit redis-server is inactive and nothing listens on port 6379"),
+                DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.RESTART);
+        assertThat(d.reason())
+                .isEqualTo("Redis is not running (connection refused; unit redis-server is inactive and nothing"
+                        + " listens on port 6379): nothing in memory to lose");
+    }
+
+    @Test
+    void aRedisThatDidNotAnswerButMayRunIsRefused() {
+        for (String why : List.of(
+                "authentication failed: WRONGPASS invalid username-password pair",
+                "no answer within 3000 ms",
+                "connection refused, but unit redis-server is active and 1 sockets listen on port 6379")) {
+            RestartDecision d = RestartDecision.decide(RedisSnapshot.unknown("p", why), DEFAULTS);
+            assertThat(d.kind()).as(why).isEqualTo(Kind.REFUSE);
+            assertThat(d.reason())
+                    .contains("refused: Redis did not answer (" + why + ")")
+                    .contains("whether it runs with data in memory is unknown")
+                    .doesNotContain("nothing in memory");
+            assertThat(RestartDecision.decide(RedisSnapshot.unknown("p", why), options(true, true))
+                            .kind())
+                    .isEqualTo(Kind.RESTART);
+        }
+    }
+
+    @Test
+    void aPrimaryWhoseSavePointsCannotBeReadIsRefusedNamingTheFact() {
+        RestartDecision d = RestartDecision.decide(alone(SAVE_UNKNOWN), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+        assertThat(d.reason())
+                .contains("refused: primary, no replica")
+                .contains("CONFIG GET save refused (unknown command: renamed away)")
+                .contains("cannot read /etc/redis/redis.conf")
+                .contains("whether a restart would lose the data set cannot be told");
+        assertThat(RestartDecision.decide(alone(SAVE_UNKNOWN), options(true, true))
                         .kind())
                 .isEqualTo(Kind.RESTART);
+    }
+
+    @Test
+    void aofOnIsEnoughWhateverSaveIs() {
+        Persistence aofOnly = new Persistence(Optional.empty(), Optional.of(true), "", Optional.of("save unknown"));
+        RestartDecision d = RestartDecision.decide(alone(aofOnly), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
+        assertThat(d.reason()).contains("BGREWRITEAOF first");
+    }
+
+    @Test
+    void noFailoverRouteWhenCONFIGIsRefusedSinceTheNewRolesCouldNotBeWrittenDown() {
+        NodeState state = primary(false, false, "7.0.15", ONLINE).replication();
+        Persistence fromFile = Persistence.known(
+                true, false, "config file /etc/redis/redis.conf (CONFIG is disabled there: save 900 1)");
+        RestartDecision d = RestartDecision.decide(primary(state, fromFile, "7.0.15", false), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
+        assertThat(d.reason()).startsWith("primary, and FAILOVER needs CONFIG REWRITE to keep the new roles");
+        // Sentinel rewrites the configs itself: its route stays open.
+        assertThat(RestartDecision.decide(
+                                primary(state, fromFile, "7.0.15", false), DEFAULTS, SentinelStatus.managedAs(WATCHED))
+                        .kind())
+                .isEqualTo(Kind.FAILOVER_THEN_RESTART);
+    }
+
+    @Test
+    void savePointsWithAofUnknownAreNotEnough() {
+        // Redis loads the AOF rather than the RDB when appendonly is on: a BGSAVE then proves nothing.
+        Persistence rdbAofUnknown = new Persistence(
+                Optional.of(true), Optional.empty(), "CONFIG GET save", Optional.of("aof_enabled missing"));
+        assertThat(RestartDecision.decide(alone(rdbAofUnknown), DEFAULTS).kind())
+                .isEqualTo(Kind.REFUSE);
+    }
+
+    @Test
+    void savePointsReadFromTheConfigFileAreUsed() {
+        Persistence fromFile = Persistence.known(
+                true, false, "config file /etc/redis/redis.conf (CONFIG is disabled there: save 900 1)");
+        RestartDecision d = RestartDecision.decide(alone(fromFile), DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
+        assertThat(d.reason())
+                .isEqualTo("primary, no replica: BGSAVE first (save points (config file /etc/redis/redis.conf"
+                        + " (CONFIG is disabled there: save 900 1)))");
+    }
+
+    @Test
+    void aReplicaCutFromItsPrimaryWithUnknownPersistenceIsRefused() {
+        NodeState state = NodeState.fromInfo(
+                "r",
+                Map.of(
+                        "role",
+                        "slave",
+                        "master_host",
+                        "10.0.0.1",
+                        "master_port",
+                        "6379",
+                        "master_link_status",
+                        "down"));
+        RedisSnapshot s = new RedisSnapshot(
+                true, false, state, Optional.of("10.0.0.1"), 6379, SAVE_UNKNOWN, "7.0.15", Map.of(), false);
+        RestartDecision d = RestartDecision.decide(s, DEFAULTS);
+        assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+        assertThat(d.reason()).contains("may hold the only copy").contains("CONFIG GET save refused");
     }
 
     @Test

@@ -1,0 +1,224 @@
+package dev.fleetfix.steps.restart;
+
+import dev.fleetfix.redis.RedisConfFile;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellQuote;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads whether a running Redis persists its data, from what can be read:
+ *
+ * <ol>
+ *   <li>{@code aof_enabled} of INFO persistence: the running value, always readable;
+ *   <li>{@code CONFIG GET save} when Redis allows it;
+ *   <li>when CONFIG is refused: the config file Redis was started with ({@code config_file} of INFO
+ *       server), read over SSH with its {@code include}s. A config file whose {@code rename-command}
+ *       gives CONFIG a new name is asked under that name; one that disables CONFIG ({@code ""})
+ *       holds the running {@code save}, since nothing can change it at runtime, unless the command
+ *       line overrode it, which is read from the systemd unit that started this process.
+ * </ol>
+ *
+ * Anything else leaves the fact unknown, with the reason: an ACL user refused CONFIG may share Redis
+ * with one that changed {@code save} at runtime, so the file then proves nothing.
+ */
+final class PersistenceReader {
+    private static final Duration READ = Duration.ofSeconds(20);
+    private static final int MAX_FILES = 16;
+
+    private final RemoteShell shell;
+    private final String unit;
+
+    PersistenceReader(RemoteShell shell, String unit) {
+        this.shell = shell;
+        this.unit = unit;
+    }
+
+    Persistence read(RedisNode node, Map<String, String> persistence, Map<String, String> server) {
+        Optional<Boolean> aof = flag(persistence.get("aof_enabled"));
+        String aofWhy = aof.isEmpty() ? "aof_enabled missing from INFO persistence" : "";
+        RedisException refusal;
+        try {
+            Optional<String> save = node.configGet("save");
+            if (save.isPresent()) {
+                return of(Optional.of(!save.get().isBlank()), aof, Persistence.CONFIG_GET, aofWhy);
+            }
+            return of(Optional.empty(), aof, Persistence.CONFIG_GET, join("CONFIG GET save answered nothing", aofWhy));
+        } catch (RedisException e) {
+            if (!e.refused()) {
+                throw e;
+            }
+            refusal = e;
+        }
+        String refused = "CONFIG GET save refused (" + refusalWords(refusal) + ")";
+        String file = server.getOrDefault("config_file", "").strip();
+        if (file.isEmpty()) {
+            return of(
+                    Optional.empty(),
+                    aof,
+                    "",
+                    join(refused + " and Redis runs without a config file (config_file is empty)", aofWhy));
+        }
+        RedisConfFile conf;
+        try {
+            conf = load(file);
+        } catch (Unreadable e) {
+            return of(Optional.empty(), aof, "", join(refused + " and " + e.getMessage(), aofWhy));
+        }
+        String configName = conf.renamedCommands().get("CONFIG");
+        if (configName == null) {
+            return of(
+                    Optional.empty(),
+                    aof,
+                    "",
+                    join(
+                            refused + ", and " + file
+                                    + " does not disable CONFIG, so someone may have changed save at runtime",
+                            aofWhy));
+        }
+        if (!configName.isEmpty()) {
+            return viaRenamed(node, configName, aof, refused, aofWhy);
+        }
+        Optional<String> commandLine = commandLineOverride(server.get("process_id"));
+        if (commandLine.isPresent()) {
+            return of(Optional.empty(), aof, "", join(refused + "; " + commandLine.get(), aofWhy));
+        }
+        String last = conf.lastSave()
+                .map(d -> "save "
+                        + String.join(
+                                " ",
+                                d.args().stream().map(PersistenceReader::shown).toList()))
+                .orElse("no save line: Redis's default save points");
+        return of(
+                Optional.of(conf.hasSavePoints()),
+                aof,
+                "config file " + file + " (CONFIG is disabled there: " + last.strip() + ")",
+                aofWhy);
+    }
+
+    private static Persistence of(Optional<Boolean> rdb, Optional<Boolean> aof, String source, String why) {
+        return new Persistence(rdb, aof, source, why.isEmpty() ? Optional.empty() : Optional.of(why));
+    }
+
+    private static String join(String a, String b) {
+        return b.isEmpty() ? a : a + "; " + b;
+    }
+
+    private static String shown(String arg) {
+        return arg.isEmpty() ? "\"\"" : arg;
+    }
+
+    /** "unknown command", "not permitted to this user (NOPERM)". */
+    static String refusalWords(RedisException e) {
+        return e.kind() == RedisException.Kind.NO_PERMISSION
+                ? "not permitted to this user: NOPERM"
+                : "unknown command: renamed away";
+    }
+
+    /** CONFIG under its new name: its answer is the running value. The name is not shown. */
+    private Persistence viaRenamed(
+            RedisNode node, String configName, Optional<Boolean> aof, String refused, String aofWhy) {
+        try {
+            Object reply = node.command(configName, "GET", "save");
+            if (reply instanceof List<?> pair && pair.size() >= 2) {
+                boolean rdb = !String.valueOf(pair.get(1)).isBlank();
+                return of(Optional.of(rdb), aof, "CONFIG GET save under the name rename-command gives it", aofWhy);
+            }
+            return of(Optional.empty(), aof, "", join(refused + "; its renamed CONFIG answered " + reply, aofWhy));
+        } catch (RedisException e) {
+            return of(
+                    Optional.empty(),
+                    aof,
+                    "",
+                    join(refused + "; CONFIG under its renamed name failed too: " + e.getMessage(), aofWhy));
+        }
+    }
+
+    /**
+     * Why the command line might override the file, or empty when it does not: the unit that runs
+     * this pid starts Redis without {@code --save}, {@code --include} or {@code --rename-command}.
+     */
+    private Optional<String> commandLineOverride(String pid) {
+        String script = "systemctl show -p MainPID --value " + ShellQuote.quote(unit) + "; systemctl show -p"
+                + " ExecStart --value " + ShellQuote.quote(unit);
+        ExecResult r = shell.exec(Command.of(script).withTimeout(READ));
+        String[] lines = r.stdout().strip().split("\n", 2);
+        String mainPid = lines[0].strip();
+        if (!r.ok() || pid == null || !mainPid.equals(pid.strip())) {
+            return Optional.of("Redis (pid " + pid + ") was not started by unit " + unit
+                    + (mainPid.isEmpty() ? "" : " (its MainPID is " + mainPid + ")")
+                    + ", so whether its command line overrides save is unknown");
+        }
+        String execStart = lines.length > 1 ? lines[1] : "";
+        for (String option : List.of("--save", "--include", "--rename-command")) {
+            if (execStart.contains(option)) {
+                return Optional.of("unit " + unit + " starts Redis with " + option
+                        + " on its command line, which fleetfix does not read");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file and what it includes, spliced in place. */
+    private RedisConfFile load(String file) {
+        RedisConfFile conf = parse(file, cat(file));
+        Deque<String> pending = new ArrayDeque<>(conf.includes());
+        int files = 1;
+        while (!pending.isEmpty()) {
+            String include = pending.removeFirst();
+            if (include.contains("*") || include.contains("?") || include.contains("[")) {
+                throw new Unreadable(file + " includes " + include + ", a pattern fleetfix does not expand");
+            }
+            if (++files > MAX_FILES) {
+                throw new Unreadable(file + " includes more than " + MAX_FILES + " files");
+            }
+            RedisConfFile included = parse(include, cat(include));
+            pending.addAll(included.includes());
+            conf = conf.splice(include, included);
+        }
+        return conf;
+    }
+
+    private static RedisConfFile parse(String file, String text) {
+        try {
+            return RedisConfFile.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new Unreadable("cannot parse " + file + ": " + e.getMessage());
+        }
+    }
+
+    private String cat(String file) {
+        ExecResult r = shell.exec(
+                Command.of("cat -- " + ShellQuote.quote(file)).asRoot().withTimeout(READ));
+        if (!r.ok()) {
+            throw new Unreadable("cannot read " + file + " over SSH (exit " + r.exitCode() + ": "
+                    + r.errorText().strip() + ")");
+        }
+        return r.stdout();
+    }
+
+    private static Optional<Boolean> flag(String value) {
+        if ("1".equals(value)) {
+            return Optional.of(true);
+        }
+        if ("0".equals(value)) {
+            return Optional.of(false);
+        }
+        return Optional.empty();
+    }
+
+    /** A file the persistence facts depend on could not be read. */
+    private static final class Unreadable extends RuntimeException {
+        Unreadable(String message) {
+            super(message);
+        }
+    }
+}
