@@ -241,4 +241,48 @@ class ApplyCommandTest {
         assertThat(journalIds).containsExactly(reportId);
         assertThat(hosts.get("r1").scripts()).anyMatch(sc -> sc.contains("run=" + reportId) && sc.contains("mkdir"));
     }
+
+    @Test
+    void hostileOutputReachesNeitherTheTerminalNorTheReportsRaw() throws Exception {
+        Files.writeString(
+                playbook,
+                """
+                - name: hostile
+                  hosts: redis
+                  max_fail_percentage: 100
+                  steps:
+                    - command:
+                        cmd: |
+                          printf 'fine\\033]0;pwned\\007 \\000 \\377\\376 \\033[2J'; printf '\\033[31mred\\a' >&2; exit 3
+                """);
+        // r3 is held by another run, whose owner file says hostile things too
+        hosts.get("r3").write("/run/lock/fleetfix.lock/owner", "run=other\u001b[2J\npid=1\nnode=elsewhere\u0007\n");
+        Path reports = dir.resolve("reports");
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color", "--report", reports.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.out() + run.err())
+                .as(run.toString())
+                .doesNotContain("\u001b", "\u0007", "\u0000")
+                .contains("\\x1b[31mred\\x07")
+                .contains("locked by run other\\x1b[2J");
+
+        javax.xml.parsers.DocumentBuilderFactory factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        org.w3c.dom.Document junit =
+                factory.newDocumentBuilder().parse(reports.resolve("junit.xml").toFile());
+        org.w3c.dom.Element suites = junit.getDocumentElement();
+        // r1 and r2 failed their command; r3 was refused by the lock: a failure too, not a skip
+        assertThat(suites.getAttribute("failures")).isEqualTo("3");
+        org.w3c.dom.NodeList failures = junit.getElementsByTagName("failure");
+        List<String> messages = new java.util.ArrayList<>();
+        for (int i = 0; i < failures.getLength(); i++) {
+            messages.add(((org.w3c.dom.Element) failures.item(i)).getAttribute("message"));
+        }
+        assertThat(messages).anyMatch(m -> m.startsWith("locked by run other\\x1b[2J (pid 1 on control node"));
+        assertThat(junit.getElementsByTagName("skipped").getLength()).isZero();
+
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(reports.resolve("report.json").toFile());
+        assertThat(json.toString()).doesNotContain("\\u001b", "\\u0007", "\\u0000");
+        assertThat(Files.readString(reports.resolve("report.html"))).doesNotContain("\u001b", "\u0007", "\u0000");
+    }
 }
