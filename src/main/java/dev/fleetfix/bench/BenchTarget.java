@@ -34,6 +34,19 @@ public interface BenchTarget extends AutoCloseable {
      */
     Optional<String> clusterHashTag();
 
+    /**
+     * How many keys start with {@code prefix}, by SCAN MATCH: it stops once {@code atMost} are
+     * found, or after a bounded number of SCAN pages on a very large keyspace (then {@code
+     * complete} is false and {@code found} is a lower bound).
+     */
+    KeyCount countByPrefix(String prefix, long atMost);
+
+    /**
+     * @param found keys seen under the prefix
+     * @param complete whether SCAN went through the whole keyspace (or stopped at {@code atMost})
+     */
+    record KeyCount(long found, boolean complete) {}
+
     /** Deletes every key that starts with {@code prefix} (SCAN + UNLINK); returns how many. */
     long deleteByPrefix(String prefix);
 

@@ -3,8 +3,8 @@ package dev.fleetfix.bench;
 import java.util.Objects;
 
 /**
- * The {@code builtin} engine as a step runs it: safety check, load, and the benchmark's keys
- * deleted afterwards whatever happened.
+ * The {@code builtin} engine as a step runs it: safety check, load under a prefix of the run's own
+ * ({@link RunKeys}), and those keys deleted afterwards whatever happened.
  */
 public final class BuiltinBenchmark {
     private final LoadGenerator generator;
@@ -14,11 +14,12 @@ public final class BuiltinBenchmark {
     }
 
     public LoadResult run(BenchTarget target, LoadSpec spec, SafetyPolicy policy) {
-        SafetyGuard.check(target, policy);
+        SafetyGuard.check(target, policy, spec.keyPrefix());
+        String own = RunKeys.under(spec.keyPrefix());
         try {
-            return generator.run(target, spec);
+            return generator.run(target, spec.withKeyPrefix(own));
         } finally {
-            target.deleteByPrefix(spec.keyPrefix());
+            target.deleteByPrefix(own);
         }
     }
 }

@@ -36,8 +36,11 @@ public final class ForkUnderLoad {
         return new ForkUnderLoad(LoadGenerator.system(), System::nanoTime, Sleeper.system());
     }
 
-    public ProfileOutcome run(BenchTarget target, ForkUnderLoadSpec spec, SafetyPolicy policy) {
-        SafetyGuard.check(target, policy);
+    public ProfileOutcome run(BenchTarget target, ForkUnderLoadSpec asked, SafetyPolicy policy) {
+        SafetyGuard.check(target, policy, asked.load().keyPrefix());
+        // only the keys of this run are written and deleted
+        ForkUnderLoadSpec spec = asked.withLoad(
+                asked.load().withKeyPrefix(RunKeys.under(asked.load().keyPrefix())));
         Optional<String> notNow = whyNotNow(target);
         if (notNow.isPresent()) {
             return new ProfileOutcome.Skipped(notNow.get());

@@ -28,7 +28,8 @@ public final class RedisBenchmarkEngine {
 
     /**
      * Runs the tests as a step does: the safety check first, through {@code target} (the same Redis
-     * seen from the control node), and the prefix's keys deleted afterwards whatever happened.
+     * seen from the control node), the load under a prefix of the run's own ({@link RunKeys}), and
+     * those keys deleted afterwards whatever happened.
      */
     public List<BenchResult> run(
             RemoteShell shell,
@@ -36,11 +37,12 @@ public final class RedisBenchmarkEngine {
             RedisBenchmarkSpec spec,
             SafetyPolicy policy,
             Optional<RedisVersion> redisVersion) {
-        SafetyGuard.check(target, policy);
+        SafetyGuard.check(target, policy, spec.keyPrefix());
+        String own = RunKeys.under(spec.keyPrefix());
         try {
-            return run(shell, spec, redisVersion);
+            return run(shell, spec.withKeyPrefix(own), redisVersion);
         } finally {
-            target.deleteByPrefix(spec.keyPrefix());
+            target.deleteByPrefix(own);
         }
     }
 

@@ -14,7 +14,39 @@ import java.util.Map;
 public final class SafetyGuard {
     private SafetyGuard() {}
 
-    /** Throws {@link BenchmarkRefusedException} unless the benchmark may run. */
+    /** How many existing keys under the prefix are counted before the count says "at least". */
+    static final long COUNT_AT_MOST = 1000;
+
+    /**
+     * Throws {@link BenchmarkRefusedException} unless the benchmark may run, writing under {@code
+     * prefix}.
+     */
+    public static void check(BenchTarget target, SafetyPolicy policy, String prefix) {
+        check(target, policy);
+        if (policy.force()) {
+            return;
+        }
+        BenchTarget.KeyCount existing = target.countByPrefix(prefix, COUNT_AT_MOST);
+        if (existing.found() > 0) {
+            String many = existing.found() >= COUNT_AT_MOST || !existing.complete()
+                    ? "at least " + existing.found() + " keys"
+                    : existing.found() == 1 ? "1 key" : existing.found() + " keys";
+            throw new BenchmarkRefusedException(
+                    target.hostName(),
+                    List.of(many + " already exist under the prefix '" + prefix + "'; they are not the benchmark's:"
+                            + " choose a prefix of its own (--prefix, or prefix: in a playbook)"),
+                    true);
+        }
+        if (!existing.complete()) {
+            throw new BenchmarkRefusedException(
+                    target.hostName(),
+                    List.of("cannot tell whether keys exist under the prefix '" + prefix + "': the keyspace is too"
+                            + " large to scan before a benchmark"),
+                    true);
+        }
+    }
+
+    /** The replica and memory checks only; {@link #check(BenchTarget, SafetyPolicy, String)} adds the prefix. */
     public static void check(BenchTarget target, SafetyPolicy policy) {
         Map<String, String> replication = target.info("replication");
         String role = replication.get("role");

@@ -11,6 +11,7 @@ import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.HostOrdering;
 import dev.fleetfix.rollout.RolloutPolicy;
 import dev.fleetfix.rollout.RunControl;
+import dev.fleetfix.rollout.RunId;
 import dev.fleetfix.rollout.RunJournal;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunOutcome;
@@ -144,6 +145,30 @@ final class ApplyCommand implements Callable<Integer> {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }
         RunOptions options = new RunOptions(check, diff, forks, windowOption(), Duration.ofSeconds(5));
+        // One id for the whole run: the lock, the journal, the events, the report and backup names.
+        String runId = RunId.next(clock.instant());
+        // Everything this run will write is checked before any host (or Redis) is contacted.
+        boolean writes = !check && !inventory.listHosts();
+        if (reportDir != null && !inventory.listHosts()) {
+            ReportFiles.prepare(reportDir);
+        }
+        Path dir = resume != null
+                ? resume
+                : runDir != null ? runDir : reportDir != null ? reportDir : runsHome.resolve(runId);
+        try (RunJournal journal = writes ? new RunJournal(dir) : null) {
+            return run(out, hosts, resumed, options, runId, dir, journal);
+        }
+    }
+
+    private int run(
+            PrintWriter out,
+            List<Host> hosts,
+            Optional<RunJournal.Resumable> resumed,
+            RunOptions options,
+            String runId,
+            Path dir,
+            RunJournal journal)
+            throws InterruptedException {
         ApplyService service =
                 new ApplyService(StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500));
         RedisConnector redis = redisConnector != null ? redisConnector : new JedisConnector();
@@ -164,21 +189,21 @@ final class ApplyCommand implements Callable<Integer> {
         if (check) {
             RunSummary summary;
             try (ShellPool pool = new ShellPool(factory)) {
-                summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
+                summary = service.run(
+                        plan,
+                        inventory.inventory(),
+                        pool::shell,
+                        redis,
+                        reporter,
+                        new RunControl(Optional.of(runId), Optional.empty(), java.util.Set.of()));
             }
             printReports(out);
             return exitCode(summary, check);
         }
-        String runId = RUN_ID.format(clock.instant());
-        Path dir = resume != null
-                ? resume
-                : runDir != null ? runDir : reportDir != null ? reportDir : runsHome.resolve(runId);
-        RunJournal journal = new RunJournal(dir);
         journal.invocation(runId, playbook, inventory.inventoryFile(), inventory.limit());
         RunControl control = new RunControl(
-                Optional.of(new RunControl.LockOwner(
+                Optional.of(RunControl.LockOwner.thisProcess(
                         runId,
-                        owner(),
                         lockStaleAfter,
                         resumed.map(RunJournal.Resumable::runs).orElse(java.util.Set.of()))),
                 resumed.map(RunJournal.Resumable::done).orElse(java.util.Set.of()));
@@ -219,9 +244,6 @@ final class ApplyCommand implements Callable<Integer> {
         }
     }
 
-    private static final java.time.format.DateTimeFormatter RUN_ID =
-            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC);
-
     /** Reads --resume's journal and fills the playbook, inventory and limit it ran with, unless given. */
     private Optional<RunJournal.Resumable> resumed() {
         if (resume == null) {
@@ -247,19 +269,6 @@ final class ApplyCommand implements Callable<Integer> {
             inventory.limit = r.limit().orElse(null);
         }
         return Optional.of(r);
-    }
-
-    /** "user@machine pid 123": who holds a host lock. */
-    private static String owner() {
-        String machine = Optional.ofNullable(System.getenv("HOSTNAME")).orElseGet(() -> {
-            try {
-                return java.nio.file.Files.readString(Path.of("/etc/hostname")).strip();
-            } catch (java.io.IOException e) {
-                return "localhost";
-            }
-        });
-        return System.getProperty("user.name") + "@" + machine + " pid "
-                + ProcessHandle.current().pid();
     }
 
     private void printReports(PrintWriter out) {

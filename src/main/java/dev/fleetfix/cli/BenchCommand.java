@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Benchmarks the selected hosts' Redis, one host after another: the builtin Jedis load"
                 + " generator from this machine, or redis-benchmark run on the host over SSH. Writes only keys under"
-                + " --prefix and deletes them afterwards; refuses a nearly full or evicting primary unless --force.")
+                + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
+                + " keys, and a nearly full or evicting primary, unless --force.")
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -123,7 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--prefix",
             defaultValue = LoadSpec.DEFAULT_PREFIX,
-            description = "Key prefix (default: ${DEFAULT-VALUE}).")
+            description = "Key prefix; refused when keys exist under it (default: ${DEFAULT-VALUE}).")
     String prefix;
 
     @Option(
@@ -139,7 +140,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Runs per host (default: ${DEFAULT-VALUE}); 3 give a median and a spread.")
     int rounds;
 
-    @Option(names = "--force", description = "Run on a primary that is nearly full or evicts any key.")
+    @Option(
+            names = "--force",
+            description = "Run on a primary that is nearly full or evicts any key, or under a --prefix that already"
+                    + " holds keys (they are left alone: only the benchmark's own keys are deleted).")
     boolean force;
 
     @Option(

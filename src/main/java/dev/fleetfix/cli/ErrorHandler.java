@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.report.HostText;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -34,7 +35,8 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         if (message == null || message.isBlank()) {
             message = e.getClass().getSimpleName();
         }
-        return message.replace('\n', ' ');
+        // an error may quote a host (its stderr, a banner): never let it reach the terminal raw
+        return HostText.clean(message.replace('\n', ' '));
     }
 
     private static int verbosity(CommandLine cmd) {

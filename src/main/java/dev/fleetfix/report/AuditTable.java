@@ -49,7 +49,8 @@ public final class AuditTable {
             }
         }
         out.append('\n').append(summary(AuditSummary.of(audits))).append('\n');
-        return out.toString();
+        // facts and findings quote what hosts said; the table has no escapes of its own
+        return HostText.clean(out.toString());
     }
 
     /** "3 hosts: 1 ok, 1 at-risk, 1 unreachable". */

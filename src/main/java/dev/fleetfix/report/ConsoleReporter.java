@@ -17,6 +17,7 @@ import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.steps.FileDiff;
 import dev.fleetfix.steps.StepStatus;
+import dev.fleetfix.transport.HeadTail;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,7 +107,7 @@ public final class ConsoleReporter implements RunListener {
         if (showDiffs) {
             for (FileDiff diff : e.result().diffs()) {
                 for (String l : diff.unifiedDiff().split("\n")) {
-                    out.println("    " + ansi.diffLine(l));
+                    out.println("    " + ansi.diffLine(HostText.clean(l)));
                 }
             }
         }
@@ -116,9 +117,13 @@ public final class ConsoleReporter implements RunListener {
         return oneLine(e.result().message());
     }
 
+    /** What one progress line keeps of a message, head and tail; the report files keep more. */
+    private static final int LINE_CHARS = 2000;
+
     /** Command output may span lines; a progress line must not. */
     static String oneLine(String text) {
-        return text.strip().replaceAll("\\s*\\R\\s*", " / ");
+        String line = HeadTail.cut(text.strip(), LINE_CHARS).replaceAll("\\s*\\R\\s*", " / ");
+        return HostText.clean(line);
     }
 
     private void benchmark(BenchmarkFinished e) {
@@ -128,7 +133,8 @@ public final class ConsoleReporter implements RunListener {
             for (Metric m : List.of(Metric.P50, Metric.P99, Metric.P999, Metric.MAX)) {
                 m.valueOf(r).ifPresent(v -> figures.append(String.format(Locale.ROOT, " %s=%.3fms", m.label(), v)));
             }
-            out.println("      benchmark " + e.run().name() + " " + phase + " " + r.test() + ": " + figures);
+            out.println("      benchmark " + e.run().name() + " " + phase + " " + HostText.clean(r.test()) + ": "
+                    + figures);
         }
     }
 
@@ -137,7 +143,7 @@ public final class ConsoleReporter implements RunListener {
                 e.result().parts().isEmpty() ? List.of(e.result()) : e.result().parts()) {
             String word = part.passed() ? "passed" : "FAILED";
             out.println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
-                    + human(part.elapsed()) + ": " + part.detail());
+                    + human(part.elapsed()) + ": " + HostText.clean(part.detail()));
         }
     }
 
@@ -154,7 +160,9 @@ public final class ConsoleReporter implements RunListener {
 
     private void halted(PlayHalted e) {
         out.println();
-        line(e.at(), ansi.red("HALTED [" + e.play() + "]: " + e.reason()) + "; no new host will be started");
+        line(
+                e.at(),
+                ansi.red("HALTED [" + e.play() + "]: " + HostText.clean(e.reason())) + "; no new host will be started");
     }
 
     private void window(WindowClosed e) {

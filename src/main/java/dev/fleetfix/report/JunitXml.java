@@ -17,7 +17,9 @@ import javax.xml.stream.XMLStreamWriter;
  * The report as JUnit XML for CI systems: one {@code testsuite} per play, one {@code testcase} per
  * host × step ({@code classname} = host, {@code name} = step). Failed and unreachable steps are
  * failures with the step's message; skipped steps are skipped; hosts the run never started get one
- * skipped testcase so they are not silently missing.
+ * skipped testcase so they are not silently missing. A host that failed outside any step (refused
+ * by another run's lock, unreachable before its first step) gets a failed testcase of its own: a
+ * CI system must not read it as a skip. Text comes sanitized from the report model.
  */
 final class JunitXml {
     private JunitXml() {}
@@ -28,8 +30,11 @@ final class JunitXml {
         Map<String, List<Case>> byPlay = new LinkedHashMap<>();
         report.plays().forEach(p -> byPlay.put(p.name(), new ArrayList<>()));
         List<String> untouched = new ArrayList<>();
+        List<HostReport> failedOutsideSteps = new ArrayList<>();
         for (HostReport host : report.hosts()) {
-            if (host.steps().isEmpty()) {
+            if (failedOutsideSteps(host)) {
+                failedOutsideSteps.add(host);
+            } else if (host.steps().isEmpty()) {
                 untouched.add(host.name());
             }
             for (StepReport step : host.steps()) {
@@ -49,11 +54,14 @@ final class JunitXml {
                 total += cases.size();
                 failures += (int) cases.stream().filter(c -> failed(c.step())).count();
             }
-            xml.writeAttribute("tests", String.valueOf(total + untouched.size()));
-            xml.writeAttribute("failures", String.valueOf(failures));
+            xml.writeAttribute("tests", String.valueOf(total + untouched.size() + failedOutsideSteps.size()));
+            xml.writeAttribute("failures", String.valueOf(failures + failedOutsideSteps.size()));
             xml.writeAttribute("time", seconds(report.run().elapsedMs()));
             for (Map.Entry<String, List<Case>> play : byPlay.entrySet()) {
                 suite(xml, play.getKey(), play.getValue(), report.run().id());
+            }
+            if (!failedOutsideSteps.isEmpty()) {
+                hostFailureSuite(xml, failedOutsideSteps);
             }
             if (!untouched.isEmpty()) {
                 untouchedSuite(xml, untouched, report.run().reason());
@@ -136,6 +144,37 @@ final class JunitXml {
             xml.writeAttribute("name", "not started");
             xml.writeEmptyElement("skipped");
             xml.writeAttribute("message", reason.isEmpty() ? "the run never started this host" : reason);
+            xml.writeEndElement();
+        }
+        xml.writeCharacters("\n  ");
+        xml.writeEndElement();
+    }
+
+    /** Failed or unreachable, but no step of it failed: the reason lies outside the steps. */
+    private static boolean failedOutsideSteps(HostReport host) {
+        boolean hostFailed = host.outcome().equals("failed") || host.outcome().equals("unreachable");
+        return hostFailed && host.steps().stream().noneMatch(JunitXml::failed);
+    }
+
+    private static void hostFailureSuite(XMLStreamWriter xml, List<HostReport> hosts) throws XMLStreamException {
+        xml.writeCharacters("\n  ");
+        xml.writeStartElement("testsuite");
+        xml.writeAttribute("name", "hosts");
+        xml.writeAttribute("tests", String.valueOf(hosts.size()));
+        xml.writeAttribute("failures", String.valueOf(hosts.size()));
+        xml.writeAttribute("errors", "0");
+        xml.writeAttribute("skipped", "0");
+        for (HostReport host : hosts) {
+            xml.writeCharacters("\n    ");
+            xml.writeStartElement("testcase");
+            xml.writeAttribute("classname", host.name());
+            xml.writeAttribute("name", "host");
+            xml.writeAttribute("time", seconds(host.elapsedMs()));
+            xml.writeStartElement("failure");
+            xml.writeAttribute("message", firstLine(host.reason()));
+            xml.writeAttribute("type", host.outcome());
+            xml.writeCharacters(host.reason());
+            xml.writeEndElement();
             xml.writeEndElement();
         }
         xml.writeCharacters("\n  ");

@@ -130,8 +130,8 @@ public final class ReportCollector implements RunListener {
                 h.thpBefore,
                 h.facts.getOrDefault("thp.enabled", h.thpBefore),
                 h.steps)));
-        return new FleetReport(
-                FleetReport.SCHEMA_VERSION, runInfo(), playReports, hostReports, ReportModels.benchmarks(benchmarks));
+        return ReportJson.sanitized(new FleetReport(
+                FleetReport.SCHEMA_VERSION, runInfo(), playReports, hostReports, ReportModels.benchmarks(benchmarks)));
     }
 
     private RunInfo runInfo() {

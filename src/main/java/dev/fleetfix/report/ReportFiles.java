@@ -5,7 +5,9 @@ import dev.fleetfix.rollout.event.RunListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -24,6 +26,40 @@ public final class ReportFiles {
     /** The files written into {@code dir}, in the order they are mentioned to the user. */
     public static List<Path> paths(Path dir) {
         return List.of(dir.resolve(ReportJson.FILE), dir.resolve(JUNIT), dir.resolve(HTML));
+    }
+
+    /**
+     * Checks, before any host is touched, that the reports can be written into {@code dir} when
+     * the run ends: the directory exists (it is made) and takes new files, and no report path is a
+     * directory. A symbolic link at a report path is fine: it is replaced, never written through.
+     *
+     * @throws InputException naming the path and why
+     */
+    public static void prepare(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new InputException("--report " + dir + ": cannot create the directory: " + reason(e));
+        }
+        for (Path file : paths(dir)) {
+            if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw new InputException(
+                        "--report " + dir + ": " + file + " is a directory; the report file" + " cannot replace it");
+            }
+        }
+        try {
+            Path probe = Files.createTempFile(dir.toAbsolutePath(), ".fleetfix-probe", ".tmp");
+            Files.delete(probe);
+        } catch (IOException e) {
+            throw new InputException("--report " + dir + ": cannot write there: " + reason(e));
+        }
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException fs) {
+            return fs.getFile() + (fs.getReason() == null ? "" : ": " + fs.getReason());
+        }
+        return String.valueOf(e.getMessage());
     }
 
     /** JSON, JUnit XML and HTML reporters writing into {@code dir} when the run ends. */

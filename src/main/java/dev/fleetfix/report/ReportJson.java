@@ -2,16 +2,23 @@ package dev.fleetfix.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.model.FleetReport;
+import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
 
 /** Reads and writes {@code report.json}: the report model with snake_case field names. */
 public final class ReportJson {
@@ -49,10 +56,50 @@ public final class ReportJson {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         }
         try {
-            return MAPPER.readValue(text, FleetReport.class);
+            // a report file may come from an older fleetfix that kept control characters
+            return sanitized(MAPPER.readValue(text, FleetReport.class));
         } catch (IOException | IllegalArgumentException e) {
             throw new InputException(file + ": not a fleetfix report: " + firstLine(e.getMessage()));
         }
+    }
+
+    /**
+     * The same report with every string, names and keys included, passed through {@link
+     * HostText#clean} and cut to {@link #FIELD_CHARS}: hosts wrote much of it (messages, facts, benchmark output), and every
+     * renderer (console recap, JSON, JUnit XML, HTML) starts from this model.
+     */
+    public static FleetReport sanitized(FleetReport report) {
+        JsonNode tree = MAPPER.valueToTree(report);
+        try {
+            return MAPPER.treeToValue(clean(tree), FleetReport.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot sanitize the report: " + e.getMessage(), e);
+        }
+    }
+
+    /** What one text of a report keeps, head and tail: command output can be a megabyte. */
+    static final int FIELD_CHARS = 64 * 1024;
+
+    private static JsonNode clean(JsonNode node) {
+        if (node.isTextual()) {
+            String text = node.asText();
+            String clean = HostText.clean(HeadTail.cut(text, FIELD_CHARS));
+            return clean.equals(text) ? node : TextNode.valueOf(clean);
+        }
+        if (node.isArray()) {
+            ArrayNode array = MAPPER.createArrayNode();
+            node.forEach(item -> array.add(clean(item)));
+            return array;
+        }
+        if (node.isObject()) {
+            ObjectNode object = MAPPER.createObjectNode();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                object.set(HostText.clean(field.getKey()), clean(field.getValue()));
+            }
+            return object;
+        }
+        return node;
     }
 
     private static String firstLine(String message) {

@@ -2,6 +2,7 @@ package dev.fleetfix.rollout;
 
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.HeadTail;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
@@ -12,82 +13,137 @@ import java.util.Optional;
 
 /**
  * A lock on one host so that two fleetfix runs never remediate it at once: a directory made with
- * {@code mkdir} (atomic on every file system), holding an {@code owner} file with run id, owner and
- * time. Taken when a host starts, removed when it ends; the same run may take it again (next play,
- * retries). A lock held by another run refuses the host; an old one, or one whose process is gone
- * on this machine, is reported as stale but never taken over: a person removes it.
+ * {@code mkdir} (atomic on every file system: of two runs started together exactly one makes it),
+ * holding an {@code owner} file with run id, pid, control node, user and time. Taken when a host
+ * starts, removed when it ends; the same run (same run id, same pid on the same control node) may
+ * take it again (next play, retries). A lock held by another run refuses the host; an old one, or
+ * one whose process is gone on this machine, is reported as stale but never taken over: a person
+ * removes it.
  */
 final class HostLock {
     /** {@code /var/lock} is a link to {@code /run/lock} on systemd distributions; tmpfs, so a reboot clears it. */
     static final String PATH = "/run/lock/fleetfix.lock";
+
+    /**
+     * {@code /run/lock} is writable by every local user: what is read back from it is bounded (a
+     * 200 MB owner file costs nothing) and each field is cut to a line's worth.
+     */
+    private static final int OWNER_BYTES = 4096;
+
+    private static final int FIELD_CHARS = 120;
 
     private HostLock() {}
 
     /** Empty when this run holds the lock now; else why the host is refused. */
     static Optional<String> acquire(RemoteShell shell, RunControl.LockOwner me, Instant now) {
         String d = ShellQuote.quote(PATH);
-        String owner = "run=" + me.runId() + "\nowner=" + me.owner() + "\nsince=" + now.getEpochSecond() + "\n";
+        String owner = ownerText(me, now);
+        // The owner file is written right after mkdir: a run that finds the directory waits a
+        // moment for it, so that it can say who holds the lock. Links are never followed: a local
+        // user could point them at a secret file, which this script reads as root.
         String script = "[ -d /run/lock ] || mkdir -p /run/lock; "
                 + "if mkdir " + d + " 2>/dev/null; then printf '%s' " + ShellQuote.quote(owner) + " > " + d
-                + "/owner && echo acquired; else echo held; cat " + d + "/owner 2>/dev/null; fi";
+                + "/owner && echo acquired && exit 0; rm -rf " + d + "; exit 1; fi; "
+                + "if [ -L " + d + " ] || [ -L " + d + "/owner ]; then echo held; echo link=yes; exit 0; fi; "
+                + "i=0; while [ ! -s " + d + "/owner ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; "
+                + "echo held; head -c " + OWNER_BYTES + " " + d + "/owner 2>/dev/null; exit 0";
         ExecResult r = shell.exec(Command.of(script).asRoot().withTimeout(Duration.ofSeconds(30)));
         if (!r.ok()) {
-            return Optional.of("cannot take the lock " + PATH + ": " + r.errorText());
+            return Optional.of("cannot take the lock " + PATH + ": " + HeadTail.cut(r.errorText(), 4 * FIELD_CHARS));
         }
         String out = r.stdout();
         if (out.startsWith("acquired")) {
             return Optional.empty();
         }
         Map<String, String> held = fields(out);
-        if (me.runId().equals(held.get("run"))) {
+        if (isMine(held, me)) {
             return Optional.empty();
         }
-        if (held.get("run") != null && me.isOwn(held.get("run"))) {
+        String run = held.get("run");
+        if (run != null && me.resumes(run) && !stillRunningHere(held, me)) {
             // left by the run this one resumes: take it over, in our name
-            ExecResult taken = shell.exec(Command.of("printf '%s' " + ShellQuote.quote(owner) + " > " + d + "/owner")
+            ExecResult taken = shell.exec(Command.of(
+                            "[ ! -L " + d + "/owner ] && printf '%s' " + ShellQuote.quote(owner) + " > " + d + "/owner")
                     .asRoot()
                     .withTimeout(Duration.ofSeconds(30)));
             return taken.ok()
                     ? Optional.empty()
-                    : Optional.of("cannot take over the lock " + PATH + ": " + taken.errorText());
+                    : Optional.of("cannot take over the lock " + PATH + ": "
+                            + HeadTail.cut(taken.errorText(), 4 * FIELD_CHARS));
         }
         return Optional.of(describe(held, me, now));
     }
 
+    static String ownerText(RunControl.LockOwner me, Instant now) {
+        return "run=" + me.runId() + "\npid=" + me.pid() + "\nnode=" + me.node() + "\nuser=" + me.user() + "\nsince="
+                + now.getEpochSecond() + "\n";
+    }
+
+    /** Ours only when run id, pid and control node all match: a run id alone could be copied. */
+    private static boolean isMine(Map<String, String> held, RunControl.LockOwner me) {
+        return me.runId().equals(held.get("run"))
+                && String.valueOf(me.pid()).equals(held.get("pid"))
+                && me.node().equals(held.get("node"));
+    }
+
+    private static boolean stillRunningHere(Map<String, String> held, RunControl.LockOwner me) {
+        long pid = parse(held.get("pid"));
+        return me.node().equals(held.get("node"))
+                && pid > 0
+                && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
     static String describe(Map<String, String> held, RunControl.LockOwner me, Instant now) {
+        if ("yes".equals(held.get("link"))) {
+            return PATH + " (or its owner file) is a symbolic link, which fleetfix never makes: someone on the"
+                    + " host put it there; check and remove it with 'rm -rf " + PATH + "' on the host";
+        }
         String run = held.getOrDefault("run", "?");
-        String owner = held.getOrDefault("owner", "?");
+        String pid = held.getOrDefault("pid", "?");
+        String node = held.getOrDefault("node", "?");
         long since = parse(held.get("since"));
-        Duration age = since < 0 ? Duration.ZERO : Duration.between(Instant.ofEpochSecond(since), now);
-        String text = "locked by run " + run + " (" + owner + ")"
-                + (since < 0 ? "" : " for " + age.toMinutes() + " min") + ": " + PATH;
-        Optional<String> stale = staleness(owner, age, since, me);
+        String text = "locked by run " + run + " (pid " + pid + " on control node " + node + ")"
+                + (since < 0 ? "" : " since " + Instant.ofEpochSecond(since) + age(since, now)) + ": " + PATH;
+        Optional<String> stale = staleness(held, since, now, me);
         return stale.map(why -> text + " looks stale (" + why + "); not taken over: check and remove it with"
                         + " 'rm -rf " + PATH + "' on the host")
                 .orElse(text + "; another fleetfix run is working on this host");
     }
 
-    private static Optional<String> staleness(String owner, Duration age, long since, RunControl.LockOwner me) {
-        if (since >= 0 && age.compareTo(me.staleAfter()) > 0) {
-            return Optional.of("older than " + me.staleAfter().toMinutes() + " min");
+    /** " (10 min ago)", or how far ahead the other control node's clock is: never a negative age. */
+    private static String age(long since, Instant now) {
+        Duration age = Duration.between(Instant.ofEpochSecond(since), now);
+        if (age.isNegative()) {
+            return " (" + age.negated().toSeconds() + " s ahead of this control node's clock)";
         }
-        // "user@machine pid 123": when the owner ran on this machine, see whether it still runs.
-        String[] mine = me.owner().split(" pid ");
-        String[] theirs = owner.split(" pid ");
-        if (mine.length == 2 && theirs.length == 2 && mine[0].equals(theirs[0])) {
-            long pid = parse(theirs[1]);
-            if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
-                return Optional.of("its process " + pid + " is gone");
+        return age.toMinutes() < 1 ? " (" + age.toSeconds() + " s ago)" : " (" + age.toMinutes() + " min ago)";
+    }
+
+    private static Optional<String> staleness(
+            Map<String, String> held, long since, Instant now, RunControl.LockOwner me) {
+        if (since >= 0) {
+            Duration age = Duration.between(Instant.ofEpochSecond(since), now);
+            if (age.compareTo(me.staleAfter()) > 0) {
+                return Optional.of("older than " + me.staleAfter().toMinutes() + " min");
             }
+        }
+        // When the owner ran on this machine, see whether it still runs.
+        long pid = parse(held.get("pid"));
+        if (me.node().equals(held.get("node"))
+                && pid > 0
+                && ProcessHandle.of(pid).isEmpty()) {
+            return Optional.of("its process " + pid + " is gone");
         }
         return Optional.empty();
     }
 
-    /** Removes the lock if this run holds it. */
+    /** Removes the lock if this run holds it: same run id and pid, written from this control node. */
     static void release(RemoteShell shell, RunControl.LockOwner me) {
         String d = ShellQuote.quote(PATH);
-        String script = "if grep -qx " + ShellQuote.quote("run=" + me.runId()) + " " + d + "/owner 2>/dev/null;"
-                + " then rm -rf " + d + "; fi";
+        String o = d + "/owner";
+        String script = "if [ ! -L " + o + " ] && grep -Fqx " + ShellQuote.quote("run=" + me.runId()) + " " + o
+                + " 2>/dev/null && grep -Fqx " + ShellQuote.quote("pid=" + me.pid()) + " " + o
+                + " && grep -Fqx " + ShellQuote.quote("node=" + me.node()) + " " + o + "; then rm -rf " + d + "; fi";
         shell.exec(Command.of(script).asRoot().withTimeout(Duration.ofSeconds(30)));
     }
 
@@ -95,8 +151,11 @@ final class HostLock {
         Map<String, String> map = new HashMap<>();
         for (String line : text.split("\n")) {
             int eq = line.indexOf('=');
-            if (eq > 0) {
-                map.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            if (eq > 0 && eq < 16) {
+                map.putIfAbsent(
+                        line.substring(0, eq).strip(),
+                        HeadTail.cut(line.substring(eq + 1).strip(), FIELD_CHARS)
+                                .replace('\n', ' '));
             }
         }
         return map;

@@ -23,8 +23,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,9 +42,6 @@ import java.util.function.Function;
  * flight always finish. Reports everything as {@link RunEvent}s and formats nothing.
  */
 public final class PlaybookRunner {
-    private static final DateTimeFormatter STAMP =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
     /** The ports the engine talks through. */
     public record Ports(
             Function<Host, RemoteShell> shells,
@@ -131,7 +126,8 @@ public final class PlaybookRunner {
         }
 
         RunSummary execute() throws InterruptedException {
-            String stamp = STAMP.format(start);
+            // The caller's id when it made one (its journal and locks carry it): one id per run.
+            String stamp = control.runId().orElseGet(() -> RunId.next(start));
             RunOptions options = plan.options();
             events.on(new RunStarted(
                     start,

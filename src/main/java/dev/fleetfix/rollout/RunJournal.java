@@ -3,6 +3,7 @@ package dev.fleetfix.rollout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fleetfix.InputException;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.RunEnded;
@@ -12,8 +13,14 @@ import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.WindowClosed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashSet;
@@ -27,20 +34,92 @@ import java.util.Set;
  * end per play (done, failed, unreachable), halts and the end. {@code fleetfix apply --resume DIR}
  * reads it back: hosts journaled done in a play are skipped in that play. A resumed run appends to
  * the same journal.
+ *
+ * <p>The journal is opened when the run is set up, before any host is touched, and held with an
+ * exclusive lock until {@link #close()}: a second run pointed at the same directory (same
+ * {@code --run-dir}, {@code --report} or {@code --resume}) is refused instead of interleaving its
+ * lines. It is never written through a symbolic link.
  */
-public final class RunJournal implements RunListener {
+public final class RunJournal implements RunListener, AutoCloseable {
     public static final String FILE = "journal.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
+    private final FileChannel channel;
+    private final FileLock lock;
 
+    /**
+     * Opens {@code runDir/journal.jsonl} for this run alone, creating both when missing.
+     *
+     * @throws InputException when the directory cannot be made or written, the journal is a
+     *     symbolic link, or another run holds it
+     */
     public RunJournal(Path runDir) {
+        this.file = runDir.resolve(FILE);
         try {
             Files.createDirectories(runDir);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the run directory " + runDir, e);
+            throw new InputException("cannot create the run directory " + runDir + ": " + reason(e));
         }
-        this.file = runDir.resolve(FILE);
+        if (Files.isSymbolicLink(file)) {
+            throw new InputException("the run journal " + file + " is a symbolic link; fleetfix does not write"
+                    + " through links: remove it or choose another directory");
+        }
+        try {
+            // NOFOLLOW_LINKS: O_NOFOLLOW, so a link made after the check above is refused as well
+            this.channel = FileChannel.open(
+                    file,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.DSYNC,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new InputException("cannot write the run journal " + file + ": " + reason(e));
+        }
+        FileLock held;
+        try {
+            held = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            held = null;
+        } catch (IOException e) {
+            closeQuietly();
+            throw new InputException("cannot lock the run journal " + file + ": " + reason(e));
+        }
+        if (held == null) {
+            closeQuietly();
+            throw new InputException("the run journal " + file + " is in use by another fleetfix run; two runs never"
+                    + " share a journal: wait for it, or give this run its own --run-dir");
+        }
+        this.lock = held;
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private void closeQuietly() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // nothing was written through it
+        }
+    }
+
+    /** Releases the journal for the next run (a --resume, say). */
+    @Override
+    public void close() {
+        try {
+            if (lock != null && lock.isValid()) {
+                lock.release();
+            }
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the run journal " + file, e);
+        }
     }
 
     public Path file() {
@@ -76,15 +155,12 @@ public final class RunJournal implements RunListener {
         append(line);
     }
 
-    private void append(ObjectNode line) {
+    private synchronized void append(ObjectNode line) {
         try {
-            Files.writeString(
-                    file,
-                    JSON.writeValueAsString(line) + "\n",
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND,
-                    StandardOpenOption.SYNC);
+            ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run journal " + file, e);
         }

@@ -27,6 +27,11 @@ public final class HostFiles {
         if (!r.ok()) {
             throw new StepFailure("cannot read " + path + ": " + r.errorText());
         }
+        if (!r.complete()) {
+            // only its head and tail were kept: editing that would cut the file
+            throw new StepFailure("cannot read " + path + " whole: it is larger than fleetfix keeps of a command's"
+                    + " output (" + r.dropped() + " bytes dropped); not edited");
+        }
         return Optional.of(r.stdout());
     }
 

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param state the host's facts and whether this play changed it
  * @param clock the run's clock
  * @param sleeper the run's sleeper
- * @param runStamp the run's start as {@code yyyyMMdd'T'HHmmss'Z'}, used in backup file names
+ * @param runStamp the run's id ({@code 20261128T013000Z-3f9a1c07}), used in backup file names
  * @param pollInterval how often gates poll
  */
 public record StepContext(

@@ -92,6 +92,13 @@ final class FakeTarget implements BenchTarget {
     }
 
     @Override
+    public KeyCount countByPrefix(String prefix, long atMost) {
+        long found =
+                keys.stream().filter(k -> k.startsWith(prefix)).limit(atMost).count();
+        return new KeyCount(found, true);
+    }
+
+    @Override
     public long deleteByPrefix(String prefix) {
         long before = keys.size();
         keys.removeIf(k -> k.startsWith(prefix));

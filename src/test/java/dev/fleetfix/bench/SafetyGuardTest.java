@@ -120,4 +120,42 @@ class SafetyGuardTest {
                 .isInstanceOf(BenchmarkRefusedException.class);
         assertThat(t.calls.get()).isEqualTo(callsBefore);
     }
+
+    @Test
+    void refusesAPrefixThatAlreadyHoldsKeysAndSaysHowMany() {
+        target.keys.addAll(java.util.List.of("user:1", "user:2", "other:1"));
+
+        assertThatThrownBy(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT, "user:"))
+                .isInstanceOf(BenchmarkRefusedException.class)
+                .hasMessage("host redis-1: refusing to benchmark: 2 keys already exist under the prefix 'user:'; they"
+                        + " are not the benchmark's: choose a prefix of its own (--prefix, or prefix: in a playbook)"
+                        + " (use --force to run anyway)");
+        assertThatCode(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT, "fleetfix:bench:"))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void manyExistingKeysAreCountedAsAtLeast() {
+        for (int i = 0; i < 5000; i++) {
+            target.keys.add("user:" + i);
+        }
+        assertThatThrownBy(() -> SafetyGuard.check(target, SafetyPolicy.DEFAULT, "user:"))
+                .hasMessageContaining("at least 1000 keys already exist under the prefix 'user:'");
+    }
+
+    @Test
+    void aBenchmarkDeletesOnlyTheKeysItWroteEvenWhenForcedOntoAUsedPrefix() {
+        AtomicLong clock = new AtomicLong();
+        FakeTarget t = new FakeTarget(clock, n -> 1_000_000);
+        t.keys.addAll(java.util.List.of("user:1", "user:2"));
+        LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+        LoadSpec underUser = LoadSpec.defaults().withRequests(500).withKeyPrefix("user:");
+
+        assertThatThrownBy(() -> new BuiltinBenchmark(generator).run(t, underUser, SafetyPolicy.DEFAULT))
+                .isInstanceOf(BenchmarkRefusedException.class);
+        assertThat(t.keys).containsExactlyInAnyOrder("user:1", "user:2");
+
+        new BuiltinBenchmark(generator).run(t, underUser, SafetyPolicy.DEFAULT.forced());
+        assertThat(t.keys).containsExactlyInAnyOrder("user:1", "user:2");
+    }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -161,5 +162,127 @@ class ApplyCommandTest {
                 .contains("failed:    r2")
                 .contains("untouched: r3");
         assertThat(hosts.get("r3").scripts()).isEmpty();
+    }
+
+    @Test
+    void aReportDirThatCannotBeMadeIsExit2BeforeAnyHostIsTouched() throws Exception {
+        Path file = Files.writeString(dir.resolve("plain-file"), "x");
+        Run run = apply(
+                playbook.toString(),
+                "-i",
+                inventory.toString(),
+                "--report",
+                file.resolve("reports").toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains("--report " + file.resolve("reports") + ": cannot create the directory");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void aReportPathThatIsADirectoryIsExit2BeforeAnyHostIsTouched() throws Exception {
+        Path reports = dir.resolve("reports");
+        Files.createDirectories(reports.resolve("junit.xml"));
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains(reports.resolve("junit.xml") + " is a directory");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void aJournalThatIsASymbolicLinkIsRefusedBeforeAnyHostIsTouched() throws Exception {
+        Path runDir = Files.createDirectories(dir.resolve("run"));
+        Path elsewhere = Files.writeString(dir.resolve("precious.conf"), "keep me\n");
+        Files.createSymbolicLink(runDir.resolve("journal.jsonl"), elsewhere);
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err()).contains("journal.jsonl is a symbolic link");
+        assertThat(Files.readString(elsewhere)).isEqualTo("keep me\n");
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+    }
+
+    @Test
+    void aRunDirInUseByAnotherRunIsRefusedBeforeAnyHostIsTouched() throws Exception {
+        Path runDir = dir.resolve("run");
+        try (dev.fleetfix.rollout.RunJournal other = new dev.fleetfix.rollout.RunJournal(runDir)) {
+            Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+            assertThat(run.err()).contains("is in use by another fleetfix run");
+        }
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
+        assertThat(Files.readString(runDir.resolve("journal.jsonl"))).isEmpty();
+        // once the other run ended, this one runs
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+    }
+
+    @Test
+    void theJournalTheReportAndTheLocksCarryOneRunId() throws Exception {
+        Path reports = dir.resolve("reports");
+        hosts.get("r2").failRestarts();
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String reportId = json.readTree(reports.resolve("report.json").toFile())
+                .path("run")
+                .path("id")
+                .asText();
+        List<String> journalIds = Files.readAllLines(reports.resolve("journal.jsonl")).stream()
+                .map(l -> {
+                    try {
+                        return json.readTree(l).path("run").asText();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                })
+                .filter(id -> !id.isEmpty())
+                .distinct()
+                .toList();
+        assertThat(reportId).matches("20261128T013000Z-[0-9a-f]{8}");
+        assertThat(journalIds).containsExactly(reportId);
+        assertThat(hosts.get("r1").scripts()).anyMatch(sc -> sc.contains("run=" + reportId) && sc.contains("mkdir"));
+    }
+
+    @Test
+    void hostileOutputReachesNeitherTheTerminalNorTheReportsRaw() throws Exception {
+        Files.writeString(
+                playbook,
+                """
+                - name: hostile
+                  hosts: redis
+                  max_fail_percentage: 100
+                  steps:
+                    - command:
+                        cmd: |
+                          printf 'fine\\033]0;pwned\\007 \\000 \\377\\376 \\033[2J'; printf '\\033[31mred\\a' >&2; exit 3
+                """);
+        // r3 is held by another run, whose owner file says hostile things too
+        hosts.get("r3").write("/run/lock/fleetfix.lock/owner", "run=other\u001b[2J\npid=1\nnode=elsewhere\u0007\n");
+        Path reports = dir.resolve("reports");
+        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color", "--report", reports.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.out() + run.err())
+                .as(run.toString())
+                .doesNotContain("\u001b", "\u0007", "\u0000")
+                .contains("\\x1b[31mred\\x07")
+                .contains("locked by run other\\x1b[2J");
+
+        javax.xml.parsers.DocumentBuilderFactory factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        org.w3c.dom.Document junit =
+                factory.newDocumentBuilder().parse(reports.resolve("junit.xml").toFile());
+        org.w3c.dom.Element suites = junit.getDocumentElement();
+        // r1 and r2 failed their command; r3 was refused by the lock: a failure too, not a skip
+        assertThat(suites.getAttribute("failures")).isEqualTo("3");
+        org.w3c.dom.NodeList failures = junit.getElementsByTagName("failure");
+        List<String> messages = new java.util.ArrayList<>();
+        for (int i = 0; i < failures.getLength(); i++) {
+            messages.add(((org.w3c.dom.Element) failures.item(i)).getAttribute("message"));
+        }
+        assertThat(messages).anyMatch(m -> m.startsWith("locked by run other\\x1b[2J (pid 1 on control node"));
+        assertThat(junit.getElementsByTagName("skipped").getLength()).isZero();
+
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(reports.resolve("report.json").toFile());
+        assertThat(json.toString()).doesNotContain("\\u001b", "\\u0007", "\\u0000");
+        assertThat(Files.readString(reports.resolve("report.html"))).doesNotContain("\u001b", "\u0007", "\u0000");
     }
 }

@@ -57,6 +57,31 @@ class BenchCommandIT {
     }
 
     @Test
+    void aPrefixThatHoldsTheUsersKeysIsRefusedAndForcedRunsDeleteOnlyTheirOwnKeys() throws Exception {
+        try (Jedis jedis = server.client()) {
+            jedis.flushAll();
+            jedis.set("user:1", "alice");
+            jedis.set("user:2", "bob");
+
+            for (String engine : new String[] {"builtin", "redis-benchmark"}) {
+                CliRun refused = bench("--engine", engine, "--prefix", "user:", "-n", "2000", "-t", "set,get");
+                assertThat(refused.stdout())
+                        .as(refused.toString())
+                        .contains("cache-1: skipped: host cache-1: refusing to benchmark: 2 keys already exist under"
+                                + " the prefix 'user:'");
+                assertThat(jedis.keys("*")).containsExactlyInAnyOrder("user:1", "user:2");
+
+                CliRun forced =
+                        bench("--engine", engine, "--prefix", "user:", "-n", "2000", "-t", "set,get", "--force");
+                assertThat(forced.exitCode()).as(forced.toString()).isZero();
+                assertThat(forced.stdout()).as(forced.toString()).doesNotContain("skipped");
+                assertThat(jedis.keys("*")).as(engine).containsExactlyInAnyOrder("user:1", "user:2");
+                assertThat(jedis.get("user:1")).isEqualTo("alice");
+            }
+        }
+    }
+
+    @Test
     void redisBenchmarkEngineRunsOnTheHost() throws Exception {
         try (Jedis jedis = server.client()) {
             CliRun run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "-t", "set,lpush");

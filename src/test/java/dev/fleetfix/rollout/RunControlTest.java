@@ -32,7 +32,7 @@ class RunControlTest {
             """;
 
     private static RunControl.LockOwner owner(String run) {
-        return new RunControl.LockOwner(run, "ops@control pid 999999999", Duration.ofHours(2));
+        return new RunControl.LockOwner(run, "ops", ControlNode.name(), 999999999, Duration.ofHours(2), Set.of());
     }
 
     @Test
@@ -48,7 +48,8 @@ class RunControlTest {
         assertThat(refused)
                 .get()
                 .asString()
-                .startsWith("locked by run run-a (ops@control pid 999999999) for 10 min: /run/lock/fleetfix.lock");
+                .startsWith("locked by run run-a (pid 999999999 on control node " + ControlNode.name()
+                        + ") since 2026-11-28T01:30:00Z (10 min ago): /run/lock/fleetfix.lock");
         HostLock.release(host.shell(), owner("run-b"));
         assertThat(host.read("/run/lock/fleetfix.lock/owner")).isPresent();
         HostLock.release(host.shell(), owner("run-a"));
@@ -75,7 +76,7 @@ class RunControlTest {
         Instant now = Instant.parse("2026-11-28T01:30:00Z");
         assertThat(HostLock.acquire(host.shell(), owner("first"), now)).isEmpty();
         RunControl.LockOwner resumer =
-                new RunControl.LockOwner("second", "ops@control pid 1", Duration.ofHours(2), Set.of("first"));
+                new RunControl.LockOwner("second", "ops", ControlNode.name(), 1, Duration.ofHours(2), Set.of("first"));
         assertThat(HostLock.acquire(host.shell(), resumer, now.plusSeconds(60))).isEmpty();
         assertThat(host.read("/run/lock/fleetfix.lock/owner")).get().asString().contains("run=second");
         HostLock.release(host.shell(), resumer);

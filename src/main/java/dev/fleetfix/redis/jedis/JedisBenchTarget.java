@@ -133,6 +133,26 @@ public final class JedisBenchTarget implements BenchTarget {
         }
     }
 
+    /** SCAN pages a key count reads at most: 10 million keys at COUNT 1000. */
+    private static final int MAX_COUNT_PAGES = 10_000;
+
+    @Override
+    public synchronized KeyCount countByPrefix(String prefix, long atMost) {
+        ScanParams params = new ScanParams().match(escapeGlob(prefix) + "*").count(SCAN_COUNT);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        long found = 0;
+        for (int pages = 0; pages < MAX_COUNT_PAGES; pages++) {
+            String from = cursor;
+            ScanResult<String> page = call(() -> admin.scan(from, params));
+            found += page.getResult().size();
+            cursor = page.getCursor();
+            if (cursor.equals(ScanParams.SCAN_POINTER_START) || found >= atMost) {
+                return new KeyCount(found, true);
+            }
+        }
+        return new KeyCount(found, false);
+    }
+
     @Override
     public synchronized long deleteByPrefix(String prefix) {
         ScanParams params = new ScanParams().match(escapeGlob(prefix) + "*").count(SCAN_COUNT);

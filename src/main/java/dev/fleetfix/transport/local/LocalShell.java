@@ -97,7 +97,12 @@ public final class LocalShell implements RemoteShell {
             }
             String stdout = out.text(DRAIN_GRACE);
             String stderr = err.text(DRAIN_GRACE);
-            return new ExecResult(process.exitValue(), stdout, stderr, Duration.ofNanos(System.nanoTime() - start));
+            return new ExecResult(
+                    process.exitValue(),
+                    stdout,
+                    stderr,
+                    Duration.ofNanos(System.nanoTime() - start),
+                    out.dropped() + err.dropped());
         } catch (InterruptedException e) {
             killTree(process);
             Thread.currentThread().interrupt();

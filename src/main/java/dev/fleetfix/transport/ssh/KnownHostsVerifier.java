@@ -9,10 +9,14 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
@@ -23,6 +27,13 @@ import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
  * accept-new, a host that has no entry yet is trusted and appended, as OpenSSH's
  * {@code StrictHostKeyChecking=accept-new} does; a key that differs from a recorded one is never
  * accepted.
+ *
+ * <p>Where SSHJ's own check differs from OpenSSH's, OpenSSH's is followed: a key on a
+ * {@code @revoked} line is refused even when another line lists it plainly; a host covered by a
+ * {@code @cert-authority} line is refused with its own reason (fleetfix does not verify host
+ * certificates), not called "changed"; and the host key algorithms of the recorded keys are asked
+ * for first, RSA as {@code rsa-sha2-512}/{@code rsa-sha2-256} too, so that a host recorded with its
+ * RSA key is not met with its ed25519 key instead.
  */
 final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
@@ -38,14 +49,135 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     record AcceptedNew(String hostEntry, String keyType, String fingerprint) implements Outcome {}
 
+    record Revoked(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
+
+    /** The host is covered by a {@code @cert-authority} line only; its plain key is listed nowhere. */
+    record CertAuthority(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
+
+    /** The host offered a certificate: fleetfix does not verify host certificates. */
+    record Certificate(String hostEntry, String keyType) implements Outcome {}
+
+    private static final String REVOKED = "@revoked";
+    private static final String CERT_AUTHORITY = "@cert-authority";
+
+    /** One line of the file as fleetfix reads it: its number, its marker ("" when none), its key. */
+    private record Line(int number, String marker, KnownHostEntry entry, byte[] key) {}
+
     private final Path file;
     private final boolean acceptNew;
+    private final List<Line> lines = new CopyOnWriteArrayList<>();
     private volatile Outcome outcome;
 
     private KnownHostsVerifier(Path file, boolean acceptNew) throws IOException {
         super(file.toFile());
         this.file = file;
         this.acceptNew = acceptNew;
+        if (Files.exists(file)) {
+            List<String> text = Files.readAllLines(file, StandardCharsets.UTF_8);
+            EntryFactory parser = new EntryFactory();
+            for (int i = 0; i < text.size(); i++) {
+                parse(parser, i + 1, text.get(i));
+            }
+        }
+    }
+
+    private void parse(EntryFactory parser, int number, String text) {
+        String[] words = text.strip().split("\\s+");
+        if (words.length < 3 || words[0].startsWith("#")) {
+            return;
+        }
+        String marker = words[0].startsWith("@") ? words[0].toLowerCase(Locale.ROOT) : "";
+        int keyAt = marker.isEmpty() ? 2 : 3;
+        try {
+            KnownHostEntry entry = parser.parseEntry(text);
+            if (entry instanceof HostEntry && words.length > keyAt) {
+                lines.add(new Line(number, marker, entry, Base64.getDecoder().decode(words[keyAt])));
+            }
+        } catch (IOException | RuntimeException e) {
+            // A line SSHJ cannot parse is skipped, as OpenSSH skips it.
+        }
+    }
+
+    /** SSHJ's and OpenSSH's form of a host on a port other than 22: {@code [10.0.0.1]:2222}. */
+    private static String hostEntry(String hostname, int port) {
+        String lower = hostname.toLowerCase(Locale.ROOT);
+        return port != 22 ? "[" + lower + "]:" + port : lower;
+    }
+
+    @Override
+    public boolean verify(String hostname, int port, PublicKey key) {
+        KeyType type = KeyType.fromKey(key);
+        String host = hostEntry(hostname, port);
+        if (type == KeyType.UNKNOWN) {
+            return false;
+        }
+        if (key instanceof com.hierynomus.sshj.userauth.certificate.Certificate<?>) {
+            outcome = new Certificate(host, type.toString());
+            return false;
+        }
+        byte[] blob = blob(key);
+        for (Line line : lines) {
+            if (line.marker().equals(REVOKED) && applies(line, host) && Arrays.equals(line.key(), blob)) {
+                outcome = new Revoked(host, type.toString(), fingerprint(key), line.number());
+                return false;
+            }
+        }
+        boolean known = false;
+        for (Line line : lines) {
+            if (line.marker().isEmpty() && applies(line, type, host)) {
+                known = true;
+                if (Arrays.equals(line.key(), blob)) {
+                    return true;
+                }
+            }
+        }
+        if (!known) {
+            for (Line line : lines) {
+                if (line.marker().equals(CERT_AUTHORITY) && applies(line, host)) {
+                    outcome = new CertAuthority(host, type.toString(), fingerprint(key), line.number());
+                    return false;
+                }
+            }
+        }
+        return known ? hostKeyChangedAction(host, key) : hostKeyUnverifiableAction(host, key);
+    }
+
+    /**
+     * The algorithms of the keys recorded for the host, which SSHJ asks the server for first. An
+     * RSA key is verified with rsa-sha2-512 or rsa-sha2-256 signatures: SSHJ alone would ask only for
+     * ssh-rsa, which OpenSSH 8.8 and later refuse, and get another key type that is not recorded.
+     */
+    @Override
+    public List<String> findExistingAlgorithms(String hostname, int port) {
+        String host = hostEntry(hostname, port);
+        List<String> algorithms = new ArrayList<>();
+        for (Line line : lines) {
+            if (line.marker().isEmpty() && applies(line, host)) {
+                KeyType type = line.entry().getType();
+                if (type == KeyType.RSA) {
+                    algorithms.addAll(List.of("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"));
+                } else {
+                    algorithms.add(type.toString());
+                }
+            }
+        }
+        return algorithms;
+    }
+
+    private static boolean applies(Line line, String host) {
+        try {
+            return line.entry().appliesTo(host);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean applies(Line line, KeyType type, String host) {
+        return line.entry().getType() == type && applies(line, host);
+    }
+
+    private static byte[] blob(PublicKey key) {
+        return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
     }
 
     static KnownHostsVerifier load(Path file, boolean acceptNew) {
@@ -77,6 +209,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             HostEntry entry = new HostEntry(null, hostEntry, KeyType.fromKey(key), key);
             append(entry.getLine());
             entries().add(entry);
+            lines.add(new Line(0, "", entry, blob(key)));
         } catch (IOException e) {
             outcome = new Unknown(hostEntry, type, fingerprint);
             throw new UncheckedIOException("cannot record the host key in " + file + ": " + e.getMessage(), e);
@@ -117,22 +250,14 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /** The 1-based line of the entry that holds another key of this type for the host, or 0. */
     private int lineOf(String hostEntry, PublicKey key) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return 0;
-        }
         KeyType type = KeyType.fromKey(key);
-        EntryFactory parser = new EntryFactory();
-        for (int i = 0; i < lines.size(); i++) {
-            try {
-                KnownHostEntry entry = parser.parseEntry(lines.get(i));
-                if (entry != null && entry.appliesTo(type, hostEntry) && !entry.verify(key)) {
-                    return i + 1;
-                }
-            } catch (IOException | RuntimeException e) {
-                // A line SSHJ cannot parse is skipped, as when the file was loaded.
+        byte[] blob = blob(key);
+        for (Line line : lines) {
+            if (line.number() > 0
+                    && line.marker().isEmpty()
+                    && applies(line, type, hostEntry)
+                    && !Arrays.equals(line.key(), blob)) {
+                return line.number();
             }
         }
         return 0;
@@ -140,9 +265,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /** OpenSSH's fingerprint form, {@code SHA256:...}, as {@code ssh-keygen -lf} prints it. */
     static String fingerprint(PublicKey key) {
-        byte[] blob = new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(blob);
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(blob(key));
             return "SHA256:" + Base64.getEncoder().withoutPadding().encodeToString(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);

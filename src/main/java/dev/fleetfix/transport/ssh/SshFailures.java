@@ -5,8 +5,11 @@ import dev.fleetfix.transport.DurationText;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.CertAuthority;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Certificate;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Changed;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Outcome;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.Revoked;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Unknown;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -110,6 +113,36 @@ final class SshFailures {
                             + "; this may be an attack, so fleetfix refuses it. If the host was rebuilt, remove"
                             + " the old entry with: ssh-keygen -R " + ShellQuote.quote(changed.hostEntry()) + " -f "
                             + ShellQuote.quote(file),
+                    error);
+        }
+        if (outcome instanceof Revoked revoked) {
+            return new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key is revoked: " + attempt.address() + " offers " + revoked.keyType()
+                            + " key " + revoked.fingerprint() + ", which known_hosts line " + revoked.line() + " ("
+                            + file + ") marks @revoked; fleetfix never accepts a revoked key, whatever other lines"
+                            + " say (as OpenSSH does not)",
+                    error);
+        }
+        if (outcome instanceof CertAuthority ca) {
+            return new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
+                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but fleetfix does not verify"
+                            + " host certificates and the host's own " + ca.keyType() + " key " + ca.fingerprint()
+                            + " is listed nowhere. To trust it, check the fingerprint and add it: ssh-keyscan -p "
+                            + attempt.port() + " " + attempt.address() + " >> " + ShellQuote.quote(file),
+                    error);
+        }
+        if (outcome instanceof Certificate cert) {
+            return new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key not verifiable: " + cert.hostEntry() + " offered a " + cert.keyType()
+                            + " host certificate, and fleetfix does not verify host certificates; list the host's"
+                            + " plain key in " + file,
                     error);
         }
         if (outcome instanceof Unknown unknown) {

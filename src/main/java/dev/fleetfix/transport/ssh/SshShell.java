@@ -160,7 +160,8 @@ public final class SshShell implements RemoteShell {
                     exitCode(command),
                     stdout,
                     stderr + signalNote(command),
-                    Duration.ofNanos(System.nanoTime() - start));
+                    Duration.ofNanos(System.nanoTime() - start),
+                    out.dropped() + err.dropped());
         } catch (IOException | UncheckedIOException e) {
             throw SshFailures.broken(host, script, e);
         } catch (InterruptedException e) {

@@ -42,8 +42,24 @@ class LocalShellTest {
 
         ExecResult result = shell.exec(Command.of(script).withTimeout(Duration.ofSeconds(30)));
 
-        assertThat(result.stdout()).hasSize(2_000_000);
-        assertThat(result.stderr()).hasSize(2_000_000);
+        // each stream keeps 512 KiB from its start and 512 KiB from its end
+        assertThat(result.stdout()).startsWith("ooo").endsWith("ooo").contains("\n... 929 KB dropped ...\n");
+        assertThat(result.stderr()).startsWith("eee").endsWith("eee").contains("\n... 929 KB dropped ...\n");
+        assertThat(result.dropped()).isEqualTo(2 * (2_000_000 - 1_048_576));
+    }
+
+    @Test
+    void gigabytesOfOutputAreReadThroughButOnlyHeadAndTailAreKept() {
+        // kept whole, 1.5 GB took 5.2 GB RSS, then OutOfMemoryError; 300 MB shows the bound as well
+        String script = "echo first line; head -c 300M /dev/zero | tr '\\0' x; echo; echo last line";
+
+        ExecResult result = shell.exec(Command.of(script).withTimeout(Duration.ofSeconds(120)));
+
+        assertThat(result.ok()).isTrue();
+        assertThat(result.complete()).isFalse();
+        assertThat(result.stdout().length()).isLessThan(1_100_000);
+        assertThat(result.stdout()).startsWith("first line\n").endsWith("x\nlast line\n");
+        assertThat(result.stdout()).contains("\n... 299 MB dropped ...\n");
     }
 
     @Test

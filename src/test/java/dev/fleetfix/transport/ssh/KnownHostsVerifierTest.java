@@ -125,4 +125,63 @@ class KnownHostsVerifierTest {
     void fingerprintsLookLikeSshKeygens() {
         assertThat(KnownHostsVerifier.fingerprint(key)).startsWith("SHA256:").hasSize(7 + 43);
     }
+
+    @Test
+    void aRevokedKeyIsRefusedEvenWhenTheSameKeyIsAlsoListedPlainly() throws Exception {
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(
+                file(
+                        "10.0.0.1 ecdsa-sha2-nistp256 " + blob(key),
+                        "# compromised",
+                        "@revoked * ecdsa-sha2-nistp256 " + blob(key)),
+                true);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isFalse();
+        assertThat(verifier.outcome())
+                .isEqualTo(new KnownHostsVerifier.Revoked(
+                        "10.0.0.1", "ecdsa-sha2-nistp256", KnownHostsVerifier.fingerprint(key), 3));
+    }
+
+    @Test
+    void aRevokedKeyOfAnotherHostDoesNotRefuseThisOne() throws Exception {
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(
+                file(
+                        "@revoked 10.0.0.2 ecdsa-sha2-nistp256 " + blob(key),
+                        "@revoked * ecdsa-sha2-nistp256 " + blob(otherKey),
+                        "10.0.0.1 ecdsa-sha2-nistp256 " + blob(key)),
+                false);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isTrue();
+        assertThat(verifier.verify("10.0.0.2", 22, key)).isFalse();
+        assertThat(verifier.outcome()).isInstanceOf(KnownHostsVerifier.Revoked.class);
+    }
+
+    @Test
+    void aCertAuthorityLineIsItsOwnReasonNotAChangedKey() throws Exception {
+        KnownHostsVerifier verifier =
+                KnownHostsVerifier.load(file("@cert-authority 10.0.0.* ecdsa-sha2-nistp256 " + blob(otherKey)), true);
+
+        assertThat(verifier.verify("10.0.0.1", 22, key)).isFalse();
+        assertThat(verifier.outcome())
+                .isEqualTo(new KnownHostsVerifier.CertAuthority(
+                        "10.0.0.1", "ecdsa-sha2-nistp256", KnownHostsVerifier.fingerprint(key), 1));
+        // accept-new does not add a key for a host that a CA line covers
+        assertThat(Files.readAllLines(dir.resolve("known_hosts"))).hasSize(1);
+    }
+
+    @Test
+    void theRecordedKeyTypesAreAskedForFirstRsaWithItsSha2Signatures() throws Exception {
+        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        PublicKey rsaKey = rsa.generateKeyPair().getPublic();
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(
+                file(
+                        "[10.0.0.1]:2222 ssh-rsa " + blob(rsaKey),
+                        "@revoked * ecdsa-sha2-nistp256 " + blob(otherKey),
+                        "10.0.0.9 ecdsa-sha2-nistp256 " + blob(key)),
+                false);
+
+        assertThat(verifier.findExistingAlgorithms("10.0.0.1", 2222))
+                .containsExactly("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa");
+        assertThat(verifier.verify("10.0.0.1", 2222, rsaKey)).isTrue();
+    }
 }

@@ -120,6 +120,66 @@ class SshLoginIT {
     }
 
     @Test
+    void aRevokedHostKeyIsRefusedEvenWhenTheSameKeyIsListedPlainly() throws Exception {
+        String plain = labKnownHostsLine("lab-1");
+        String revoked = "@revoked * " + plain.split(" ", 2)[1];
+        Path knownHosts = dir.resolve("known_hosts");
+        Files.write(knownHosts, List.of(plain, revoked));
+
+        assertThatThrownBy(() -> SshShell.open(
+                        lab.host("lab-1", fleet.privateKey(), knownHosts), OPTIONS.withAcceptNewHostKeys(true)))
+                .isInstanceOfSatisfying(TransportException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
+                    assertThat(e.getMessage())
+                            .startsWith(lab.described("lab-1") + "host key is revoked: "
+                                    + fleet.host("lab-1").address() + " offers ssh-ed25519 key SHA256:")
+                            .contains("known_hosts line 2 (" + knownHosts + ") marks @revoked");
+                });
+        assertThat(Files.readAllLines(knownHosts)).hasSize(2);
+    }
+
+    @Test
+    void aCertAuthorityLineIsRefusedWithItsOwnReasonNotAsAChangedKey() throws Exception {
+        Path ca = keygen("ca", "ed25519", "");
+        String caKey = Files.readString(Path.of(ca + ".pub")).strip();
+        Path knownHosts = dir.resolve("known_hosts");
+        Files.write(knownHosts, List.of("@cert-authority " + fleet.host("lab-1").address() + ",*.lab " + caKey));
+
+        assertThatThrownBy(() -> SshShell.open(lab.host("lab-1", fleet.privateKey(), knownHosts), OPTIONS))
+                .isInstanceOfSatisfying(TransportException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
+                    assertThat(e.getMessage())
+                            .startsWith(lab.described("lab-1") + "host key not verifiable: known_hosts line 1 ("
+                                    + knownHosts + ") trusts a @cert-authority")
+                            .contains("fleetfix does not verify host certificates")
+                            .doesNotContain("changed");
+                });
+    }
+
+    @Test
+    void aHostRecordedWithItsRsaKeyIsMetWithItsRsaKeyThoughItAlsoHasEd25519() throws Exception {
+        // lab-2's sshd gets an RSA host key next to its ed25519 one; known_hosts records only the RSA key
+        ExecResult added = fleet.rootExec(
+                "lab-2",
+                "[ -e /etc/ssh/ssh_host_rsa_key ] || ssh-keygen -q -t rsa -b 2048 -N '' -f /etc/ssh/ssh_host_rsa_key"
+                        + " && (grep -q ssh_host_rsa_key /etc/ssh/sshd_config.d/00-fleetfix-lab-host.conf"
+                        + " || echo 'HostKey /etc/ssh/ssh_host_rsa_key' >> /etc/ssh/sshd_config.d/00-fleetfix-lab-host.conf)"
+                        + " && systemctl reload ssh && cat /etc/ssh/ssh_host_rsa_key.pub");
+        assertThat(added.exitCode()).as(added.stderr()).isZero();
+        String[] rsa = added.stdout().strip().split(" ");
+        String host = labKnownHostsLine("lab-2").split(" ")[0];
+        Path knownHosts = dir.resolve("known_hosts");
+        Files.write(knownHosts, List.of(host + " " + rsa[0] + " " + rsa[1]));
+
+        try (SshShell shell =
+                SshShell.open(lab.host("lab-2", fleet.privateKey(), knownHosts), OPTIONS.withAcceptNewHostKeys(true))) {
+            assertThat(shell.exec(Command.of("echo rsa")).stdout()).isEqualTo("rsa\n");
+        }
+        // accept-new did not add the ed25519 key: the known type was used
+        assertThat(Files.readAllLines(knownHosts)).hasSize(1);
+    }
+
+    @Test
     void wrongUserKeyIsAnAuthError() throws Exception {
         Path stranger = keygen("stranger", "ed25519", "");
 

@@ -1,0 +1,162 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.transport.ExecResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import picocli.CommandLine;
+
+/**
+ * What hosts say and what runs do to each other, on real sshd: two applies started together on the
+ * same host, and hosts whose output is huge or hostile (terminal escapes, NUL, invalid UTF-8, a
+ * 200 MB lock owner file).
+ */
+class HostTrustIT {
+    private static final String LOCK = "/run/lock/fleetfix.lock";
+    private static LabFleet fleet;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = LabFleet.start(List.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2")));
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @AfterEach
+    void unlock() {
+        fleet.rootExec("lab-1", "rm -rf " + LOCK);
+        fleet.rootExec("lab-2", "rm -rf " + LOCK);
+    }
+
+    private CliRun apply(Path playbook, String... args) {
+        CommandLine cmd = Main.commandLine();
+        ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
+        command.runsHome = dir.resolve("fleetfix-runs");
+        List<String> all = new ArrayList<>(List.of(
+                "apply", playbook.toString(), "-i", fleet.inventoryFile().toString(), "--no-color"));
+        all.addAll(List.of(args));
+        return CliRun.of(cmd, all.toArray(String[]::new));
+    }
+
+    @Test
+    void ofTwoAppliesStartedTogetherOnOneHostExactlyOneWorksOnIt() throws Exception {
+        Path playbook = Files.writeString(
+                dir.resolve("slow.yaml"),
+                """
+                - name: slow
+                  hosts: lab-1
+                  steps:
+                    - command: {cmd: "echo $$ >> /root/fleetfix-runs.log; sleep 3"}
+                """);
+        fleet.rootExec("lab-1", "rm -f /root/fleetfix-runs.log");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<CliRun>> runs = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            runs.add(pool.submit(() -> {
+                go.await();
+                return apply(playbook, "--run-dir", dir.resolve("run-" + name).toString());
+            }));
+        }
+        go.countDown();
+        List<CliRun> done = new ArrayList<>();
+        for (Future<CliRun> run : runs) {
+            done.add(run.get());
+        }
+        pool.shutdown();
+
+        assertThat(done).as(done.toString()).extracting(CliRun::exitCode).containsExactlyInAnyOrder(0, 1);
+        CliRun refused =
+                done.stream().filter(r -> r.exitCode() == 1).findFirst().orElseThrow();
+        assertThat(refused.stdout())
+                .as(refused.toString())
+                .containsPattern("host lab-1 FAILED: locked by run \\d{8}T\\d{6}Z-[0-9a-f]{8} \\(pid "
+                        + ProcessHandle.current().pid() + " on control node [^)]+\\) since \\S+ \\(\\d+ s ago\\):"
+                        + " /run/lock/fleetfix.lock; another fleetfix run is working on this host");
+        // the command ran once, and each journal holds its own run only
+        assertThat(fleet.rootExec("lab-1", "cat /root/fleetfix-runs.log")
+                        .stdout()
+                        .lines())
+                .hasSize(1);
+        ObjectMapper json = new ObjectMapper();
+        for (String name : List.of("a", "b")) {
+            List<String> ids = new ArrayList<>();
+            for (String line : Files.readAllLines(dir.resolve("run-" + name).resolve("journal.jsonl"))) {
+                String id = json.readTree(line).path("run").asText();
+                if (!id.isEmpty() && !ids.contains(id)) {
+                    ids.add(id);
+                }
+            }
+            assertThat(ids).as(name).hasSize(1);
+        }
+        assertThat(fleet.rootExec("lab-1", "test -e " + LOCK).exitCode())
+                .as("both runs ended: no lock is left")
+                .isNotZero();
+    }
+
+    @Test
+    void hugeAndHostileOutputIsBoundedSanitizedAndTheReportsParse() throws Exception {
+        // lab-2 holds a 200 MB lock owner file full of escapes, as any local user could write it
+        ExecResult owner = fleet.rootExec(
+                "lab-2",
+                "mkdir -p " + LOCK + " && { printf 'run=evil\\033]0;pwned\\007\\n'; head -c 200M /dev/zero"
+                        + " | tr '\\0' '\\033'; } > " + LOCK + "/owner");
+        assertThat(owner.exitCode()).as(owner.stderr()).isZero();
+        Path playbook = Files.writeString(
+                dir.resolve("hostile.yaml"),
+                """
+                - name: hostile
+                  hosts: all
+                  max_fail_percentage: 100
+                  steps:
+                    - command:
+                        cmd: |
+                          printf 'start\\033[2J\\007\\000\\377\\376\\n'; head -c 300M /dev/zero | tr '\\0' '\\033' >&2; printf '\\nthe end\\033[0m\\n' >&2; exit 4
+                """);
+        Path reports = dir.resolve("reports");
+        CliRun run = apply(playbook, "--report", reports.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+        String seen = run.stdout() + run.stderr();
+        assertThat(seen.length()).isLessThan(100_000);
+        assertThat(seen).doesNotContain("\u001b", "\u0007", "\u0000");
+        assertThat(seen)
+                .contains("host lab-2 FAILED: locked by run evil\\x1b]0;pwned\\x07")
+                .contains("command: exited 4: ")
+                .contains(" dropped ... ");
+        for (String file : List.of("junit.xml", "report.json", "report.html")) {
+            assertThat(Files.size(reports.resolve(file))).as(file).isLessThan(1_000_000);
+        }
+        Document junit = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(reports.resolve("junit.xml").toFile());
+        assertThat(junit.getDocumentElement().getAttribute("failures")).isEqualTo("2");
+        new ObjectMapper().readTree(reports.resolve("report.json").toFile());
+        assertThat(Files.readString(reports.resolve("report.html"))).doesNotContain("\u001b", "\u0000");
+    }
+}

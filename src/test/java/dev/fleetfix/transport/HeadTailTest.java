@@ -1,0 +1,46 @@
+package dev.fleetfix.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class HeadTailTest {
+    private static void write(HeadTail buffer, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        buffer.write(bytes, 0, bytes.length);
+    }
+
+    @Test
+    void keepsEverythingThatFits() {
+        HeadTail buffer = new HeadTail(4, 4);
+        write(buffer, "abcdefgh");
+        assertThat(buffer.text()).isEqualTo("abcdefgh");
+        assertThat(buffer.dropped()).isZero();
+    }
+
+    @Test
+    void keepsHeadAndTailAndSaysHowMuchWasDropped() {
+        HeadTail buffer = new HeadTail(4, 4);
+        for (String chunk : new String[] {"ab", "cdef", "ghijklmn", "o", "pqrstuvwxyz"}) {
+            write(buffer, chunk);
+        }
+        assertThat(buffer.total()).isEqualTo(26);
+        assertThat(buffer.dropped()).isEqualTo(18);
+        assertThat(buffer.text()).isEqualTo("abcd\n... 18 bytes dropped ...\nwxyz");
+    }
+
+    @Test
+    void sizesReadAsAPersonWouldSayThem() {
+        assertThat(HeadTail.size(199L * 1024 * 1024 + 5)).isEqualTo("199 MB");
+        assertThat(HeadTail.size(1_500_000_000L)).isEqualTo("1.4 GB");
+        assertThat(HeadTail.size(1023)).isEqualTo("1023 bytes");
+    }
+
+    @Test
+    void cutKeepsTheStartAndTheEndOfAField() {
+        String cut = HeadTail.cut("a".repeat(100) + "b".repeat(100), 20);
+        assertThat(cut).isEqualTo("aaaaaaaaaa\n... 180 bytes dropped ...\nbbbbbbbbbb");
+        assertThat(HeadTail.cut("short", 20)).isEqualTo("short");
+    }
+}
