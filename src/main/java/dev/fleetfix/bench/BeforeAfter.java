@@ -1,48 +1,97 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.bench.stats.Holm;
+import dev.fleetfix.bench.stats.RankTest;
+import dev.fleetfix.bench.stats.RatioInterval;
+import dev.fleetfix.bench.stats.RoundTest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * Compares before and after runs of the same name, per host and for the fleet.
  *
- * <p>A figure changed only when the medians of the two sides differ by more than the noise: the
- * larger of either side's spread (max - min over its rounds) and a relative floor (5 % by default)
- * of the before median. One round per side has no spread, so only the floor guards it; three
- * rounds are the least that make the verdict worth reading.
+ * <p>Per host, each figure is judged on samples (one per window of every round, see {@link
+ * WindowSample}; one per round when the engine has no windows). A figure changed only when all of
+ * these hold:
  *
- * @param relativeNoise the smallest relative change taken as real, 0.05 for 5 %
+ * <ul>
+ *   <li>the Mann–Whitney rank test of the two sides, widened by the design effect of windows
+ *       clustered in rounds ({@link RankTest#clustered}) and Holm-corrected over the decisive
+ *       figures of the test, is below {@code alpha}: so the chance that any figure of an unchanged
+ *       host is called changed is at most {@code alpha}; and so is Student's t-test on the
+ *       rounds' log medians ({@link RoundTest}), the round being the unit that is truly
+ *       independent (the larger p-value of the two is the one used);
+ *   <li>the bootstrap interval of the ratio (rounds resampled, then windows) excludes 1, which
+ *       widens when the rounds of a side disagree with each other;
+ *   <li>the change is at least the effect floor ({@code relativeNoise}, or the A/A difference of a
+ *       calibration when that is larger): a real but tiny change is no reason to act.
+ * </ul>
+ *
+ * <p>The maximum, and any percentile that a window holds too few requests above, are shown but
+ * never decide. For the fleet see {@link FleetVerdict}.
+ *
+ * @param relativeNoise the effect floor, 0.05 for 5 %
+ * @param alpha family-wise error rate per host comparison
+ * @param level coverage of the intervals shown
  */
-public record BeforeAfter(double relativeNoise) {
+public record BeforeAfter(double relativeNoise, double alpha, double level) {
 
-    public static final BeforeAfter DEFAULT = new BeforeAfter(0.05);
+    public static final BeforeAfter DEFAULT = new BeforeAfter(0.05, 0.01, 0.95);
+
+    /** A percentile needs at least this many requests above it in every window to be decisive. */
+    static final int MIN_TAIL_REQUESTS = 10;
+
+    static final String WINDOW = "window";
+    static final String ROUND = "round";
+    private static final long SEED = 0x5eed_f1ee7L;
 
     public BeforeAfter {
         if (!(relativeNoise >= 0 && relativeNoise < 1)) {
             throw new IllegalArgumentException("relativeNoise must be in [0, 1), was " + relativeNoise);
         }
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new IllegalArgumentException("alpha must be in (0, 1), was " + alpha);
+        }
+        if (!(level > 0 && level < 1)) {
+            throw new IllegalArgumentException("level must be in (0, 1), was " + level);
+        }
+    }
+
+    /** The before/after figures of one host, one name and one test, per phase. */
+    private record Sides(Map<Phase, List<BenchResult>> byPhase) {
+        List<BenchResult> of(Phase p) {
+            return byPhase.getOrDefault(p, List.of());
+        }
     }
 
     /** Per host, per named benchmark, per test: every test that has rounds on both sides. */
     public List<TestComparison> perHost(Collection<BenchRun> runs) {
-        Map<List<String>, List<List<BenchResult>>> sides = new LinkedHashMap<>();
+        Map<List<String>, Sides> sides = new LinkedHashMap<>();
         for (BenchRun run : runs) {
             for (BenchResult result : run.results()) {
                 List<String> key = List.of(run.host(), run.name(), result.test());
-                sides.computeIfAbsent(key, k -> List.of(new ArrayList<>(), new ArrayList<>()))
-                        .get(run.phase().ordinal())
+                sides.computeIfAbsent(key, k -> new Sides(new EnumMap<>(Phase.class)))
+                        .byPhase()
+                        .computeIfAbsent(run.phase(), p -> new ArrayList<>())
                         .add(result);
             }
         }
         List<TestComparison> comparisons = new ArrayList<>();
-        sides.forEach((key, bothSides) -> {
-            if (!bothSides.get(0).isEmpty() && !bothSides.get(1).isEmpty()) {
-                comparisons.add(compare(key.get(0), key.get(1), key.get(2), bothSides.get(0), bothSides.get(1)));
+        sides.forEach((key, s) -> {
+            if (!s.of(Phase.BEFORE).isEmpty() && !s.of(Phase.AFTER).isEmpty()) {
+                comparisons.add(compare(
+                        key.get(0),
+                        key.get(1),
+                        key.get(2),
+                        s.of(Phase.BEFORE),
+                        s.of(Phase.AFTER),
+                        s.of(Phase.CALIBRATION)));
             }
         });
         return comparisons;
@@ -56,60 +105,209 @@ public record BeforeAfter(double relativeNoise) {
                     .add(c);
         }
         List<FleetComparison> fleet = new ArrayList<>();
-        byTest.forEach((key, hosts) -> fleet.add(fleetOf(key.get(0), key.get(1), hosts)));
+        byTest.forEach((key, hosts) -> fleet.add(FleetVerdict.of(key.get(0), key.get(1), hosts, relativeNoise)));
         return fleet;
     }
 
     public TestComparison compare(
             String host, String name, String test, List<BenchResult> before, List<BenchResult> after) {
+        return compare(host, name, test, before, after, List.of());
+    }
+
+    /**
+     * @param calibration the before side measured a second time; when present, its difference from
+     *     the first before side raises each figure's effect floor
+     */
+    public TestComparison compare(
+            String host,
+            String name,
+            String test,
+            List<BenchResult> before,
+            List<BenchResult> after,
+            List<BenchResult> calibration) {
+        Map<Metric, Double> floors = new EnumMap<>(Metric.class);
+        List<MetricComparison> aa = calibration.isEmpty() ? List.of() : metrics(before, calibration, Map.of());
+        for (MetricComparison m : aa) {
+            if (Double.isFinite(m.ratio())) {
+                floors.put(m.metric(), Math.max(relativeNoise, Math.abs(m.ratio() - 1)));
+            }
+        }
+        List<MetricComparison> metrics = metrics(before, after, floors);
+        Verdict verdict = Verdict.combine(metrics.stream()
+                .filter(MetricComparison::decisive)
+                .map(MetricComparison::verdict)
+                .toList());
+        String design = calibration.isEmpty()
+                ? "before/after; no control host, so drift between the two sides is not separated from the change"
+                : "before/after with an A/A calibration (before measured twice; its difference is the noise floor);"
+                        + " no control host";
+        return new TestComparison(
+                host,
+                name,
+                test,
+                before.size(),
+                after.size(),
+                metrics,
+                verdict,
+                design,
+                aa,
+                notes(before, after, calibration));
+    }
+
+    private static List<String> notes(List<BenchResult> before, List<BenchResult> after, List<BenchResult> cal) {
+        List<String> notes = new ArrayList<>();
+        saturated("before", before).ifPresent(notes::add);
+        saturated("calibration", cal).ifPresent(notes::add);
+        saturated("after", after).ifPresent(notes::add);
+        if (!hasWindows(before) || !hasWindows(after)) {
+            notes.add("one sample per round (the engine reports no windows): with few rounds no figure can decide;"
+                    + " use the builtin engine or more rounds");
+        }
+        return notes;
+    }
+
+    private static Optional<String> saturated(String side, List<BenchResult> results) {
+        List<String> rounds = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            Optional<ClientCpu> cpu = results.get(i).clientCpu();
+            if (cpu.isPresent() && cpu.get().saturated()) {
+                rounds.add(String.valueOf(i + 1));
+            }
+        }
+        if (rounds.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("this machine's CPU was saturated during " + side + " round " + String.join(", ", rounds)
+                + ": its latencies include the load generator's own queueing");
+    }
+
+    private List<MetricComparison> metrics(
+            List<BenchResult> before, List<BenchResult> after, Map<Metric, Double> floors) {
         List<MetricComparison> metrics = new ArrayList<>();
         for (Metric metric : Metric.values()) {
             List<Double> b = values(metric, before);
             List<Double> a = values(metric, after);
             if (b.size() == before.size() && a.size() == after.size()) {
-                metrics.add(compare(metric, b, a));
+                metrics.add(compare(metric, before, after, b, a, floors.getOrDefault(metric, relativeNoise)));
             }
         }
-        Verdict verdict =
-                Verdict.combine(metrics.stream().map(MetricComparison::verdict).toList());
-        return new TestComparison(host, name, test, before.size(), after.size(), metrics, verdict);
-    }
-
-    MetricComparison compare(Metric metric, List<Double> before, List<Double> after) {
-        double bm = median(before);
-        double am = median(after);
-        double bs = spread(before);
-        double as = spread(after);
-        double noise = Math.max(Math.max(bs, as), relativeNoise * Math.abs(bm));
-        double change = am - bm;
-        Verdict verdict;
-        if (Math.abs(change) <= noise) {
-            verdict = Verdict.WITHIN_NOISE;
-        } else {
-            boolean better = metric.higherIsBetter() ? change > 0 : change < 0;
-            verdict = better ? Verdict.IMPROVED : Verdict.REGRESSED;
-        }
-        double ratio = bm == 0 ? (am == 0 ? 1 : Double.POSITIVE_INFINITY) : am / bm;
-        return new MetricComparison(metric, before, after, bm, am, bs, as, ratio, verdict);
-    }
-
-    private static FleetComparison fleetOf(String name, String test, List<TestComparison> hosts) {
-        Map<Metric, List<Double>> ratios = new EnumMap<>(Metric.class);
-        for (TestComparison host : hosts) {
-            for (MetricComparison m : host.metrics()) {
-                ratios.computeIfAbsent(m.metric(), k -> new ArrayList<>()).add(m.ratio());
+        List<Integer> decisive = new ArrayList<>();
+        for (int i = 0; i < metrics.size(); i++) {
+            if (metrics.get(i).decisive()) {
+                decisive.add(i);
             }
         }
-        Map<Metric, Double> medianRatio = new EnumMap<>(Metric.class);
-        ratios.forEach((metric, values) -> medianRatio.put(metric, median(values)));
-        long regressed =
-                hosts.stream().filter(h -> h.verdict() == Verdict.REGRESSED).count();
-        long improved =
-                hosts.stream().filter(h -> h.verdict() == Verdict.IMPROVED).count();
-        Verdict verdict = regressed > 0
-                ? Verdict.REGRESSED
-                : (improved * 2 >= hosts.size() ? Verdict.IMPROVED : Verdict.WITHIN_NOISE);
-        return new FleetComparison(name, test, medianRatio, hosts, verdict);
+        double[] adjusted = Holm.adjust(
+                decisive.stream().mapToDouble(i -> metrics.get(i).p()).toArray());
+        for (int k = 0; k < decisive.size(); k++) {
+            MetricComparison m = metrics.get(decisive.get(k));
+            metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], judge(m, adjusted[k])));
+        }
+        return metrics;
+    }
+
+    private Verdict judge(MetricComparison m, double adjustedP) {
+        boolean excludesOne = m.low() > 1 || m.high() < 1;
+        if (!(adjustedP < alpha) || !excludesOne || !(Math.abs(m.ratio() - 1) >= m.floor())) {
+            return Verdict.WITHIN_NOISE;
+        }
+        boolean better = m.metric().higherIsBetter() ? m.ratio() > 1 : m.ratio() < 1;
+        return better ? Verdict.IMPROVED : Verdict.REGRESSED;
+    }
+
+    private MetricComparison compare(
+            Metric metric,
+            List<BenchResult> before,
+            List<BenchResult> after,
+            List<Double> beforeRounds,
+            List<Double> afterRounds,
+            double floor) {
+        boolean windows = hasWindows(before) && hasWindows(after);
+        List<double[]> bs = windows ? windowValues(metric, before) : perRound(beforeRounds);
+        List<double[]> as = windows ? windowValues(metric, after) : perRound(afterRounds);
+        double[] bAll = bs.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        double[] aAll = as.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        RatioInterval.Result interval = RatioInterval.of(bs, as, level, SEED + metric.ordinal());
+        Optional<String> notDecisive = whyNotDecisive(metric, windows, before, after, bAll.length, aAll.length);
+        // the larger of two p-values: the rank test over windows sees small changes, the t-test
+        // over rounds stays valid when rounds drift more than the windows let the first estimate
+        double p = notDecisive.isPresent()
+                ? Double.NaN
+                : Math.max(RankTest.clustered(bs, as).result().p(), windows ? RoundTest.p(bs, as) : 0);
+        return new MetricComparison(
+                metric,
+                beforeRounds,
+                afterRounds,
+                median(beforeRounds),
+                median(afterRounds),
+                spread(beforeRounds),
+                spread(afterRounds),
+                interval.ratio(),
+                Verdict.WITHIN_NOISE,
+                windows ? WINDOW : ROUND,
+                bAll.length,
+                aAll.length,
+                interval.low(),
+                interval.high(),
+                p,
+                Double.NaN,
+                floor,
+                notDecisive);
+    }
+
+    private static Optional<String> whyNotDecisive(
+            Metric metric, boolean windows, List<BenchResult> before, List<BenchResult> after, int nb, int na) {
+        if (metric == Metric.MAX) {
+            return Optional.of("the maximum is a single request");
+        }
+        if (Math.min(nb, na) < RankTest.MIN_PER_SIDE) {
+            return Optional.of("only " + nb + " vs " + na + " " + (windows ? WINDOW : ROUND) + "s; "
+                    + RankTest.MIN_PER_SIDE + " per side are the least a rank test can judge");
+        }
+        if (windows && Math.min(before.size(), after.size()) < 2) {
+            return Optional.of("one round on a side: how much rounds differ from each other is unknown");
+        }
+        if (metric == Metric.RPS) {
+            return Optional.empty();
+        }
+        long fewest = Long.MAX_VALUE;
+        List<BenchResult> all = new ArrayList<>(before);
+        all.addAll(after);
+        for (BenchResult r : all) {
+            if (windows) {
+                for (WindowSample w : r.windows()) {
+                    fewest = Math.min(fewest, w.requests());
+                }
+            } else if (r.requests().isPresent()) {
+                fewest = Math.min(fewest, r.requests().getAsLong());
+            }
+        }
+        if (fewest != Long.MAX_VALUE && fewest * metric.tailShare() < MIN_TAIL_REQUESTS) {
+            long needed = (long) Math.ceil(MIN_TAIL_REQUESTS / metric.tailShare());
+            return Optional.of(String.format(
+                    java.util.Locale.ROOT,
+                    "a %s holds as few as %,d requests; %s needs %,d to rest on %d requests above it",
+                    windows ? WINDOW : ROUND,
+                    fewest,
+                    metric.label(),
+                    needed,
+                    MIN_TAIL_REQUESTS));
+        }
+        return Optional.empty();
+    }
+
+    static boolean hasWindows(List<BenchResult> results) {
+        return !results.isEmpty() && results.stream().allMatch(r -> r.windows().size() >= 2);
+    }
+
+    private static List<double[]> windowValues(Metric metric, List<BenchResult> results) {
+        return results.stream()
+                .map(r -> r.windows().stream().mapToDouble(metric::valueOf).toArray())
+                .toList();
+    }
+
+    private static List<double[]> perRound(List<Double> values) {
+        return values.stream().map(v -> new double[] {v}).toList();
     }
 
     private static List<Double> values(Metric metric, List<BenchResult> results) {
@@ -122,9 +320,8 @@ public record BeforeAfter(double relativeNoise) {
     }
 
     static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return RatioInterval.median(
+                values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     static double spread(List<Double> values) {

@@ -1,7 +1,9 @@
 package dev.fleetfix.bench;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -11,9 +13,25 @@ import java.util.OptionalLong;
  * @param rps requests per second
  * @param requests how many requests were measured, when known
  * @param latency the latency figures
+ * @param windows the same load cut into short windows, in order; empty when the engine cannot
+ *     (redis-benchmark prints one summary)
+ * @param clientCpu how busy this machine was while it generated the load; empty when not measured
  */
-public record BenchResult(String test, double rps, OptionalLong requests, Latency latency) {
+public record BenchResult(
+        String test,
+        double rps,
+        OptionalLong requests,
+        Latency latency,
+        List<WindowSample> windows,
+        Optional<ClientCpu> clientCpu) {
+
+    public BenchResult(String test, double rps, OptionalLong requests, Latency latency) {
+        this(test, rps, requests, latency, List.of(), Optional.empty());
+    }
+
     public BenchResult {
+        Objects.requireNonNull(clientCpu, "clientCpu");
+        windows = List.copyOf(windows);
         Objects.requireNonNull(test, "test");
         Objects.requireNonNull(requests, "requests");
         Objects.requireNonNull(latency, "latency");
@@ -37,6 +55,6 @@ public record BenchResult(String test, double rps, OptionalLong requests, Latenc
     }
 
     public BenchResult renamed(String newName) {
-        return new BenchResult(newName, rps, requests, latency);
+        return new BenchResult(newName, rps, requests, latency, windows, clientCpu);
     }
 }

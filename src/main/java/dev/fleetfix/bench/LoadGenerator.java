@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
@@ -24,20 +25,34 @@ import org.HdrHistogram.Histogram;
  * that met it (coordinated omission, as wrk2 corrects it).
  */
 public final class LoadGenerator {
+    /** No window holds more than a second of load, and a round holds about ten of them. */
+    static final long MAX_WINDOW_NANOS = 1_000_000_000L;
+
+    static final long MIN_WINDOW_NANOS = 100_000_000L;
+    private static final int WINDOWS_PER_ROUND = 10;
+    private static final int MAX_WINDOWS = 3600;
+
     private final LongSupplier nanoTime;
     private final Sleeper sleeper;
+    private final CpuMeter cpu;
 
     public LoadGenerator(LongSupplier nanoTime, Sleeper sleeper) {
+        this(nanoTime, sleeper, CpuMeter.NONE);
+    }
+
+    public LoadGenerator(LongSupplier nanoTime, Sleeper sleeper, CpuMeter cpu) {
         this.nanoTime = nanoTime;
         this.sleeper = sleeper;
+        this.cpu = cpu;
     }
 
     public static LoadGenerator system() {
-        return new LoadGenerator(System::nanoTime, Sleeper.system());
+        return new LoadGenerator(System::nanoTime, Sleeper.system(), CpuMeter.system());
     }
 
     public LoadResult run(BenchTarget target, LoadSpec spec) {
         long start = nanoTime.getAsLong();
+        Optional<CpuMeter.Reading> cpuBefore = cpu.read();
         Schedule schedule = new Schedule(spec, start);
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < spec.connections(); i++) {
@@ -71,10 +86,11 @@ public final class LoadGenerator {
         } finally {
             pool.shutdownNow();
         }
-        return merge(spec, schedule, workers);
+        Optional<ClientCpu> used = cpuBefore.flatMap(b -> cpu.read().map(e -> CpuMeter.between(b, e)));
+        return merge(spec, schedule, workers, used);
     }
 
-    private static LoadResult merge(LoadSpec spec, Schedule schedule, List<Worker> workers) {
+    private static LoadResult merge(LoadSpec spec, Schedule schedule, List<Worker> workers, Optional<ClientCpu> used) {
         Histogram all = new Histogram(3);
         long errors = 0;
         long lastDone = schedule.measureFrom;
@@ -85,9 +101,51 @@ public final class LoadGenerator {
         }
         long measuredNanos = Math.max(1, lastDone - schedule.measureFrom);
         double rps = all.getTotalCount() * 1e9 / measuredNanos;
-        BenchResult result =
-                new BenchResult(spec.test(), rps, OptionalLong.of(all.getTotalCount()), HistogramLatency.of(all));
+        BenchResult result = new BenchResult(
+                spec.test(),
+                rps,
+                OptionalLong.of(all.getTotalCount()),
+                HistogramLatency.of(all),
+                windows(schedule, workers, lastDone),
+                used);
         return new LoadResult(result, errors, Duration.ofNanos(measuredNanos));
+    }
+
+    /**
+     * The measured part cut into windows. A last window shorter than half the others is left out:
+     * its throughput would rest on a few requests. A window in which no request completed is left
+     * out too; the stall shows in the latencies of the window where those requests end.
+     */
+    private static List<WindowSample> windows(Schedule schedule, List<Worker> workers, long lastDone) {
+        int count = workers.stream().mapToInt(w -> w.windows.size()).max().orElse(0);
+        List<WindowSample> samples = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Histogram h = new Histogram(3);
+            for (Worker w : workers) {
+                if (i < w.windows.size() && w.windows.get(i) != null) {
+                    h.add(w.windows.get(i));
+                }
+            }
+            long from = schedule.measureFrom + i * schedule.windowNanos;
+            long length = Math.min(schedule.windowNanos, lastDone - from);
+            if (h.getTotalCount() == 0 || length * 2 < schedule.windowNanos) {
+                continue;
+            }
+            samples.add(new WindowSample(
+                    length / 1e9,
+                    h.getTotalCount(),
+                    ms(h.getValueAtPercentile(50)),
+                    ms(h.getValueAtPercentile(90)),
+                    ms(h.getValueAtPercentile(99)),
+                    ms(h.getValueAtPercentile(99.9)),
+                    ms(h.getValueAtPercentile(99.99)),
+                    ms(h.getMaxValue())));
+        }
+        return samples;
+    }
+
+    private static double ms(long micros) {
+        return micros / 1000.0;
     }
 
     /** The shared clock of a run: when measuring starts and stops, and how many requests are left. */
@@ -97,8 +155,12 @@ public final class LoadGenerator {
         final long measureUntil;
         final AtomicLong remaining;
         final long intervalNanos;
+        final long windowNanos;
 
         Schedule(LoadSpec spec, long start) {
+            this.windowNanos = spec.duration()
+                    .map(d -> Math.max(MIN_WINDOW_NANOS, Math.min(MAX_WINDOW_NANOS, d.toNanos() / WINDOWS_PER_ROUND)))
+                    .orElse(MAX_WINDOW_NANOS);
             this.start = start;
             this.measureFrom = start + spec.warmup().toNanos();
             this.measureUntil =
@@ -125,6 +187,7 @@ public final class LoadGenerator {
         final byte[] value;
         final int index;
         final Histogram histogram = new Histogram(3);
+        final List<Histogram> windows = new ArrayList<>();
         long errors;
         long lastDone;
 
@@ -163,12 +226,26 @@ public final class LoadGenerator {
                     int failed = connection.execute(batch(size));
                     long done = nanoTime.getAsLong();
                     if (measured) {
-                        histogram.recordValueWithCount(Math.max(0, (done - sent) / 1000), size);
+                        long micros = Math.max(0, (done - sent) / 1000);
+                        histogram.recordValueWithCount(micros, size);
+                        window(done).recordValueWithCount(micros, size);
                         errors += failed;
                         lastDone = done;
                     }
                 }
             }
+        }
+
+        /** The histogram of the window in which a batch completed (the last one past the cap). */
+        private Histogram window(long done) {
+            int i = (int) Math.min(MAX_WINDOWS - 1, Math.max(0, (done - schedule.measureFrom) / schedule.windowNanos));
+            while (windows.size() <= i) {
+                windows.add(null);
+            }
+            if (windows.get(i) == null) {
+                windows.set(i, new Histogram(3));
+            }
+            return windows.get(i);
         }
 
         /** Takes up to one pipeline's worth of the remaining requests; 0 when none are left. */

@@ -29,6 +29,30 @@ public enum Metric {
         return this == RPS;
     }
 
+    /**
+     * The share of requests above this percentile: a window must hold enough of them for its
+     * percentile to be a measurement rather than one or two unlucky requests. 1 for throughput, 0
+     * for the maximum (one request, never enough).
+     */
+    public double tailShare() {
+        if (this == RPS) {
+            return 1;
+        }
+        return (100 - percentile) / 100;
+    }
+
+    public double valueOf(WindowSample w) {
+        return switch (this) {
+            case RPS -> w.rps();
+            case P50 -> w.p50();
+            case P90 -> w.p90();
+            case P99 -> w.p99();
+            case P999 -> w.p999();
+            case P9999 -> w.p9999();
+            case MAX -> w.max();
+        };
+    }
+
     public OptionalDouble valueOf(BenchResult result) {
         if (this == RPS) {
             return OptionalDouble.of(result.rps());

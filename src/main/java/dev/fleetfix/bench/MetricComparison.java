@@ -2,13 +2,32 @@ package dev.fleetfix.bench;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * One figure before and after, over the rounds of each side.
+ * One figure before and after.
  *
- * @param ratio after median / before median (below 1 is better for latencies, above 1 for rps)
+ * <p>The verdict rests on samples: one value per window of every round when the engine cuts its
+ * load into windows, else one per round. A figure is {@link #decisive()} when its samples can carry
+ * a verdict (enough of them, and enough requests above the percentile in each); the others are
+ * shown with {@code notDecisive} saying why, and their verdict is always within noise.
+ *
+ * @param before the figure of each before round (over the whole round)
+ * @param after the figure of each after round
+ * @param ratio median of the after samples / median of the before samples (below 1 is better for
+ *     latencies, above 1 for rps)
  * @param beforeSpread max - min of the before rounds
  * @param afterSpread max - min of the after rounds
+ * @param sampleUnit {@code window} or {@code round}: what one sample is
+ * @param beforeSamples samples on the before side
+ * @param afterSamples samples on the after side
+ * @param low lower bound of the bootstrap interval of {@code ratio}
+ * @param high upper bound of the bootstrap interval of {@code ratio}
+ * @param p two-sided p-value of the rank test; NaN when not decisive
+ * @param adjustedP {@code p} after Holm's correction over the decisive figures of the test
+ * @param floor the smallest relative change taken as real (the effect floor, or the calibrated
+ *     A/A difference when larger)
+ * @param notDecisive why this figure cannot decide the verdict; empty when it can
  */
 public record MetricComparison(
         Metric metric,
@@ -19,11 +38,48 @@ public record MetricComparison(
         double beforeSpread,
         double afterSpread,
         double ratio,
-        Verdict verdict) {
+        Verdict verdict,
+        String sampleUnit,
+        int beforeSamples,
+        int afterSamples,
+        double low,
+        double high,
+        double p,
+        double adjustedP,
+        double floor,
+        Optional<String> notDecisive) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(sampleUnit, "sampleUnit");
+        Objects.requireNonNull(notDecisive, "notDecisive");
         before = List.copyOf(before);
         after = List.copyOf(after);
+    }
+
+    public boolean decisive() {
+        return notDecisive.isEmpty();
+    }
+
+    MetricComparison withAdjusted(double holm, Verdict v) {
+        return new MetricComparison(
+                metric,
+                before,
+                after,
+                beforeMedian,
+                afterMedian,
+                beforeSpread,
+                afterSpread,
+                ratio,
+                v,
+                sampleUnit,
+                beforeSamples,
+                afterSamples,
+                low,
+                high,
+                p,
+                holm,
+                floor,
+                notDecisive);
     }
 }

@@ -1,7 +1,11 @@
 package dev.fleetfix.bench;
 
-/** Which side of a remediation a benchmark run measured. */
+/**
+ * When a benchmark ran. {@code CALIBRATION} is the before side measured a second time, right after
+ * the first: the two differ only by noise and drift, so their difference is the noise floor.
+ */
 public enum Phase {
     BEFORE,
-    AFTER
+    AFTER,
+    CALIBRATION
 }

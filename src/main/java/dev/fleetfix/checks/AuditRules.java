@@ -97,20 +97,23 @@ public final class AuditRules {
             return Optional.of(Finding.risk(
                     "thp-exposed",
                     "THP is [always] and " + name
-                            + " runs with disable-thp no: latency spikes on fork (BGSAVE, AOF rewrite); set never"
-                            + " (or disable-thp yes)"));
+                            + " runs with disable-thp no: "
+                            + ThpEra.consequence(facts.kernelRelease(), Optional.of(false))
+                            + "; set never (or disable-thp yes)"));
         }
         if (redis.canOptOutOfThp()) {
             return Optional.of(Finding.risk(
                     "thp-exposed",
                     "THP is [always] and " + name
-                            + "'s disable-thp could not be read (CONFIG refused): latency spikes on fork (BGSAVE,"
-                            + " AOF rewrite) unless it is yes; set never"));
+                            + "'s disable-thp could not be read (CONFIG refused): "
+                            + ThpEra.consequence(facts.kernelRelease(), Optional.empty())
+                            + ", unless it is yes; set never"));
         }
         return Optional.of(Finding.risk(
                 "thp-exposed",
                 "THP is [always] and " + name
-                        + " cannot opt out: latency spikes on fork (BGSAVE, AOF rewrite); set never"));
+                        + " cannot opt out: " + ThpEra.consequence(facts.kernelRelease(), Optional.empty())
+                        + "; set never"));
     }
 
     private static Optional<Finding> hugePagesHeld(HostFacts facts) {

@@ -196,7 +196,7 @@ final class HtmlPage {
                         .filter(c -> c.host().equals(host)
                                 && c.name().equals(key.get(0))
                                 && c.test().equals(key.get(1)))
-                        .map(HtmlPage::metricTable)
+                        .map(c -> metricTable(c) + expectation(report, host))
                         .collect(Collectors.joining());
                 figure(h, host + " · " + key.get(0) + " · " + key.get(1), series, table);
             }
@@ -225,19 +225,39 @@ final class HtmlPage {
                         .append(f.regressed())
                         .append(" regressed, ")
                         .append(f.withinNoise())
-                        .append(" within noise. Median after/before: ");
-                t.append(f.medianRatio().entrySet().stream()
-                        .map(e -> esc(e.getKey()) + " ×" + fmt(e.getValue()))
+                        .append(" within noise. Over hosts (geometric mean [95 % interval]): ");
+                t.append(f.effects().entrySet().stream()
+                        .map(e -> esc(Effects.of(e.getKey(), e.getValue())))
                         .collect(Collectors.joining(", ")));
+                Set<String> expected = new LinkedHashSet<>();
+                for (HostReport host : report.hosts()) {
+                    if (f.hosts().contains(host.name())) {
+                        Effects.expectation(host).ifPresent(expected::add);
+                    }
+                }
+                for (String e : expected) {
+                    t.append("<br>expected: ").append(esc(e));
+                }
                 t.append("</figcaption>\n");
             }
         }
         return t.toString();
     }
 
+    /** What the host's era lets a THP benchmark show, so a verdict can be read against it. */
+    private static String expectation(FleetReport report, String host) {
+        return report.hosts().stream()
+                .filter(h -> h.name().equals(host))
+                .findFirst()
+                .flatMap(Effects::expectation)
+                .map(e -> "<p class=\"reason\">expected: " + esc(e) + "</p>\n")
+                .orElse("");
+    }
+
     private static String metricTable(ComparisonReport c) {
         StringBuilder t = new StringBuilder("<table class=\"metrics\"><thead><tr><th>figure</th><th>before</th>"
-                + "<th>after</th><th>after/before</th><th>verdict</th></tr></thead><tbody>\n");
+                + "<th>after</th><th>change [95 % interval]</th><th>p (Holm)</th><th>verdict</th></tr></thead>"
+                + "<tbody>\n");
         for (MetricReport m : c.metrics()) {
             String unit = m.metric().equals("rps") ? "" : " ms";
             t.append("<tr><td>")
@@ -249,12 +269,27 @@ final class HtmlPage {
                     .append(fmt(m.afterMedian()))
                     .append(unit)
                     .append("</td><td>")
-                    .append(m.ratio() == null ? "–" : "×" + fmt(m.ratio()))
+                    .append(esc(Effects.of(m)))
                     .append("</td><td>")
-                    .append(badge(m.verdict()))
+                    .append(
+                            m.adjustedP() == null
+                                    ? "–"
+                                    : esc(String.format(java.util.Locale.ROOT, "%.3g", m.adjustedP())))
+                    .append("</td><td>")
+                    .append(
+                            m.decisive()
+                                    ? badge(m.verdict())
+                                    : "<span title=\"" + esc(m.notDecisive()) + "\">not decisive</span>")
                     .append("</td></tr>\n");
         }
-        return t.append("</tbody></table>\n").toString();
+        t.append("</tbody></table>\n");
+        t.append("<p class=\"reason\">")
+                .append(esc(c.design() == null ? "" : c.design()))
+                .append("</p>\n");
+        for (String note : c.notes()) {
+            t.append("<p class=\"reason\">note: ").append(esc(note)).append("</p>\n");
+        }
+        return t.toString();
     }
 
     private static void details(StringBuilder h, FleetReport report) {

@@ -8,8 +8,11 @@ import dev.fleetfix.report.model.RunInfo;
 import dev.fleetfix.report.model.StepReport;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The Ansible-like recap: ok/changed/failed/skipped/unreachable per host, then how the run ended.
@@ -85,29 +88,59 @@ public final class Recap {
     }
 
     private static void benchmarks(PrintWriter out, Ansi ansi, FleetReport report) {
-        if (!report.benchmarks().comparisons().isEmpty()) {
-            out.println(ansi.bold("BENCHMARKS") + " after vs before, medians of the rounds (latencies in ms)");
+        if (report.benchmarks().comparisons().isEmpty()) {
+            return;
         }
+        out.println(ansi.bold("BENCHMARKS") + " after vs before: change of the median [95 % interval]; a verdict"
+                + " needs p < 0.01 after Holm, an interval without 0 and a change of at least 5 %");
+        Set<String> designs = new LinkedHashSet<>();
+        report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
+        designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
         for (ComparisonReport c : report.benchmarks().comparisons()) {
             StringBuilder figures = new StringBuilder();
             for (MetricReport m : c.metrics()) {
                 if (HOST_FIGURES.contains(m.metric())) {
-                    String format = m.metric().equals("rps") ? "%s %,.0f → %,.0f" : "%s %.2f → %.2f";
+                    String format = m.metric().equals("rps") ? "%,.0f → %,.0f" : "%.2f → %.2f";
                     figures.append(", ")
-                            .append(String.format(Locale.ROOT, format, m.metric(), m.beforeMedian(), m.afterMedian()));
+                            .append(m.metric())
+                            .append(' ')
+                            .append(String.format(Locale.ROOT, format, m.beforeMedian(), m.afterMedian()))
+                            .append(' ')
+                            .append(Effects.of(m));
                 }
             }
+            String samples = c.metrics().isEmpty() || c.metrics().get(0).sampleUnit() == null
+                    ? ""
+                    : ", " + c.metrics().get(0).beforeSamples() + " vs "
+                            + c.metrics().get(0).afterSamples() + " "
+                            + c.metrics().get(0).sampleUnit() + "s";
             out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": " + verdict(ansi, c.verdict()) + " ("
-                    + c.beforeRounds() + " vs " + c.afterRounds() + " rounds)" + figures);
+                    + c.beforeRounds() + " vs " + c.afterRounds() + " rounds" + samples + ")" + figures);
+            if (!c.calibration().isEmpty()) {
+                out.println("    noise floor (A/A, before measured twice): "
+                        + c.calibration().stream()
+                                .filter(m -> HOST_FIGURES.contains(m.metric()))
+                                .map(m -> m.metric() + " " + Effects.of(m))
+                                .collect(Collectors.joining(", ")));
+            }
+            c.notes().forEach(n -> out.println("    note: " + ConsoleReporter.oneLine(n)));
+        }
+        for (HostReport host : report.hosts()) {
+            boolean benchmarked = report.benchmarks().comparisons().stream()
+                    .anyMatch(c -> c.host().equals(host.name()));
+            if (benchmarked) {
+                Effects.expectation(host).ifPresent(e -> out.println("  expect " + host.name() + ": " + e));
+            }
         }
         for (var f : report.benchmarks().fleet()) {
-            String coloured = verdict(ansi, f.verdict());
-            StringBuilder ratios = new StringBuilder();
-            f.medianRatio()
-                    .forEach((metric, ratio) ->
-                            ratios.append(' ').append(metric).append(String.format(Locale.ROOT, " ×%.2f", ratio)));
-            out.println("benchmark " + f.name() + " " + f.test() + ": " + coloured + " on "
-                    + f.hosts().size() + " hosts (after/before:" + ratios + ")");
+            String effects = f.effects().entrySet().stream()
+                    .filter(e -> HOST_FIGURES.contains(e.getKey()))
+                    .map(e -> Effects.of(e.getKey(), e.getValue()))
+                    .collect(Collectors.joining(", "));
+            out.println("benchmark " + f.name() + " " + f.test() + ": " + verdict(ansi, f.verdict()) + " on "
+                    + f.hosts().size() + " hosts (" + f.improved() + " improved, " + f.regressed() + " regressed, "
+                    + f.withinNoise() + " within noise" + (effects.isEmpty() ? "" : "; over hosts: " + effects)
+                    + ")");
         }
     }
 

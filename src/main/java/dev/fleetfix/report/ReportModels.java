@@ -9,17 +9,21 @@ import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.MetricComparison;
 import dev.fleetfix.bench.TestComparison;
 import dev.fleetfix.bench.Verdict;
+import dev.fleetfix.bench.stats.HostEffects;
 import dev.fleetfix.report.model.BenchmarkReport;
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ChangeReport;
+import dev.fleetfix.report.model.ClientCpuReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.DiffReport;
 import dev.fleetfix.report.model.FleetComparisonReport;
+import dev.fleetfix.report.model.FleetEffectReport;
 import dev.fleetfix.report.model.GateReport;
 import dev.fleetfix.report.model.LatencyPointReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.StepReport;
 import dev.fleetfix.report.model.TestResultReport;
+import dev.fleetfix.report.model.WindowReport;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.steps.StepResult;
@@ -124,7 +128,14 @@ final class ReportModels {
                 l.distribution().stream()
                         .map(p -> new LatencyPointReport(p.percent(), p.millis()))
                         .toList(),
-                l.histogram().orElse(null));
+                l.histogram().orElse(null),
+                r.windows().stream()
+                        .map(w -> new WindowReport(
+                                w.seconds(), w.requests(), w.p50(), w.p90(), w.p99(), w.p999(), w.p9999(), w.max()))
+                        .toList(),
+                r.clientCpu()
+                        .map(c -> new ClientCpuReport(c.processShare(), finite(c.machineShare()), c.saturated()))
+                        .orElse(null));
     }
 
     private static ComparisonReport comparison(TestComparison c) {
@@ -135,7 +146,10 @@ final class ReportModels {
                 c.beforeRounds(),
                 c.afterRounds(),
                 c.metrics().stream().map(ReportModels::metric).toList(),
-                ReportCollector.word(c.verdict()));
+                ReportCollector.word(c.verdict()),
+                c.design(),
+                c.calibration().stream().map(ReportModels::metric).toList(),
+                c.notes());
     }
 
     private static MetricReport metric(MetricComparison m) {
@@ -148,7 +162,17 @@ final class ReportModels {
                 m.beforeSpread(),
                 m.afterSpread(),
                 finite(m.ratio()),
-                ReportCollector.word(m.verdict()));
+                ReportCollector.word(m.verdict()),
+                m.sampleUnit(),
+                m.beforeSamples(),
+                m.afterSamples(),
+                finite(m.low()),
+                finite(m.high()),
+                finite(m.p()),
+                finite(m.adjustedP()),
+                m.floor(),
+                m.decisive(),
+                m.notDecisive().orElse(null));
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {
@@ -167,7 +191,29 @@ final class ReportModels {
                 (int) f.count(Verdict.IMPROVED),
                 (int) f.count(Verdict.REGRESSED),
                 (int) f.count(Verdict.WITHIN_NOISE),
-                ReportCollector.word(f.verdict()));
+                ReportCollector.word(f.verdict()),
+                effects(f));
+    }
+
+    private static Map<String, FleetEffectReport> effects(FleetComparison f) {
+        Map<String, FleetEffectReport> effects = new LinkedHashMap<>();
+        for (Metric metric : Metric.values()) {
+            HostEffects e = f.effects().get(metric);
+            if (e != null && e.hosts() > 0) {
+                effects.put(
+                        metric.label(),
+                        new FleetEffectReport(
+                                e.hosts(),
+                                e.ratio(),
+                                finite(e.low()),
+                                finite(e.high()),
+                                e.up(),
+                                e.down(),
+                                e.signP(),
+                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.WITHIN_NOISE))));
+            }
+        }
+        return effects;
     }
 
     private static Double boxed(OptionalDouble v) {

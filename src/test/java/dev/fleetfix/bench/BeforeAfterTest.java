@@ -14,155 +14,217 @@ import org.junit.jupiter.api.Test;
 
 class BeforeAfterTest {
 
-    /** A SET round with the given throughput, p99 and max (ms). */
-    private static BenchResult round(double rps, double p99, double max) {
+    private static MetricComparison metric(TestComparison c, Metric m) {
+        return c.metrics().stream().filter(x -> x.metric() == m).findFirst().orElseThrow();
+    }
+
+    private static TestComparison compare(List<BenchRun> runs) {
+        return BeforeAfter.DEFAULT.perHost(runs).get(0);
+    }
+
+    @Test
+    void equalDistributionsAreWithinNoise() {
+        TestComparison c = compare(new SyntheticRounds(1).comparison("redis-1", 1.0));
+
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        MetricComparison p99 = metric(c, Metric.P99);
+        assertThat(p99.sampleUnit()).isEqualTo("window");
+        assertThat(p99.beforeSamples()).isEqualTo(30);
+        assertThat(p99.low()).isLessThan(1.0);
+        assertThat(p99.high()).isGreaterThan(1.0);
+        assertThat(c.design()).contains("no control host");
+    }
+
+    @Test
+    void aTwofoldLatencyIsARegressionWithAnIntervalAroundIt() {
+        TestComparison c = compare(new SyntheticRounds(2).comparison("redis-1", 2.0));
+
+        MetricComparison p99 = metric(c, Metric.P99);
+        assertThat(p99.verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(p99.ratio()).isCloseTo(2.0, within(0.15));
+        assertThat(p99.low()).isGreaterThan(1.6).isLessThan(p99.ratio());
+        assertThat(p99.high()).isLessThan(2.5).isGreaterThan(p99.ratio());
+        assertThat(p99.adjustedP()).isLessThan(0.01).isGreaterThanOrEqualTo(p99.p());
+        assertThat(metric(c, Metric.RPS).verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
+
+        TestComparison halved = compare(new SyntheticRounds(3).comparison("redis-1", 0.5));
+        assertThat(halved.verdict()).isEqualTo(Verdict.IMPROVED);
+        assertThat(metric(halved, Metric.P50).ratio()).isCloseTo(0.5, within(0.05));
+    }
+
+    @Test
+    void aShiftBelowTheEffectFloorIsNoVerdictEvenWhenTheTestSeesIt() {
+        SyntheticRounds quiet = new SyntheticRounds(4);
+        quiet.roundSigma = 0.002;
+        quiet.windowSigma = 0.005;
+        TestComparison c = compare(quiet.comparison("redis-1", 1.03));
+
+        MetricComparison p50 = metric(c, Metric.P50);
+        assertThat(p50.adjustedP()).isLessThan(0.001);
+        assertThat(p50.low()).isGreaterThan(1.0);
+        assertThat(p50.floor()).isEqualTo(0.05);
+        assertThat(p50.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+    }
+
+    @Test
+    void aTenPercentShiftAboveTheFloorIsFound() {
+        SyntheticRounds quiet = new SyntheticRounds(5);
+        quiet.roundSigma = 0.005;
+        quiet.windowSigma = 0.02;
+        TestComparison c = compare(quiet.comparison("redis-1", 1.10));
+
+        assertThat(metric(c, Metric.P50).verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(metric(c, Metric.P50).ratio()).isCloseTo(1.10, within(0.02));
+    }
+
+    @Test
+    void heavyTailsWithoutAShiftAreWithinNoiseAndTheMaximumNeverDecides() {
+        SyntheticRounds heavy = new SyntheticRounds(6);
+        heavy.heavyTails = true;
+        TestComparison c = compare(heavy.comparison("redis-1", 1.0));
+
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        MetricComparison max = metric(c, Metric.MAX);
+        assertThat(max.decisive()).isFalse();
+        assertThat(max.notDecisive()).hasValue("the maximum is a single request");
+        assertThat(max.p()).isNaN();
+    }
+
+    @Test
+    void aTailPercentileWithTooFewRequestsPerWindowIsShownButNotDecisive() {
+        SyntheticRounds slow = new SyntheticRounds(7);
+        slow.baseRps = 2_000; // 600 requests per window: p99 has 6 above it, p99.9 none
+        TestComparison c = compare(slow.comparison("redis-1", 3.0));
+
+        assertThat(metric(c, Metric.P90).decisive()).isTrue();
+        assertThat(metric(c, Metric.P99).notDecisive())
+                .hasValueSatisfying(why -> assertThat(why).contains("p99 needs 1,000"));
+        assertThat(metric(c, Metric.P9999).decisive()).isFalse();
+        assertThat(metric(c, Metric.P9999).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
+    }
+
+    @Test
+    void roundsWithoutWindowsCannotDecideWithThreeRoundsASide() {
+        List<BenchRun> all = new ArrayList<>();
+        for (double rps : new double[] {100_000, 101_000, 99_000}) {
+            all.add(new BenchRun("redis-1", "thp", Phase.BEFORE, List.of(summary(rps, 1.0))));
+        }
+        for (double rps : new double[] {50_000, 51_000, 49_000}) {
+            all.add(new BenchRun("redis-1", "thp", Phase.AFTER, List.of(summary(rps, 2.0))));
+        }
+
+        TestComparison c = compare(all);
+
+        assertThat(metric(c, Metric.RPS).sampleUnit()).isEqualTo("round");
+        assertThat(metric(c, Metric.RPS).notDecisive())
+                .hasValueSatisfying(why -> assertThat(why).contains("only 3 vs 3 rounds"));
+        assertThat(metric(c, Metric.RPS).ratio()).isCloseTo(0.5, within(1e-9));
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("no windows"));
+    }
+
+    private static BenchResult summary(double rps, double p99) {
         Latency latency = new Latency(
                 OptionalDouble.empty(),
                 OptionalDouble.empty(),
-                OptionalDouble.of(max),
+                OptionalDouble.of(p99 * 10),
                 Map.of(99.0, p99),
                 List.of(),
                 Optional.empty());
         return new BenchResult("SET", rps, OptionalLong.empty(), latency);
     }
 
-    private static List<BenchRun> runs(String host, Phase phase, BenchResult... rounds) {
-        List<BenchRun> runs = new ArrayList<>();
-        for (BenchResult r : rounds) {
-            runs.add(new BenchRun(host, "fork", phase, List.of(r)));
-        }
-        return runs;
-    }
+    @Test
+    void aCalibrationRaisesTheFloorToTheAaDifference() {
+        SyntheticRounds drift = new SyntheticRounds(8);
+        drift.roundSigma = 0.002;
+        drift.windowSigma = 0.01;
+        List<BenchRun> all = new ArrayList<>(drift.side("redis-1", Phase.BEFORE, 1.0));
+        all.addAll(drift.side("redis-1", Phase.CALIBRATION, 1.12)); // the machine drifted by 12 %
+        all.addAll(drift.side("redis-1", Phase.AFTER, 1.10));
 
-    private static List<BenchRun> both(List<BenchRun> before, List<BenchRun> after) {
-        List<BenchRun> all = new ArrayList<>(before);
-        all.addAll(after);
-        return all;
-    }
+        TestComparison c = compare(all);
 
-    private static MetricComparison metric(TestComparison c, Metric m) {
-        return c.metrics().stream().filter(x -> x.metric() == m).findFirst().orElseThrow();
+        assertThat(c.design()).contains("A/A calibration");
+        assertThat(c.calibration()).isNotEmpty();
+        MetricComparison p50 = metric(c, Metric.P50);
+        assertThat(p50.floor()).isCloseTo(0.12, within(0.01));
+        assertThat(p50.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+
+        List<BenchRun> uncalibrated =
+                all.stream().filter(r -> r.phase() != Phase.CALIBRATION).toList();
+        assertThat(metric(compare(uncalibrated), Metric.P50).verdict()).isEqualTo(Verdict.REGRESSED);
     }
 
     @Test
-    void aTailThatDropsFarBeyondTheSpreadIsAnImprovement() {
-        List<BenchRun> all = both(
-                runs(
-                        "redis-1",
-                        Phase.BEFORE,
-                        round(240_000, 1.2, 110),
-                        round(241_000, 1.3, 148),
-                        round(239_000, 1.1, 125)),
-                runs(
-                        "redis-1",
-                        Phase.AFTER,
-                        round(241_000, 1.2, 20),
-                        round(240_500, 1.25, 35),
-                        round(240_000, 1.15, 28)));
+    void saturatedClientRoundsAreNamed() {
+        List<BenchRun> all = new ArrayList<>(new SyntheticRounds(9).comparison("redis-1", 1.0));
+        BenchRun first = all.get(0);
+        BenchResult r = first.results().get(0);
+        all.set(
+                0,
+                new BenchRun(
+                        first.host(),
+                        first.name(),
+                        first.phase(),
+                        List.of(new BenchResult(
+                                r.test(),
+                                r.rps(),
+                                r.requests(),
+                                r.latency(),
+                                r.windows(),
+                                Optional.of(new ClientCpu(0.97, 0.99))))));
 
-        TestComparison c = BeforeAfter.DEFAULT.perHost(all).get(0);
-
-        assertThat(c.host()).isEqualTo("redis-1");
-        assertThat(c.test()).isEqualTo("SET");
-        assertThat(c.beforeRounds()).isEqualTo(3);
-        MetricComparison max = metric(c, Metric.MAX);
-        assertThat(max.beforeMedian()).isEqualTo(125);
-        assertThat(max.afterMedian()).isEqualTo(28);
-        assertThat(max.beforeSpread()).isEqualTo(38);
-        assertThat(max.ratio()).isCloseTo(28.0 / 125, within(1e-9));
-        assertThat(max.verdict()).isEqualTo(Verdict.IMPROVED);
-        assertThat(metric(c, Metric.P99).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-        assertThat(metric(c, Metric.RPS).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-        assertThat(c.verdict()).isEqualTo(Verdict.IMPROVED);
-    }
-
-    @Test
-    void aDifferenceOfMediansSmallerThanTheSpreadIsNoise() {
-        // medians 50 -> 30 ms, but one side ranges over 10..90 ms: not evidence
-        List<BenchRun> all = both(
-                runs("redis-1", Phase.BEFORE, round(100_000, 1, 10), round(100_000, 1, 50), round(100_000, 1, 90)),
-                runs("redis-1", Phase.AFTER, round(100_000, 1, 29), round(100_000, 1, 30), round(100_000, 1, 31)));
-
-        TestComparison c = BeforeAfter.DEFAULT.perHost(all).get(0);
-
-        assertThat(metric(c, Metric.MAX).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
-    }
-
-    @Test
-    void lowerThroughputBeyondNoiseIsARegressionAndWinsOverAnImprovedTail() {
-        List<BenchRun> all = both(
-                runs("redis-1", Phase.BEFORE, round(100_000, 1, 100), round(101_000, 1, 100), round(99_000, 1, 100)),
-                runs("redis-1", Phase.AFTER, round(80_000, 1, 20), round(81_000, 1, 20), round(79_000, 1, 20)));
-
-        TestComparison c = BeforeAfter.DEFAULT.perHost(all).get(0);
-
-        assertThat(metric(c, Metric.RPS).verdict()).isEqualTo(Verdict.REGRESSED);
-        assertThat(metric(c, Metric.MAX).verdict()).isEqualTo(Verdict.IMPROVED);
-        assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
-    }
-
-    @Test
-    void withOneRoundPerSideOnlyTheRelativeFloorGuards() {
-        List<BenchRun> all = both(
-                runs("redis-1", Phase.BEFORE, round(100_000, 1.00, 10)),
-                runs("redis-1", Phase.AFTER, round(104_000, 1.04, 9.6)));
-
-        TestComparison c = BeforeAfter.DEFAULT.perHost(all).get(0);
-
-        assertThat(c.metrics()).allSatisfy(m -> assertThat(m.verdict()).isEqualTo(Verdict.WITHIN_NOISE));
-        assertThat(new BeforeAfter(0.01).perHost(all).get(0).verdict()).isEqualTo(Verdict.REGRESSED);
-    }
-
-    @Test
-    void comparesOnlyFiguresEverySideKnows() {
-        List<BenchRun> all = both(
-                runs("redis-1", Phase.BEFORE, round(100_000, 1, 10)),
-                runs("redis-1", Phase.AFTER, round(100_000, 1, 10)));
-
-        TestComparison c = BeforeAfter.DEFAULT.perHost(all).get(0);
-
-        assertThat(c.metrics())
-                .extracting(MetricComparison::metric)
-                .containsExactly(Metric.RPS, Metric.P99, Metric.MAX);
+        assertThat(compare(all).notes()).anySatisfy(n -> assertThat(n).contains("saturated during before round 1"));
     }
 
     @Test
     void ignoresTestsRunOnOnlyOneSide() {
-        List<BenchRun> all = runs("redis-1", Phase.BEFORE, round(100_000, 1, 10));
-
-        assertThat(BeforeAfter.DEFAULT.perHost(all)).isEmpty();
+        assertThat(BeforeAfter.DEFAULT.perHost(new SyntheticRounds(1).side("redis-1", Phase.BEFORE, 1)))
+                .isEmpty();
     }
 
     @Test
-    void theFleetRegressesWhenAnyHostDoesAndReportsTheMedianRatio() {
+    void oneRegressedHostAmongQuietOnesDoesNotMakeTheFleetRegress() {
         List<BenchRun> all = new ArrayList<>();
-        all.addAll(
-                runs("redis-1", Phase.BEFORE, round(100_000, 1, 100), round(100_000, 1, 100), round(100_000, 1, 100)));
-        all.addAll(runs("redis-1", Phase.AFTER, round(100_000, 1, 20), round(100_000, 1, 20), round(100_000, 1, 20)));
-        all.addAll(
-                runs("redis-2", Phase.BEFORE, round(100_000, 1, 100), round(100_000, 1, 100), round(100_000, 1, 100)));
-        all.addAll(runs("redis-2", Phase.AFTER, round(100_000, 1, 40), round(100_000, 1, 40), round(100_000, 1, 40)));
-        all.addAll(
-                runs("redis-3", Phase.BEFORE, round(100_000, 1, 100), round(100_000, 1, 100), round(100_000, 1, 100)));
-        all.addAll(runs("redis-3", Phase.AFTER, round(100_000, 1, 30), round(100_000, 1, 30), round(100_000, 1, 30)));
+        SyntheticRounds model = new SyntheticRounds(10);
+        all.addAll(model.comparison("redis-1", 1.0));
+        all.addAll(model.comparison("redis-2", 1.0));
+        all.addAll(model.comparison("redis-3", 1.0));
+        all.addAll(model.comparison("redis-4", 1.6));
 
         FleetComparison fleet = BeforeAfter.DEFAULT.fleet(all).get(0);
 
-        assertThat(fleet.hosts()).hasSize(3);
-        assertThat(fleet.medianRatio().get(Metric.MAX)).isCloseTo(0.30, within(1e-9));
-        assertThat(fleet.count(Verdict.IMPROVED)).isEqualTo(3);
-        assertThat(fleet.verdict()).isEqualTo(Verdict.IMPROVED);
-
-        all.addAll(runs("redis-4", Phase.BEFORE, round(100_000, 1, 10), round(100_000, 1, 10), round(100_000, 1, 10)));
-        all.addAll(runs("redis-4", Phase.AFTER, round(100_000, 1, 90), round(100_000, 1, 90), round(100_000, 1, 90)));
-        assertThat(BeforeAfter.DEFAULT.fleet(all).get(0).verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(fleet.count(Verdict.REGRESSED)).isEqualTo(1);
+        assertThat(fleet.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(fleet.effects().get(Metric.P99).hosts()).isEqualTo(4);
     }
 
     @Test
-    void rejectsANoiseFloorOutsideItsRange() {
-        assertThatThrownBy(() -> new BeforeAfter(1.5))
+    void hostsThatAllMoveTheSameWayMakeTheFleetVerdict() {
+        List<BenchRun> all = new ArrayList<>();
+        SyntheticRounds model = new SyntheticRounds(11);
+        for (String h : List.of("redis-1", "redis-2", "redis-3")) {
+            all.addAll(model.comparison(h, 0.4));
+        }
+
+        FleetComparison fleet = BeforeAfter.DEFAULT.fleet(all).get(0);
+
+        assertThat(fleet.verdict()).isEqualTo(Verdict.IMPROVED);
+        assertThat(fleet.effects().get(Metric.P99).ratio()).isCloseTo(0.4, within(0.05));
+        assertThat(fleet.effects().get(Metric.P99).high()).isLessThan(0.6);
+        assertThat(fleet.metricVerdicts()).containsEntry(Metric.P99, Verdict.IMPROVED);
+        assertThat(fleet.medianRatio().get(Metric.P99)).isCloseTo(0.4, within(0.05));
+    }
+
+    @Test
+    void rejectsParametersOutsideTheirRange() {
+        assertThatThrownBy(() -> new BeforeAfter(1.5, 0.01, 0.95))
                 .hasMessageContaining("relativeNoise")
                 .hasMessageContaining("1.5");
+        assertThatThrownBy(() -> new BeforeAfter(0.05, 0, 0.95)).hasMessageContaining("alpha");
     }
 }

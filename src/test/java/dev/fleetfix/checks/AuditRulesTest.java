@@ -56,19 +56,42 @@ class AuditRulesTest {
     }
 
     @Test
-    void thpAlwaysWithARedisThatCannotOptOutIsAtRisk() {
-        HostAudit audit = judge(always(), REDIS_5);
+    void thpAlwaysWithARedisThatCannotOptOutOnAnOldKernelRisksForkSpikes() {
+        HostAudit audit = judge(always().set("kernel", "4.19.0-25-amd64"), REDIS_5);
 
         assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("THP is [always] and Redis 5.0 cannot opt out: latency spikes on fork (BGSAVE, AOF"
-                        + " rewrite); set never");
+                        + " rewrite): kernel 4.19.0-25-amd64 copies whole 2 MiB pages on write after fork; set never");
+    }
+
+    /** Regression: the spikes were claimed on every kernel, though 5.8+ copies 4 KiB after fork. */
+    @Test
+    void onAKernelFrom5Point8TheRiskIsMemoryNotForkSpikes() {
+        HostAudit audit = judge(always(), REDIS_5); // Debian 12: 6.1
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.findings().get(0).text())
+                .doesNotContain("latency spikes")
+                .contains("memory bloat and fragmentation")
+                .contains("kernel 6.1.0-18-amd64 (5.8+ copies 4 KiB, not 2 MiB, on write after fork)");
+        assertThat(judge(always().set("kernel", "5.8.0"), REDIS_5)
+                        .findings()
+                        .get(0)
+                        .text())
+                .doesNotContain("latency spikes");
+        assertThat(judge(always().set("kernel", "5.7.19"), REDIS_5)
+                        .findings()
+                        .get(0)
+                        .text())
+                .contains("latency spikes on fork");
     }
 
     @Test
     void thpAlwaysWithDisableThpNoIsAtRisk() {
-        HostAudit audit = judge(always(), redis("7.2.4", Optional.of(false), 511));
+        HostAudit audit =
+                judge(always().set("kernel", "3.10.0-1160.el7.x86_64"), redis("7.2.4", Optional.of(false), 511));
 
         assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
         assertThat(audit.findings().get(0).text())

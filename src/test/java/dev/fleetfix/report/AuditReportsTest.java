@@ -60,8 +60,9 @@ class AuditReportsTest {
                                 + "           4096/511           ok",
                         "lab-2  6.1.0-18-amd64  always/madvise      -             5.0.14 replica  n/a          0"
                                 + "           4096/511           at-risk",
-                        "    risk: THP is [always] and Redis 5.0 cannot opt out: latency spikes on fork (BGSAVE, AOF"
-                                + " rewrite); set never",
+                        "    risk: THP is [always] and Redis 5.0 cannot opt out: memory bloat and fragmentation; fork"
+                                + " latency is little affected on kernel 6.1.0-18-amd64 (5.8+ copies 4 KiB, not 2 MiB,"
+                                + " on write after fork); set never",
                         "    risk: Redis holds 412 MB of huge pages (AnonHugePages)",
                         "    risk: vm.overcommit_memory is 0: BGSAVE may fail under memory pressure; set 1",
                         "lab-3  -               -                   -             -               -            -"

@@ -95,11 +95,16 @@ class ConsoleReporterTest {
         assertThat(out)
                 .containsPattern("benchmark fork before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms"
                         + " p99.9=[\\d.]+ms max=[\\d.]+ms")
-                .contains("BENCHMARKS after vs before, medians of the rounds (latencies in ms)")
-                .containsPattern("  r1 fork \\S+: improved \\(3 vs 3 rounds\\), rps [\\d,]+ → [\\d,]+,"
-                        + " p99 [\\d.]+ → [\\d.]+, p99.9 [\\d.]+ → [\\d.]+, max [\\d.]+ → [\\d.]+")
+                .contains("BENCHMARKS after vs before: change of the median [95 % interval]")
+                .contains("  design: before/after; no control host")
+                // rps +54 % with its interval; the tail's p99.9 and max are shown but cannot decide
+                .containsPattern("  r1 fork \\S+: improved \\(3 vs 3 rounds, 30 vs 30 windows\\), rps [\\d,]+ →"
+                        + " [\\d,]+ \\+5\\d % \\[\\+\\d+ %, \\+\\d+ %], p99 [\\d.]+ → [\\d.]+ [−+±]\\d+ % \\[.*],"
+                        + " p99.9 [\\d.]+ → [\\d.]+ −\\d+ % \\[.*] \\(not decisive\\), max [\\d.]+ → [\\d.]+ −\\d+ %"
+                        + " \\[.*] \\(not decisive\\)")
                 .containsPattern("  r2 fork \\S+: improved")
-                .containsPattern("benchmark fork \\S+: improved on 2 hosts");
+                .containsPattern("benchmark fork \\S+: improved on 2 hosts \\(2 improved, 0 regressed, 0 within noise;"
+                        + " over hosts: rps \\+5\\d % \\[");
         assertThat(out.indexOf("BENCHMARKS")).isGreaterThan(out.indexOf("RECAP"));
     }
 }

@@ -4,6 +4,7 @@ import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.HistogramLatency;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.rollout.HostOutcome;
 import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunSummary;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
@@ -144,6 +146,9 @@ final class SyntheticRun {
     private static BenchmarkFinished bench(Instant at, String host, int index, Phase phase, Random random) {
         Histogram micros = new Histogram(3_600_000_000L, 3);
         double stall = phase == Phase.BEFORE ? 150_000 : 18_000;
+        double rps = phase == Phase.BEFORE ? 241_000 + random.nextInt(5000) : 374_000 + random.nextInt(5000);
+        List<WindowSample> windows = new ArrayList<>();
+        Histogram window = new Histogram(3_600_000_000L, 3);
         for (int i = 0; i < 20_000; i++) {
             double r = random.nextDouble();
             long v;
@@ -155,10 +160,27 @@ final class SyntheticRun {
                 v = (long) (stall * (0.5 + random.nextDouble() / 2));
             }
             micros.recordValue(v);
+            window.recordValue(v);
+            if (window.getTotalCount() == 2_000) { // ten windows of 2,000 requests
+                windows.add(new WindowSample(
+                        2_000 / (rps * (0.97 + 0.06 * random.nextDouble())),
+                        2_000,
+                        window.getValueAtPercentile(50) / 1000.0,
+                        window.getValueAtPercentile(90) / 1000.0,
+                        window.getValueAtPercentile(99) / 1000.0,
+                        window.getValueAtPercentile(99.9) / 1000.0,
+                        window.getValueAtPercentile(99.99) / 1000.0,
+                        window.getMaxValue() / 1000.0));
+                window.reset();
+            }
         }
-        double rps = phase == Phase.BEFORE ? 241_000 + random.nextInt(5000) : 374_000 + random.nextInt(5000);
-        BenchResult result =
-                new BenchResult("fork-under-load", rps, OptionalLong.of(20_000), HistogramLatency.of(micros));
+        BenchResult result = new BenchResult(
+                "fork-under-load",
+                rps,
+                OptionalLong.of(20_000),
+                HistogramLatency.of(micros),
+                windows,
+                Optional.empty());
         return new BenchmarkFinished(
                 at,
                 "thp off",

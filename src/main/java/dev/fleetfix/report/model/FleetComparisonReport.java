@@ -13,7 +13,9 @@ import java.util.Map;
  * @param improved how many hosts improved
  * @param regressed how many hosts regressed
  * @param withinNoise how many hosts stayed within noise
- * @param verdict {@code improved}, {@code regressed} or {@code within_noise}
+ * @param verdict {@code improved}, {@code regressed} or {@code within_noise}, from the hosts'
+ *     effects (see {@code effects}), never from "any host regressed"
+ * @param effects per decisive figure label, the hosts' ratios taken together
  */
 public record FleetComparisonReport(
         String name,
@@ -23,8 +25,10 @@ public record FleetComparisonReport(
         int improved,
         int regressed,
         int withinNoise,
-        String verdict) {
+        String verdict,
+        Map<String, FleetEffectReport> effects) {
     public FleetComparisonReport {
+        effects = effects == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(effects));
         medianRatio = Collections.unmodifiableMap(new LinkedHashMap<>(medianRatio));
         hosts = List.copyOf(hosts);
     }

@@ -3,14 +3,33 @@ package dev.fleetfix.report.model;
 import java.util.List;
 
 /**
- * One figure before and after, over the rounds of each side.
+ * One figure before and after.
  *
  * @param metric {@code rps}, {@code p50}, {@code p90}, {@code p99}, {@code p99.9}, {@code p99.99}
  *     or {@code max}
- * @param before the figure in each before round
- * @param after the figure in each after round
- * @param ratio after median / before median; null when the before median is 0
- * @param verdict {@code improved}, {@code regressed} or {@code within_noise}
+ * @param before the figure of each before round (over the whole round)
+ * @param after the figure of each after round
+ * @param beforeMedian median of {@code before}
+ * @param afterMedian median of {@code after}
+ * @param beforeSpread max - min of {@code before}
+ * @param afterSpread max - min of {@code after}
+ * @param ratio median of the after samples / median of the before samples; null when the before
+ *     median is 0
+ * @param verdict {@code improved}, {@code regressed} or {@code within_noise}; always
+ *     {@code within_noise} when not decisive
+ * @param sampleUnit {@code window} (about a tenth of a round, at most 1 s) or {@code round}: what one
+ *     sample of the test is
+ * @param beforeSamples samples on the before side
+ * @param afterSamples samples on the after side
+ * @param low lower bound of the 95 % bootstrap interval of {@code ratio}; null when unknown
+ * @param high upper bound of that interval; null when unknown
+ * @param p two-sided p-value (the larger of the clustered rank test over windows and the t-test
+ *     over rounds); null when not decisive
+ * @param adjustedP {@code p} after Holm's correction over the decisive figures; null when not
+ *     decisive
+ * @param floor the smallest relative change taken as real (0.05, or a calibration's A/A difference)
+ * @param decisive whether this figure can decide the verdict
+ * @param notDecisive why not; null when decisive
  */
 public record MetricReport(
         String metric,
@@ -21,7 +40,17 @@ public record MetricReport(
         double beforeSpread,
         double afterSpread,
         Double ratio,
-        String verdict) {
+        String verdict,
+        String sampleUnit,
+        int beforeSamples,
+        int afterSamples,
+        Double low,
+        Double high,
+        Double p,
+        Double adjustedP,
+        Double floor,
+        boolean decisive,
+        String notDecisive) {
     public MetricReport {
         before = List.copyOf(before);
         after = List.copyOf(after);

@@ -20,6 +20,8 @@ import java.util.Objects;
  *     empty when the source printed none
  * @param histogram the base64 compressed HdrHistogram (microseconds) behind the figures; null
  *     when none
+ * @param windows the round cut into windows, in order; empty when the engine has none
+ * @param clientCpu the control node's CPU use during the round; null when not measured
  */
 public record TestResultReport(
         String test,
@@ -29,8 +31,11 @@ public record TestResultReport(
         Double minMs,
         Map<String, Double> percentiles,
         List<LatencyPointReport> distribution,
-        String histogram) {
+        String histogram,
+        List<WindowReport> windows,
+        ClientCpuReport clientCpu) {
     public TestResultReport {
+        windows = windows == null ? List.of() : List.copyOf(windows);
         Objects.requireNonNull(test, "test");
         percentiles = Collections.unmodifiableMap(new LinkedHashMap<>(percentiles));
         distribution = List.copyOf(distribution);

@@ -4,5 +4,13 @@
  * ({@code schema_version}, {@code elapsed_ms}) and are stable: a field is added, never renamed,
  * within one schema version. Times are ISO-8601 instants, durations whole milliseconds, latencies
  * milliseconds. Absent values are {@code null} (e.g. a percentile the source did not report).
+ *
+ * <p>Benchmarks: each round's tests carry their {@code windows} (the samples of the before/after
+ * statistics) and {@code client_cpu}. Each {@code comparisons[]} entry names its {@code design} and
+ * {@code notes}; each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
+ * bootstrap interval {@code low}/{@code high}, the test's {@code p} and Holm-{@code adjusted_p},
+ * the effect {@code floor}, and whether the figure is {@code decisive} (else {@code not_decisive}
+ * says why). {@code fleet[].effects} holds, per figure, the hosts' ratios taken together. Readers of
+ * older files get empty lists and nulls for these fields.
  */
 package dev.fleetfix.report.model;

@@ -1,0 +1,50 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.checks.ThpEra;
+import dev.fleetfix.report.model.FleetEffectReport;
+import dev.fleetfix.report.model.HostReport;
+import dev.fleetfix.report.model.MetricReport;
+import java.util.Locale;
+import java.util.Optional;
+
+/** How a before/after change is written: {@code p99 −38 % [−45 %, −30 %]}, the way a reader acts on it. */
+final class Effects {
+    private Effects() {}
+
+    /** The change of the figure's median with its interval, and "(not decisive)" when it cannot decide. */
+    static String of(MetricReport m) {
+        if (m.ratio() == null) {
+            return "n/a";
+        }
+        String interval =
+                m.low() != null && m.high() != null ? " [" + percent(m.low()) + ", " + percent(m.high()) + "]" : "";
+        return percent(m.ratio()) + interval + (m.decisive() ? "" : " (not decisive)");
+    }
+
+    static String of(String metric, FleetEffectReport e) {
+        String interval =
+                e.low() != null && e.high() != null ? " [" + percent(e.low()) + ", " + percent(e.high()) + "]" : "";
+        return metric + " " + percent(e.ratio()) + interval;
+    }
+
+    /** A ratio as a signed percentage with a real minus sign: 0.62 → "−38 %". */
+    static String percent(double ratio) {
+        double pct = (ratio - 1) * 100;
+        long rounded = Math.round(pct);
+        if (rounded == 0) {
+            return "±0 %";
+        }
+        return (rounded > 0 ? "+" : "−") + String.format(Locale.ROOT, "%,d", Math.abs(rounded)) + " %";
+    }
+
+    /** What a THP benchmark should show on this host, from its audit facts; empty without a kernel fact. */
+    static Optional<String> expectation(HostReport host) {
+        String kernel = host.facts().get("kernel");
+        if (kernel == null) {
+            return Optional.empty();
+        }
+        String optOut = host.facts().get("redis.disable_thp");
+        Optional<Boolean> disableThp = optOut == null ? Optional.empty() : Optional.of(optOut.equals("yes"));
+        return Optional.of(ThpEra.expectation(kernel, disableThp));
+    }
+}

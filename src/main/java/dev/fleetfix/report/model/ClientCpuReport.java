@@ -1,0 +1,10 @@
+package dev.fleetfix.report.model;
+
+/**
+ * How busy the control node was while the builtin generator ran a round.
+ *
+ * @param processShare fleetfix's CPU time over wall time and all cores, 0..1
+ * @param machineShare the whole machine's busy share, 0..1; null when unknown
+ * @param saturated at or above 0.9 either way: the round's latencies include the client's queueing
+ */
+public record ClientCpuReport(double processShare, Double machineShare, boolean saturated) {}
