@@ -7,7 +7,9 @@ import dev.fleetfix.inventory.InventoryLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Inventory options shared by every command that touches hosts ({@code @Mixin}). Loading and
@@ -32,12 +34,19 @@ public final class InventoryOptions {
             description = "Print the hosts the inventory and --limit select, one per line, and connect to nothing.")
     boolean listHosts;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
     private Inventory inventory;
 
     /** The loaded inventory (read once), or the implicit localhost when no {@code -i} was given. */
     public Inventory inventory() {
         if (inventory == null) {
             inventory = inventoryFile == null ? Inventory.implicitLocalhost() : InventoryLoader.load(inventoryFile);
+            // Ansible's words for what it accepts but doubts (a host or key written twice).
+            if (spec != null) {
+                inventory.warnings().forEach(w -> spec.commandLine().getErr().println("[WARNING]: " + w));
+            }
         }
         return inventory;
     }

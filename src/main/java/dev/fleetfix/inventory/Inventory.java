@@ -12,14 +12,21 @@ import java.util.Optional;
  * flattened, so {@code groups().get("all")} lists every host).
  *
  * @param source the file it came from, empty for the implicit localhost inventory
+ * @param warnings what Ansible would warn about while loading it (a key written twice), one line each
  */
-public record Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
+public record Inventory(
+        Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups, List<String> warnings) {
     public Inventory {
         hosts = List.copyOf(hosts);
+        warnings = List.copyOf(warnings);
         // Group order is file order: a wildcard pattern matching several groups lists them in that order.
         Map<String, List<String>> copy = new LinkedHashMap<>();
         groups.forEach((name, members) -> copy.put(name, List.copyOf(members)));
         groups = Collections.unmodifiableMap(copy);
+    }
+
+    public Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
+        this(source, hosts, groups, List.of());
     }
 
     public static Inventory implicitLocalhost() {

@@ -32,6 +32,7 @@ public final class InventoryLoader {
     private final Path file;
     private final Map<String, GroupDef> groups = new LinkedHashMap<>();
     private final Map<String, HostDef> hosts = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
 
     private InventoryLoader(Path file) {
         this.file = file;
@@ -44,7 +45,7 @@ public final class InventoryLoader {
     /** Loads {@code file}; every problem is an {@link InputException} naming file:line:column. */
     public static Inventory load(Path file) {
         InventoryLoader loader = new InventoryLoader(file);
-        YamlNode root = YamlNode.read(file)
+        YamlNode root = YamlNode.read(file, loader.warnings::add)
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
         loader.parseTop(root);
         return loader.build();
@@ -182,8 +183,7 @@ public final class InventoryLoader {
 
     private void parseHost(GroupDef group, YamlNode.Field entry) {
         HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry));
-        if (!group.hosts.contains(host.name)) {
-            group.hosts.add(host.name);
+        if (group.hosts.add(host.name)) {
             host.directGroups.add(group);
         }
         YamlNode body = entry.value();
@@ -257,7 +257,7 @@ public final class InventoryLoader {
             resolved.add(resolver.resolve(
                     name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
         }
-        return new Inventory(Optional.of(file), resolved, members);
+        return new Inventory(Optional.of(file), resolved, members, warnings);
     }
 
     /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */
@@ -358,7 +358,8 @@ public final class InventoryLoader {
         final Map<String, YamlNode> vars = new LinkedHashMap<>();
         final List<GroupDef> children = new ArrayList<>();
         final List<GroupDef> parents = new ArrayList<>();
-        final List<String> hosts = new ArrayList<>();
+        // A set: a group may list 100,000 hosts, and a list's contains() made loading quadratic.
+        final Set<String> hosts = new LinkedHashSet<>();
         int priority = 1;
 
         GroupDef(String name) {
