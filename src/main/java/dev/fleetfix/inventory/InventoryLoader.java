@@ -26,6 +26,9 @@ public final class InventoryLoader {
     static final String ALL = "all";
     static final String UNGROUPED = "ungrouped";
     private static final Set<String> SECTIONS = Set.of("hosts", "vars", "children");
+    /** One host range may name this many hosts: a typo like [0:99999999] must not fill the memory. */
+    static final int MAX_RANGE_HOSTS = 1_000_000;
+
     private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
     private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
@@ -129,7 +132,7 @@ public final class InventoryLoader {
                             "ansible_port",
                             entry.line(),
                             entry.column(),
-                            new YamlNode(Integer.valueOf(port.group(2)), entry.line(), entry.column())));
+                            new YamlNode(port(port.group(2), entry), entry.line(), entry.column())));
             if (entry.value().isMapping()) {
                 vars.putAll(entry.value().fields());
             }
@@ -152,7 +155,7 @@ public final class InventoryLoader {
         String tail = key.substring(range.end());
         String start = range.group(1);
         String end = range.group(2);
-        int step = range.group(3) == null ? 1 : Integer.parseInt(range.group(3));
+        int step = range.group(3) == null ? 1 : bound(range.group(3), where);
         List<String> names = new ArrayList<>();
         boolean numeric =
                 start.chars().allMatch(Character::isDigit) && end.chars().allMatch(Character::isDigit);
@@ -168,17 +171,50 @@ public final class InventoryLoader {
                     "host range in \"" + where.key()
                             + "\" must be [start:end] or [start:end:step] of numbers or single letters");
         }
-        int from = numeric ? Integer.parseInt(start) : start.charAt(0);
-        int to = numeric ? Integer.parseInt(end) : end.charAt(0);
+        int from = numeric ? bound(start, where) : start.charAt(0);
+        int to = numeric ? bound(end, where) : end.charAt(0);
         if (from > to) {
             throw new InputException(
                     file, where.line(), where.column(), "host range in \"" + where.key() + "\" runs backwards");
+        }
+        long count = ((long) to - from) / step + 1;
+        if (count > MAX_RANGE_HOSTS) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key() + "\" stands for " + count + " hosts, more than the "
+                            + MAX_RANGE_HOSTS + " one range may name");
         }
         for (int i = from; i <= to; i += step) {
             String item = numeric ? String.format("%0" + start.length() + "d", i) : String.valueOf((char) i);
             names.addAll(expandRanges(head + item + tail, where));
         }
         return names;
+    }
+
+    /** A range bound or step: digits that fit an int, else an error naming the host key. */
+    private int bound(String digits, YamlNode.Field where) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key() + "\": " + digits + " is out of range");
+        }
+    }
+
+    private Integer port(String digits, YamlNode.Field where) {
+        if (digits.length() <= 5 && Integer.parseInt(digits) >= 1 && Integer.parseInt(digits) <= 65535) {
+            return Integer.valueOf(digits);
+        }
+        throw new InputException(
+                file,
+                where.line(),
+                where.column(),
+                "host \"" + where.key() + "\": port " + digits + " is not in 1..65535");
     }
 
     private void parseHost(GroupDef group, YamlNode.Field entry) {
