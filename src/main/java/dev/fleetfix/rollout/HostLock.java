@@ -58,9 +58,15 @@ final class HostLock {
         String run = held.getOrDefault("run", "?");
         String owner = held.getOrDefault("owner", "?");
         long since = parse(held.get("since"));
-        Duration age = since < 0 ? Duration.ZERO : Duration.between(Instant.ofEpochSecond(since), now);
-        String text = "locked by run " + run + " (" + owner + ")"
-                + (since < 0 ? "" : " for " + age.toMinutes() + " min") + ": " + PATH;
+        // A time after now (clock skew between machines, or a forged file) has no age: never print a negative one.
+        boolean future = since > now.getEpochSecond();
+        Duration age = since < 0 || future ? Duration.ZERO : Duration.between(Instant.ofEpochSecond(since), now);
+        String heldFor = since < 0
+                ? ""
+                : future
+                        ? " since " + (since - now.getEpochSecond()) + " s in the future (are the clocks apart?)"
+                        : " for " + age.toMinutes() + " min";
+        String text = "locked by run " + run + " (" + owner + ")" + heldFor + ": " + PATH;
         Optional<String> stale = staleness(owner, age, since, me);
         return stale.map(why -> text + " looks stale (" + why + "); not taken over: check and remove it with"
                         + " 'rm -rf " + PATH + "' on the host")
