@@ -140,7 +140,6 @@ final class ApplyCommand implements Callable<Integer> {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
         }
         List<Host> hosts = inventory.selectHosts();
-        inventory.printWarnings(spec.commandLine().getErr());
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }

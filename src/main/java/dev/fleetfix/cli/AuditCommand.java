@@ -95,7 +95,6 @@ final class AuditCommand implements Callable<Integer> {
             ReportFiles.checkWritable(output, "--output");
         }
         List<Host> hosts = inventory.selectHosts();
-        inventory.printWarnings(spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
             hosts.forEach(host -> out.println(host.name()));

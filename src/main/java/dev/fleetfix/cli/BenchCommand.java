@@ -157,7 +157,6 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         List<Host> hosts = inventory.selectHosts();
-        inventory.printWarnings(spec.commandLine().getErr());
         if (inventory.listHosts()) {
             hosts.forEach(h -> out.println(h.name()));
             return ExitCode.OK;

@@ -28,13 +28,17 @@ public final class DurationConverter implements ITypeConverter<Duration> {
         } catch (NumberFormatException e) {
             throw new TypeConversionException("invalid duration '" + value + "': number too large");
         }
-        Duration duration =
-                switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(amount);
-                    case "s" -> Duration.ofSeconds(amount);
-                    case "m" -> Duration.ofMinutes(amount);
-                    default -> Duration.ofHours(amount);
-                };
+        Duration duration;
+        try {
+            duration = switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                default -> Duration.ofHours(amount);
+            };
+        } catch (ArithmeticException e) {
+            throw new TypeConversionException("invalid duration '" + value + "': number too large");
+        }
         if (duration.isZero()) {
             throw new TypeConversionException("invalid duration '" + value + "': must be more than zero");
         }

@@ -4,11 +4,12 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.InventoryLoader;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Inventory options shared by every command that touches hosts ({@code @Mixin}). Loading and
@@ -33,20 +34,21 @@ public final class InventoryOptions {
             description = "Print the hosts the inventory and --limit select, one per line, and connect to nothing.")
     boolean listHosts;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
     private Inventory inventory;
 
     /** The loaded inventory (read once), or the implicit localhost when no {@code -i} was given. */
     public Inventory inventory() {
         if (inventory == null) {
             inventory = inventoryFile == null ? Inventory.implicitLocalhost() : InventoryLoader.load(inventoryFile);
+            // Ansible's words for what it accepts but doubts (a host or key written twice).
+            if (spec != null) {
+                inventory.warnings().forEach(w -> spec.commandLine().getErr().println("[WARNING]: " + w));
+            }
         }
         return inventory;
-    }
-
-    /** Prints the inventory's warnings ("did you mean redis_user?"), one a line. */
-    public void printWarnings(PrintWriter err) {
-        inventory().warnings().forEach(err::println);
-        err.flush();
     }
 
     /** The hosts selected by {@code --limit} (all hosts without it), in inventory order. */

@@ -21,7 +21,6 @@ import java.util.regex.PatternSyntaxException;
  * error: a typo in a limit must not shrink a rollout silently.
  */
 public final class HostPattern {
-    private static final Pattern COLON_TERMS = Pattern.compile("(?:[^\\s:\\[\\]]|\\[[^\\]]*\\])+");
     private static final Pattern SUBSCRIPT = Pattern.compile("^(.+)\\[(?:(-?[0-9]+)|([0-9]+)([:-])([0-9]+)?)\\]$");
 
     private final String text;
@@ -58,18 +57,59 @@ public final class HostPattern {
         return new HostPattern(text, List.copyOf(ordered));
     }
 
-    /** Ansible's split_host_pattern: commas if there are any, else colons outside brackets. */
+    /**
+     * Ansible's split_host_pattern: commas if there are any, else colons outside brackets. Brackets
+     * must balance: an unclosed {@code [} or a stray {@code ]} is refused, never skipped, since a term
+     * dropped from a pattern like {@code r1:[} (or a pattern left with no term at all) would select
+     * more hosts than were meant.
+     */
     private static List<String> split(String text) {
         List<String> parts = new ArrayList<>();
         if (text.contains(",")) {
-            parts.addAll(List.of(text.split(",", -1)));
+            for (String part : text.split(",", -1)) {
+                checkBrackets(text, part);
+                parts.add(part);
+            }
         } else {
-            Matcher m = COLON_TERMS.matcher(text);
-            while (m.find()) {
-                parts.add(m.group());
+            checkBrackets(text, text);
+            int depth = 0;
+            int start = 0;
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c == '[') {
+                    depth++;
+                } else if (c == ']') {
+                    depth--;
+                } else if (c == ':' && depth == 0) {
+                    parts.add(text.substring(start, i));
+                    start = i + 1;
+                }
+            }
+            parts.add(text.substring(start));
+        }
+        List<String> terms =
+                parts.stream().map(String::strip).filter(p -> !p.isEmpty()).toList();
+        if (terms.isEmpty()) {
+            throw new InputException("host pattern \"" + text + "\" names no group or host");
+        }
+        return terms;
+    }
+
+    private static void checkBrackets(String whole, String part) {
+        int depth = 0;
+        for (int i = 0; i < part.length(); i++) {
+            char c = part.charAt(i);
+            if (c == '[') {
+                depth++;
+            } else if (c == ']' && --depth < 0) {
+                throw new InputException(
+                        "host pattern \"" + whole + "\": \"]\" without \"[\" in \"" + part.strip() + "\"");
             }
         }
-        return parts.stream().map(String::strip).filter(p -> !p.isEmpty()).toList();
+        if (depth > 0) {
+            throw new InputException(
+                    "host pattern \"" + whole + "\": \"[\" is never closed in \"" + part.strip() + "\"");
+        }
     }
 
     /**
@@ -116,9 +156,9 @@ public final class HostPattern {
                 if (m.matches()) {
                     expr = m.group(1);
                     subscript = m.group(2) != null
-                            ? new int[] {Integer.parseInt(m.group(2))}
+                            ? new int[] {index(whole, body, m.group(2))}
                             : new int[] {
-                                Integer.parseInt(m.group(3)), m.group(5) == null ? -1 : Integer.parseInt(m.group(5))
+                                index(whole, body, m.group(3)), m.group(5) == null ? -1 : index(whole, body, m.group(5))
                             };
                 }
             }
@@ -132,6 +172,16 @@ public final class HostPattern {
             }
             boolean fuzzy = regex || expr.chars().anyMatch(c -> c == '.' || c == '?' || c == '*' || c == '[');
             return new Term(op, expr, matcher, fuzzy, subscript);
+        }
+
+        /** A subscript bound; one past an int cannot index any inventory, and is refused by name. */
+        private static int index(String whole, String term, String digits) {
+            try {
+                return Integer.parseInt(digits);
+            } catch (NumberFormatException e) {
+                throw new InputException("host pattern \"" + whole + "\": subscript " + digits + " in \"" + term
+                        + "\" is out of range (at most " + Integer.MAX_VALUE + ")");
+            }
         }
 
         String display() {

@@ -80,7 +80,7 @@ final class HostResolver {
                 slots.port(List.of("redis_port")).orElse(RedisEndpoint.DEFAULT_PORT),
                 auth(slots, PASSWORD).withUser(user(slots, "redis_user")),
                 slots.bool(List.of("redis_tls")).orElse(false),
-                slots.string(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT));
+                slots.unit(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT));
         Optional<RedisEndpoint> sentinel = Optional.empty();
         if (groups.stream().anyMatch(SENTINEL_GROUPS::contains)) {
             sentinel = Optional.of(new RedisEndpoint(
@@ -88,7 +88,7 @@ final class HostResolver {
                     slots.port(List.of("sentinel_port")).orElse(DEFAULT_SENTINEL_PORT),
                     auth(slots, SENTINEL_PASSWORD).withUser(user(slots, "sentinel_user")),
                     slots.bool(List.of("sentinel_tls")).orElse(redis.tls()),
-                    slots.string(List.of("sentinel_service")).orElse("redis-sentinel")));
+                    slots.unit(List.of("sentinel_service")).orElse("redis-sentinel")));
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         for (Map<String, YamlNode> layer : layers) {
@@ -101,7 +101,7 @@ final class HostResolver {
                 slots.string(USER),
                 slots.string(KEY).map(this::path),
                 slots.bool(BECOME).orElse(false),
-                slots.string(List.of("jump")),
+                slots.jump(List.of("jump")),
                 slots.string(List.of("known_hosts_file")).map(this::path),
                 connection,
                 redis,
@@ -129,10 +129,7 @@ final class HostResolver {
             }
             String hint = closest(lower).map(k -> ", did you mean " + k + "?").orElse("");
             warnings.add(new InputException(
-                            file,
-                            node.line(),
-                            node.column(),
-                            "warning: unknown Redis key " + key + " is ignored" + hint)
+                            file, node.line(), node.column(), "unknown Redis key " + key + " is ignored" + hint)
                     .getMessage());
         });
     }
@@ -284,6 +281,30 @@ final class HostResolver {
                 return n.toString();
             }
             throw error(v, v.name() + " must be a non-empty string, was " + InventoryLoader.describe(v.node()));
+        }
+
+        /** A systemd unit name: it is written into unit files and commands, so nothing else is let through. */
+        Optional<String> unit(List<String> names) {
+            return find(names).map(v -> {
+                String text = text(v);
+                UnitName.problem(text).ifPresent(problem -> {
+                    throw error(v, v.name() + ": " + problem);
+                });
+                return text;
+            });
+        }
+
+        /** A jump host, parsed now so that a bad one stops the run before any host is touched. */
+        Optional<String> jump(List<String> names) {
+            return find(names).map(v -> {
+                String text = text(v);
+                try {
+                    JumpSpec.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw error(v, v.name() + ": " + e.getMessage());
+                }
+                return text;
+            });
         }
 
         Optional<Integer> port(List<String> names) {

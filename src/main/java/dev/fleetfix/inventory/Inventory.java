@@ -12,16 +12,12 @@ import java.util.Optional;
  * flattened, so {@code groups().get("all")} lists every host).
  *
  * @param source the file it came from, empty for the implicit localhost inventory
- * @param warnings what the loader found suspicious but not wrong ("file:3:7: warning: unknown Redis
- *     key redis_usr is ignored, did you mean redis_user?"), for the commands to print
+ * @param warnings what the loader found suspicious but not wrong, one line each, for the commands to print: what
+ *     Ansible would warn about (a key written twice, a host listed twice) and keys fleetfix does not know ("unknown
+ *     Redis key redis_usr is ignored, did you mean redis_user?")
  */
 public record Inventory(
         Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups, List<String> warnings) {
-
-    public Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
-        this(source, hosts, groups, List.of());
-    }
-
     public Inventory {
         hosts = List.copyOf(hosts);
         warnings = List.copyOf(warnings);
@@ -29,6 +25,10 @@ public record Inventory(
         Map<String, List<String>> copy = new LinkedHashMap<>();
         groups.forEach((name, members) -> copy.put(name, List.copyOf(members)));
         groups = Collections.unmodifiableMap(copy);
+    }
+
+    public Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
+        this(source, hosts, groups, List.of());
     }
 
     public static Inventory implicitLocalhost() {

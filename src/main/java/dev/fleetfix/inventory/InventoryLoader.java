@@ -26,12 +26,16 @@ public final class InventoryLoader {
     static final String ALL = "all";
     static final String UNGROUPED = "ungrouped";
     private static final Set<String> SECTIONS = Set.of("hosts", "vars", "children");
+    /** One host range may name this many hosts: a typo like [0:99999999] must not fill the memory. */
+    static final int MAX_RANGE_HOSTS = 1_000_000;
+
     private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
     private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
     private final Path file;
     private final Map<String, GroupDef> groups = new LinkedHashMap<>();
     private final Map<String, HostDef> hosts = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
 
     private InventoryLoader(Path file) {
         this.file = file;
@@ -44,7 +48,7 @@ public final class InventoryLoader {
     /** Loads {@code file}; every problem is an {@link InputException} naming file:line:column. */
     public static Inventory load(Path file) {
         InventoryLoader loader = new InventoryLoader(file);
-        YamlNode root = YamlNode.read(file)
+        YamlNode root = YamlNode.read(file, loader.warnings::add)
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
         loader.parseTop(root);
         return loader.build();
@@ -128,7 +132,7 @@ public final class InventoryLoader {
                             "ansible_port",
                             entry.line(),
                             entry.column(),
-                            new YamlNode(Integer.valueOf(port.group(2)), entry.line(), entry.column())));
+                            new YamlNode(port(port.group(2), entry), entry.line(), entry.column())));
             if (entry.value().isMapping()) {
                 vars.putAll(entry.value().fields());
             }
@@ -151,7 +155,7 @@ public final class InventoryLoader {
         String tail = key.substring(range.end());
         String start = range.group(1);
         String end = range.group(2);
-        int step = range.group(3) == null ? 1 : Integer.parseInt(range.group(3));
+        int step = range.group(3) == null ? 1 : bound(range.group(3), where);
         List<String> names = new ArrayList<>();
         boolean numeric =
                 start.chars().allMatch(Character::isDigit) && end.chars().allMatch(Character::isDigit);
@@ -167,11 +171,20 @@ public final class InventoryLoader {
                     "host range in \"" + where.key()
                             + "\" must be [start:end] or [start:end:step] of numbers or single letters");
         }
-        int from = numeric ? Integer.parseInt(start) : start.charAt(0);
-        int to = numeric ? Integer.parseInt(end) : end.charAt(0);
+        int from = numeric ? bound(start, where) : start.charAt(0);
+        int to = numeric ? bound(end, where) : end.charAt(0);
         if (from > to) {
             throw new InputException(
                     file, where.line(), where.column(), "host range in \"" + where.key() + "\" runs backwards");
+        }
+        long count = ((long) to - from) / step + 1;
+        if (count > MAX_RANGE_HOSTS) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key() + "\" stands for " + count + " hosts, more than the "
+                            + MAX_RANGE_HOSTS + " one range may name");
         }
         for (int i = from; i <= to; i += step) {
             String item = numeric ? String.format("%0" + start.length() + "d", i) : String.valueOf((char) i);
@@ -180,10 +193,33 @@ public final class InventoryLoader {
         return names;
     }
 
+    /** A range bound or step: digits that fit an int, else an error naming the host key. */
+    private int bound(String digits, YamlNode.Field where) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new InputException(
+                    file,
+                    where.line(),
+                    where.column(),
+                    "host range in \"" + where.key() + "\": " + digits + " is out of range");
+        }
+    }
+
+    private Integer port(String digits, YamlNode.Field where) {
+        if (digits.length() <= 5 && Integer.parseInt(digits) >= 1 && Integer.parseInt(digits) <= 65535) {
+            return Integer.valueOf(digits);
+        }
+        throw new InputException(
+                file,
+                where.line(),
+                where.column(),
+                "host \"" + where.key() + "\": port " + digits + " is not in 1..65535");
+    }
+
     private void parseHost(GroupDef group, YamlNode.Field entry) {
         HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry));
-        if (!group.hosts.contains(host.name)) {
-            group.hosts.add(host.name);
+        if (group.hosts.add(host.name)) {
             host.directGroups.add(group);
         }
         YamlNode body = entry.value();
@@ -257,7 +293,9 @@ public final class InventoryLoader {
             resolved.add(resolver.resolve(
                     name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
         }
-        return new Inventory(Optional.of(file), resolved, members, resolver.warnings());
+        List<String> found = new ArrayList<>(warnings);
+        found.addAll(resolver.warnings());
+        return new Inventory(Optional.of(file), resolved, members, found);
     }
 
     /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */
@@ -358,7 +396,8 @@ public final class InventoryLoader {
         final Map<String, YamlNode> vars = new LinkedHashMap<>();
         final List<GroupDef> children = new ArrayList<>();
         final List<GroupDef> parents = new ArrayList<>();
-        final List<String> hosts = new ArrayList<>();
+        // A set: a group may list 100,000 hosts, and a list's contains() made loading quadratic.
+        final Set<String> hosts = new LinkedHashSet<>();
         int priority = 1;
 
         GroupDef(String name) {

@@ -22,6 +22,9 @@ public record RedisEndpoint(String address, int port, RedisAuth auth, boolean tl
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("redis_port: must be 1..65535, was " + port);
         }
+        UnitName.problem(serviceUnit).ifPresent(problem -> {
+            throw new IllegalArgumentException("redis_service: " + problem);
+        });
     }
 
     public static RedisEndpoint defaultsFor(String address) {

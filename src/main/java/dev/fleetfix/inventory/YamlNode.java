@@ -1,14 +1,7 @@
 package dev.fleetfix.inventory;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.fleetfix.InputException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.fleetfix.yaml.LocatedYaml;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,11 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
+import java.util.function.Consumer;
 
 /**
- * A YAML value and the place it starts in its file. Jackson's tree model drops locations, so the
- * inventory is read token by token into these nodes, and every later error can still name
+ * A YAML value and the place it starts in its file, so that every later error can still name
  * file:line:column.
  *
  * @param value {@code null}, a String, Boolean or Number, a {@code List<YamlNode>}, or a
@@ -30,8 +22,6 @@ record YamlNode(Object value, int line, int column) {
 
     /** A mapping entry: the key's own position, for errors about the key. */
     record Field(String key, int line, int column, YamlNode value) {}
-
-    private static final YAMLFactory FACTORY = new YAMLFactory();
 
     boolean isMapping() {
         return value instanceof Map;
@@ -62,83 +52,43 @@ record YamlNode(Object value, int line, int column) {
         return value;
     }
 
-    /** Reads the first document of a YAML file; empty when the file holds no document or only null. */
+    /** Reads the one document of a YAML file; empty when it holds no document or only null. */
     static Optional<YamlNode> read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new InputException("inventory " + file + ": no such file");
-        } catch (IOException e) {
-            throw new InputException("inventory " + file + ": cannot read: " + e.getMessage());
-        }
-        try (JsonParser parser = FACTORY.createParser(text)) {
-            if (parser.nextToken() == null) {
-                return Optional.empty();
+        return read(file, warning -> {});
+    }
+
+    /**
+     * Reads the one document of a YAML file through {@link LocatedYaml}, which bounds its size and
+     * resolves aliases and merge keys. A key written twice in a mapping keeps its first position and
+     * its last value, as Ansible does, and is reported to {@code warnings} as Ansible warns.
+     */
+    static Optional<YamlNode> read(Path file, Consumer<String> warnings) {
+        String text = LocatedYaml.readText(file, "inventory");
+        return LocatedYaml.parse(file, text).map(v -> of(file, v, warnings));
+    }
+
+    private static YamlNode of(Path file, YamlValue value, Consumer<String> warnings) {
+        if (value instanceof YamlValue.Mapping mapping) {
+            Map<String, Field> fields = new LinkedHashMap<>();
+            for (YamlValue.Entry entry : mapping.entries()) {
+                Field old = fields.get(entry.key());
+                YamlNode node = of(file, entry.value(), warnings);
+                if (old == null) {
+                    fields.put(entry.key(), new Field(entry.key(), entry.line(), entry.column(), node));
+                } else {
+                    warnings.accept(file + ":" + entry.line() + ":" + entry.column() + ": duplicate key \""
+                            + entry.key() + "\" (first at line " + old.line() + "); using the last value only");
+                    fields.put(entry.key(), new Field(entry.key(), old.line(), old.column(), node));
+                }
             }
-            YamlNode root = readValue(parser);
-            return root.isNull() ? Optional.empty() : Optional.of(root);
-        } catch (JsonProcessingException e) {
-            JsonLocation where = e.getLocation();
-            int line = where == null ? 0 : where.getLineNr();
-            int column = where == null ? 0 : where.getColumnNr();
-            throw new InputException(file, line, column, "YAML syntax error: " + syntaxProblem(e));
-        } catch (IOException e) {
-            throw new InputException("inventory " + file + ": cannot read: " + e.getMessage());
+            return new YamlNode(Collections.unmodifiableMap(fields), mapping.line(), mapping.column());
         }
-    }
-
-    private static YamlNode readValue(JsonParser parser) throws IOException {
-        JsonLocation where = parser.currentTokenLocation();
-        int line = where.getLineNr();
-        int column = where.getColumnNr();
-        JsonToken token = parser.currentToken();
-        return switch (token) {
-            case START_OBJECT -> new YamlNode(readMapping(parser), line, column);
-            case START_ARRAY -> new YamlNode(readSequence(parser), line, column);
-            case VALUE_STRING -> new YamlNode(parser.getText(), line, column);
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new YamlNode(parser.getNumberValue(), line, column);
-            case VALUE_TRUE -> new YamlNode(Boolean.TRUE, line, column);
-            case VALUE_FALSE -> new YamlNode(Boolean.FALSE, line, column);
-            case VALUE_NULL -> new YamlNode(null, line, column);
-            default -> new YamlNode(parser.getText(), line, column);
-        };
-    }
-
-    private static Map<String, Field> readMapping(JsonParser parser) throws IOException {
-        Map<String, Field> fields = new LinkedHashMap<>();
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String key = parser.currentName();
-            JsonLocation where = parser.currentTokenLocation();
-            parser.nextToken();
-            YamlNode value = readValue(parser);
-            // A repeated key replaces the value but keeps its first position, as Python's dict does.
-            fields.put(key, new Field(key, where.getLineNr(), where.getColumnNr(), value));
+        if (value instanceof YamlValue.Sequence sequence) {
+            List<YamlNode> items = new ArrayList<>();
+            sequence.items().forEach(item -> items.add(of(file, item, warnings)));
+            return new YamlNode(Collections.unmodifiableList(items), sequence.line(), sequence.column());
         }
-        return Collections.unmodifiableMap(fields);
-    }
-
-    private static List<YamlNode> readSequence(JsonParser parser) throws IOException {
-        List<YamlNode> items = new ArrayList<>();
-        while (parser.nextToken() != JsonToken.END_ARRAY) {
-            items.add(readValue(parser));
-        }
-        return Collections.unmodifiableList(items);
-    }
-
-    /** SnakeYAML's context and problem ("while parsing a block mapping: expected <block end>, ..."). */
-    private static String syntaxProblem(JsonProcessingException e) {
-        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblem() != null) {
-            String context = marked.getContext();
-            return (context == null ? "" : context + ": ") + marked.getProblem();
-        }
-        return firstLine(e.getOriginalMessage());
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "unreadable";
-        }
-        return message.strip().lines().findFirst().orElse(message).strip();
+        YamlValue.Scalar scalar = (YamlValue.Scalar) value;
+        return new YamlNode(scalar.value(), scalar.line(), scalar.column());
     }
 }

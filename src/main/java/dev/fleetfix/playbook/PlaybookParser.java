@@ -5,9 +5,7 @@ import dev.fleetfix.playbook.YamlTree.ListNode;
 import dev.fleetfix.playbook.YamlTree.MapNode;
 import dev.fleetfix.playbook.YamlTree.Node;
 import dev.fleetfix.playbook.YamlTree.ScalarNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.fleetfix.yaml.LocatedYaml;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,13 +43,7 @@ public final class PlaybookParser {
     }
 
     public Playbook parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new dev.fleetfix.InputException(file, 0, 0, "cannot read playbook: " + e.getMessage());
-        }
-        return parse(file, text);
+        return parse(file, LocatedYaml.readText(file, "playbook"));
     }
 
     public Playbook parse(Path file, String text) {

@@ -1,6 +1,6 @@
 package dev.fleetfix.playbook;
 
-import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.Secret;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,15 +54,36 @@ public final class Templates {
         if (!shellQuote && m.matches()) {
             return lookup(m.group(1), vars, where, arg);
         }
+        if (shellQuote) {
+            try {
+                return ShellSplice.render(text, expression -> spliced(expression, vars, where, arg));
+            } catch (ShellSplice.Refused e) {
+                throw where.error(arg + ": " + e.getMessage() + " (in '" + text + "')");
+            }
+        }
         m.reset();
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            Object resolved = lookup(m.group(1), vars, where, arg);
-            String piece = String.valueOf(resolved);
-            m.appendReplacement(out, Matcher.quoteReplacement(shellQuote ? ShellQuote.quote(piece) : piece));
+            String piece = spliced(m.group(1), vars, where, arg);
+            m.appendReplacement(out, Matcher.quoteReplacement(piece));
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /** A value as text inside a longer string; a secret is refused, since its text would be "******". */
+    private static String spliced(String expression, Map<String, Object> vars, Location where, String arg) {
+        Object resolved = lookup(expression, vars, where, arg);
+        if (resolved instanceof Secret) {
+            throw where.error(arg + ": '{{" + expression + "}}' is a secret, and fleetfix never puts a secret into"
+                    + " a command or other text (it would show in the host's process list and in logs);"
+                    + " steps that need it (restart_redis, wait_healthy) read it from the inventory themselves");
+        }
+        String piece = String.valueOf(resolved);
+        if (piece.indexOf('\0') >= 0) {
+            throw where.error(arg + ": the value of '{{" + expression + "}}' holds a NUL character");
+        }
+        return piece;
     }
 
     private static Object lookup(String expression, Map<String, Object> vars, Location where, String arg) {

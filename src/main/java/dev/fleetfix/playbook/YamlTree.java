@@ -1,11 +1,7 @@
 package dev.fleetfix.playbook;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
+import dev.fleetfix.yaml.LocatedYaml;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,7 +11,7 @@ import java.util.Map;
 
 /**
  * A YAML document read into nodes that remember where they were written, so that every error can
- * name file:line:column. Jackson's tree model drops locations; its token stream keeps them.
+ * name file:line:column.
  */
 final class YamlTree {
     private YamlTree() {}
@@ -75,69 +71,35 @@ final class YamlTree {
         }
     }
 
+    /**
+     * Reads the one document of a playbook or vars file through {@link LocatedYaml} (aliases and merge
+     * keys resolved, a second document refused). A key written twice in one mapping is an error here:
+     * in a playbook it is almost always a step pasted twice.
+     */
     static Node read(Path file, String text) {
-        try (JsonParser parser = new YAMLFactory().createParser(text)) {
-            JsonToken first = parser.nextToken();
-            if (first == null) {
-                throw new Location(file, 1, 1).error("the playbook is empty");
-            }
-            return node(file, parser);
-        } catch (JsonProcessingException e) {
-            JsonLocation where = e.getLocation();
-            int line = where == null ? 0 : where.getLineNr();
-            int column = where == null ? 0 : where.getColumnNr();
-            throw new Location(file, Math.max(line, 0), Math.max(column, 0))
-                    .error("not valid YAML: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new Location(file, 0, 0).error("cannot read: " + e.getMessage());
-        }
+        YamlValue root = LocatedYaml.parse(file, text)
+                .orElseThrow(() -> new Location(file, 1, 1).error("the playbook is empty"));
+        return node(file, root);
     }
 
-    private static Node node(Path file, JsonParser parser) throws IOException {
-        Location at = at(file, parser);
-        JsonToken token = parser.currentToken();
-        switch (token) {
-            case START_OBJECT -> {
-                Map<String, Entry> entries = new LinkedHashMap<>();
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String key = parser.currentName();
-                    Location keyAt = at(file, parser);
-                    parser.nextToken();
-                    if (entries.containsKey(key)) {
-                        throw keyAt.error("duplicate key '" + key + "'");
-                    }
-                    entries.put(key, new Entry(key, keyAt, node(file, parser)));
+    private static Node node(Path file, YamlValue value) {
+        Location at = new Location(file, value.line(), value.column());
+        if (value instanceof YamlValue.Mapping mapping) {
+            Map<String, Entry> entries = new LinkedHashMap<>();
+            for (YamlValue.Entry entry : mapping.entries()) {
+                Location keyAt = new Location(file, entry.line(), entry.column());
+                if (entries.containsKey(entry.key())) {
+                    throw keyAt.error("duplicate key '" + entry.key() + "'");
                 }
-                return new MapNode(Collections.unmodifiableMap(entries), at);
+                entries.put(entry.key(), new Entry(entry.key(), keyAt, node(file, entry.value())));
             }
-            case START_ARRAY -> {
-                List<Node> items = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    items.add(node(file, parser));
-                }
-                return new ListNode(List.copyOf(items), at);
-            }
-            case VALUE_STRING -> {
-                return new ScalarNode(parser.getText(), at);
-            }
-            case VALUE_NUMBER_INT -> {
-                return new ScalarNode(parser.getLongValue(), at);
-            }
-            case VALUE_NUMBER_FLOAT -> {
-                return new ScalarNode(parser.getDoubleValue(), at);
-            }
-            case VALUE_TRUE, VALUE_FALSE -> {
-                return new ScalarNode(parser.getBooleanValue(), at);
-            }
-            case VALUE_NULL -> {
-                return new ScalarNode(null, at);
-            }
-            default -> throw at.error("unexpected YAML token " + token);
+            return new MapNode(Collections.unmodifiableMap(entries), at);
         }
-    }
-
-    private static Location at(Path file, JsonParser parser) {
-        JsonLocation where = parser.currentTokenLocation();
-        return new Location(file, Math.max(where.getLineNr(), 0), Math.max(where.getColumnNr(), 0));
+        if (value instanceof YamlValue.Sequence sequence) {
+            List<Node> items = new ArrayList<>();
+            sequence.items().forEach(item -> items.add(node(file, item)));
+            return new ListNode(Collections.unmodifiableList(items), at);
+        }
+        return new ScalarNode(((YamlValue.Scalar) value).value(), at);
     }
 }

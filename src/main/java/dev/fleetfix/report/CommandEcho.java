@@ -6,7 +6,8 @@ import java.io.PrintWriter;
 
 /**
  * Prints each command as it is sent ({@code fleetfix -v}): {@code [lab-1] $ sudo uname -r}. A
- * multi-line script shows its first line and how many lines follow.
+ * multi-line script shows every line, the later ones after {@code [lab-1] > } as a shell's
+ * continuation prompt: what was sent must be visible in full, or -v could hide an injected line.
  */
 public final class CommandEcho implements CommandTrace.Listener {
     private final PrintWriter err;
@@ -23,8 +24,12 @@ public final class CommandEcho implements CommandTrace.Listener {
             line.append("sudo ");
         }
         line.append(lines[0]);
-        if (lines.length > 1) {
-            line.append("  … (+").append(lines.length - 1).append(" lines)");
+        for (int i = 1; i < lines.length; i++) {
+            line.append(System.lineSeparator())
+                    .append('[')
+                    .append(host)
+                    .append("] > ")
+                    .append(lines[i]);
         }
         synchronized (err) {
             err.println(line);

@@ -85,6 +85,11 @@ public final class ConsoleReporter implements RunListener {
 
     private void play(PlayStarted e) {
         out.println();
+        if (e.batches().isEmpty()) {
+            // Ansible's words: the play's hosts and --limit have no host in common.
+            out.println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: no hosts matched");
+            return;
+        }
         StringBuilder batches = new StringBuilder();
         for (List<String> b : e.batches()) {
             batches.append(" [").append(String.join(", ", b)).append(']');

@@ -161,9 +161,11 @@ final class HostLock {
         return map;
     }
 
+    /** A non-negative number of seconds an Instant can hold, or -1 for anything else (absent, garbled, forged). */
     private static long parse(String text) {
         try {
-            return text == null ? -1 : Long.parseLong(text.strip());
+            long value = text == null ? -1 : Long.parseLong(text.strip());
+            return value >= 0 && value <= Instant.MAX.getEpochSecond() ? value : -1;
         } catch (NumberFormatException e) {
             return -1;
         }

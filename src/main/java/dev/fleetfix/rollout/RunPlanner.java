@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Location;
 import dev.fleetfix.playbook.Play;
@@ -49,7 +50,7 @@ public final class RunPlanner {
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
-        BatchPlan batches = ordering.batches(play, selector.select(play.hosts()));
+        BatchPlan batches = ordering.batches(play, selectHosts(play, selector));
         List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {
@@ -68,6 +69,18 @@ public final class RunPlanner {
             byHost.put(host.name(), planned);
         }
         return new PlannedPlay(play, batches, window, byHost);
+    }
+
+    /** The play's hosts; a pattern that cannot be parsed or matches nothing is named with the play's place. */
+    private static List<Host> selectHosts(Play play, HostSelector selector) {
+        try {
+            return selector.select(play.hosts());
+        } catch (InputException e) {
+            if (e.file().isPresent()) {
+                throw e;
+            }
+            throw play.location().error("hosts: " + e.getMessage());
+        }
     }
 
     static Map<String, Object> variables(Play play, Host host) {

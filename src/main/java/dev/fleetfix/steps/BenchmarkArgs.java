@@ -187,10 +187,13 @@ final class BenchmarkArgs {
         String text = value.toString().strip().replace("_", "");
         long n;
         try {
-            n = value instanceof Number number && !(value instanceof Double || value instanceof Float)
-                    ? number.longValue()
-                    : Long.parseLong(text);
-        } catch (NumberFormatException e) {
+            // A BigInteger's longValue() wraps around: 2^64 + 1 would become 1.
+            n = value instanceof java.math.BigInteger big
+                    ? big.longValueExact()
+                    : value instanceof Number number && !(value instanceof Double || value instanceof Float)
+                            ? number.longValue()
+                            : Long.parseLong(text);
+        } catch (NumberFormatException | ArithmeticException e) {
             n = Long.MIN_VALUE;
         }
         if (n < min || n > max) {

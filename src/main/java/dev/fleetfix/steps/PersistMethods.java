@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.transport.ExecResult;
 import java.util.ArrayList;
@@ -71,7 +72,7 @@ public final class PersistMethods {
     }
 
     private static String unitName(String unit) {
-        return unit.contains(".") ? unit : unit + ".service";
+        return UnitName.withSuffix(unit);
     }
 
     /** systemd-tmpfiles {@code w} lines, applied at boot by systemd-tmpfiles-setup. */

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
 import java.util.List;
 import java.util.Set;
@@ -22,6 +23,10 @@ final class PersistThpStep implements StepType {
         String enabled = args.choice("enabled", "never", ThpStep.ENABLED);
         String defrag = args.choice("defrag", "never", ThpStep.DEFRAG);
         String unit = args.text("before_unit", args.host().redis().serviceUnit());
+        // It goes into the unit file's Before= line: a newline would add lines that run as root at boot.
+        UnitName.problem(unit).ifPresent(problem -> {
+            throw args.error("before_unit: " + problem);
+        });
         PersistMethod method = PersistMethods.named(methodName);
         return ctx -> {
             String dir = ctx.state()

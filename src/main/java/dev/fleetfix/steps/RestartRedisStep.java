@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
@@ -51,6 +52,9 @@ final class RestartRedisStep implements StepType {
         }
         Optional<String> command = args.text("command");
         String unit = args.text("unit", args.host().redis().serviceUnit());
+        UnitName.problem(unit).ifPresent(problem -> {
+            throw args.error("unit: " + problem);
+        });
         boolean always = args.bool("always", false);
         Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
         boolean topology =

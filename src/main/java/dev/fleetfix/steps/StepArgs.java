@@ -68,15 +68,19 @@ public record StepArgs(Step step, Host host) {
         if (!m.matches()) {
             throw error(name + ": expected a duration like 60s, 250ms or 2m, was '" + value + "'");
         }
-        long n = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "s" : m.group(2);
-        Duration d =
-                switch (unit) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    default -> Duration.ofSeconds(n);
-                };
+        Duration d;
+        try {
+            long n = Long.parseLong(m.group(1));
+            d = switch (unit) {
+                case "ms" -> Duration.ofMillis(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofSeconds(n);
+            };
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw error(name + ": '" + value + "' is too large for a duration");
+        }
         if (d.isZero()) {
             throw error(name + ": must be positive, was '" + value + "'");
         }

@@ -133,7 +133,8 @@ class HardenedRedisIT {
     void aMisspelledRedisUserIsNamedAndTheDefaultUserIsRefused() throws Exception {
         CliRun run = audit(inventoryWith("redis_usr: ops", "redis_password: " + OPS_PASSWORD));
 
-        assertThat(run.stderr()).contains("warning: unknown Redis key redis_usr is ignored, did you mean redis_user?");
+        assertThat(run.stderr())
+                .contains("[WARNING]: ", "unknown Redis key redis_usr is ignored, did you mean redis_user?");
         assertThat(run.stdout()).contains("auth failed").contains("(user default)");
     }
 

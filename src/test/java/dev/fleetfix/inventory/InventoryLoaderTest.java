@@ -255,8 +255,8 @@ class InventoryLoaderTest {
         assertThat(inventory.warnings())
                 .as("each once, though two hosts inherit redis_usr")
                 .hasSize(3)
-                .anyMatch(w -> w.endsWith(
-                        ":3:16: warning: unknown Redis key redis_usr is ignored, did you mean" + " redis_user?"))
+                .anyMatch(
+                        w -> w.endsWith(":3:16: unknown Redis key redis_usr is ignored, did you mean" + " redis_user?"))
                 .anyMatch(w -> w.contains("sentinel_pasword is ignored, did you mean sentinel_password?"))
                 .anyMatch(w -> w.endsWith("unknown Redis key redis_flavour is ignored"));
     }

@@ -100,7 +100,7 @@ class PlaybookParserTest {
     @Test
     void badYamlIsAnInputErrorWithItsPosition() {
         InputException e = error("- hosts: all\n  steps: [\n");
-        assertThat(e.getMessage()).startsWith("thp.yaml:").contains("not valid YAML");
+        assertThat(e.getMessage()).startsWith("thp.yaml:").contains("YAML syntax error");
         assertThat(e.line()).isPositive();
     }
 

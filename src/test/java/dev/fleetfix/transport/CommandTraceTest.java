@@ -58,7 +58,8 @@ class CommandTraceTest {
         assertThat(err.toString().lines())
                 .containsExactly(
                         "[redis-1] $ uname -r",
-                        "[redis-1] $ sudo cat /sys/kernel/mm/transparent_hugepage/enabled  … (+1 lines)",
+                        "[redis-1] $ sudo cat /sys/kernel/mm/transparent_hugepage/enabled",
+                        "[redis-1] > echo done",
                         "[redis-1] $ sudo (write 12 bytes, mode 644) /etc/tmpfiles.d/fleetfix-thp.conf");
     }
 }

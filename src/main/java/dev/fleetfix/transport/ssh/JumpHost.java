@@ -1,5 +1,6 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.inventory.JumpSpec;
 import java.util.Optional;
 
 /**
@@ -17,45 +18,10 @@ record JumpHost(Optional<String> user, String address, int port) {
         }
     }
 
+    /** Parsed by the inventory's {@link JumpSpec}, which already checked it when the inventory was loaded. */
     static JumpHost parse(String spec) {
-        String rest = spec.strip();
-        Optional<String> user = Optional.empty();
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            user = Optional.of(rest.substring(0, at)).filter(u -> !u.isEmpty());
-            rest = rest.substring(at + 1);
-        }
-        int port = 22;
-        String address = rest;
-        if (rest.startsWith("[")) {
-            int close = rest.indexOf(']');
-            if (close < 0) {
-                throw new IllegalArgumentException("jump host '" + spec + "': missing ']'");
-            }
-            address = rest.substring(1, close);
-            String tail = rest.substring(close + 1);
-            if (tail.startsWith(":")) {
-                port = parsePort(spec, tail.substring(1));
-            }
-        } else {
-            int colon = rest.lastIndexOf(':');
-            if (colon >= 0 && rest.indexOf(':') == colon) {
-                address = rest.substring(0, colon);
-                port = parsePort(spec, rest.substring(colon + 1));
-            }
-        }
-        if (address.isBlank()) {
-            throw new IllegalArgumentException("jump host '" + spec + "': no address; expected user@host:port");
-        }
-        return new JumpHost(user, address, port);
-    }
-
-    private static int parsePort(String spec, String text) {
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("jump host '" + spec + "': port '" + text + "' is not a number", e);
-        }
+        JumpSpec parsed = JumpSpec.parse(spec);
+        return new JumpHost(parsed.user(), parsed.address(), parsed.port());
     }
 
     @Override

@@ -1,0 +1,310 @@
+package dev.fleetfix.yaml;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.yaml.YamlValue.Entry;
+import dev.fleetfix.yaml.YamlValue.Mapping;
+import dev.fleetfix.yaml.YamlValue.Scalar;
+import dev.fleetfix.yaml.YamlValue.Sequence;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.constructor.Construct;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+/**
+ * The one YAML reader of fleetfix's inputs (inventories, playbooks, vars files). SnakeYAML composes
+ * the document; this class turns its nodes into {@link YamlValue}s that keep line:column, resolving
+ * aliases and {@code <<} merge keys as YAML 1.1 defines them (what Ansible's PyYAML does).
+ *
+ * <p>Every input is bounded: at most {@link #MAX_BYTES} bytes are read, nesting is at most {@link
+ * #MAX_DEPTH} levels, and aliases may not expand the document past ten nodes per character of text
+ * (an "alias bomb" of nested aliases refers to a few lines billions of times). A second document is
+ * refused rather than ignored: fleetfix would otherwise run half of what the file says.
+ */
+public final class LocatedYaml {
+    /** The size limit of one YAML input: far above a 100,000-host inventory (about 5 MB). */
+    public static final int MAX_BYTES = 32 * 1024 * 1024;
+
+    static final int MAX_DEPTH = 100;
+    private static final long NODES_PER_CHAR = 10;
+    private static final long MIN_NODE_BUDGET = 10_000;
+
+    private LocatedYaml() {}
+
+    /**
+     * Reads a file as UTF-8 text, refusing a directory, a file over {@link #MAX_BYTES} and bytes
+     * that are not UTF-8, each with its own message.
+     *
+     * @param what what the file is, for messages ("inventory", "playbook")
+     */
+    public static String readText(Path file, String what) {
+        if (Files.isDirectory(file)) {
+            throw new InputException(file, 0, 0, what + " is a directory, not a YAML file");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        } catch (NoSuchFileException e) {
+            throw new InputException(what + " " + file + ": no such file");
+        } catch (IOException e) {
+            throw new InputException(what + " " + file + ": cannot read: " + e.getMessage());
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new InputException(
+                    file,
+                    0,
+                    0,
+                    what + " is larger than the size limit of " + (MAX_BYTES / (1024 * 1024))
+                            + " MiB for a YAML input; fleetfix reads no more of it");
+        }
+        return utf8(file, what, bytes);
+    }
+
+    private static String utf8(Path file, String what, byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            int offset = in.position();
+            int line = 1;
+            int lineStart = 0;
+            for (int i = 0; i < offset; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                    lineStart = i + 1;
+                }
+            }
+            throw new InputException(
+                    file, line, offset - lineStart + 1, what + " is not UTF-8 text (byte " + offset + ")");
+        }
+        decoder.flush(out);
+        return out.flip().toString();
+    }
+
+    /**
+     * Parses the single document of {@code text}.
+     *
+     * @return empty when the text holds no document, or only a null
+     * @throws InputException for a syntax error, a second document, an alias bomb or a recursive
+     *     alias, naming file:line:column
+     */
+    public static Optional<YamlValue> parse(Path file, String text) {
+        LoaderOptions options = new LoaderOptions();
+        // Size and expansion are bounded here (readText, the node budget), not by SnakeYAML's
+        // 3 MB and 50-alias defaults, which refuse a large but honest inventory.
+        options.setCodePointLimit(Integer.MAX_VALUE);
+        options.setMaxAliasesForCollections(Integer.MAX_VALUE);
+        options.setNestingDepthLimit(MAX_DEPTH);
+        options.setAllowRecursiveKeys(false);
+        Node root;
+        try {
+            Composer composer = new Composer(new ParserImpl(new StreamReader(text), options), new Resolver(), options);
+            root = composer.getSingleNode();
+        } catch (MarkedYAMLException e) {
+            throw syntaxError(file, e);
+        } catch (YAMLException e) {
+            throw new InputException(file, 0, 0, "YAML error: " + e.getMessage());
+        }
+        if (root == null) {
+            return Optional.empty();
+        }
+        YamlValue value = new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET).convert(root, 0);
+        return value instanceof Scalar s && s.value() == null ? Optional.empty() : Optional.of(value);
+    }
+
+    private static InputException syntaxError(Path file, MarkedYAMLException e) {
+        String problem = e.getProblem() == null ? "unreadable" : e.getProblem();
+        if (problem.startsWith("but found another document")
+                || (e.getContext() != null && e.getContext().contains("single document"))) {
+            Mark at = e.getProblemMark();
+            return new InputException(
+                    file,
+                    at == null ? 0 : at.getLine() + 1,
+                    at == null ? 0 : at.getColumn() + 1,
+                    "a second YAML document starts here; fleetfix reads one document per file,"
+                            + " so put everything in the first (or remove the '---')");
+        }
+        Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        String context = e.getContext() == null ? "" : e.getContext() + ": ";
+        return new InputException(
+                file,
+                at == null ? 0 : at.getLine() + 1,
+                at == null ? 0 : at.getColumn() + 1,
+                "YAML syntax error: " + context + problem.replace("\t", "\\t"));
+    }
+
+    /** Turns SnakeYAML nodes into located values, counting every node it makes against a budget. */
+    private static final class Converter {
+        private final Path file;
+        private final long budget;
+        private long made;
+        private final Map<Node, Boolean> open = new IdentityHashMap<>();
+
+        Converter(Path file, long budget) {
+            this.file = file;
+            this.budget = budget;
+        }
+
+        YamlValue convert(Node node, int depth) {
+            if (++made > budget) {
+                throw error(
+                        node,
+                        "aliases expand this document past " + budget
+                                + " nodes (ten per character of the file); an alias bomb is refused");
+            }
+            if (depth > MAX_DEPTH) {
+                throw error(node, "nested deeper than " + MAX_DEPTH + " levels");
+            }
+            if (open.containsKey(node)) {
+                throw error(node, "an alias refers to a node that contains it (a recursive alias)");
+            }
+            int line = line(node);
+            int column = column(node);
+            if (node instanceof ScalarNode scalar) {
+                return new Scalar(Scalars.INSTANCE.value(scalar), line, column);
+            }
+            open.put(node, Boolean.TRUE);
+            try {
+                if (node instanceof SequenceNode sequence) {
+                    List<YamlValue> items = new ArrayList<>();
+                    for (Node item : sequence.getValue()) {
+                        items.add(convert(item, depth + 1));
+                    }
+                    return new Sequence(items, line, column);
+                }
+                return new Mapping(entries((MappingNode) node, depth), line, column);
+            } finally {
+                open.remove(node);
+            }
+        }
+
+        /** Explicit entries, after the keys merged in by {@code <<} that the mapping does not set itself. */
+        private List<Entry> entries(MappingNode mapping, int depth) {
+            List<Entry> explicit = new ArrayList<>();
+            List<Entry> merged = new ArrayList<>();
+            for (NodeTuple tuple : mapping.getValue()) {
+                Node key = tuple.getKeyNode();
+                if (key.getTag().equals(Tag.MERGE)) {
+                    merged.addAll(mergeSources(tuple.getValueNode(), depth));
+                    continue;
+                }
+                if (!(key instanceof ScalarNode scalarKey)) {
+                    throw error(key, "a mapping key must be a plain value, found a " + kind(key));
+                }
+                explicit.add(new Entry(
+                        scalarKey.getValue(), line(key), column(key), convert(tuple.getValueNode(), depth + 1)));
+            }
+            if (merged.isEmpty()) {
+                return explicit;
+            }
+            Set<String> seen = new HashSet<>();
+            explicit.forEach(e -> seen.add(e.key()));
+            List<Entry> out = new ArrayList<>();
+            for (Entry entry : merged) {
+                // YAML's merge: the mapping's own keys win, then earlier merged mappings.
+                if (seen.add(entry.key())) {
+                    out.add(entry);
+                }
+            }
+            out.addAll(explicit);
+            return out;
+        }
+
+        private List<Entry> mergeSources(Node value, int depth) {
+            if (value instanceof MappingNode) {
+                return ((Mapping) convert(value, depth + 1)).entries();
+            }
+            if (value instanceof SequenceNode sequence) {
+                List<Entry> out = new ArrayList<>();
+                for (Node item : sequence.getValue()) {
+                    if (!(item instanceof MappingNode)) {
+                        throw error(
+                                item, "a merge key (<<) takes a mapping or a list of mappings, found a " + kind(item));
+                    }
+                    out.addAll(((Mapping) convert(item, depth + 1)).entries());
+                }
+                return out;
+            }
+            throw error(value, "a merge key (<<) takes a mapping or a list of mappings, found a " + kind(value));
+        }
+
+        private InputException error(Node node, String message) {
+            return new InputException(file, line(node), column(node), message);
+        }
+    }
+
+    private static String kind(Node node) {
+        return switch (node.getNodeId()) {
+            case mapping -> "mapping";
+            case sequence -> "list";
+            default -> "scalar";
+        };
+    }
+
+    private static int line(Node node) {
+        return node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
+    }
+
+    private static int column(Node node) {
+        return node.getStartMark() == null ? 0 : node.getStartMark().getColumn() + 1;
+    }
+
+    /** YAML 1.1 scalar types through SnakeYAML's own constructors; any other tag keeps its text. */
+    private static final class Scalars extends SafeConstructor {
+        static final Scalars INSTANCE = new Scalars();
+        private static final Set<Tag> TYPED = Set.of(Tag.BOOL, Tag.INT, Tag.FLOAT);
+
+        private Scalars() {
+            super(new LoaderOptions());
+        }
+
+        Object value(ScalarNode node) {
+            if (node.getTag().equals(Tag.NULL)) {
+                return null;
+            }
+            Construct construct = TYPED.contains(node.getTag()) ? yamlConstructors.get(node.getTag()) : null;
+            if (construct == null) {
+                return node.getValue();
+            }
+            try {
+                return construct.construct(node);
+            } catch (RuntimeException e) {
+                // A scalar the resolver typed but cannot be built (a huge sexagesimal): keep its text.
+                return node.getValue();
+            }
+        }
+    }
+}

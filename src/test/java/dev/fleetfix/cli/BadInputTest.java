@@ -1,0 +1,222 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.TestClock;
+import dev.fleetfix.rollout.RolloutPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/**
+ * Bad input to {@code fleetfix apply}: exit 2, a message naming the pattern or file:line:col, and no
+ * host contacted (every shell and Redis connection the run would open is recorded).
+ */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
+    private final List<String> contacted = new ArrayList<>();
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private Path inventory;
+
+    @BeforeEach
+    void fleet() throws IOException {
+        for (String name : new String[] {"r1", "r2", "r3"}) {
+            hosts.put(name, new FakeHost(name, dir));
+        }
+        inventory = write(
+                "inventory.yaml",
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 127.0.0.1}
+                        r2: {ansible_host: 127.0.0.1}
+                        r3: {ansible_host: 127.0.0.1}
+                """);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[", "]", "~[", "a:[", "r1:[", "r1,[", "r1:]", "all[99999999999]", "redis[0:99999999999]"})
+    void aLimitThatCannotBeParsedExitsTwoAndTouchesNothing(String pattern) throws IOException {
+        CliRun run = apply(playbook("- hosts: redis\n  steps:\n    - command: {cmd: \"true\"}\n"), "--limit", pattern);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).as(run.toString()).contains("host pattern \"" + pattern + "\"");
+        assertThat(contacted).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[", "]", "~[", "redis:["})
+    void aPlaysHostsThatCannotBeParsedNamesFileAndLine(String pattern) throws IOException {
+        Path playbook = playbook("- name: p\n  hosts: \"" + pattern + "\"\n  steps:\n    - command: {cmd: \"true\"}\n");
+
+        CliRun run = apply(playbook);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).as(run.toString()).contains("play.yaml:1:3: hosts: host pattern \"" + pattern + "\"");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aPlayThatTheLimitLeavesWithoutHostsSaysNoHostsMatched() throws IOException {
+        Path playbook = playbook(
+                """
+                - name: first
+                  hosts: r1
+                  steps:
+                    - command: {cmd: "true", changed_when: false}
+                - name: second
+                  hosts: r2
+                  steps:
+                    - command: {cmd: "true", changed_when: false}
+                """);
+
+        CliRun run = apply(playbook, "--limit", "r2", "--no-color");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
+        assertThat(run.stdout()).contains("PLAY [first] skipping: no hosts matched");
+        assertThat(contacted).containsOnly("r2");
+    }
+
+    @Test
+    void aHugeTimeoutIsAnInputErrorWithItsPlace() throws IOException {
+        CliRun run = apply(
+                playbook("- hosts: redis\n  steps:\n    - command: {cmd: \"true\", timeout: 99999999999999999999s}\n"));
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .contains("play.yaml:3:7: command (host r1): timeout:")
+                .contains("too large");
+        assertThat(contacted).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "r9:99999999999: {}",
+                "web[0:99999999999]: {}",
+                "web[0:99999999]: {}",
+                "r9: {jump: \"ops@bastion:99999999999\"}",
+                "r9: {jump: \"ops@bastion:ssh\"}"
+            })
+    void anInventoryNumberThatOverflowsIsAnInputErrorWithItsPlace(String host) throws IOException {
+        Path bad = write("bad.yaml", "all:\n  hosts:\n    " + host + "\n");
+
+        CliRun run = apply(playbook("- hosts: all\n  steps:\n    - command: {cmd: \"true\"}\n"), "-i", bad.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).as(run.toString()).containsPattern("bad\\.yaml:3:\\d+: ");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aUnitNameWithANewlineIsRefusedBeforeAnyHostIsTouched() throws IOException {
+        Path bad = write(
+                "bad.yaml",
+                "all:\n  hosts:\n    r1:\n      redis_service: \"redis\\n[Service]\\nExecStartPre=/bin/touch /tmp/x\"\n");
+
+        CliRun run =
+                apply(playbook("- hosts: all\n  steps:\n    - persist_thp: {method: systemd}\n"), "-i", bad.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .contains(
+                        "bad.yaml:4:22: host r1: redis_service: \"redis\\n[Service]\\nExecStartPre=/bin/touch /tmp/x\""
+                                + " is not a systemd unit name");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aBeforeUnitWithANewlineIsRefusedBeforeAnyHostIsTouched() throws IOException {
+        Path playbook = playbook(
+                """
+                - hosts: all
+                  steps:
+                    - persist_thp: {method: systemd, before_unit: "redis\\n[Service]\\nExecStartPre=/bin/touch /tmp/x"}
+                """);
+
+        CliRun run = apply(playbook);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .contains("play.yaml:3:7: persist_thp (host r1): before_unit: ")
+                .contains("not a systemd unit name");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aTemplateInArithmeticIsRefusedBeforeAnyHostIsTouched() throws IOException {
+        Path bad = write("vars.yaml", "all:\n  vars:\n    evil: \"a[$(touch /tmp/x)]\"\n  hosts:\n    r1:\n");
+
+        CliRun run = apply(
+                playbook("- hosts: all\n  steps:\n    - command: {cmd: \"echo $(( {{ evil }} + 1 ))\"}\n"),
+                "-i",
+                bad.toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .contains(
+                        "play.yaml:3:7: command.cmd (host r1): the template at character 10 is inside" + " arithmetic");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aDuplicateHostIsAWarningAsInAnsible() throws IOException {
+        Path dup = write("dup.yaml", "all:\n  hosts:\n    r1: {}\n    r1: {}\n");
+
+        CliRun run = apply(
+                playbook("- hosts: all\n  steps:\n    - command: {cmd: \"true\"}\n"), "-i", dup.toString(), "--check");
+
+        assertThat(run.stderr()).contains("[WARNING]: ").contains("dup.yaml:4:5: duplicate key \"r1\"");
+    }
+
+    private Path playbook(String yaml) throws IOException {
+        return write("play.yaml", yaml);
+    }
+
+    private Path write(String name, String content) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        return file;
+    }
+
+    private CliRun apply(Path playbook, String... extra) {
+        CommandLine cmd = Main.commandLine();
+        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
+        apply.clock = clock;
+        apply.sleeper = clock.sleeper();
+        apply.shellFactory = host -> {
+            contacted.add(host.name());
+            return hosts.get(host.name()).shell();
+        };
+        apply.redisConnector = (host, timeout) -> {
+            contacted.add(host.name());
+            return hosts.get(host.name()).redis().connect();
+        };
+        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
+        apply.runsHome = dir.resolve("fleetfix-runs");
+        List<String> args = new ArrayList<>(List.of("apply", playbook.toString()));
+        if (!List.of(extra).contains("-i")) {
+            args.addAll(List.of("-i", inventory.toString()));
+        }
+        args.addAll(List.of(extra));
+        return CliRun.of(cmd, args.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.fleetfix.playbook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.steps.ShellFacts;
+import dev.fleetfix.steps.StepRegistry;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Anchors, aliases, merge keys and documents in a playbook, read as YAML defines them. */
+class PlaybookYamlTest {
+    private static final Path FILE = Path.of("thp.yaml");
+    private final PlaybookParser parser = new PlaybookParser(StepRegistry.standard(new ShellFacts()));
+
+    @Test
+    void anAliasedCommandRunsTheAnchoredTextNotTheAnchorsName() {
+        Playbook playbook = parser.parse(
+                FILE,
+                """
+                - hosts: all
+                  vars: {probe: &c "uptime"}
+                  steps:
+                    - command: {cmd: *c}
+                """);
+
+        assertThat(playbook.plays().get(0).steps().get(0).args()).containsEntry("cmd", "uptime");
+    }
+
+    @Test
+    void aMergeKeyIsMergedNotAVariableNamedLessLess() {
+        Playbook playbook = parser.parse(
+                FILE,
+                """
+                - hosts: all
+                  vars:
+                    <<: {unit: redis-server, port: 6379}
+                    port: 6380
+                  steps:
+                    - audit: {}
+                """);
+
+        assertThat(playbook.plays().get(0).vars())
+                .containsEntry("unit", "redis-server")
+                .containsEntry("port", 6380)
+                .doesNotContainKey("<<");
+    }
+
+    @Test
+    void aSecondDocumentIsRefused() {
+        InputException e = (InputException) catchThrowable(() ->
+                parser.parse(FILE, "- hosts: all\n  steps: []\n---\n- hosts: all\n  steps:\n    - command: reboot\n"));
+
+        assertThat(e).hasMessageStartingWith("thp.yaml:3:1: a second YAML document");
+    }
+
+    @Test
+    void aKeyWrittenTwiceInAPlaybookIsStillAnError() {
+        InputException e = (InputException)
+                catchThrowable(() -> parser.parse(FILE, "- hosts: all\n  hosts: redis\n  steps: []\n"));
+
+        assertThat(e).hasMessage("thp.yaml:2:3: duplicate key 'hosts'");
+    }
+}
