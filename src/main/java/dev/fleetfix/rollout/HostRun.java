@@ -10,6 +10,7 @@ import dev.fleetfix.rollout.event.HostStarted;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.StepStarted;
+import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
@@ -94,6 +95,8 @@ final class HostRun {
     private HostOutcome runSteps(
             String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, Instant start)
             throws InterruptedException {
+        // the step in progress, for the waits it announces
+        String[] current = {""};
         StepContext ctx = new StepContext(
                 host,
                 shell,
@@ -105,11 +108,13 @@ final class HostRun {
                 env.clock(),
                 env.sleeper(),
                 env.runStamp(),
-                env.pollInterval());
+                env.pollInterval(),
+                wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)));
         int index = 0;
         for (PlannedStep planned : steps) {
             index++;
             String name = planned.step().name();
+            current[0] = name;
             String type = planned.step().type();
             Instant stepStart = env.clock().instant();
             env.listener().on(new StepStarted(stepStart, play, host.name(), index, name, type));
@@ -131,6 +136,7 @@ final class HostRun {
                 }
             }
             state.learn(result.facts());
+            state.predict(result.predicted());
             if (result.status() == StepStatus.CHANGED) {
                 state.markChanged();
             }
