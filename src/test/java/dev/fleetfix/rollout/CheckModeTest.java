@@ -122,6 +122,21 @@ class CheckModeTest {
     }
 
     @Test
+    void theForecastNamesTheChangesTheRunMakes() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.check(THP_OFF);
+        List<String> forecast = h.result("r1", "persist_thp").changes().stream()
+                .map(c -> c.what() + " " + c.before() + " → " + c.after())
+                .toList();
+        h.run(THP_OFF);
+        List<String> done = h.result("r1", "persist_thp").changes().stream()
+                .map(c -> c.what() + " " + c.before() + " → " + c.after())
+                .toList();
+        // systemd calls a unit it was just given "disabled"; before the run it was not installed
+        assertThat(forecast).isEqualTo(done).contains("fleetfix-thp.service not installed → enabled");
+    }
+
+    @Test
     void gatesThatPassNowAreSaidToPassWithoutWaiting() throws Exception {
         Harness h = new Harness(dir, "r1");
         RunSummary check = h.check(RESTART_IF_CHANGED);
