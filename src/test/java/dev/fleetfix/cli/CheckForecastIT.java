@@ -82,7 +82,7 @@ class CheckForecastIT {
             assertThat(run.values()).allSatisfy(o -> assertThat(o.restartPath()).isNotEqualTo("refuse"));
             for (String host : List.of("lab-1", "lab-2", "lab-3")) {
                 assertThat(lab.cli(host, "PING")).as(host).contains("PONG");
-                assertThat(fleet.thp(host)).as(host).isEqualTo("never");
+                assertThat(fleet.thp(host).strip()).as(host).isEqualTo("never");
             }
             if (preset != LabPreset.THP_ALWAYS) {
                 assertThat(run.get("lab-1").restartRoute())
