@@ -189,7 +189,12 @@ public final class ConsoleReporter implements RunListener {
 
     private void window(WindowClosed e) {
         out.println();
-        if (e.beforeStart()) {
+        if (e.beforeStart() && check) {
+            line(
+                    e.at(),
+                    ansi.red("OUTSIDE THE WINDOW: " + e.window() + " is closed now (" + e.localTime()
+                            + "); apply now would be refused and touch no host"));
+        } else if (e.beforeStart()) {
             line(
                     e.at(),
                     ansi.red("REFUSED: outside the change window " + e.window() + " (now " + e.localTime()
