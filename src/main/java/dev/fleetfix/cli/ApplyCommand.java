@@ -51,9 +51,10 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExit codes:%n",
         footer = {
             "  0  every host done (--check: nothing would change)",
-            "  1  a host failed, the rollout halted, or the change window is closed",
+            "  1  a host failed, the rollout halted, or the change window is closed (--check: what apply",
+            "     would fail on: an unreachable or locked host, a refused restart, a closed window)",
             "  2  bad input (playbook, inventory, options); no host was touched",
-            "  3  --check: changes are pending"
+            "  3  --check: changes are pending, and nothing would fail"
         })
 final class ApplyCommand implements Callable<Integer> {
     @Spec
@@ -161,9 +162,13 @@ final class ApplyCommand implements Callable<Integer> {
         RunListener reporter = RunListener.all(listeners);
         ShellFactory factory = shellFactory != null ? shellFactory : ssh.shellFactory();
         if (check) {
+            // Check mode takes no lock, but reads them: a host another run holds would refuse apply.
+            RunControl peek = new RunControl(
+                    Optional.of(new RunControl.LockOwner(RUN_ID.format(clock.instant()), owner(), lockStaleAfter)),
+                    java.util.Set.of());
             RunSummary summary;
             try (ShellPool pool = new ShellPool(factory)) {
-                summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter);
+                summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter, peek);
             }
             printReports(out);
             return exitCode(summary, check);

@@ -54,6 +54,24 @@ final class HostLock {
         return Optional.of(describe(held, me, now));
     }
 
+    /**
+     * Check mode: why apply would be refused on this host, reading the lock without taking it;
+     * empty when the host is free (or held by the run {@code me} resumes).
+     */
+    static Optional<String> peek(RemoteShell shell, RunControl.LockOwner me, Instant now) {
+        ExecResult r = shell.exec(Command.of("cat " + ShellQuote.quote(PATH + "/owner") + " 2>/dev/null || true")
+                .asRoot()
+                .withTimeout(Duration.ofSeconds(30)));
+        if (!r.ok()) {
+            return Optional.of("cannot read the lock " + PATH + ": " + r.errorText());
+        }
+        Map<String, String> held = fields(r.stdout());
+        if (held.isEmpty() || (held.get("run") != null && me.isOwn(held.get("run")))) {
+            return Optional.empty();
+        }
+        return Optional.of(describe(held, me, now));
+    }
+
     static String describe(Map<String, String> held, RunControl.LockOwner me, Instant now) {
         String run = held.getOrDefault("run", "?");
         String owner = held.getOrDefault("owner", "?");

@@ -63,8 +63,21 @@ final class HostRun {
         } catch (Retrier.Exhausted e) {
             return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
         }
-        Optional<RunControl.LockOwner> lock =
-                env.check() ? Optional.empty() : env.control().lock();
+        Optional<RunControl.LockOwner> lock = env.control().lock();
+        if (lock.isPresent() && env.check()) {
+            Optional<String> held;
+            try {
+                held = env.retrier()
+                        .run(() -> HostLock.peek(shell, lock.get(), env.clock().instant()))
+                        .value();
+            } catch (Retrier.Exhausted e) {
+                return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+            }
+            if (held.isPresent()) {
+                return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
+            }
+            return runSteps(play, host, steps, state, shell, start);
+        }
         if (lock.isPresent()) {
             Optional<String> refused;
             try {
