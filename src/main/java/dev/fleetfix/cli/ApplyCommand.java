@@ -52,9 +52,10 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExit codes:%n",
         footer = {
             "  0  every host done (--check: nothing would change)",
-            "  1  a host failed, the rollout halted, or the change window is closed",
+            "  1  a host failed, the rollout halted, or the change window is closed (--check: what apply",
+            "     would fail on: an unreachable or locked host, a refused restart, a closed window)",
             "  2  bad input (playbook, inventory, options); no host was touched",
-            "  3  --check: changes are pending"
+            "  3  --check: changes are pending, and nothing would fail"
         })
 final class ApplyCommand implements Callable<Integer> {
     @Spec
@@ -186,15 +187,13 @@ final class ApplyCommand implements Callable<Integer> {
         RunListener reporter = RunListener.all(listeners);
         ShellFactory factory = shellFactory != null ? shellFactory : ssh.shellFactory();
         if (check) {
+            // Check mode takes no lock, but reads them: a host another run holds would refuse apply.
+            RunControl peek = new RunControl(
+                    Optional.of(RunControl.LockOwner.thisProcess(runId, lockStaleAfter, java.util.Set.of())),
+                    java.util.Set.of());
             RunSummary summary;
             try (ShellPool pool = new ShellPool(factory)) {
-                summary = service.run(
-                        plan,
-                        inventory.inventory(),
-                        pool::shell,
-                        redis,
-                        reporter,
-                        new RunControl(Optional.of(runId), Optional.empty(), java.util.Set.of()));
+                summary = service.run(plan, inventory.inventory(), pool::shell, redis, reporter, peek);
             }
             printReports(out);
             return exitCode(summary, check);

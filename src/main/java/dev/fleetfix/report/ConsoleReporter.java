@@ -13,8 +13,11 @@ import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.rollout.gate.GateResult;
+import dev.fleetfix.rollout.gate.Gates;
+import dev.fleetfix.rollout.gate.Wait;
 import dev.fleetfix.steps.FileDiff;
 import dev.fleetfix.steps.StepStatus;
 import dev.fleetfix.transport.HeadTail;
@@ -63,6 +66,8 @@ public final class ConsoleReporter implements RunListener {
             benchmark(e);
         } else if (event instanceof GateChecked e) {
             gate(e);
+        } else if (event instanceof Waiting e) {
+            waiting(e);
         } else if (event instanceof HostFinished e) {
             host(e);
         } else if (event instanceof PlayHalted e) {
@@ -103,6 +108,8 @@ public final class ConsoleReporter implements RunListener {
         String word = status.name().toLowerCase(Locale.ROOT);
         if (check && status == StepStatus.CHANGED) {
             word = "would change";
+        } else if (check && status == StepStatus.OK && wouldWait(e)) {
+            word = "would wait";
         }
         String retries = e.attempts() > 1 ? " [" + e.attempts() + " attempts]" : "";
         line(
@@ -116,6 +123,13 @@ public final class ConsoleReporter implements RunListener {
                 }
             }
         }
+    }
+
+    /** Check mode: a gate seen not passing now, which apply would wait for. */
+    private static boolean wouldWait(StepFinished e) {
+        return e.result().gates().stream()
+                .flatMap(g -> g.parts().isEmpty() ? java.util.stream.Stream.of(g) : g.parts().stream())
+                .anyMatch(g -> g.predicted() && !g.passed());
     }
 
     private static String detail(StepFinished e) {
@@ -146,10 +160,26 @@ public final class ConsoleReporter implements RunListener {
     private void gate(GateChecked e) {
         for (GateResult part :
                 e.result().parts().isEmpty() ? List.of(e.result()) : e.result().parts()) {
+            if (part.predicted()) {
+                String now = part.passed() ? ansi.green("passes") : ansi.yellow("not yet");
+                out.println("      gate " + part.gate() + " now: " + now + " (" + oneLine(part.detail()) + "); "
+                        + part.forecast().get());
+                continue;
+            }
             String word = part.passed() ? "passed" : "FAILED";
             out.println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
                     + human(part.elapsed()) + ": " + HostText.clean(part.detail()));
         }
+    }
+
+    private void waiting(Waiting e) {
+        Wait w = e.pending();
+        String so = w.waited().isZero() ? "" : ", " + human(w.waited()) + " so far";
+        String seen = w.lastSeen().isBlank() ? "" : "; now: " + oneLine(w.lastSeen());
+        line(
+                e.at(),
+                ansi.yellow("waiting:") + " [" + e.host() + "] " + e.step() + ": " + w.what() + ", at most "
+                        + Gates.human(w.atMost()) + so + seen);
     }
 
     private void host(HostFinished e) {
@@ -172,7 +202,12 @@ public final class ConsoleReporter implements RunListener {
 
     private void window(WindowClosed e) {
         out.println();
-        if (e.beforeStart()) {
+        if (e.beforeStart() && check) {
+            line(
+                    e.at(),
+                    ansi.red("OUTSIDE THE WINDOW: " + e.window() + " is closed now (" + e.localTime()
+                            + "); apply now would be refused and touch no host"));
+        } else if (e.beforeStart()) {
             line(
                     e.at(),
                     ansi.red("REFUSED: outside the change window " + e.window() + " (now " + e.localTime()

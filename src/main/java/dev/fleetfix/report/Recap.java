@@ -32,6 +32,9 @@ public final class Recap {
 
     static void print(PrintWriter out, Ansi ansi, FleetReport report) {
         RunInfo run = report.run();
+        if (run.check()) {
+            Forecast.print(out, ansi, report);
+        }
         out.println(ansi.bold("RECAP") + " (" + ConsoleReporter.human(Duration.ofMillis(run.elapsedMs())) + ")");
         int width =
                 report.hosts().stream().mapToInt(h -> h.name().length()).max().orElse(4);

@@ -72,7 +72,8 @@ final class ReportModels {
                         .map(d -> new DiffReport(d.path(), d.unifiedDiff(), d.backup()))
                         .toList(),
                 r.gates().stream().map(ReportModels::gate).toList(),
-                r.facts());
+                r.facts(),
+                r.predicted());
     }
 
     static GateReport gate(GateResult g) {
@@ -81,7 +82,8 @@ final class ReportModels {
                 g.passed(),
                 g.detail(),
                 g.elapsed().toMillis(),
-                g.parts().stream().map(ReportModels::gate).toList());
+                g.parts().stream().map(ReportModels::gate).toList(),
+                g.forecast().orElse(null));
     }
 
     static BenchmarkReport benchmarks(List<MeasuredRun> measured) {

@@ -93,6 +93,27 @@ final class HostLock {
                 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
+    /**
+     * Check mode: why apply would be refused on this host, reading the lock without taking it;
+     * empty when the host is free (or held by the run {@code me} resumes).
+     */
+    static Optional<String> peek(RemoteShell shell, RunControl.LockOwner me, Instant now) {
+        String d = ShellQuote.quote(PATH);
+        // Read as acquire reads it: links never followed, the owner file bounded.
+        ExecResult r = shell.exec(Command.of("if [ -L " + d + " ] || [ -L " + d + "/owner ]; then echo link=yes;"
+                        + " else head -c " + OWNER_BYTES + " " + d + "/owner 2>/dev/null; fi; true")
+                .asRoot()
+                .withTimeout(Duration.ofSeconds(30)));
+        if (!r.ok()) {
+            return Optional.of("cannot read the lock " + PATH + ": " + HeadTail.cut(r.errorText(), 4 * FIELD_CHARS));
+        }
+        Map<String, String> held = fields(r.stdout());
+        if (held.isEmpty() || isMine(held, me) || me.resumes(held.getOrDefault("run", ""))) {
+            return Optional.empty();
+        }
+        return Optional.of(describe(held, me, now));
+    }
+
     static String describe(Map<String, String> held, RunControl.LockOwner me, Instant now) {
         if ("yes".equals(held.get("link"))) {
             return PATH + " (or its owner file) is a symbolic link, which fleetfix never makes: someone on the"

@@ -10,6 +10,7 @@ import dev.fleetfix.rollout.event.HostStarted;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.StepStarted;
+import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
@@ -62,8 +63,21 @@ final class HostRun {
         } catch (Retrier.Exhausted e) {
             return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
         }
-        Optional<RunControl.LockOwner> lock =
-                env.check() ? Optional.empty() : env.control().lock();
+        Optional<RunControl.LockOwner> lock = env.control().lock();
+        if (lock.isPresent() && env.check()) {
+            Optional<String> held;
+            try {
+                held = env.retrier()
+                        .run(() -> HostLock.peek(shell, lock.get(), env.clock().instant()))
+                        .value();
+            } catch (Retrier.Exhausted e) {
+                return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+            }
+            if (held.isPresent()) {
+                return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
+            }
+            return runSteps(play, host, steps, state, shell, start);
+        }
         if (lock.isPresent()) {
             Optional<String> refused;
             try {
@@ -96,6 +110,8 @@ final class HostRun {
             String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, Instant start)
             throws InterruptedException {
         SendLog sendLog = new SendLog();
+        // the step in progress, for the waits it announces
+        String[] current = {""};
         StepContext ctx = new StepContext(
                 host,
                 sendLog.shell(shell),
@@ -107,11 +123,13 @@ final class HostRun {
                 env.clock(),
                 env.sleeper(),
                 env.runStamp(),
-                env.pollInterval());
+                env.pollInterval(),
+                wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)));
         int index = 0;
         for (PlannedStep planned : steps) {
             index++;
             String name = planned.step().name();
+            current[0] = name;
             String type = planned.step().type();
             Instant stepStart = env.clock().instant();
             env.listener().on(new StepStarted(stepStart, play, host.name(), index, name, type));
@@ -138,6 +156,7 @@ final class HostRun {
                 }
             }
             state.learn(result.facts());
+            state.predict(result.predicted());
             if (result.status() == StepStatus.CHANGED) {
                 state.markChanged();
             }

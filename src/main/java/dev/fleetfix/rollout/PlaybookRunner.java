@@ -137,18 +137,11 @@ public final class PlaybookRunner {
                     options.diff(),
                     options.forks(),
                     plan.hostNames()));
-            if (!options.check()) {
-                for (PlannedPlay play : plan.plays()) {
-                    if (play.window().isPresent() && !isOpen(play.window().get())) {
-                        ChangeWindow w = play.window().get();
-                        String local = w.localTime(clock.instant(), clock.getZone());
-                        events.on(new WindowClosed(
-                                clock.instant(), play.play().name(), w.text(), local, true, plan.hostNames()));
-                        return end(
-                                RunOutcome.REFUSED_OUTSIDE_WINDOW,
-                                "outside the change window " + w.text() + " (now " + local + "): no host touched");
-                    }
-                }
+            Optional<PlannedPlay> closedNow = plan.plays().stream()
+                    .filter(p -> p.window().isPresent() && !isOpen(p.window().get()))
+                    .findFirst();
+            if (closedNow.isPresent() && !options.check()) {
+                return refusedOutsideWindow(closedNow.get(), "no host touched");
             }
             HostRun hostRun = new HostRun(new HostRun.Env(
                     ports.shells(),
@@ -171,8 +164,22 @@ public final class PlaybookRunner {
                     }
                 }
             }
+            if (closedNow.isPresent()) {
+                // Check mode forecasts the run as it would go inside the window; now it would be refused.
+                return refusedOutsideWindow(
+                        closedNow.get(), "apply now would touch no host; the forecast is for a run inside the window");
+            }
             boolean anyFailed = outcomes.values().stream().anyMatch(HostOutcome::failed);
             return end(anyFailed ? RunOutcome.HOSTS_FAILED : RunOutcome.OK, anyFailed ? "some hosts failed" : "");
+        }
+
+        private RunSummary refusedOutsideWindow(PlannedPlay play, String consequence) {
+            ChangeWindow w = play.window().orElseThrow();
+            String local = w.localTime(clock.instant(), clock.getZone());
+            events.on(new WindowClosed(clock.instant(), play.play().name(), w.text(), local, true, plan.hostNames()));
+            return end(
+                    RunOutcome.REFUSED_OUTSIDE_WINDOW,
+                    "outside the change window " + w.text() + " (now " + local + "): " + consequence);
         }
 
         private Optional<RunSummary> runPlay(PlannedPlay play, HostRun hostRun, BatchExecutor executor)

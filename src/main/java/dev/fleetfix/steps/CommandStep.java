@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.rollout.gate.Wait;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
@@ -42,6 +43,9 @@ final class CommandStep implements StepType {
                 return changes
                         ? changed("would run: " + cmd, cmd)
                         : StepResult.skipped("not run in check mode: " + cmd);
+            }
+            if (Wait.noticeable(timeout)) {
+                ctx.waits().waiting(Wait.upFront("'" + cmd + "' to finish", timeout));
             }
             Command command = Command.of(cmd).withTimeout(timeout);
             ExecResult r = ctx.shell().exec(become ? command.asRoot() : command);

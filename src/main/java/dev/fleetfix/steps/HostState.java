@@ -8,10 +8,14 @@ import java.util.Optional;
 /**
  * What the engine remembers about one host during a run: its facts (from {@code audit} and from
  * what steps set, in check mode what they would set), and whether anything changed in the current
- * play ({@code restart_redis} restarts only then). Used by one worker thread at a time.
+ * play ({@code restart_redis} restarts only then). In check mode also its predicted state: what
+ * an action that check mode skipped would have produced where that differs from what is observed
+ * ({@link Predicted#REDIS}: Redis restarted), so that later steps judge the host as apply would
+ * leave it. Used by one worker thread at a time.
  */
 public final class HostState {
     private final Map<String, String> facts = new LinkedHashMap<>();
+    private final Map<String, String> predicted = new LinkedHashMap<>();
     private boolean changedInPlay;
 
     public Optional<String> fact(String key) {
@@ -24,6 +28,19 @@ public final class HostState {
 
     public void learn(Map<String, String> more) {
         facts.putAll(more);
+    }
+
+    /** Check mode: the state skipped actions would have produced, by name ({@link Predicted}). */
+    public Map<String, String> predicted() {
+        return Collections.unmodifiableMap(predicted);
+    }
+
+    public Optional<String> predicted(String key) {
+        return Optional.ofNullable(predicted.get(key));
+    }
+
+    public void predict(Map<String, String> more) {
+        predicted.putAll(more);
     }
 
     public boolean changedInPlay() {

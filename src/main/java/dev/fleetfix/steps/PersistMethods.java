@@ -46,7 +46,10 @@ public final class PersistMethods {
                 if (!ctx.check()) {
                     Shell.write(ctx, "systemctl enable " + UNIT);
                 }
-                result.change(UNIT, state.isEmpty() ? "not installed" : state, "enabled");
+                // A unit this step just wrote was not installed before the run, though systemd now
+                // calls it disabled: check mode, which writes nothing, must say the same.
+                boolean installed = unit.before().isPresent() && !state.isEmpty();
+                result.change(UNIT, installed ? state : "not installed", "enabled");
             }
         };
     }

@@ -4,6 +4,8 @@ import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
+import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
 import java.util.List;
@@ -79,7 +81,33 @@ final class RestartRedisStep implements StepType {
             if (!always && !ctx.state().changedInPlay()) {
                 return StepResult.skipped("nothing changed on this host in this play");
             }
-            return restart.run(ctx);
+            StepResult result = restart.run(ctx);
+            if (ctx.check() && result.status() == StepStatus.CHANGED && command.isEmpty()) {
+                return unitCanRestart(ctx, unit)
+                        .map(why -> failedForecast(result, script, why))
+                        .orElse(result);
+            }
+            return result;
         };
+    }
+
+    /**
+     * Check mode: whether {@code systemctl restart UNIT} could work on the host, read without
+     * restarting anything ({@code systemctl cat}); empty when it could, else why not. A forecast
+     * that Redis would be restarted is only true when the unit is there.
+     */
+    private static Optional<String> unitCanRestart(StepContext ctx, String unit) {
+        ExecResult r = ctx.shell()
+                .exec(Command.of("systemctl cat -- " + ShellQuote.quote(unit) + " >/dev/null")
+                        .asRoot()
+                        .withTimeout(Duration.ofSeconds(20)));
+        return r.ok() ? Optional.empty() : Optional.of(r.errorText());
+    }
+
+    private static StepResult failedForecast(StepResult result, String script, String why) {
+        String decided = result.message().replace("; " + StepResult.CHECK_NOTE, "");
+        return StepResult.failed("apply would fail: '" + script + "' cannot work on this host (systemctl cat: "
+                        + why.strip() + "); it would restart Redis because " + decided)
+                .withFacts(result.facts());
     }
 }

@@ -3,6 +3,8 @@ package dev.fleetfix.steps;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.gate.Wait;
+import dev.fleetfix.rollout.gate.WaitListener;
 import dev.fleetfix.rollout.topology.Sentinels;
 import dev.fleetfix.transport.RemoteShell;
 import java.time.Clock;
@@ -23,6 +25,7 @@ import java.util.Objects;
  * @param sleeper the run's sleeper
  * @param runStamp the run's id ({@code 20261128T013000Z-3f9a1c07}), used in backup file names
  * @param pollInterval how often gates poll
+ * @param waits told of every wait that lasts, or may last, noticeably long ({@link Wait})
  */
 public record StepContext(
         Host host,
@@ -35,9 +38,11 @@ public record StepContext(
         Clock clock,
         Sleeper sleeper,
         String runStamp,
-        Duration pollInterval) {
+        Duration pollInterval,
+        WaitListener waits) {
 
     public StepContext {
+        Objects.requireNonNull(waits, "waits");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shell, "shell");
         Objects.requireNonNull(redis, "redis");
@@ -50,7 +55,41 @@ public record StepContext(
         Objects.requireNonNull(pollInterval, "pollInterval");
     }
 
+    /** A context whose waits nobody is told about. */
+    public StepContext(
+            Host host,
+            RemoteShell shell,
+            GateTarget.Connect redis,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels,
+            boolean check,
+            HostState state,
+            Clock clock,
+            Sleeper sleeper,
+            String runStamp,
+            Duration pollInterval) {
+        this(
+                host,
+                shell,
+                redis,
+                primaries,
+                sentinels,
+                check,
+                state,
+                clock,
+                sleeper,
+                runStamp,
+                pollInterval,
+                WaitListener.none());
+    }
+
     public GateTarget gateTarget() {
-        return new GateTarget(host.name(), redis, primaries, clock, sleeper, pollInterval);
+        return new GateTarget(host.name(), redis, primaries, clock, sleeper, pollInterval, waits);
+    }
+
+    /** The same context, gates polling every {@code interval}. */
+    public StepContext withPollInterval(Duration interval) {
+        return new StepContext(
+                host, shell, redis, primaries, sentinels, check, state, clock, sleeper, runStamp, interval, waits);
     }
 }

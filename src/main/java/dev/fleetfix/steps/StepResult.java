@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param gates health gate results (wait_healthy)
  * @param facts facts the step learnt or set ({@code thp.enabled}); merged into the host's facts
  * @param benchmarks benchmark rounds the step measured (the engine emits one event per round)
+ * @param predicted check mode: the state the step's skipped action would have produced where it
+ *     differs from what is observed ({@link Predicted}); merged into the host's predicted state
  */
 public record StepResult(
         StepStatus status,
@@ -27,7 +29,11 @@ public record StepResult(
         List<FileDiff> diffs,
         List<GateResult> gates,
         Map<String, String> facts,
-        List<BenchRun> benchmarks) {
+        List<BenchRun> benchmarks,
+        Map<String, String> predicted) {
+
+    /** The note a step adds to its message when check mode skipped its action. */
+    public static final String CHECK_NOTE = "check mode: nothing done";
 
     public StepResult {
         Objects.requireNonNull(status, "status");
@@ -37,6 +43,19 @@ public record StepResult(
         gates = List.copyOf(gates);
         facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
         benchmarks = List.copyOf(benchmarks);
+        predicted = Collections.unmodifiableMap(new LinkedHashMap<>(predicted));
+    }
+
+    /** A result that predicts nothing. */
+    public StepResult(
+            StepStatus status,
+            String message,
+            List<Change> changes,
+            List<FileDiff> diffs,
+            List<GateResult> gates,
+            Map<String, String> facts,
+            List<BenchRun> benchmarks) {
+        this(status, message, changes, diffs, gates, facts, benchmarks, Map.of());
     }
 
     /** A result that measured no benchmark. */
@@ -69,11 +88,18 @@ public record StepResult(
     public StepResult withFacts(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(facts);
         all.putAll(more);
-        return new StepResult(status, message, changes, diffs, gates, all, benchmarks);
+        return new StepResult(status, message, changes, diffs, gates, all, benchmarks, predicted);
     }
 
     public StepResult withBenchmarks(List<BenchRun> runs) {
-        return new StepResult(status, message, changes, diffs, gates, facts, runs);
+        return new StepResult(status, message, changes, diffs, gates, facts, runs, predicted);
+    }
+
+    /** The same result, predicting also {@code more} (check mode). */
+    public StepResult withPredicted(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(predicted);
+        all.putAll(more);
+        return new StepResult(status, message, changes, diffs, gates, facts, benchmarks, all);
     }
 
     /** Collects changes and diffs; the status is CHANGED when anything was added, else OK. */

@@ -1,6 +1,8 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.rollout.gate.Gates;
 import dev.fleetfix.rollout.gate.HealthGate;
@@ -17,9 +19,11 @@ import java.util.function.Function;
  * {ping_latency_below: 50ms}]}}: polls the health gates until all pass; a gate that times out fails
  * the host. Gates: {@code ping}, {@code loading_done}, {@code role_unchanged}, {@code
  * replica_synced}, {@code ping_latency_below: DURATION}. Default: ping, loading_done,
- * role_unchanged, replica_synced.
+ * role_unchanged, replica_synced. In check mode the gates are looked at once and never awaited
+ * (see {@link #forecast}).
  */
 final class WaitHealthyStep implements StepType {
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     static final List<Object> DEFAULT_GATES = List.of("ping", "loading_done", "role_unchanged", "replica_synced");
 
     @Override
@@ -45,18 +49,10 @@ final class WaitHealthyStep implements StepType {
             for (var g : gates) {
                 g.apply(ctx).ifPresentOrElse(now::add, () -> notes.add("role_unchanged: no role known before"));
             }
-            StepContext polling = new StepContext(
-                    ctx.host(),
-                    ctx.shell(),
-                    ctx.redis(),
-                    ctx.primaries(),
-                    ctx.sentinels(),
-                    ctx.check(),
-                    ctx.state(),
-                    ctx.clock(),
-                    ctx.sleeper(),
-                    ctx.runStamp(),
-                    poll);
+            StepContext polling = ctx.withPollInterval(poll);
+            if (ctx.check()) {
+                return forecast(polling, Gates.allOf(now), timeout, notes);
+            }
             GateResult result = Gates.allOf(now).await(polling.gateTarget());
             String message = result.passed()
                     ? describe(result) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")")
@@ -69,6 +65,81 @@ final class WaitHealthyStep implements StepType {
                     List.of(result),
                     Map.of());
         };
+    }
+
+    /**
+     * Check mode: every gate is looked at once and never waited on. Where an earlier step would
+     * have restarted Redis, what is seen now is not what apply would see: the result says what
+     * apply would wait for. A Redis that does not answer and that nothing in the run starts would
+     * fail apply's gates for real, and fails the host here too.
+     */
+    private static StepResult forecast(StepContext ctx, HealthGate gates, Duration timeout, List<String> notes) {
+        GateResult seen = gates.lookOnce(ctx.gateTarget());
+        String names =
+                String.join(", ", seen.parts().stream().map(GateResult::gate).toList());
+        String bound = "up to " + Gates.human(timeout);
+        String suffix = notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")";
+        Optional<String> redis = ctx.state().predicted(Predicted.REDIS);
+        if (redis.isPresent()) {
+            String wait = "apply waits " + bound + " once Redis is " + redis.get();
+            String now = seen.passed() ? "all pass now" : "now: " + seen.detail();
+            return predicted(
+                    StepStatus.OK,
+                    "forecast: Redis would be " + redis.get() + " by then; apply would wait " + bound + " each for "
+                            + names + " (not awaited in check mode; " + now + ")" + suffix,
+                    seen,
+                    part -> wait);
+        }
+        if (seen.passed()) {
+            return predicted(
+                    StepStatus.OK,
+                    "healthy now: " + names + " (looked at once in check mode)" + suffix,
+                    seen,
+                    part -> "passes now: apply would not wait");
+        }
+        Optional<String> down = doesNotAnswer(ctx);
+        if (down.isPresent()) {
+            return predicted(
+                    StepStatus.FAILED,
+                    "Redis does not answer (" + down.get() + ") and no step of this run starts it: apply would"
+                            + " wait " + bound + " for " + names + " and fail",
+                    seen,
+                    part -> part.passed() ? "passes now" : "apply would wait " + bound + " and fail");
+        }
+        List<String> waiting = seen.parts().stream()
+                .filter(p -> !p.passed())
+                .map(p -> p.gate() + " (now: " + p.detail() + ")")
+                .toList();
+        return predicted(
+                StepStatus.OK,
+                "forecast: apply would wait " + bound + " for " + String.join(", ", waiting)
+                        + " (not awaited in check mode)" + suffix,
+                seen,
+                part -> part.passed() ? "passes now: apply would not wait" : "apply would wait " + bound);
+    }
+
+    private static StepResult predicted(
+            StepStatus status, String message, GateResult seen, Function<GateResult, String> forecast) {
+        GateResult marked = new GateResult(
+                seen.gate(),
+                seen.passed(),
+                seen.detail(),
+                seen.elapsed(),
+                seen.parts().stream()
+                        .map(p -> p.withForecast(forecast.apply(p)))
+                        .toList(),
+                Optional.of(seen.passed() ? "passes now" : "looked at once, not awaited"));
+        return new StepResult(status, message, List.of(), List.of(), List.of(marked), Map.of());
+    }
+
+    /** Why Redis does not answer PING now, if it does not. */
+    private static Optional<String> doesNotAnswer(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(PROBE_TIMEOUT)) {
+            node.ping();
+            return Optional.empty();
+        } catch (RedisException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     private static String describe(GateResult all) {

@@ -129,6 +129,16 @@ public final class Harness {
         }
     }
 
+    /** Runs in check mode with one more listener (a console reporter, say). */
+    public RunSummary checkWith(String yaml, dev.fleetfix.rollout.event.RunListener also) throws InterruptedException {
+        this.also = also;
+        try {
+            return check(yaml);
+        } finally {
+            this.also = event -> {};
+        }
+    }
+
     private dev.fleetfix.rollout.event.RunListener also = event -> {};
 
     public RunSummary run(String yaml, RunOptions options) throws InterruptedException {

@@ -8,9 +8,12 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.gate.Gates;
+import dev.fleetfix.rollout.gate.Wait;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,6 +77,48 @@ class GatesTest {
         GateResult r = Gates.ping().withTimeout(Duration.ofSeconds(10)).await(target);
         assertThat(r.passed()).isTrue();
         assertThat(r.elapsed()).isEqualTo(Duration.ofSeconds(3).plusMillis(1));
+    }
+
+    @Test
+    void aGateThatWaitsNoticeablyLongSaysSoOnceWithWhatItSawLast() throws Exception {
+        List<Wait> told = new ArrayList<>();
+        GateTarget listened = new GateTarget(
+                target.hostName(),
+                target.redis(),
+                target.primaries(),
+                clock,
+                clock.sleeper(),
+                Duration.ofSeconds(1),
+                told::add);
+        refusals.set(5);
+        GateResult r = Gates.ping().withTimeout(Duration.ofSeconds(30)).await(listened);
+        assertThat(r.passed()).isTrue();
+        assertThat(told)
+                .containsExactly(new Wait(
+                        "gate ping",
+                        "host r1: redis: connection refused",
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(2)));
+
+        told.clear();
+        assertThat(Gates.ping().await(listened).passed()).isTrue();
+        assertThat(told).as("a gate that passes at once tells nothing").isEmpty();
+    }
+
+    @Test
+    void lookingOnceNeitherWaitsNorStopsAtTheFirstGateThatDoesNotPass() {
+        refusals.set(1);
+        info.put("persistence", Map.of("loading", "1"));
+        Instant start = clock.instant();
+        GateResult r = Gates.allOf(Gates.ping(), Gates.loadingDone(), Gates.roleUnchanged("master"))
+                .lookOnce(target);
+        assertThat(clock.instant()).isEqualTo(start);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.parts()).extracting(GateResult::gate).containsExactly("ping", "loading_done", "role_unchanged");
+        assertThat(r.parts()).extracting(GateResult::passed).containsExactly(false, false, false);
+        assertThat(r.detail())
+                .isEqualTo("ping: host r1: redis: connection refused; loading_done: loading:1;"
+                        + " role_unchanged: role:?, was master before the restart");
     }
 
     @Test

@@ -127,12 +127,17 @@ class PlaybookRunnerTest {
     }
 
     @Test
-    void checkModeWorksOutsideTheWindow() throws Exception {
+    void checkModeOutsideTheWindowForecastsTheRunAndSaysApplyNowWouldBeRefused() throws Exception {
         Harness h = new Harness(dir, Instant.parse("2026-11-30T10:00:00Z"), "r1");
         RunSummary summary = h.run(
                 THP_OFF, Harness.withWindow("Sat 01:00-05:00 Europe/Berlin").withCheck(true));
-        assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
         assertThat(summary.changesPending()).isTrue();
+        assertThat(summary.changed()).containsExactly("r1");
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.REFUSED_OUTSIDE_WINDOW);
+        assertThat(summary.reason())
+                .isEqualTo("outside the change window Sat 01:00-05:00 Europe/Berlin (now Mon 11:00 Europe/Berlin):"
+                        + " apply now would touch no host; the forecast is for a run inside the window");
+        assertThat(h.host("r1").thp("enabled")).isEqualTo("always");
     }
 
     @Test

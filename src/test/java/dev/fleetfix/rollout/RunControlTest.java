@@ -57,6 +57,32 @@ class RunControlTest {
     }
 
     @Test
+    void checkModeReadsLocksWithoutTakingThemAndForecastsTheRefusal() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2");
+        Instant now = h.clock.instant();
+        assertThat(HostLock.acquire(h.host("r2").shell(), owner("run-a"), now.minusSeconds(600)))
+                .isEmpty();
+        h.control(new RunControl(Optional.of(owner("check-run")), Set.of()));
+        RunSummary check = h.run(
+                PLAY.replace("serial: 1", "max_fail_percentage: 100"),
+                RunOptions.defaults().withCheck(true));
+        assertThat(check.failed()).containsExactly("r2");
+        assertThat(h.events)
+                .filteredOn(HostFinished.class::isInstance)
+                .map(e -> ((HostFinished) e).reason())
+                .anySatisfy(reason -> assertThat(reason)
+                        .startsWith("apply would be refused: locked by run run-a (ops@control pid 999999999) for 10"
+                                + " min: /run/lock/fleetfix.lock"));
+        assertThat(h.host("r1").read("/run/lock/fleetfix.lock/owner"))
+                .as("check mode takes no lock")
+                .isEmpty();
+        assertThat(h.host("r2").read("/run/lock/fleetfix.lock/owner"))
+                .get()
+                .asString()
+                .contains("run=run-a");
+    }
+
+    @Test
     void aStaleLockIsReportedNotTakenOver() {
         FakeHost host = new FakeHost("r1", dir);
         Instant then = Instant.parse("2026-11-28T01:30:00Z");

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param diffs the files edited, with unified diffs
  * @param gates health gate results
  * @param facts facts the step learnt or set
+ * @param predicted check mode only: the state the step's skipped action would have produced
+ *     ({@code redis}: {@code restarted} or {@code started}; {@code redis.route}: how)
  */
 public record StepReport(
         String play,
@@ -30,7 +32,8 @@ public record StepReport(
         List<ChangeReport> changes,
         List<DiffReport> diffs,
         List<GateReport> gates,
-        Map<String, String> facts) {
+        Map<String, String> facts,
+        Map<String, String> predicted) {
     public StepReport {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(status, "status");
@@ -39,5 +42,6 @@ public record StepReport(
         diffs = List.copyOf(diffs);
         gates = List.copyOf(gates);
         facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+        predicted = predicted == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(predicted));
     }
 }

@@ -15,6 +15,7 @@ public sealed interface RunEvent
                 StepStarted,
                 StepFinished,
                 GateChecked,
+                Waiting,
                 BenchmarkFinished,
                 HostFinished,
                 PlayHalted,

@@ -16,11 +16,19 @@ import java.util.Optional;
  * @param clock the run's clock
  * @param sleeper how to wait between polls
  * @param pollInterval time between two polls
+ * @param waits told when a gate has waited noticeably long
  */
 public record GateTarget(
-        String hostName, Connect redis, Primaries primaries, Clock clock, Sleeper sleeper, Duration pollInterval) {
+        String hostName,
+        Connect redis,
+        Primaries primaries,
+        Clock clock,
+        Sleeper sleeper,
+        Duration pollInterval,
+        WaitListener waits) {
 
     public GateTarget {
+        Objects.requireNonNull(waits, "waits");
         Objects.requireNonNull(hostName, "hostName");
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(primaries, "primaries");
@@ -29,6 +37,12 @@ public record GateTarget(
         if (pollInterval.isNegative() || pollInterval.isZero()) {
             throw new IllegalArgumentException("pollInterval must be positive, was " + pollInterval);
         }
+    }
+
+    /** A target whose waits nobody is told about. */
+    public GateTarget(
+            String hostName, Connect redis, Primaries primaries, Clock clock, Sleeper sleeper, Duration pollInterval) {
+        this(hostName, redis, primaries, clock, sleeper, pollInterval, WaitListener.none());
     }
 
     /** Opens a connection that answers within {@code timeout}; throws RedisException when it cannot. */

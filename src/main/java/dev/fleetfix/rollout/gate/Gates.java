@@ -6,6 +6,7 @@ import dev.fleetfix.rollout.gate.PollingGate.Observation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,6 +173,28 @@ public final class Gates {
         public HealthGate withTimeout(Duration timeout) {
             validTimeout("all_of", timeout);
             return new AllOf(gates.stream().map(g -> g.withTimeout(timeout)).toList(), timeout);
+        }
+
+        @Override
+        public GateResult lookOnce(GateTarget target) {
+            Instant start = target.clock().instant();
+            List<GateResult> parts = new ArrayList<>();
+            for (HealthGate gate : gates) {
+                parts.add(gate.lookOnce(target));
+            }
+            // "ping, loading_done: connection refused": one Redis that does not answer fails them all alike
+            Map<String, List<String>> byDetail = new LinkedHashMap<>();
+            parts.stream().filter(p -> !p.passed()).forEach(p -> byDetail.computeIfAbsent(
+                            p.detail(), d -> new ArrayList<>())
+                    .add(p.gate()));
+            List<String> notYet = new ArrayList<>();
+            byDetail.forEach((detail, names) -> notYet.add(String.join(", ", names) + ": " + detail));
+            return new GateResult(
+                    name(),
+                    notYet.isEmpty(),
+                    notYet.isEmpty() ? "all pass now" : String.join("; ", notYet),
+                    Duration.between(start, target.clock().instant()),
+                    parts);
         }
 
         @Override

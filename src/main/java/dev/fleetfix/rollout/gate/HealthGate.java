@@ -18,4 +18,10 @@ public interface HealthGate {
 
     /** Polls until the gate passes or times out. Never throws for an unhealthy host: it fails the result. */
     GateResult await(GateTarget target) throws InterruptedException;
+
+    /**
+     * Looks once, without waiting or sleeping (check mode: what the gate sees now). A composite
+     * looks at every part, also after one that does not pass.
+     */
+    GateResult lookOnce(GateTarget target);
 }

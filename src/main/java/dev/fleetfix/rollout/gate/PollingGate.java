@@ -4,6 +4,7 @@ import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /** A gate made of one check polled on a fresh connection until it passes or the timeout is spent. */
@@ -63,26 +64,48 @@ final class PollingGate implements HealthGate {
         Check check = checks.create();
         Instant start = target.clock().instant();
         String last = "no answer yet";
+        boolean told = false;
         while (true) {
             Duration elapsed = Duration.between(start, target.clock().instant());
             Duration left = timeout.minus(elapsed);
-            try (RedisNode node = target.redis().open(min(CONNECT_TIMEOUT, positive(left)))) {
-                Observation seen = check.look(node, target);
-                if (seen.passed()) {
-                    return GateResult.passed(
-                            name,
-                            seen.detail(),
-                            Duration.between(start, target.clock().instant()));
-                }
-                last = seen.detail();
-            } catch (RedisException e) {
-                last = e.getMessage();
+            Observation seen = look(check, target, min(CONNECT_TIMEOUT, positive(left)));
+            if (seen.passed()) {
+                return GateResult.passed(
+                        name,
+                        seen.detail(),
+                        Duration.between(start, target.clock().instant()));
             }
+            last = seen.detail();
             elapsed = Duration.between(start, target.clock().instant());
             if (elapsed.compareTo(timeout) >= 0) {
                 return GateResult.failed(name, "timed out after " + Gates.human(timeout) + ": " + last, elapsed);
             }
+            if (!told && elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
+                target.waits().waiting(new Wait("gate " + name, last, timeout, elapsed));
+                told = true;
+            }
             target.sleeper().sleep(min(target.pollInterval(), timeout.minus(elapsed)));
+        }
+    }
+
+    @Override
+    public GateResult lookOnce(GateTarget target) {
+        Instant start = target.clock().instant();
+        Observation seen = look(checks.create(), target, CONNECT_TIMEOUT);
+        return new GateResult(
+                name,
+                seen.passed(),
+                seen.detail(),
+                Duration.between(start, target.clock().instant()),
+                List.of());
+    }
+
+    /** One observation on a fresh connection; a Redis that does not answer is "not yet". */
+    private static Observation look(Check check, GateTarget target, Duration connectTimeout) {
+        try (RedisNode node = target.redis().open(connectTimeout)) {
+            return check.look(node, target);
+        } catch (RedisException e) {
+            return Observation.notYet(e.getMessage());
         }
     }
 

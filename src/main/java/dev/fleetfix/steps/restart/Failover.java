@@ -136,7 +136,7 @@ final class Failover {
      * Redis's own retry delay, twice the node timeout) while the step's timeout allows.
      */
     private Optional<String> clusterTakeover(GateTarget.Connect replica, String name) throws InterruptedException {
-        Optional<String> linked = poll.until(timeout, () -> {
+        Optional<String> linked = poll.until("the voting primaries to link to " + name, timeout, () -> {
             try (RedisNode n = replica.open(CONNECT)) {
                 return ClusterKeys.votersWithoutLink(n);
             }
@@ -157,7 +157,7 @@ final class Failover {
         Duration every = retry;
         Instant[] sent = new Instant[1];
         int[] attempts = new int[1];
-        Optional<String> promoted = poll.until(timeout, () -> {
+        Optional<String> promoted = poll.until(name + " to become primary (CLUSTER FAILOVER)", timeout, () -> {
             try (RedisNode n = replica.open(CONNECT)) {
                 String role = n.info("replication").getOrDefault("role", "?");
                 if (role.equals("master")) {
@@ -224,7 +224,7 @@ final class Failover {
             throws InterruptedException {
         Optional<String> demoted;
         try {
-            demoted = poll.until(timeout, () -> {
+            demoted = poll.until(fromName + " to become a replica", timeout, () -> {
                 try (RedisNode p = from.open(CONNECT)) {
                     Map<String, String> repl = p.info("replication");
                     String role = repl.getOrDefault("role", "?");
@@ -246,7 +246,8 @@ final class Failover {
             return demoted;
         }
         if (to.isPresent()) {
-            Optional<String> writable = poll.until(timeout, () -> acceptsWrite(to.get(), toName));
+            Optional<String> writable =
+                    poll.until(toName + " to accept writes", timeout, () -> acceptsWrite(to.get(), toName));
             if (writable.isPresent()) {
                 return Optional.of("new primary does not accept writes: " + writable.get());
             }

@@ -2,12 +2,17 @@ package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.rollout.gate.Wait;
+import dev.fleetfix.rollout.gate.WaitListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
-/** Polls a condition on the run's clock and sleeper until it holds or a timeout passes. */
+/**
+ * Polls a condition on the run's clock and sleeper until it holds or a timeout passes. A wait that
+ * lasts {@link Wait#NOTICEABLE} is told, once, with what it waits for and what it saw last.
+ */
 final class Poll {
     /** One look: empty when the condition holds, else what was seen. */
     @FunctionalInterface
@@ -18,17 +23,23 @@ final class Poll {
     private final Clock clock;
     private final Sleeper sleeper;
     private final Duration interval;
+    private final WaitListener waits;
 
-    Poll(Clock clock, Sleeper sleeper, Duration interval) {
+    Poll(Clock clock, Sleeper sleeper, Duration interval, WaitListener waits) {
         this.clock = clock;
         this.sleeper = sleeper;
         this.interval = interval;
+        this.waits = waits;
     }
 
-    /** Empty when the condition held in time; else the last observation. Redis errors count as "not yet". */
-    Optional<String> until(Duration timeout, Look look) throws InterruptedException {
+    /**
+     * Empty when the condition held in time; else the last observation. Redis errors count as "not
+     * yet". {@code what} names what it waits for ("Redis to answer after the restart").
+     */
+    Optional<String> until(String what, Duration timeout, Look look) throws InterruptedException {
         Instant start = clock.instant();
         String last = "no answer yet";
+        boolean told = false;
         while (true) {
             try {
                 Optional<String> seen = look.notYet();
@@ -42,6 +53,10 @@ final class Poll {
             Duration elapsed = Duration.between(start, clock.instant());
             if (elapsed.compareTo(timeout) >= 0) {
                 return Optional.of("timed out after " + timeout.toSeconds() + "s: " + last);
+            }
+            if (!told && elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
+                waits.waiting(new Wait(what, last, timeout, elapsed));
+                told = true;
             }
             sleeper.sleep(interval);
         }

@@ -3,6 +3,7 @@ package dev.fleetfix.steps.restart;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.rollout.gate.Wait;
 import dev.fleetfix.rollout.topology.NodeRole;
 import dev.fleetfix.rollout.topology.ReplicaLink;
 import dev.fleetfix.steps.StepContext;
@@ -61,12 +62,13 @@ public final class SafeRestart {
         StepResult.Builder result = new StepResult.Builder();
         facts.forEach(result::fact);
         if (ctx.check()) {
-            result.change(what, "running", "restarted");
-            notes.add("check mode: nothing done");
+            // Later steps (gates) judge the host as the run would leave it: Redis restarted.
+            result.change(what, snapshot.answered() ? "running" : "not answering", "restarted");
+            notes.add(StepResult.CHECK_NOTE);
             notes.forEach(result::note);
-            return result.build();
+            return result.build().withPredicted(RestartForecast.predicted(snapshot, decision, options));
         }
-        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval());
+        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
         Optional<DataCheck> check = options.dataCheck() && snapshot.answered()
                 ? Optional.of(prepareCheck(ctx, snapshot, poll, notes))
                 : Optional.empty();
@@ -80,17 +82,22 @@ public final class SafeRestart {
             notes.add(decision.handover().get().describe() + ": " + moved.get().newPrimary() + " is primary");
             result.change("role", "master", "slave (" + moved.get().newPrimary() + " is primary)");
         }
+        // Redis saves its data set on shutdown: a large one makes the restart command itself slow.
+        ctx.waits().waiting(Wait.upFront("'" + script + "' to return", options.timeout()));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
             return failed("'" + script + "' exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
         }
         result.change(what, "running", "restarted");
-        Optional<String> notUp = poll.until(options.timeout(), () -> up(ctx, failover));
+        Optional<String> notUp = poll.until(
+                failover ? "Redis back as a synced replica" : "Redis back after the restart",
+                options.timeout(),
+                () -> up(ctx, failover));
         if (notUp.isPresent()) {
             return failed("Redis not back after the restart: " + notUp.get(), notes, facts);
         }
         if (check.isPresent()) {
-            Optional<String> lost = poll.until(options.timeout(), () -> {
+            Optional<String> lost = poll.until("the keys counted before the restart", options.timeout(), () -> {
                 try (RedisNode node = ctx.redis().open(CONNECT)) {
                     return check.get().mismatch(node);
                 }
@@ -291,7 +298,7 @@ public final class SafeRestart {
         }
         String canary = key;
         if (written) {
-            Optional<String> seen = poll.until(DataCheck.settle(), () -> {
+            Optional<String> seen = poll.until("the canary key to replicate", DataCheck.settle(), () -> {
                 try (RedisNode node = ctx.redis().open(CONNECT)) {
                     return value.equals(DataCheck.read(node, canary, s.cluster()))
                             ? Optional.empty()

@@ -40,7 +40,7 @@ final class Saver {
         } catch (RedisException e) {
             return Optional.of(e.getMessage());
         }
-        return poll.until(timeout, () -> {
+        return poll.until(aof ? "BGREWRITEAOF to finish" : "BGSAVE to finish", timeout, () -> {
             try (RedisNode node = redis.open(CONNECT)) {
                 Map<String, String> p = node.info("persistence");
                 return aof ? aofDone(p, countBefore) : rdbDone(node, p, countBefore, lastsaveBefore);

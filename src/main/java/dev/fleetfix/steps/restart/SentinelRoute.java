@@ -41,14 +41,16 @@ final class SentinelRoute {
             return Failover.Outcome.failed(started.get());
         }
         String[] now = new String[1];
-        Optional<String> switched = poll.until(timeout, () -> {
-            Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
-            if (address.isPresent() && !address.get().equals(before)) {
-                now[0] = address.get();
-                return Optional.empty();
-            }
-            return Optional.of("Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
-        });
+        Optional<String> switched =
+                poll.until("Sentinel to promote a replica of '" + master.name() + "'", timeout, () -> {
+                    Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
+                    if (address.isPresent() && !address.get().equals(before)) {
+                        now[0] = address.get();
+                        return Optional.empty();
+                    }
+                    return Optional.of(
+                            "Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
+                });
         if (switched.isPresent()) {
             return Failover.Outcome.failed("Sentinel did not promote a replica: " + switched.get());
         }
@@ -90,7 +92,10 @@ final class SentinelRoute {
             return Optional.of("cannot set replica-priority on " + self + ": " + e.getMessage());
         }
         try {
-            Optional<String> seen = poll.until(timeout, () -> sentinelSeesPreferred(master.name(), mine));
+            Optional<String> seen = poll.until(
+                    "Sentinel to see " + self + " as a ready replica",
+                    timeout,
+                    () -> sentinelSeesPreferred(master.name(), mine));
             if (seen.isPresent()) {
                 return Optional.of("Sentinel does not see " + self + " as a ready replica: " + seen.get());
             }
@@ -98,7 +103,7 @@ final class SentinelRoute {
             if (started.isPresent()) {
                 return started;
             }
-            Optional<String> elected = poll.until(timeout, () -> {
+            Optional<String> elected = poll.until("Sentinel to elect " + self, timeout, () -> {
                 Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
                 if (address.filter(mine::equals).isPresent()) {
                     return Optional.empty();
@@ -157,7 +162,7 @@ final class SentinelRoute {
      * replica state every few seconds) or another failover is in progress.
      */
     private Optional<String> sentinelFailover(String name) throws InterruptedException {
-        Optional<String> sent = poll.until(timeout, () -> {
+        Optional<String> sent = poll.until("Sentinel to accept SENTINEL FAILOVER " + name, timeout, () -> {
             try {
                 Object reply = ctx.sentinels()
                         .ask(Failover.CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
