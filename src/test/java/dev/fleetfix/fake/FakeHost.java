@@ -69,9 +69,13 @@ public final class FakeHost {
                             + "case \"$1\" in\n"
                             + "  is-enabled) if [ -e \"$FAKE_ROOT/var/enabled/$2\" ]; then echo enabled; else echo disabled; exit 1; fi;;\n"
                             + "  enable) touch \"$FAKE_ROOT/var/enabled/$2\";;\n"
-                            + "  restart) if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;;\n"
+                            + "  restart) if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;"
+                            + " rm -f \"$FAKE_ROOT/var/redis-stopped\";;\n"
+                            + "  show) if [ -e \"$FAKE_ROOT/var/redis-stopped\" ]; then echo inactive; else echo active; fi;;\n"
                             + "esac\n");
             tool("update-grub", "echo update-grub >> \"$FAKE_ROOT/calls.log\"\n");
+            // ss -ltnH: Redis listens on 6379 unless stopped
+            tool("ss", "[ -e \"$FAKE_ROOT/var/redis-stopped\" ] || echo 'LISTEN 0 511 127.0.0.1:6379 0.0.0.0:*'\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -177,6 +181,12 @@ public final class FakeHost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Redis is stopped: its unit inactive, nothing listening, connections refused (until a restart). */
+    public void stopRedis() {
+        write("/var/redis-stopped", "");
+        redis.kill();
     }
 
     /** Makes {@code systemctl restart} fail. */
