@@ -24,7 +24,7 @@ final class AuditStep implements StepType {
             String summary = "thp enabled=" + facts.getOrDefault("thp.enabled", "?") + " defrag="
                     + facts.getOrDefault("thp.defrag", "?") + ", init=" + facts.getOrDefault("init", "?")
                     + ", os=" + facts.getOrDefault("os.id", "?") + ", redis "
-                    + facts.getOrDefault("redis.role", "unreachable");
+                    + facts.getOrDefault("redis.role", facts.getOrDefault("redis.state", "unreachable"));
             return StepResult.ok(summary).withFacts(facts);
         };
     }

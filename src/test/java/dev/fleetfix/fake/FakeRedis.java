@@ -141,7 +141,8 @@ public final class FakeRedis {
     /** A connection, as a RedisConnector would open it. */
     public RedisNode connect() {
         if (dead || downFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            throw new RedisException(host, "connection refused (fake)", null);
+            throw new RedisException(
+                    host, RedisException.Kind.CONNECTION_REFUSED, Optional.empty(), "connection refused (fake)", null);
         }
         return new Node();
     }

@@ -91,7 +91,7 @@ public final class JedisBenchTarget implements BenchTarget {
 
     @Override
     public synchronized Map<String, String> info(String section) {
-        return InfoParser.parse(call(() -> admin.info(section)));
+        return InfoParser.parse(command("INFO", () -> admin.info(section)));
     }
 
     @Override
@@ -102,13 +102,18 @@ public final class JedisBenchTarget implements BenchTarget {
         } catch (JedisDataException e) {
             return Optional.empty(); // CONFIG renamed or refused by ACL
         } catch (JedisException e) {
-            throw failure("CONFIG GET " + parameter, e);
+            throw JedisErrors.map(
+                    hostName,
+                    address.toString(),
+                    Duration.ofMillis(config.getSocketTimeoutMillis()),
+                    "CONFIG GET " + parameter,
+                    e);
         }
     }
 
     @Override
     public synchronized void bgsave() {
-        call(admin::bgsave);
+        command("BGSAVE", admin::bgsave);
     }
 
     @Override
@@ -116,7 +121,7 @@ public final class JedisBenchTarget implements BenchTarget {
         if (!"1".equals(info("cluster").get("cluster_enabled"))) {
             return Optional.empty();
         }
-        Optional<ClusterNode> self = ClusterNode.parseAll(call(admin::clusterNodes)).stream()
+        Optional<ClusterNode> self = ClusterNode.parseAll(command("CLUSTER NODES", admin::clusterNodes)).stream()
                 .filter(ClusterNode::myself)
                 .findFirst();
         if (self.isEmpty() || !self.get().primary()) {
@@ -160,10 +165,10 @@ public final class JedisBenchTarget implements BenchTarget {
         long deleted = 0;
         do {
             String from = cursor;
-            ScanResult<String> page = call(() -> admin.scan(from, params));
+            ScanResult<String> page = command("SCAN", () -> admin.scan(from, params));
             List<String> keys = page.getResult();
             if (!keys.isEmpty()) {
-                deleted += call(() -> admin.unlink(keys.toArray(String[]::new)));
+                deleted += command("UNLINK", () -> admin.unlink(keys.toArray(String[]::new)));
             }
             cursor = page.getCursor();
         } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
@@ -192,6 +197,16 @@ public final class JedisBenchTarget implements BenchTarget {
             return action.get();
         } catch (JedisException e) {
             throw failure(address.toString(), e);
+        }
+    }
+
+    /** One command on the admin connection: a failure after sending it is not a failure to connect. */
+    private <T> T command(String label, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (JedisException e) {
+            throw JedisErrors.map(
+                    hostName, address.toString(), Duration.ofMillis(config.getSocketTimeoutMillis()), label, e);
         }
     }
 

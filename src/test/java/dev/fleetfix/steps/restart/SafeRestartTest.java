@@ -324,4 +324,36 @@ class SafeRestartTest {
         assertThat(h.host("p").redis().commands()).isEmpty();
         assertThat(h.host("p").redis().restarts()).isZero();
     }
+
+    @Test
+    void aRedisKnownToBeStoppedIsStartedAsHavingNothingInMemory() throws Exception {
+        Harness h = new Harness(dir, "p");
+        h.host("p").stopRedis();
+
+        RunSummary summary = h.run(playbook(""));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(restart.message())
+                .contains("Redis is not running (connection refused (fake); unit redis-server is inactive and"
+                        + " nothing listens on port 6379): nothing in memory to lose");
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
+    }
+
+    @Test
+    void aRedisThatRefusesConnectionsWhileItsUnitRunsIsNotTakenForDown() throws Exception {
+        Harness h = new Harness(dir, "p");
+        h.host("p").redis().data().put("k1", "v1");
+        h.host("p").redis().kill();
+
+        h.run(playbook(""));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(restart.message())
+                .contains("refused: Redis did not answer (connection refused (fake), but unit redis-server is active"
+                        + " and 1 sockets listen on port 6379)")
+                .doesNotContain("nothing in memory");
+        assertThat(h.host("p").redis().restarts()).isZero();
+    }
 }
