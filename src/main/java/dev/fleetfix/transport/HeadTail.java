@@ -3,6 +3,8 @@ package dev.fleetfix.transport;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Keeps what a host says within bounds: the first {@code head} and the last {@code tail} bytes of a
@@ -101,8 +103,19 @@ public final class HeadTail extends OutputStream {
             return text;
         }
         int half = max / 2;
-        return text.substring(0, half) + marker(text.length() - 2L * half) + text.substring(text.length() - half);
+        String middle = text.substring(half, text.length() - half);
+        // what an earlier cut dropped (a command's output, cut when it was read) is still said
+        StringBuilder earlier = new StringBuilder();
+        Matcher m = MARKER.matcher(middle);
+        while (m.find()) {
+            earlier.append(m.group(1)).append(" + ");
+        }
+        return text.substring(0, half) + "\n... " + earlier + size(middle.length()) + " dropped ...\n"
+                + text.substring(text.length() - half);
     }
+
+    private static final Pattern MARKER =
+            Pattern.compile("\n\\.\\.\\. ([0-9.]+ (?:bytes|KB|MB|GB|TB)) dropped \\.\\.\\.\n");
 
     /** {@code "\n... 199 MB dropped ...\n"}. */
     static String marker(long bytes) {

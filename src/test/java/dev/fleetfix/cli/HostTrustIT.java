@@ -159,4 +159,31 @@ class HostTrustIT {
         new ObjectMapper().readTree(reports.resolve("report.json").toFile());
         assertThat(Files.readString(reports.resolve("report.html"))).doesNotContain("\u001b", "\u0000");
     }
+
+    @Test
+    void aBenchmarkStepRefusesAPrefixHoldingTheUsersKeysAndAForcedOneLeavesThem() throws Exception {
+        String cli = "redis-cli -h " + fleet.host("lab-1").address() + " -p "
+                + fleet.host("lab-1").redisPort();
+        fleet.rootExec("lab-1", cli + " flushall; " + cli + " set user:1 alice; " + cli + " set user:2 bob");
+        String step = "benchmark: {name: p, phase: before, duration: 1s, warmup: 100ms, rounds: 1, connections: 2,"
+                + " prefix: 'user:'";
+        for (String force : List.of("", ", force: true")) {
+            Path playbook = Files.writeString(
+                    dir.resolve("bench.yaml"),
+                    "- name: bench\n  hosts: lab-1\n  steps:\n    - " + step + force + "}\n");
+            CliRun run = apply(playbook);
+            assertThat(run.exitCode()).as(run.toString()).isZero();
+            if (force.isEmpty()) {
+                assertThat(run.stdout())
+                        .as(run.toString())
+                        .contains("skipped: [lab-1] benchmark: ")
+                        .contains("2 keys already exist under the prefix 'user:'");
+            } else {
+                assertThat(run.stdout()).as(run.toString()).contains("benchmark p before");
+            }
+            assertThat(fleet.rootExec("lab-1", cli + " --raw keys '*' | sort").stdout())
+                    .as(run.toString())
+                    .isEqualTo("user:1\nuser:2\n");
+        }
+    }
 }

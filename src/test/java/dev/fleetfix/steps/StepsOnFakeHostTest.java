@@ -131,7 +131,7 @@ class StepsOnFakeHostTest {
                 .contains("GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"");
         assertThat(r1.calls()).contains("update-grub");
         String backup = h.result("r1", "persist_thp").diffs().get(0).backup();
-        assertThat(backup).matches("/etc/default/grub\\.fleetfix-\\d{8}T\\d{6}Z-[0-9a-f]+\\.bak");
+        assertThat(backup).matches("/etc/default/grub\\.fleetfix-\\d{8}T\\d{6}Z-[0-9a-f]{8}\\.bak");
         assertThat(r1.read(backup)).hasValueSatisfying(b -> assertThat(b).contains("GRUB_CMDLINE_LINUX=\"\""));
         assertThat(h.result("r1", "persist_thp").diffs().get(0).unifiedDiff())
                 .contains("-GRUB_CMDLINE_LINUX=\"\"", "+GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"");

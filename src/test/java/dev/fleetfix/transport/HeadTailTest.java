@@ -43,4 +43,13 @@ class HeadTailTest {
         assertThat(cut).isEqualTo("aaaaaaaaaa\n... 180 bytes dropped ...\nbbbbbbbbbb");
         assertThat(HeadTail.cut("short", 20)).isEqualTo("short");
     }
+
+    @Test
+    void cuttingAgainStillSaysWhatTheFirstCutDropped() {
+        HeadTail buffer = new HeadTail(100, 100);
+        byte[] zeros = "x".repeat(2000).getBytes(StandardCharsets.UTF_8);
+        buffer.write(zeros, 0, zeros.length);
+        String cut = HeadTail.cut(buffer.text(), 40);
+        assertThat(cut).contains("\n... 1.8 KB + ").endsWith("x".repeat(20)).hasSizeLessThan(100);
+    }
 }

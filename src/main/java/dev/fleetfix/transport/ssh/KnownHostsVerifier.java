@@ -180,7 +180,22 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
     }
 
+    /** Far above any real known_hosts; a device or a runaway file must not fill the heap. */
+    static final long MAX_BYTES = 16L * 1024 * 1024;
+
     static KnownHostsVerifier load(Path file, boolean acceptNew) {
+        if (Files.exists(file)) {
+            try {
+                if (!Files.isRegularFile(file)) {
+                    throw new IOException("not a regular file");
+                }
+                if (Files.size(file) > MAX_BYTES) {
+                    throw new IOException("larger than " + MAX_BYTES / (1024 * 1024) + " MB");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read known_hosts file " + file + ": " + e.getMessage(), e);
+            }
+        }
         try {
             return new KnownHostsVerifier(file, acceptNew);
         } catch (IOException e) {

@@ -184,4 +184,12 @@ class KnownHostsVerifierTest {
                 .containsExactly("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa");
         assertThat(verifier.verify("10.0.0.1", 2222, rsaKey)).isTrue();
     }
+
+    @Test
+    void aDeviceOrADirectoryIsNotReadAsKnownHosts() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KnownHostsVerifier.load(Path.of("/dev/zero"), false))
+                .hasMessage("cannot read known_hosts file /dev/zero: not a regular file");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KnownHostsVerifier.load(dir, false))
+                .hasMessage("cannot read known_hosts file " + dir + ": not a regular file");
+    }
 }
