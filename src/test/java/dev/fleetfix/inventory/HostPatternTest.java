@@ -64,4 +64,27 @@ class HostPatternTest {
                 .extracting(Host::name)
                 .containsExactly("localhost");
     }
+
+    @Test
+    void aPatternThatCannotBeParsedIsRefusedNeverWidened() {
+        for (String pattern : new String[] {"[", "]", "~[", "a:[", "redis:[", "redis,]", "[redis", "redis]"}) {
+            assertThatThrownBy(() -> HostPattern.parse(pattern))
+                    .as(pattern)
+                    .isInstanceOf(InputException.class)
+                    .hasMessageStartingWith("host pattern \"" + pattern + "\"");
+        }
+        assertThatThrownBy(() -> HostPattern.parse(":")).hasMessage("host pattern \":\" names no group or host");
+    }
+
+    @Test
+    void aSubscriptPastAnIntIsRefusedByName() {
+        assertThatThrownBy(() -> HostPattern.parse("all[99999999999]"))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("subscript 99999999999 in \"all[99999999999]\" is out of range");
+        assertThatThrownBy(() -> HostPattern.parse("redis[0:99999999999]"))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("out of range");
+        assertThat(select("redis[0:1]")).containsExactly("redis-1", "redis-2");
+        assertThat(select("redis[0:1]:bastion")).containsExactly("bastion", "redis-1", "redis-2");
+    }
 }
