@@ -71,8 +71,8 @@ class RunControlTest {
                 .filteredOn(HostFinished.class::isInstance)
                 .map(e -> ((HostFinished) e).reason())
                 .anySatisfy(reason -> assertThat(reason)
-                        .startsWith("apply would be refused: locked by run run-a (ops@control pid 999999999) for 10"
-                                + " min: /run/lock/fleetfix.lock"));
+                        .startsWith("apply would be refused: locked by run run-a (pid 999999999 on control node vm)"
+                                + " since 2026-11-28T01:20:00Z (10 min ago): /run/lock/fleetfix.lock"));
         assertThat(h.host("r1").read("/run/lock/fleetfix.lock/owner"))
                 .as("check mode takes no lock")
                 .isEmpty();
