@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A disposable fleet of real Redis hosts: one container per host, with systemd as PID 1, its own sshd and
- * Debian's redis-server on its own loopback address, and its own THP files.
+ * A disposable fleet of real Redis hosts: one container per host, with systemd (or a SysV-style init) as PID 1,
+ * its own sshd and Redis (Debian's, Valkey, or an old build; one instance or several) on its own loopback address,
+ * and its own THP files.
  *
  * <p>Tests start one with {@link #start(List)} and close it; {@code fleetfix lab up} starts one that outlives the
  * JVM, and {@link #attach(Path)} finds it again through its directory and the containers' labels.

@@ -99,6 +99,23 @@ class LabErasIT {
     }
 
     @Test
+    void everyServerAndInstanceCanRewriteItsOwnConfigFile() {
+        // failovers and remediations persist settings this way; each era writes to the file it was started with
+        for (LabHost host : fleet.hosts()) {
+            for (int port : host.redisPorts()) {
+                String file = info(host.name(), port).get("config_file");
+                cli(host.name(), port, "config set maxmemory-samples 7");
+                assertThat(cli(host.name(), port, "config rewrite"))
+                        .as(host.name() + ":" + port)
+                        .isEqualTo("OK\n");
+                assertThat(root(host.name(), "grep -c '^maxmemory-samples 7' " + file))
+                        .as(file)
+                        .isEqualTo("1\n");
+            }
+        }
+    }
+
+    @Test
     void pid1IsSystemdExceptOnTheSysvHost() {
         for (String host : List.of("lab-1", "lab-2", "lab-3", "lab-4", "lab-5", "lab-6")) {
             assertThat(fleet.pid1(host)).as(host).isEqualTo("systemd");
