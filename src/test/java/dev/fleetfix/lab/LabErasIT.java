@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.cli.CliRun;
 import dev.fleetfix.transport.ExecResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -113,6 +114,41 @@ class LabErasIT {
                         .isEqualTo("1\n");
             }
         }
+    }
+
+    @Test
+    void redisFaultsGoThroughEachHostsInitAndUnits() throws InterruptedException {
+        LabHost sysv = fleet.host("lab-7");
+        fleet.stopRedis("lab-7");
+        assertThat(LabProbe.redisUp(sysv.address(), sysv.redisPort())).isFalse();
+        fleet.startRedis("lab-7");
+        // the SysV script returns once redis-server has forked, maybe before it listens
+        assertThat(LabRedis.await(
+                        Duration.ofSeconds(10),
+                        () -> Boolean.toString(LabProbe.redisUp(sysv.address(), sysv.redisPort())),
+                        "true"::equals))
+                .isEqualTo("true");
+
+        LabHost multi = fleet.host("lab-6");
+        fleet.stopRedis("lab-6");
+        assertThat(multi.redisPorts()).noneMatch(port -> LabProbe.redisUp(multi.address(), port));
+        fleet.startRedis("lab-6");
+        assertThat(LabRedis.await(
+                        Duration.ofSeconds(10),
+                        () -> Boolean.toString(
+                                multi.redisPorts().stream().allMatch(port -> LabProbe.redisUp(multi.address(), port))),
+                        "true"::equals))
+                .isEqualTo("true");
+
+        // Debian's valkey-server unit restarts a crashed server, as redis-server's does
+        String before = root("lab-5", "systemctl show -p MainPID --value valkey-server");
+        fleet.killRedis("lab-5");
+        String after = LabRedis.await(
+                Duration.ofSeconds(15),
+                () -> fleet.rootExec("lab-5", "systemctl show -p MainPID --value valkey-server")
+                        .stdout(),
+                pid -> !pid.equals(before) && !pid.equals("0\n"));
+        assertThat(after).isNotEqualTo(before).isNotEqualTo("0\n");
     }
 
     @Test
