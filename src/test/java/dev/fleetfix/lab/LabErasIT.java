@@ -95,7 +95,8 @@ class LabErasIT {
         for (int port : host.redisPorts()) {
             Map<String, String> info = info("lab-6", port);
             assertThat(info).containsEntry("tcp_port", Integer.toString(port));
-            assertThat(info).containsEntry("config_file", "/etc/redis/redis-" + port + ".conf");
+            assertThat(info).containsEntry("config_file", LabHostSetup.instanceConfig(LabServer.REDIS_7_0, port));
+            assertThat(info.get("config_file")).isEqualTo("/etc/redis/redis-" + port + ".conf");
         }
     }
 
