@@ -17,6 +17,15 @@ final class LabHostSetup {
 
     private LabHostSetup() {}
 
+    /**
+     * The config file of instance {@code port}, as the setup script names it: {@code /etc/redis/redis-6380.conf},
+     * which Debian's template unit {@code redis-server@6380} reads.
+     */
+    static String instanceConfig(LabServer server, int port) {
+        String base = server.configPath();
+        return base.substring(0, base.length() - ".conf".length()) + "-" + port + ".conf";
+    }
+
     /** {@code host.env}: sourced by the setup script. */
     static String env(String labId, LabHostSpec spec, LabHost host) {
         StringBuilder env = new StringBuilder();

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
  * host is in group {@code redis}; hosts that run a Sentinel are in group {@code sentinel} too, with
  * {@code sentinel_port}. A Valkey host names its service ({@code redis_service: valkey-server}); a host with several
- * Redis instances lists them under {@code redis_instances}, each with its port and unit.
+ * Redis instances lists them under {@code redis_instances}, each with its port, unit and config file.
  */
 final class LabInventory {
     private LabInventory() {}
@@ -37,10 +37,13 @@ final class LabInventory {
             if (host.redisPorts().size() > 1) {
                 yaml.append("          redis_instances:\n");
                 for (int i = 0; i < host.redisPorts().size(); i++) {
+                    int port = host.redisPorts().get(i);
                     yaml.append("            - {port: ")
-                            .append(host.redisPorts().get(i))
+                            .append(port)
                             .append(", service: '")
                             .append(host.services().get(i))
+                            .append("', config: '")
+                            .append(LabHostSetup.instanceConfig(host.server(), port))
                             .append("'}\n");
                 }
             } else if (!host.services().get(0).equals(LabServer.REDIS_7_0.service())) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.cli.CliRun;
 import dev.fleetfix.transport.ExecResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,8 +95,61 @@ class LabErasIT {
         for (int port : host.redisPorts()) {
             Map<String, String> info = info("lab-6", port);
             assertThat(info).containsEntry("tcp_port", Integer.toString(port));
-            assertThat(info).containsEntry("config_file", "/etc/redis/redis-" + port + ".conf");
+            assertThat(info).containsEntry("config_file", LabHostSetup.instanceConfig(LabServer.REDIS_7_0, port));
+            assertThat(info.get("config_file")).isEqualTo("/etc/redis/redis-" + port + ".conf");
         }
+    }
+
+    @Test
+    void everyServerAndInstanceCanRewriteItsOwnConfigFile() {
+        // failovers and remediations persist settings this way; each era writes to the file it was started with
+        for (LabHost host : fleet.hosts()) {
+            for (int port : host.redisPorts()) {
+                String file = info(host.name(), port).get("config_file");
+                cli(host.name(), port, "config set maxmemory-samples 7");
+                assertThat(cli(host.name(), port, "config rewrite"))
+                        .as(host.name() + ":" + port)
+                        .isEqualTo("OK\n");
+                assertThat(root(host.name(), "grep -c '^maxmemory-samples 7' " + file))
+                        .as(file)
+                        .isEqualTo("1\n");
+            }
+        }
+    }
+
+    @Test
+    void redisFaultsGoThroughEachHostsInitAndUnits() throws InterruptedException {
+        LabHost sysv = fleet.host("lab-7");
+        fleet.stopRedis("lab-7");
+        assertThat(LabProbe.redisUp(sysv.address(), sysv.redisPort())).isFalse();
+        fleet.startRedis("lab-7");
+        // the SysV script returns once redis-server has forked, maybe before it listens
+        assertThat(LabRedis.await(
+                        Duration.ofSeconds(10),
+                        () -> Boolean.toString(LabProbe.redisUp(sysv.address(), sysv.redisPort())),
+                        "true"::equals))
+                .isEqualTo("true");
+
+        LabHost multi = fleet.host("lab-6");
+        fleet.stopRedis("lab-6");
+        assertThat(multi.redisPorts()).noneMatch(port -> LabProbe.redisUp(multi.address(), port));
+        fleet.startRedis("lab-6");
+        assertThat(LabRedis.await(
+                        Duration.ofSeconds(10),
+                        () -> Boolean.toString(
+                                multi.redisPorts().stream().allMatch(port -> LabProbe.redisUp(multi.address(), port))),
+                        "true"::equals))
+                .isEqualTo("true");
+
+        // Debian's valkey-server unit restarts a crashed server, as redis-server's does
+        String before = root("lab-5", "systemctl show -p MainPID --value valkey-server");
+        fleet.killRedis("lab-5");
+        String after = LabRedis.await(
+                Duration.ofSeconds(15),
+                () -> fleet.rootExec("lab-5", "systemctl show -p MainPID --value valkey-server")
+                        .stdout(),
+                pid -> !pid.equals(before) && !pid.equals("0\n"));
+        assertThat(after).isNotEqualTo(before).isNotEqualTo("0\n");
     }
 
     @Test
