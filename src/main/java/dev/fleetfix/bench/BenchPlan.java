@@ -56,6 +56,31 @@ public record BenchPlan(
     }
 
     /**
+     * What the client does, without the name, phase and key prefix: before and after must match
+     * for their comparison to mean anything.
+     */
+    public String clientSettings() {
+        LoadSpec l = profile == Profile.FORK_UNDER_LOAD ? forkUnderLoad.load() : load;
+        String common = "engine " + engine.name().toLowerCase(java.util.Locale.ROOT) + ", rounds " + rounds;
+        if (engine == Engine.REDIS_BENCHMARK) {
+            RedisBenchmarkSpec r = redisBenchmark;
+            return common + ", tests " + r.tests() + ", requests " + r.requests() + ", clients " + r.clients()
+                    + ", data size " + r.dataSize() + ", pipeline " + r.pipeline() + ", keyspace " + r.keyspace()
+                    + ", threads " + r.threads();
+        }
+        return common + ", connections " + l.connections() + ", pipeline " + l.pipeline() + ", mix " + l.mix()
+                + ", value size " + l.valueSize() + ", keyspace " + l.keyspace() + ", duration "
+                + l.duration().map(Object::toString).orElse("-") + ", requests "
+                + (l.requests().isPresent() ? l.requests().getAsLong() : "-") + ", warmup " + l.warmup() + ", rate "
+                + (l.rate().isPresent() ? l.rate().getAsDouble() : "-");
+    }
+
+    /** The same plan measuring another phase. */
+    public BenchPlan withPhase(Phase other) {
+        return new BenchPlan(name, engine, profile, load, forkUnderLoad, redisBenchmark, rounds, other, safety);
+    }
+
+    /**
      * The same plan with {@code tag + ":"} appended to every key prefix ({@code fleetfix:bench:{7}:}),
      * so that in Redis Cluster every key lands in one slot of the node under test.
      */

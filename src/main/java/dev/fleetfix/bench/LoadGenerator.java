@@ -25,10 +25,14 @@ import org.HdrHistogram.Histogram;
  * that met it (coordinated omission, as wrk2 corrects it).
  */
 public final class LoadGenerator {
-    /** No window holds more than a second of load, and a round holds about ten of them. */
+    /**
+     * No window holds more than a second of load, and a round holds about ten of them; none is
+     * shorter than 250 ms, so a window spans several of the kernel's 100 ms CPU-quota periods and a
+     * throttled Redis does not read as alternating empty and full windows.
+     */
     static final long MAX_WINDOW_NANOS = 1_000_000_000L;
 
-    static final long MIN_WINDOW_NANOS = 100_000_000L;
+    static final long MIN_WINDOW_NANOS = 250_000_000L;
     private static final int WINDOWS_PER_ROUND = 10;
     private static final int MAX_WINDOWS = 3600;
 

@@ -41,7 +41,8 @@ final class BenchmarkArgs {
             "force",
             "prefix",
             "bgsave_interval",
-            "threads");
+            "threads",
+            "calibrate");
 
     /** {@code profile: auto}: fork-under-load when the host allows it, else plain. */
     static final String AUTO = "auto";
@@ -49,8 +50,9 @@ final class BenchmarkArgs {
     /**
      * @param plan what to run (with {@code auto}, the fork-under-load profile, tried first)
      * @param auto whether the profile was {@code auto}
+     * @param calibrate measure the before side twice; the A/A difference is the noise floor
      */
-    record Parsed(BenchPlan plan, boolean auto) {}
+    record Parsed(BenchPlan plan, boolean auto, boolean calibrate) {}
 
     private BenchmarkArgs() {}
 
@@ -131,7 +133,11 @@ final class BenchmarkArgs {
                     prefix,
                     Duration.ofMinutes(10));
             BenchPlan plan = new BenchPlan(name, engine, profile, load, fork, redisBenchmark, rounds, phase, safety);
-            return new Parsed(plan, auto && engine == BenchPlan.Engine.BUILTIN);
+            boolean calibrate = args.bool("calibrate", false);
+            if (calibrate && phase != Phase.BEFORE) {
+                throw args.error("calibrate: only a before run is measured twice, this one is phase: after");
+            }
+            return new Parsed(plan, auto && engine == BenchPlan.Engine.BUILTIN, calibrate);
         } catch (IllegalArgumentException e) {
             throw args.error(e.getMessage());
         }

@@ -77,6 +77,7 @@ public final class BenchmarkStep implements StepType {
         BenchmarkArgs.Parsed parsed = BenchmarkArgs.parse(args);
         BenchPlan plan = parsed.plan();
         String profileFact = "benchmark." + plan.name() + ".profile";
+        String settingsFact = "benchmark." + plan.name() + ".settings";
         return ctx -> {
             if (ctx.check()) {
                 return StepResult.skipped(CHECK_MODE);
@@ -85,8 +86,33 @@ public final class BenchmarkStep implements StepType {
                 return StepResult.skipped(
                         "no '" + plan.name() + "' before run on this host in this run: nothing to compare with");
             }
+            Measure measure = p -> {
+                if (p.phase() == Phase.AFTER) {
+                    Optional<String> before = ctx.state().fact(settingsFact);
+                    if (before.isPresent() && !before.get().equals(p.clientSettings())) {
+                        return new HostBenchmark.Outcome(
+                                ctx.host(),
+                                List.of(),
+                                Optional.of("the after run's client settings differ from the before run's, so the"
+                                        + " two would not be comparable (before: " + before.get() + "; after: "
+                                        + p.clientSettings() + ")"),
+                                Optional.empty());
+                    }
+                }
+                HostBenchmark.Outcome first = runner.run(ctx.host(), ctx.shell(), p);
+                if (!parsed.calibrate()
+                        || first.rounds().isEmpty()
+                        || first.failure().isPresent()) {
+                    return first;
+                }
+                HostBenchmark.Outcome again = runner.run(ctx.host(), ctx.shell(), p.withPhase(Phase.CALIBRATION));
+                List<BenchRun> all = new ArrayList<>(first.rounds());
+                all.addAll(again.rounds());
+                return new HostBenchmark.Outcome(ctx.host(), all, again.skipped(), again.failure());
+            };
+            Facts facts = new Facts(profileFact, settingsFact);
             if (!parsed.auto()) {
-                return result(runner.run(ctx.host(), ctx.shell(), plan), plan, "", profileFact);
+                return result(measure.run(plan), plan, "", facts);
             }
             Optional<String> pinned = ctx.state().fact(profileFact);
             if (pinned.isPresent()) {
@@ -95,31 +121,42 @@ public final class BenchmarkStep implements StepType {
                         pinned.get().equals(word(BenchPlan.Profile.PLAIN))
                                 ? BenchPlan.Profile.PLAIN
                                 : BenchPlan.Profile.FORK_UNDER_LOAD);
-                return result(runner.run(ctx.host(), ctx.shell(), same), same, "", profileFact);
+                return result(measure.run(same), same, "", facts);
             }
-            HostBenchmark.Outcome fork = runner.run(ctx.host(), ctx.shell(), plan);
+            HostBenchmark.Outcome fork = measure.run(plan);
             if (fork.skipped().isPresent() && fork.rounds().isEmpty()) {
                 BenchPlan plain = withProfile(plan, BenchPlan.Profile.PLAIN);
-                HostBenchmark.Outcome plainOutcome = runner.run(ctx.host(), ctx.shell(), plain);
+                HostBenchmark.Outcome plainOutcome = measure.run(plain);
                 // a refusal refuses both profiles: say it once
                 boolean sameReason = plainOutcome.skipped().equals(fork.skipped());
                 String note = sameReason
                         ? ""
                         : "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
-                return result(plainOutcome, plain, note, profileFact);
+                return result(plainOutcome, plain, note, facts);
             }
-            return result(fork, plan, "", profileFact);
+            return result(fork, plan, "", facts);
         };
     }
+
+    /** Runs a plan on the step's host, the before side twice when calibrating. */
+    @FunctionalInterface
+    private interface Measure {
+        HostBenchmark.Outcome run(BenchPlan plan);
+    }
+
+    /** The names of the facts a benchmark step records for its later runs. */
+    private record Facts(String profile, String settings) {}
 
     /**
      * The step's result carrying its rounds (the engine emits one event per round). When rounds ran,
      * the fact {@code benchmark.NAME.profile} records the profile, for {@code auto} and for
      * {@code when:} conditions of later steps.
      */
-    private static StepResult result(HostBenchmark.Outcome outcome, BenchPlan plan, String note, String profileFact) {
+    private static StepResult result(HostBenchmark.Outcome outcome, BenchPlan plan, String note, Facts names) {
         List<BenchRun> rounds = outcome.rounds();
-        Map<String, String> facts = rounds.isEmpty() ? Map.of() : Map.of(profileFact, word(plan.profile()));
+        Map<String, String> facts = rounds.isEmpty()
+                ? Map.of()
+                : Map.of(names.profile(), word(plan.profile()), names.settings(), plan.clientSettings());
         StepResult result;
         if (outcome.failure().isPresent()) {
             result = StepResult.failed(outcome.failure().get());
@@ -137,10 +174,14 @@ public final class BenchmarkStep implements StepType {
     }
 
     /** "thp before, fork-under-load: 3 rounds, FORK-UNDER-LOAD median 41,210 rps p99 1.9ms max 23.0ms". */
-    static String summary(BenchPlan plan, List<BenchRun> rounds) {
+    static String summary(BenchPlan plan, List<BenchRun> all) {
+        List<BenchRun> rounds =
+                all.stream().filter(r -> r.phase() == plan.phase()).toList();
+        long calibration = all.size() - rounds.size();
         StringBuilder text = new StringBuilder(plan.name() + " "
                 + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
-                + (rounds.size() == 1 ? " round" : " rounds"));
+                + (rounds.size() == 1 ? " round" : " rounds")
+                + (calibration > 0 ? " (and " + calibration + " again for calibration)" : ""));
         List<String> tests = new ArrayList<>();
         rounds.forEach(r -> r.results().stream()
                 .map(BenchResult::test)

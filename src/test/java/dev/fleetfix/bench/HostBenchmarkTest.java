@@ -66,6 +66,18 @@ class HostBenchmarkTest {
         assertThat(target.closed).isTrue();
     }
 
+    /** Regression: the first round of a process ran on a cold client and made its side look slow. */
+    @Test
+    void aDiscardedWarmUpRunsBeforeTheFirstMeasuredRound() {
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(2)).get(0);
+
+        // two measured rounds of 500 requests, and a second of warm-up load on top
+        assertThat(outcome.rounds())
+                .hasSize(2)
+                .allSatisfy(r -> assertThat(r.results().get(0).requests()).hasValue(500));
+        assertThat(target.ops.size()).isGreaterThan(2 * 500 + 1000);
+    }
+
     @Test
     void aRefusalIsASkipWithTheReasonNotAFailure() {
         target.info.put("replication", Map.of("role", "slave"));

@@ -312,6 +312,44 @@ class BenchmarkStepTest {
         assertThat(result.facts()).doesNotContainKey("benchmark.thp.profile");
     }
 
+    @Test
+    void calibrateMeasuresTheBeforeSideTwiceTheSecondTimeAsCalibration() throws Exception {
+        Harness h = running("r1");
+        h.run(play("{name: thp, phase: before, rounds: 2, calibrate: true}"));
+
+        assertThat(plans).extracting(BenchPlan::phase).containsExactly(Phase.BEFORE, Phase.CALIBRATION);
+        assertThat(events(h))
+                .extracting(e -> e.run().phase())
+                .containsExactly(Phase.BEFORE, Phase.BEFORE, Phase.CALIBRATION, Phase.CALIBRATION);
+        assertThat(h.result("r1", "benchmark").message())
+                .startsWith("thp before, plain: 2 rounds (and 2 again for calibration), SET median");
+    }
+
+    @Test
+    void calibrateOnAnAfterRunIsBadInput() {
+        Harness h = running("r1");
+        assertThatThrownBy(() -> h.run(play("{name: thp, phase: after, calibrate: true}")))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("calibrate: only a before run is measured twice");
+    }
+
+    /** Regression: nothing stopped an after run with other client settings from being compared. */
+    @Test
+    void anAfterRunWithOtherClientSettingsIsSkippedNotCompared() throws Exception {
+        Harness h = running("r1");
+        h.run("- hosts: all\n  steps:\n"
+                + "    - benchmark: {name: thp, phase: before, rounds: 1, connections: 4}\n"
+                + "    - benchmark: {name: thp, phase: after, rounds: 1, connections: 8}\n");
+
+        List<StepResult> results = h.results("r1", "benchmark");
+        assertThat(results).extracting(StepResult::status).containsExactly(StepStatus.OK, StepStatus.SKIPPED);
+        assertThat(results.get(1).message())
+                .contains("client settings differ")
+                .contains("connections 4")
+                .contains("connections 8");
+        assertThat(plans).extracting(BenchPlan::phase).containsExactly(Phase.BEFORE);
+    }
+
     private static List<BenchmarkFinished> events(Harness h) {
         synchronized (h.events) {
             List<BenchmarkFinished> found = new ArrayList<>();
