@@ -3,6 +3,7 @@ package dev.fleetfix.transport.ssh;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.inventory.RedisEndpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -185,6 +186,11 @@ public final class SshConfig {
                 .map(v -> v.split("\\s+")[0])
                 .filter(v -> !v.equalsIgnoreCase("none"))
                 .map(v -> path(tokens(v, target, host))));
+        // Redis is reached where ssh goes, unless the inventory names its own redis_host/sentinel_host.
+        RedisEndpoint redis = host.vars().containsKey("redis_host") ? host.redis() : moved(host.redis(), address);
+        Optional<RedisEndpoint> sentinel = host.vars().containsKey("sentinel_host")
+                ? host.sentinel()
+                : host.sentinel().map(e -> moved(e, address));
         return new Host(
                 host.name(),
                 address,
@@ -195,10 +201,14 @@ public final class SshConfig {
                 jump,
                 knownHosts,
                 host.connection(),
-                host.redis(),
+                redis,
                 host.groups(),
                 host.vars(),
-                host.sentinel());
+                sentinel);
+    }
+
+    private static RedisEndpoint moved(RedisEndpoint e, String address) {
+        return new RedisEndpoint(address, e.port(), e.auth(), e.tls(), e.serviceUnit());
     }
 
     private static boolean explicitPort(Host host) {
