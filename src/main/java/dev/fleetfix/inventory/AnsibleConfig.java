@@ -213,10 +213,12 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
                     parts.add(p.strip());
                 }
             }
-            if (parts.size() > 1 && parts.stream().allMatch(p -> Files.exists(expand("defaults.inventory", p)))) {
+            boolean paths = parts.stream().allMatch(p -> Files.exists(expand("defaults.inventory", p)));
+            if (parts.size() > 1 && paths) {
                 throw error("defaults.inventory", "names several sources; fleetfix reads one: pass -i");
             }
-            return parts.size() == 1
+            // "a,b," with no such files is a host list, as for -i.
+            return parts.size() == 1 && (paths || !v.contains(","))
                     ? expand("defaults.inventory", parts.get(0)).toString()
                     : v;
         });
