@@ -50,11 +50,21 @@ public final class SshOptionsMixin {
     /** Shells to the hosts; with {@code -v}, each command is echoed to stderr before it runs. */
     public ShellFactory shellFactory() {
         SshOptions options = toOptions();
-        ShellFactory strict = ShellFactories.create(options);
-        ShellFactory lenient = ShellFactories.create(options.withAcceptNewHostKeys(true));
         SshConfig sshConfig = settings().sshConfig();
-        // StrictHostKeyChecking accept-new (or no) in the ssh config applies to the hosts it names only.
-        ShellFactory factory = host -> sshConfig.acceptsNewKeys(host) ? lenient.open(host) : strict.open(host);
+        boolean timeoutSet = given("--connect-timeout")
+                || settings().config().get("defaults.timeout").isPresent();
+        // StrictHostKeyChecking accept-new (or no) and ConnectTimeout in the ssh config apply to the hosts it
+        // names only; the command line and ansible.cfg win over it.
+        ShellFactory factory = host -> {
+            SshOptions forHost = sshConfig.acceptsNewKeys(host) ? options.withAcceptNewHostKeys(true) : options;
+            if (!timeoutSet) {
+                Optional<Integer> seconds = sshConfig.connectTimeoutSeconds(host);
+                if (seconds.isPresent()) {
+                    forHost = forHost.withConnectTimeout(Duration.ofSeconds(seconds.get()));
+                }
+            }
+            return ShellFactories.create(forHost).open(host);
+        };
         if (mixee != null && FleetfixCommand.verbosity(mixee.commandLine()) >= 1) {
             return CommandTrace.around(
                     factory, new CommandEcho(mixee.commandLine().getErr()));

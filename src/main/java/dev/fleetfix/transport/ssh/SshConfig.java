@@ -47,7 +47,7 @@ public final class SshConfig {
 
     private record Block(List<String> patterns, boolean never, Map<String, Setting> settings) {}
 
-    private record Setting(String value, int line) {}
+    record Setting(String value, int line) {}
 
     private SshConfig(Path file, List<Block> blocks, List<String> notices) {
         this.file = file;
@@ -133,7 +133,12 @@ public final class SshConfig {
             return inventory;
         }
         List<Host> hosts = new ArrayList<>();
-        inventory.hosts().forEach(h -> hosts.add(apply(h)));
+        for (Host h : inventory.hosts()) {
+            Host applied = apply(h);
+            // a bad ConnectTimeout is bad input: found now, before any host is touched
+            connectTimeoutSeconds(applied);
+            hosts.add(applied);
+        }
         return new Inventory(inventory.source(), hosts, inventory.groups());
     }
 
