@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -39,7 +41,7 @@ public final class InventorySources {
         }
         List<InventorySource> sources = new ArrayList<>();
         if (Files.isDirectory(path)) {
-            walk(path, sources);
+            walk(path, sources, new HashSet<>());
         } else {
             sources.add(read(path));
         }
@@ -70,7 +72,14 @@ public final class InventorySources {
         return Files.isDirectory(abs) ? abs : abs.getParent();
     }
 
-    private static void walk(Path dir, List<InventorySource> sources) {
+    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen) {
+        try {
+            if (!seen.add(dir.toRealPath())) {
+                return; // a symlink back into the tree: read once, as a loop would never end
+            }
+        } catch (IOException e) {
+            throw new InputException(dir, 0, 0, "cannot read inventory directory: " + e.getMessage());
+        }
         List<Path> entries;
         try (Stream<Path> list = Files.list(dir)) {
             entries = list.sorted().toList();
@@ -84,7 +93,7 @@ public final class InventorySources {
                 continue;
             }
             if (Files.isDirectory(entry)) {
-                walk(entry, sources);
+                walk(entry, sources, seen);
             } else {
                 sources.add(read(entry));
             }
@@ -93,6 +102,10 @@ public final class InventorySources {
 
     /** One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI. */
     static InventorySource read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            // /dev/zero, a FIFO, a socket: nothing an inventory is read from, and reading might never end
+            throw new InputException(file, 0, 0, "inventory is not a regular file");
+        }
         if (ScriptInventory.isScript(file)) {
             return ScriptInventory.run(file);
         }
