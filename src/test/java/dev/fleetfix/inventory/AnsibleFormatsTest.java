@@ -194,4 +194,34 @@ class AnsibleFormatsTest {
         assertThat(inventory.hosts()).hasSize(10_000);
         assertThat(Arrays.asList(inventory.hosts().get(9_999).name())).containsExactly("redis-99-099");
     }
+
+    /**
+     * Inventory and playbook group_vars/host_vars together. Expected values are what ansible-playbook
+     * (ansible-core 2.14) printed for the same files with a debug task:
+     * {@code a=pb-all b=inv-redis c=pb-redis g=pb-all h=pb-host}.
+     */
+    @Test
+    void playbookVarsDirectoriesSitAboveTheInventorysByAnsiblePrecedence() throws IOException {
+        Path inv = Files.createDirectories(dir.resolve("inv/group_vars"));
+        Path pb = Files.createDirectories(dir.resolve("pb/group_vars"));
+        Files.createDirectories(dir.resolve("pb/host_vars"));
+        Files.writeString(dir.resolve("inv/hosts.ini"), "[redis]\nr1 h=inv-host\n[redis:vars]\ng=inv-group\n");
+        Files.writeString(inv.resolve("all.yml"), "a: inv-all\nb: inv-all\nc: inv-all\n");
+        Files.writeString(inv.resolve("redis.yml"), "b: inv-redis\n");
+        Files.writeString(pb.resolve("all.yml"), "a: pb-all\nb: pb-all\nc: pb-all\ng: pb-all\n");
+        Files.writeString(pb.resolve("redis.yml"), "c: pb-redis\n");
+        Files.writeString(dir.resolve("pb/host_vars/r1.yml"), "h: pb-host\n");
+
+        Host r1 = InventorySources.load(dir.resolve("inv/hosts.ini").toString(), Optional.of(dir.resolve("pb")))
+                .inventory()
+                .host("r1")
+                .orElseThrow();
+
+        assertThat(r1.vars())
+                .containsEntry("a", "pb-all")
+                .containsEntry("b", "inv-redis")
+                .containsEntry("c", "pb-redis")
+                .containsEntry("g", "pb-all")
+                .containsEntry("h", "pb-host");
+    }
 }
