@@ -68,9 +68,8 @@ final class ScriptInventory {
 
     /** A file holding {@code ansible-inventory --list} JSON (or YAML of the same shape). */
     static InventorySource fromFile(Path file, YamlNode root) {
-        return fromList(file, root, host -> {
-            throw new InputException(file, 0, 0, "host " + host + " has no entry under _meta.hostvars");
-        });
+        // A file cannot be asked --host: without _meta.hostvars its hosts have only group variables.
+        return fromList(file, root, host -> new YamlNode(null, 0, 0));
     }
 
     /** Whether a parsed document is in the {@code --list} shape rather than a YAML inventory's. */

@@ -174,4 +174,74 @@ class AnsibleInputsTest {
                 "none");
         assertThat(env.stdout()).contains("|--r9").doesNotContain("r1");
     }
+
+    @Test
+    void sshArgsGiveTheJumpHostAndWhatFleetfixDoesNotApplyIsSaid() throws IOException {
+        Path cfg = write(
+                "ansible.cfg",
+                "[ssh_connection]\nssh_args = -C -o ControlMaster=auto -o ControlPersist=60s -J ops@bastion:2222"
+                        + " -o Ciphers=aes128-ctr\n[defaults]\nforks = 7\n");
+        write("hosts.json", "{\"redis\": {\"hosts\": [\"r1\", \"r2\"]}, \"all\": {\"children\": [\"redis\"]}}");
+
+        CliRun run = fleetfix(
+                Map.of("ANSIBLE_CONFIG", cfg.toString()),
+                "inventory",
+                "-F",
+                "none",
+                "-i",
+                dir.resolve("hosts.json").toString(),
+                "--graph");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stderr())
+                .contains(cfg + ":2 ssh_args: fleetfix does not apply -o Ciphers=aes128-ctr")
+                .doesNotContain("ControlMaster");
+    }
+
+    /** Sees what a real command would get from the mixins, under fleetfix's root command. */
+    @picocli.CommandLine.Command(name = "probe")
+    static final class Probe implements Runnable {
+        @picocli.CommandLine.Mixin
+        InventoryOptions inventory;
+
+        @picocli.CommandLine.Mixin
+        SshOptionsMixin ssh;
+
+        @picocli.CommandLine.Option(names = "--forks", defaultValue = "10")
+        int forks;
+
+        dev.fleetfix.transport.SshOptions options;
+
+        @Override
+        public void run() {
+            inventory.inventory();
+            options = ssh.toOptions();
+        }
+    }
+
+    @Test
+    void ansibleCfgGivesJumpUserForksAndTimeoutWhereTheCommandLineAndInventoryDoNot() throws IOException {
+        Path cfg = write(
+                "ansible.cfg",
+                "[defaults]\nforks = 7\ntimeout = 3\nremote_user = deploy\n"
+                        + "[ssh_connection]\nssh_args = -o ProxyJump=ops@bastion:2222\n");
+        write("hosts.ini", "[redis]\nr1\nr2 jump=other@hop ansible_user=ops\n");
+        Probe probe = new Probe();
+        picocli.CommandLine cmd =
+                Main.commandLine(new AnsibleSettings(Map.of("ANSIBLE_CONFIG", cfg.toString()), dir, dir, true));
+        cmd.addSubcommand("probe", probe);
+        cmd.setDefaultValueProvider(
+                new AnsibleSettings(Map.of("ANSIBLE_CONFIG", cfg.toString()), dir, dir, true).defaultValues());
+
+        CliRun.of(cmd, "probe", "-F", "none", "-i", dir.resolve("hosts.ini").toString())
+                .expectExit(0);
+
+        assertThat(probe.forks).isEqualTo(7);
+        assertThat(probe.options.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        dev.fleetfix.inventory.Inventory inventory = probe.inventory.inventory();
+        assertThat(inventory.host("r1").orElseThrow().jump()).contains("ops@bastion:2222");
+        assertThat(inventory.host("r1").orElseThrow().user()).contains("deploy");
+        assertThat(inventory.host("r2").orElseThrow().jump()).contains("other@hop");
+        assertThat(inventory.host("r2").orElseThrow().user()).contains("ops");
+    }
 }
