@@ -120,4 +120,33 @@ class AnsibleDropInIT {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
         assertThat(run.stdout()).contains("unreachable");
     }
+
+    @Test
+    void hostKeyCheckingFalseInAnsibleCfgTrustsNewHostsOnFirstUseAndRecordsThem() throws IOException {
+        Path cwd = Files.createDirectories(repo.resolve("with-cfg"));
+        Files.writeString(cwd.resolve("ansible.cfg"), "[defaults]\nhost_key_checking = False\n");
+        Path fresh = repo.resolve("fresh_known_hosts");
+        String sshConfig = Files.readString(repo.resolve("ssh_config"))
+                .replace(fleet.knownHostsFile().toString(), fresh.toString());
+        Path config = Files.writeString(repo.resolve("ssh_config_fresh"), sshConfig);
+        AnsibleSettings settings = new AnsibleSettings(Map.of(), cwd, repo.resolve("home"), true);
+
+        CliRun run = CliRun.of(
+                Main.commandLine(settings),
+                "audit",
+                "-i",
+                repo.resolve("hosts").toString(),
+                "-F",
+                config.toString(),
+                "--json");
+        System.out.println(run);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.stdout()).doesNotContain("\"verdict\" : \"unreachable\"");
+        assertThat(run.stderr()).contains("host_key_checking = False").contains("accept-new");
+        String recorded = Files.readString(fresh);
+        for (LabHost host : fleet.hosts()) {
+            assertThat(recorded).contains(host.address());
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.fleetfix.transport.ssh;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.RedisEndpoint;
@@ -134,6 +135,10 @@ public final class SshConfig {
         }
         List<Host> hosts = new ArrayList<>();
         for (Host h : inventory.hosts()) {
+            if (h.connection() == Connection.LOCAL) {
+                hosts.add(h); // reached without ssh: its configuration does not apply
+                continue;
+            }
             Host applied = apply(h);
             // a bad ConnectTimeout is bad input: found now, before any host is touched
             connectTimeoutSeconds(applied);
