@@ -140,6 +140,7 @@ final class ApplyCommand implements Callable<Integer> {
         if (playbook == null) {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
         }
+        inventory.playbookDir(playbook.toAbsolutePath().getParent());
         List<Host> hosts = inventory.selectHosts();
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);

@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
             ApplyCommand.class,
             BenchCommand.class,
             ReportCommand.class,
+            InventoryCommand.class,
             LabCommand.class,
             CompletionCommand.class
         })
@@ -48,6 +50,33 @@ public final class FleetfixCommand implements Runnable {
 
     int verbosity() {
         return verbose.length;
+    }
+
+    private Path sshConfigFile;
+
+    @Option(
+            names = {"-F", "--ssh-config"},
+            paramLabel = "FILE",
+            scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "OpenSSH client configuration read for every host (default: ~/.ssh/config; none: no file).")
+    void setSshConfig(Path file) {
+        this.sshConfigFile = file;
+    }
+
+    /** Where Ansible's configuration is looked for; tests point these at a temporary directory. */
+    AnsibleSettings ansibleSettings = AnsibleSettings.ofProcess();
+
+    /** The settings of the command line {@code cmd} runs in; none when its root is not fleetfix (tests). */
+    static AnsibleSettings settings(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        if (root.getCommand() instanceof FleetfixCommand app) {
+            app.ansibleSettings.sshConfigFile(app.sshConfigFile);
+            return app.ansibleSettings;
+        }
+        return AnsibleSettings.none();
     }
 
     /** The -v count given anywhere on the command line of {@code cmd} (the option is inherited). */

@@ -13,7 +13,15 @@ public final class Main {
 
     /** The fully wired command line; tests call this and {@code execute}. */
     public static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new FleetfixCommand());
+        return commandLine(AnsibleSettings.ofProcess());
+    }
+
+    /** The command line reading Ansible's configuration from {@code settings} (tests: a temporary HOME). */
+    static CommandLine commandLine(AnsibleSettings settings) {
+        FleetfixCommand app = new FleetfixCommand();
+        app.ansibleSettings = settings;
+        CommandLine cmd = new CommandLine(app);
+        cmd.setDefaultValueProvider(settings.defaultValues());
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);

@@ -5,6 +5,8 @@ import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
+import dev.fleetfix.transport.ssh.SshConfig;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -47,7 +49,22 @@ public final class SshOptionsMixin {
 
     /** Shells to the hosts; with {@code -v}, each command is echoed to stderr before it runs. */
     public ShellFactory shellFactory() {
-        ShellFactory factory = ShellFactories.create(toOptions());
+        SshOptions options = toOptions();
+        SshConfig sshConfig = settings().sshConfig();
+        boolean timeoutSet = given("--connect-timeout")
+                || settings().config().get("defaults.timeout").isPresent();
+        // StrictHostKeyChecking accept-new (or no) and ConnectTimeout in the ssh config apply to the hosts it
+        // names only; the command line and ansible.cfg win over it.
+        ShellFactory factory = host -> {
+            SshOptions forHost = sshConfig.acceptsNewKeys(host) ? options.withAcceptNewHostKeys(true) : options;
+            if (!timeoutSet) {
+                Optional<Integer> seconds = sshConfig.connectTimeoutSeconds(host);
+                if (seconds.isPresent()) {
+                    forHost = forHost.withConnectTimeout(Duration.ofSeconds(seconds.get()));
+                }
+            }
+            return ShellFactories.create(forHost).open(host);
+        };
         if (mixee != null && FleetfixCommand.verbosity(mixee.commandLine()) >= 1) {
             return CommandTrace.around(
                     factory, new CommandEcho(mixee.commandLine().getErr()));
@@ -56,10 +73,40 @@ public final class SshOptionsMixin {
     }
 
     public SshOptions toOptions() {
+        AnsibleSettings settings = settings();
+        boolean acceptNew = acceptNewHostKeys;
+        if (!acceptNew && !given("--accept-new-host-keys")) {
+            Optional<String> origin = settings.acceptNewFromConfig();
+            if (origin.isPresent()) {
+                acceptNew = true;
+                PrintWriter err = mixee.commandLine().getErr();
+                err.println("fleetfix: note: host_key_checking = False (" + origin.get() + "): unknown host keys are"
+                        + " trusted on first use and recorded (accept-new); a changed key is still refused");
+                err.flush();
+            }
+        }
+        Duration timeout = connectTimeout;
+        if (!given("--connect-timeout")) {
+            timeout = settings.config()
+                    .positiveInt("defaults.timeout")
+                    .map(Duration::ofSeconds)
+                    .orElse(connectTimeout);
+        }
         return new SshOptions(
                 Optional.ofNullable(knownHosts),
-                acceptNewHostKeys,
-                connectTimeout,
+                acceptNew,
+                timeout,
                 Optional.ofNullable(passphraseEnv).filter(v -> !v.isBlank()));
+    }
+
+    private AnsibleSettings settings() {
+        return mixee == null ? AnsibleSettings.none() : FleetfixCommand.settings(mixee.commandLine());
+    }
+
+    private boolean given(String option) {
+        if (mixee == null || mixee.commandLine().getParseResult() == null) {
+            return false;
+        }
+        return mixee.commandLine().getParseResult().hasMatchedOption(option);
     }
 }

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Turns one host's variable layers (groups in precedence order, then the host's own) into a
@@ -57,8 +58,16 @@ final class HostResolver {
     private final Path baseDir;
     private final Set<String> warnings = new LinkedHashSet<>();
 
+    /** Which file each variable value came from (group_vars, several sources); others are in {@code file}. */
+    private final Function<YamlNode, Path> origins;
+
     HostResolver(Path file) {
+        this(file, node -> null);
+    }
+
+    HostResolver(Path file, Function<YamlNode, Path> origins) {
         this.file = file;
+        this.origins = origins;
         Path parent = file.toAbsolutePath().getParent();
         this.baseDir = parent == null ? Path.of("") : parent;
     }
@@ -344,7 +353,11 @@ final class HostResolver {
         }
 
         InputException error(Located v, String message) {
-            return new InputException(file, v.node().line(), v.node().column(), "host " + host + ": " + message);
+            return new InputException(
+                    Optional.ofNullable(origins.apply(v.node())).orElse(file),
+                    v.node().line(),
+                    v.node().column(),
+                    "host " + host + ": " + message);
         }
     }
 }

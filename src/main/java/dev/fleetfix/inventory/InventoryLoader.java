@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,10 +33,14 @@ public final class InventoryLoader {
     private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
     private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
-    private final Path file;
+    /** The source being read; with several sources (a directory inventory) it changes per source. */
+    private Path file;
+
     private final Map<String, GroupDef> groups = new LinkedHashMap<>();
     private final Map<String, HostDef> hosts = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    /** The file each variable value came from, for errors found after every source is read. */
+    private final Map<YamlNode, Path> origins = new IdentityHashMap<>();
 
     private InventoryLoader(Path file) {
         this.file = file;
@@ -51,7 +56,21 @@ public final class InventoryLoader {
         YamlNode root = YamlNode.read(file, loader.warnings::add)
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
         loader.parseTop(root);
-        return loader.build();
+        return loader.build(VarsLayers.NONE).inventory();
+    }
+
+    /**
+     * Reads several sources into one inventory, in order (Ansible's InventoryData fed by each
+     * source's plugin), then adds {@code vars}' layers by Ansible's variable precedence.
+     */
+    static AnsibleInventory load(List<InventorySource> sources, VarsLayers vars) {
+        InventoryLoader loader = new InventoryLoader(sources.get(0).file());
+        for (InventorySource source : sources) {
+            loader.file = source.file();
+            source.documents().forEach(loader::parseTop);
+        }
+        loader.file = sources.get(0).file();
+        return loader.build(vars);
     }
 
     private void parseTop(YamlNode root) {
@@ -230,7 +249,7 @@ public final class InventoryLoader {
             throw error(body, "host " + host.name + ": expected a mapping of variables, was " + describe(body));
         }
         // A host defined twice keeps its first place; later variables win key by key, as in Ansible.
-        body.fields().values().forEach(v -> setVariable(host.vars, v));
+        body.fields().values().forEach(v -> setTrackedVariable(host.vars, v));
     }
 
     private void addChild(GroupDef parent, GroupDef child, YamlNode.Field where) {
@@ -247,6 +266,11 @@ public final class InventoryLoader {
         }
     }
 
+    private void setTrackedVariable(Map<String, YamlNode> vars, YamlNode.Field field) {
+        origins.put(field.value(), file);
+        setVariable(vars, field);
+    }
+
     static void setVariable(Map<String, YamlNode> vars, YamlNode.Field field) {
         YamlNode old = vars.get(field.key());
         YamlNode value = field.value();
@@ -259,7 +283,7 @@ public final class InventoryLoader {
         vars.put(field.key(), value);
     }
 
-    private Inventory build() {
+    private AnsibleInventory build(VarsLayers extra) {
         GroupDef all = group(ALL);
         GroupDef ungrouped = group(UNGROUPED);
         for (GroupDef group : List.copyOf(groups.values())) {
@@ -282,20 +306,39 @@ public final class InventoryLoader {
         Map<GroupDef, Integer> depth = depths();
         Map<String, List<String>> members = new LinkedHashMap<>();
         groups.values().forEach(g -> members.put(g.name, flattenHosts(g)));
-        HostResolver resolver = new HostResolver(file);
+        HostResolver resolver = new HostResolver(
+                file, node -> origins.getOrDefault(node, extra.origins().get(node)));
         List<Host> resolved = new ArrayList<>();
         for (String name : members.get(ALL)) {
             HostDef host = hosts.get(name);
             List<GroupDef> sorted = sortedGroups(host, depth);
             List<Map<String, YamlNode>> layers = new ArrayList<>();
             sorted.forEach(g -> layers.add(g.vars));
+            // Ansible's order: inventory group vars, group_vars/all, group_vars/GROUP (sorted), host vars,
+            // host_vars/HOST.
+            layers.addAll(extra.groups(sorted.stream().map(g -> g.name).toList()));
             layers.add(host.vars);
+            layers.addAll(extra.host(name));
             resolved.add(resolver.resolve(
                     name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
         }
+        Map<String, AnsibleInventory.GroupShape> shapes = new LinkedHashMap<>();
+        groups.values()
+                .forEach(g -> shapes.put(
+                        g.name,
+                        new AnsibleInventory.GroupShape(
+                                g.children.stream().map(c -> c.name).toList(),
+                                List.copyOf(g.hosts),
+                                plainVars(g.vars))));
         List<String> found = new ArrayList<>(warnings);
         found.addAll(resolver.warnings());
-        return new Inventory(Optional.of(file), resolved, members, found);
+        return new AnsibleInventory(new Inventory(Optional.of(file), resolved, members, found), shapes);
+    }
+
+    private static Map<String, Object> plainVars(Map<String, YamlNode> vars) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        vars.forEach((k, v) -> out.put(k, v.plain()));
+        return out;
     }
 
     /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */
@@ -408,7 +451,7 @@ public final class InventoryLoader {
             if (field.key().equals("ansible_group_priority")) {
                 priority = loader.priority(this, field.value());
             } else {
-                InventoryLoader.setVariable(vars, field);
+                loader.setTrackedVariable(vars, field);
             }
         }
     }

@@ -1,0 +1,15 @@
+package dev.fleetfix.inventory;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One inventory source read into YAML-inventory shaped documents (groups of hosts, vars, children),
+ * whatever its format: INI sections, a script's JSON and YAML files all end up as these, so one
+ * loader builds the groups, ranges and precedence for every format.
+ */
+record InventorySource(Path file, List<YamlNode> documents) {
+    InventorySource {
+        documents = List.copyOf(documents);
+    }
+}

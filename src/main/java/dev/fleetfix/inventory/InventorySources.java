@@ -1,0 +1,176 @@
+package dev.fleetfix.inventory;
+
+import dev.fleetfix.InputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What {@code -i SOURCE} means, as in Ansible: a YAML or INI file, an executable inventory script,
+ * {@code ansible-inventory --list} JSON, a directory of such sources, or a comma-separated host list
+ * ({@code -i 'redis-1,redis-2,'}). {@code group_vars/} and {@code host_vars/} next to the source
+ * (and next to the playbook) are read too.
+ */
+public final class InventorySources {
+    /** Ansible's INVENTORY_IGNORE_EXTS (with REJECT_EXTS) and the always-ignored names in a directory. */
+    private static final List<String> IGNORED_EXTENSIONS = List.of(
+            ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".ini", ".cfg", ".retry");
+
+    private static final Pattern IGNORED_NAMES = Pattern.compile("^\\.|^host_vars$|^group_vars$|^vars_plugins$");
+
+    private InventorySources() {}
+
+    /** Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's. */
+    public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
+        Path path = Path.of(source);
+        if (!Files.exists(path) && source.contains(",")) {
+            return build(List.of(hostList(source)), List.of(), playbookDir);
+        }
+        if (!Files.exists(path)) {
+            throw new InputException("inventory " + source + ": no such file or directory");
+        }
+        List<InventorySource> sources = new ArrayList<>();
+        if (Files.isDirectory(path)) {
+            walk(path, sources, new HashSet<>());
+        } else {
+            sources.add(read(path));
+        }
+        return build(sources, List.of(baseDir(path)), playbookDir);
+    }
+
+    /** {@code ansible-inventory -i SOURCE --list} run by fleetfix: any plugin Ansible has. */
+    public static AnsibleInventory fromAnsible(String program, String source, Optional<Path> playbookDir) {
+        Path path = Path.of(source);
+        InventorySource listed = ScriptInventory.fromAnsible(program, path);
+        // ansible-inventory already folded group_vars and host_vars of the inventory into hostvars.
+        return build(List.of(listed), List.of(), playbookDir);
+    }
+
+    private static AnsibleInventory build(List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir) {
+        if (sources.stream().allMatch(s -> s.documents().isEmpty())) {
+            Path where = sources.isEmpty() ? dirs.get(0) : sources.get(0).file();
+            throw new InputException(where, 0, 0, "inventory is empty: define at least one host");
+        }
+        List<Path> playbook = playbookDir.map(p -> p.toAbsolutePath().normalize()).stream()
+                .filter(p -> !dirs.contains(p))
+                .toList();
+        return InventoryLoader.load(sources, new GroupVars(dirs, playbook));
+    }
+
+    private static Path baseDir(Path source) {
+        Path abs = source.toAbsolutePath().normalize();
+        return Files.isDirectory(abs) ? abs : abs.getParent();
+    }
+
+    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen) {
+        try {
+            if (!seen.add(dir.toRealPath())) {
+                return; // a symlink back into the tree: read once, as a loop would never end
+            }
+        } catch (IOException e) {
+            throw new InputException(dir, 0, 0, "cannot read inventory directory: " + e.getMessage());
+        }
+        List<Path> entries;
+        try (Stream<Path> list = Files.list(dir)) {
+            entries = list.sorted().toList();
+        } catch (IOException e) {
+            throw new InputException(dir, 0, 0, "cannot list inventory directory: " + e.getMessage());
+        }
+        for (Path entry : entries) {
+            String name = entry.getFileName().toString();
+            if (IGNORED_NAMES.matcher(name).find()
+                    || IGNORED_EXTENSIONS.stream().anyMatch(name::endsWith)) {
+                continue;
+            }
+            if (Files.isDirectory(entry)) {
+                walk(entry, sources, seen);
+            } else {
+                sources.add(read(entry));
+            }
+        }
+    }
+
+    /** One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI. */
+    static InventorySource read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            // /dev/zero, a FIFO, a socket: nothing an inventory is read from, and reading might never end
+            throw new InputException(file, 0, 0, "inventory is not a regular file");
+        }
+        if (ScriptInventory.isScript(file)) {
+            return ScriptInventory.run(file);
+        }
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        boolean yamlName = name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
+        boolean noExtension = !name.contains(".");
+        if (!yamlName && !noExtension) {
+            return IniInventory.read(file);
+        }
+        Optional<YamlNode> root;
+        try {
+            root = YamlNode.read(file);
+        } catch (InputException e) {
+            if (noExtension) {
+                return IniInventory.read(file);
+            }
+            throw e;
+        }
+        if (root.isEmpty()) {
+            return new InventorySource(file, List.of());
+        }
+        YamlNode doc = root.get();
+        if (noExtension && !looksLikeYamlInventory(doc)) {
+            return IniInventory.read(file);
+        }
+        if (doc.isMapping() && doc.fields().containsKey("plugin")) {
+            YamlNode.Field plugin = doc.fields().get("plugin");
+            throw new InputException(
+                    file,
+                    plugin.line(),
+                    plugin.column(),
+                    "this is the configuration of inventory plugin " + InventoryLoader.describe(plugin.value())
+                            + ", which only Ansible runs: use --inventory-from-ansible");
+        }
+        if (ScriptInventory.isListShape(doc)) {
+            return ScriptInventory.fromFile(file, doc);
+        }
+        return new InventorySource(file, List.of(doc));
+    }
+
+    /** A mapping of groups to mappings (or nothing): anything else in a file without extension is INI. */
+    private static boolean looksLikeYamlInventory(YamlNode doc) {
+        return doc.isMapping()
+                && doc.fields().values().stream()
+                        .allMatch(f -> f.value().isNull() || f.value().isMapping());
+    }
+
+    /** Ansible's host_list plugin: {@code -i 'a,b:2222,'}, every host ungrouped. */
+    private static InventorySource hostList(String source) {
+        Map<String, YamlNode.Field> hosts = new LinkedHashMap<>();
+        for (String part : source.split(",")) {
+            String host = part.strip();
+            if (!host.isEmpty()) {
+                hosts.put(host, new YamlNode.Field(host, 0, 0, new YamlNode(null, 0, 0)));
+            }
+        }
+        if (hosts.isEmpty()) {
+            throw new InputException("inventory " + source + ": the host list names no host");
+        }
+        Map<String, YamlNode.Field> body = new LinkedHashMap<>();
+        body.put("hosts", new YamlNode.Field("hosts", 0, 0, new YamlNode(hosts, 0, 0)));
+        Map<String, YamlNode.Field> top = new LinkedHashMap<>();
+        top.put(
+                InventoryLoader.UNGROUPED,
+                new YamlNode.Field(InventoryLoader.UNGROUPED, 0, 0, new YamlNode(body, 0, 0)));
+        return new InventorySource(Path.of(source), List.of(new YamlNode(top, 0, 0)));
+    }
+}

@@ -1,0 +1,308 @@
+package dev.fleetfix.inventory;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.InputException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Inventories in the JSON of Ansible's script protocol, which is also what {@code ansible-inventory
+ * --list} prints: {@code {"group": {"hosts": [...], "vars": {...}, "children": [...]}, "_meta":
+ * {"hostvars": {...}}}}. The JSON comes from an executable (run with {@code --list}, and with
+ * {@code --host NAME} per host when {@code _meta} is missing), from {@code ansible-inventory}
+ * itself, or from a file.
+ */
+final class ScriptInventory {
+    static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int STDERR_SHOWN = 2000;
+
+    private ScriptInventory() {}
+
+    /** Whether Ansible would run {@code file} as a script: executable, and starting with {@code #!}. */
+    static boolean isScript(Path file) {
+        if (!Files.isRegularFile(file) || !Files.isExecutable(file)) {
+            return false;
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(2);
+            return head.length == 2 && head[0] == '#' && head[1] == '!';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code script --list} (and {@code --host} per host without {@code _meta}). */
+    static InventorySource run(Path script) {
+        String name = "inventory script " + script;
+        YamlNode root = parseJson(name, script, runProgram(name, List.of(script.toString(), "--list")));
+        return fromList(script, root, host -> {
+            String out = runProgram(name, List.of(script.toString(), "--host", host));
+            YamlNode vars = parseJson(name + " --host " + host, script, out);
+            if (!vars.isNull() && !vars.isMapping()) {
+                throw new InputException(script, 0, 0, name + " --host " + host + " must print a JSON object");
+            }
+            return vars;
+        });
+    }
+
+    /** {@code ansible-inventory -i SOURCE --list}: any source or plugin Ansible reads. */
+    static InventorySource fromAnsible(String ansibleInventory, Path source) {
+        String name = ansibleInventory + " -i " + source + " --list";
+        String out = runProgram(name, List.of(ansibleInventory, "-i", source.toString(), "--list"));
+        return fromList(source, parseJson(name, source, out), host -> new YamlNode(null, 0, 0));
+    }
+
+    /** A file holding {@code ansible-inventory --list} JSON (or YAML of the same shape). */
+    static InventorySource fromFile(Path file, YamlNode root) {
+        // A file cannot be asked --host: without _meta.hostvars its hosts have only group variables.
+        return fromList(file, root, host -> new YamlNode(null, 0, 0));
+    }
+
+    /** Whether a parsed document is in the {@code --list} shape rather than a YAML inventory's. */
+    static boolean isListShape(YamlNode root) {
+        if (!root.isMapping()) {
+            return false;
+        }
+        if (root.fields().containsKey("_meta")) {
+            return true;
+        }
+        for (YamlNode.Field group : root.fields().values()) {
+            YamlNode body = group.value();
+            if (body.value() instanceof List) {
+                return true;
+            }
+            if (body.isMapping()) {
+                for (String section : List.of("hosts", "children")) {
+                    YamlNode.Field f = body.fields().get(section);
+                    if (f != null && f.value().value() instanceof List) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    interface HostVars {
+        YamlNode of(String host);
+    }
+
+    private static InventorySource fromList(Path file, YamlNode root, HostVars missingMeta) {
+        if (!root.isMapping()) {
+            throw new InputException(
+                    file, root.line(), root.column(), "inventory JSON must be an object of groups, was " + kind(root));
+        }
+        List<YamlNode> docs = new ArrayList<>();
+        Map<String, String> firstGroup = new LinkedHashMap<>();
+        YamlNode hostvars = null;
+        for (YamlNode.Field group : root.fields().values()) {
+            if (group.key().equals("_meta")) {
+                YamlNode meta = group.value();
+                if (meta.isMapping() && meta.fields().containsKey("hostvars")) {
+                    hostvars = meta.fields().get("hostvars").value();
+                    if (!hostvars.isMapping() && !hostvars.isNull()) {
+                        throw new InputException(
+                                file, hostvars.line(), hostvars.column(), "_meta.hostvars must be an object");
+                    }
+                }
+                continue;
+            }
+            docs.add(group(file, group, firstGroup));
+        }
+        for (Map.Entry<String, String> host : firstGroup.entrySet()) {
+            YamlNode vars;
+            if (hostvars == null) {
+                vars = missingMeta.of(host.getKey());
+            } else {
+                YamlNode.Field f = hostvars.isNull() ? null : hostvars.fields().get(host.getKey());
+                vars = f == null ? new YamlNode(null, 0, 0) : f.value();
+            }
+            if (vars.isNull()) {
+                continue;
+            }
+            if (!vars.isMapping()) {
+                throw new InputException(
+                        file, vars.line(), vars.column(), "variables of host " + host.getKey() + " must be an object");
+            }
+            docs.add(doc(host.getValue(), vars.line(), Map.of("hosts", map(host.getKey(), vars))));
+        }
+        return new InventorySource(file, docs);
+    }
+
+    /** One group as the script plugin reads it, into a YAML-inventory document. */
+    private static YamlNode group(Path file, YamlNode.Field group, Map<String, String> firstGroup) {
+        YamlNode body = group.value();
+        Map<String, YamlNode> sections = new LinkedHashMap<>();
+        if (!body.isMapping()) {
+            sections.put("hosts", body);
+        } else if (!body.fields().keySet().stream().anyMatch(Set.of("hosts", "vars", "children")::contains)) {
+            // Ansible's shorthand: a group object without those keys is a host of that name with vars.
+            YamlNode.Field self =
+                    new YamlNode.Field(group.key(), group.line(), group.column(), new YamlNode(null, 0, 0));
+            sections.put("hosts", new YamlNode(List.of(new YamlNode(self.key(), self.line(), self.column())), 0, 0));
+            sections.put("vars", body);
+        } else {
+            body.fields().forEach((k, f) -> sections.put(k, f.value()));
+        }
+        Map<String, YamlNode.Field> out = new LinkedHashMap<>();
+        YamlNode hosts = sections.get("hosts");
+        if (hosts != null && !hosts.isNull()) {
+            out.put(
+                    "hosts",
+                    new YamlNode.Field("hosts", hosts.line(), hosts.column(), names(file, group, hosts, "hosts")));
+            for (YamlNode h : items(hosts)) {
+                firstGroup.putIfAbsent(String.valueOf(h.value()), group.key());
+            }
+        }
+        YamlNode vars = sections.get("vars");
+        if (vars != null && !vars.isNull()) {
+            if (!vars.isMapping()) {
+                throw new InputException(
+                        file,
+                        vars.line(),
+                        vars.column(),
+                        "group " + group.key() + ": vars must be an object, was " + kind(vars));
+            }
+            out.put("vars", new YamlNode.Field("vars", vars.line(), vars.column(), vars));
+        }
+        YamlNode children = sections.get("children");
+        if (children != null && !children.isNull()) {
+            out.put(
+                    "children",
+                    new YamlNode.Field(
+                            "children", children.line(), children.column(), names(file, group, children, "children")));
+        }
+        return doc(group.key(), group.line(), out.isEmpty() ? null : out);
+    }
+
+    private static YamlNode names(Path file, YamlNode.Field group, YamlNode list, String what) {
+        if (!(list.value() instanceof List)) {
+            throw new InputException(
+                    file,
+                    list.line(),
+                    list.column(),
+                    "group " + group.key() + ": " + what + " must be a list, was " + kind(list));
+        }
+        Map<String, YamlNode.Field> out = new LinkedHashMap<>();
+        for (YamlNode item : items(list)) {
+            if (!(item.value() instanceof String) && !(item.value() instanceof Number)) {
+                throw new InputException(
+                        file,
+                        item.line(),
+                        item.column(),
+                        "group " + group.key() + ": " + what + " must hold names, found " + kind(item));
+            }
+            String name = String.valueOf(item.value());
+            out.putIfAbsent(
+                    name,
+                    new YamlNode.Field(
+                            name, item.line(), item.column(), new YamlNode(null, item.line(), item.column())));
+        }
+        return new YamlNode(out, list.line(), list.column());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<YamlNode> items(YamlNode list) {
+        return list.value() instanceof List ? (List<YamlNode>) list.value() : List.of();
+    }
+
+    private static Map<String, YamlNode.Field> map(String key, YamlNode value) {
+        Map<String, YamlNode.Field> m = new LinkedHashMap<>();
+        m.put(key, new YamlNode.Field(key, value.line(), value.column(), value));
+        return m;
+    }
+
+    private static YamlNode doc(String group, int line, Map<String, ?> body) {
+        Map<String, YamlNode.Field> inner = new LinkedHashMap<>();
+        if (body != null) {
+            body.forEach((k, v) -> inner.put(
+                    k, v instanceof YamlNode.Field f ? f : new YamlNode.Field(k, line, 0, new YamlNode(v, line, 0))));
+        }
+        Map<String, YamlNode.Field> top = new LinkedHashMap<>();
+        top.put(group, new YamlNode.Field(group, line, 0, new YamlNode(inner.isEmpty() ? null : inner, line, 0)));
+        return new YamlNode(top, line, 0);
+    }
+
+    private static String kind(YamlNode node) {
+        return InventoryLoader.describe(node);
+    }
+
+    private static YamlNode parseJson(String program, Path file, String out) {
+        try {
+            Object value = JSON.readValue(out, Object.class);
+            return YamlValues.node(value, 0);
+        } catch (JsonProcessingException e) {
+            throw new InputException(
+                    file,
+                    0,
+                    0,
+                    program + " printed no valid JSON: " + e.getOriginalMessage() + " (line "
+                            + e.getLocation().getLineNr() + " of its output)");
+        }
+    }
+
+    /** Runs a program; a failure names it and shows its stderr. */
+    static String runProgram(String name, List<String> command) {
+        Process process;
+        try {
+            process = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.from(devNull()))
+                    .start();
+        } catch (IOException e) {
+            throw new InputException(name + ": cannot run: " + e.getMessage());
+        }
+        CompletableFuture<byte[]> out = drain(process.getInputStream());
+        CompletableFuture<byte[]> err = drain(process.getErrorStream());
+        try {
+            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new InputException(name + ": no answer within " + TIMEOUT.toSeconds() + " s, stopped");
+            }
+            String stderr = new String(err.join(), StandardCharsets.UTF_8).strip();
+            if (process.exitValue() != 0) {
+                throw new InputException(name + " exited with " + process.exitValue()
+                        + (stderr.isEmpty() ? " and printed nothing on stderr" : ": " + shorten(stderr)));
+            }
+            return new String(out.join(), StandardCharsets.UTF_8);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new InputException(name + ": interrupted");
+        }
+    }
+
+    private static java.io.File devNull() {
+        return new java.io.File("/dev/null");
+    }
+
+    private static String shorten(String stderr) {
+        String oneLine = stderr.replace('\n', ' ').replaceAll("\\p{Cntrl}", "?");
+        return oneLine.length() <= STDERR_SHOWN ? oneLine : oneLine.substring(0, STDERR_SHOWN) + "...";
+    }
+
+    private static CompletableFuture<byte[]> drain(InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+                in.transferTo(buffer);
+                return buffer.toByteArray();
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        });
+    }
+}

@@ -1,0 +1,34 @@
+package dev.fleetfix.inventory;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Variables from outside the inventory sources (group_vars/, host_vars/), as layers, later wins. */
+interface VarsLayers {
+    VarsLayers NONE = new VarsLayers() {
+        @Override
+        public List<Map<String, YamlNode>> groups(List<String> groups) {
+            return List.of();
+        }
+
+        @Override
+        public List<Map<String, YamlNode>> host(String host) {
+            return List.of();
+        }
+    };
+
+    /** The file each value came from, for errors that name it. */
+    default Map<YamlNode, Path> origins() {
+        return Map.of();
+    }
+
+    /**
+     * Layers for a host's groups (given in Ansible's sort order, {@code all} first), applied after
+     * every inventory group variable.
+     */
+    List<Map<String, YamlNode>> groups(List<String> groups);
+
+    /** Layers for the host, applied after its inventory variables. */
+    List<Map<String, YamlNode>> host(String host);
+}

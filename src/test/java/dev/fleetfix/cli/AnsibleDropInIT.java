@@ -1,0 +1,152 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabThp;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An Ansible repository's layout on the lab: a bare INI host list, the connection settings (user,
+ * key, become) only in {@code group_vars/all.yml}, and addresses, ports and known_hosts only in an
+ * ssh config given with {@code -F}, as {@code ssh} itself would read them. HOME is a temporary
+ * directory, so no ~/.ssh/config or ~/.ansible.cfg of the machine is read.
+ */
+class AnsibleDropInIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static LabFleet fleet;
+
+    @TempDir
+    static Path repo;
+
+    @BeforeAll
+    static void startFleetAndWriteTheRepository() throws IOException {
+        fleet = LabFleet.start(List.of(
+                LabHostSpec.named("drop-1").withThp(LabThp.ALWAYS),
+                LabHostSpec.named("drop-2").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER)));
+        Files.writeString(repo.resolve("hosts"), "[redis]\ndrop-1\ndrop-2\n");
+        Files.createDirectories(repo.resolve("group_vars"));
+        Files.writeString(
+                repo.resolve("group_vars/all.yml"),
+                "ansible_user: " + fleet.user() + "\n"
+                        + "ansible_ssh_private_key_file: '" + fleet.privateKey() + "'\n"
+                        + "ansible_become: true\n");
+        StringBuilder ssh = new StringBuilder();
+        for (LabHost host : fleet.hosts()) {
+            ssh.append("Host ").append(host.name()).append('\n');
+            ssh.append("    HostName ").append(host.address()).append('\n');
+            ssh.append("    Port ").append(host.sshPort()).append('\n');
+        }
+        ssh.append("Host *\n    UserKnownHostsFile ")
+                .append(fleet.knownHostsFile())
+                .append('\n');
+        ssh.append("    User nobody-should-win-over-group-vars\n");
+        Files.writeString(repo.resolve("ssh_config"), ssh.toString());
+        Files.createDirectories(repo.resolve("home"));
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private static CliRun fleetfix(String... args) {
+        Path home = repo.resolve("home");
+        AnsibleSettings settings = new AnsibleSettings(Map.of(), home, home, true);
+        CliRun run = CliRun.of(Main.commandLine(settings), args);
+        System.out.println(run);
+        return run;
+    }
+
+    @Test
+    void auditReachesEveryHostOfABareIniListThroughGroupVarsAndTheSshConfig() throws IOException {
+        CliRun run = fleetfix(
+                "audit",
+                "-i",
+                repo.resolve("hosts").toString(),
+                "-F",
+                repo.resolve("ssh_config").toString(),
+                "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        JsonNode hosts = JSON.readTree(run.stdout()).path("hosts");
+        List<String> verdicts = new ArrayList<>();
+        hosts.forEach(h ->
+                verdicts.add(h.path("host").asText() + " " + h.path("verdict").asText()));
+        assertThat(verdicts).as(run.toString()).hasSize(2).noneMatch(v -> v.contains("unreachable"));
+        assertThat(run.stdout()).contains("drop-1").contains("drop-2");
+    }
+
+    @Test
+    void applyCheckPlansTheThpChangeOnlyWhereItIsNeeded() {
+        CliRun run = fleetfix(
+                "apply",
+                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                "-i",
+                repo.resolve("hosts").toString(),
+                "-F",
+                repo.resolve("ssh_config").toString(),
+                "--check",
+                "--no-color",
+                "--run-dir",
+                repo.resolve("run-check").toString());
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
+        assertThat(run.stdout().lines().filter(l -> l.matches("drop-[12] : .*")))
+                .as(run.toString())
+                .hasSize(2)
+                .allMatch(l -> l.contains("unreachable=0") && l.contains("failed=0"));
+    }
+
+    @Test
+    void withoutTheSshConfigTheNamesDoNotResolveAndNothingIsAudited() {
+        CliRun run = fleetfix("audit", "-i", repo.resolve("hosts").toString(), "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.stdout()).contains("unreachable");
+    }
+
+    @Test
+    void hostKeyCheckingFalseInAnsibleCfgTrustsNewHostsOnFirstUseAndRecordsThem() throws IOException {
+        Path cwd = Files.createDirectories(repo.resolve("with-cfg"));
+        Files.writeString(cwd.resolve("ansible.cfg"), "[defaults]\nhost_key_checking = False\n");
+        Path fresh = repo.resolve("fresh_known_hosts");
+        String sshConfig = Files.readString(repo.resolve("ssh_config"))
+                .replace(fleet.knownHostsFile().toString(), fresh.toString());
+        Path config = Files.writeString(repo.resolve("ssh_config_fresh"), sshConfig);
+        AnsibleSettings settings = new AnsibleSettings(Map.of(), cwd, repo.resolve("home"), true);
+
+        CliRun run = CliRun.of(
+                Main.commandLine(settings),
+                "audit",
+                "-i",
+                repo.resolve("hosts").toString(),
+                "-F",
+                config.toString(),
+                "--json");
+        System.out.println(run);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(run.stdout()).doesNotContain("\"verdict\" : \"unreachable\"");
+        assertThat(run.stderr()).contains("host_key_checking = False").contains("accept-new");
+        String recorded = Files.readString(fresh);
+        for (LabHost host : fleet.hosts()) {
+            assertThat(recorded).contains(host.address());
+        }
+    }
+}

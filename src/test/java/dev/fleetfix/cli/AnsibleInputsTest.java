@@ -1,0 +1,247 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad Ansible inputs stop fleetfix before any host is touched, with exit code 2 and a message that
+ * names the file and line (or the program and its stderr). Each run audits; with good input it
+ * would connect, so an exit 2 with nothing on stdout means no host was contacted.
+ */
+class AnsibleInputsTest {
+    @TempDir
+    Path dir;
+
+    private CliRun fleetfix(Map<String, String> env, String... args) {
+        AnsibleSettings settings = new AnsibleSettings(env, dir, dir, true);
+        return CliRun.of(Main.commandLine(settings), args);
+    }
+
+    private CliRun audit(Path inventory) {
+        return fleetfix(Map.of(), "audit", "-F", "none", "-i", inventory.toString());
+    }
+
+    private Path write(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void aScriptThatFailsIsNamedWithItsStderr() throws IOException {
+        Path script = write("cloud.sh", "#!/bin/sh\necho 'cloud API: 403 Forbidden' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+
+        CliRun run = audit(script).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr())
+                .contains("inventory script " + script)
+                .contains("exited with 1")
+                .contains("cloud API: 403 Forbidden");
+        assertThat(run.stdout()).isEmpty();
+    }
+
+    @Test
+    void aScriptThatPrintsNoJsonIsNamed() throws IOException {
+        Path script = write("broken.sh", "#!/bin/sh\necho '{\"redis\": [\"a\",'\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+
+        CliRun run = audit(script).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains(script.toString()).contains("printed no valid JSON");
+    }
+
+    @Test
+    void anIniHostLineWithoutKeyEqualsValueNamesFileAndLine() throws IOException {
+        Path ini = write("hosts.ini", "[redis]\nredis-1 ansible_port=22\nredis-2 port\n");
+
+        CliRun run = audit(ini).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains(ini + ":3: expected key=value after the host name, got \"port\"");
+        assertThat(run.stdout()).isEmpty();
+    }
+
+    @Test
+    void iniSyntaxErrorsNameTheirLine() throws IOException {
+        assertThat(audit(write("a.ini", "[redis]\nr1\n[bad group]\n")).stderr()).contains("a.ini:3: invalid section");
+        assertThat(audit(write("b.ini", "[redis:vars]\nport\n[redis]\nr1\n")).stderr())
+                .contains("b.ini:2: expected key=value in [redis:vars]");
+        assertThat(audit(write("c.ini", "[redis:hosts]\nr1\n[redis:nodes]\n")).stderr())
+                .contains("c.ini:3: section [redis:nodes] has unknown type nodes");
+        assertThat(audit(write("d.ini", "[all:children]\nghosts\n[redis]\nr1\n"))
+                        .stderr())
+                .contains("d.ini:2: section [all:children] names group ghosts, which has no section of its own");
+        assertThat(audit(write("e.ini", "[nowhere:vars]\nx=1\n[redis]\nr1\n")).stderr())
+                .contains("e.ini:1: section [nowhere:vars] is for a group that is defined nowhere");
+        assertThat(audit(write("f.ini", "[redis]\nr1 name='unclosed\n")).stderr())
+                .contains("f.ini:2: cannot parse host line: no closing quotation");
+        assertThat(audit(write("g.ini", "[redis]\nr1 ; comment\n")).stderr())
+                .contains("g.ini:2: expected key=value after the host name, got \";\"");
+    }
+
+    @Test
+    void iniGroupCyclesAreRefused() throws IOException {
+        Path ini = write("cycle.ini", "[a:children]\nb\n[b:children]\na\n");
+
+        CliRun run = audit(ini).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains("cycle.ini:").contains("creates a loop");
+    }
+
+    @Test
+    void aGroupVarsFileThatIsNotAMappingNamesFileAndLine() throws IOException {
+        Path ini = write("inv/hosts.ini", "[redis]\nr1\n");
+        Path vars = write("inv/group_vars/redis.yml", "# a list, not variables\n- ansible_user: deploy\n");
+
+        CliRun run = audit(ini).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains(vars + ":2:1: a variables file must be a mapping");
+        assertThat(run.stdout()).isEmpty();
+    }
+
+    @Test
+    void aBadValueInGroupVarsNamesTheGroupVarsFile() throws IOException {
+        Path ini = write("inv/hosts.ini", "[redis]\nr1\n");
+        Path vars = write("inv/group_vars/all/conn.yml", "ansible_port: ssh\n");
+
+        CliRun run = audit(ini).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains(vars + ":1:").contains("ansible_port must be a number 1..65535");
+    }
+
+    @Test
+    void aVaultFileIsRefusedNotMisread() throws IOException {
+        Path ini = write("inv/hosts.ini", "[redis]\nr1\n");
+        write("inv/group_vars/all.yml", "$ANSIBLE_VAULT;1.1;AES256\n6162\n");
+
+        CliRun run = audit(ini).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains("ansible-vault");
+    }
+
+    @Test
+    void anInventoryPluginConfigurationPointsToInventoryFromAnsible() throws IOException {
+        Path plugin = write("aws_ec2.yml", "plugin: amazon.aws.aws_ec2\nregions: [eu-west-1]\n");
+
+        CliRun run = audit(plugin).expectExit(ExitCode.USAGE);
+
+        assertThat(run.stderr()).contains(plugin + ":1:1").contains("--inventory-from-ansible");
+    }
+
+    @Test
+    void hostKeyCheckingFalseInAnsibleCfgMeansAcceptNewAndSaysSo() throws IOException {
+        write("ansible.cfg", "[defaults]\nhost_key_checking = False\ninventory = hosts.ini\n");
+        write("hosts.ini", "[redis]\nr1 ansible_host=127.0.0.1 ansible_port=1\n");
+
+        CliRun run = fleetfix(
+                Map.of("ANSIBLE_CONFIG", dir.resolve("ansible.cfg").toString()),
+                "audit",
+                "-F",
+                "none",
+                "--connect-timeout",
+                "1s");
+
+        assertThat(run.stderr())
+                .contains("host_key_checking = False (" + dir.resolve("ansible.cfg") + ":2 host_key_checking)")
+                .contains("accept-new")
+                .contains("a changed key is still refused");
+        assertThat(run.stdout()).contains("r1");
+    }
+
+    @Test
+    void theEnvironmentBeatsAnsibleCfgAndTheInventoryComesFromIt() throws IOException {
+        write("ansible.cfg", "[defaults]\ninventory = hosts.ini\nforks = 0\n");
+        write("hosts.ini", "[redis]\nr1\nr2\n");
+
+        CliRun bad = fleetfix(
+                Map.of("ANSIBLE_CONFIG", dir.resolve("ansible.cfg").toString()), "inventory", "--graph", "-F", "none");
+        assertThat(bad.exitCode()).as(bad.toString()).isZero();
+        assertThat(bad.stdout()).contains("|--r1").contains("|--r2");
+
+        CliRun env = fleetfix(
+                Map.of("ANSIBLE_CONFIG", dir.resolve("ansible.cfg").toString(), "ANSIBLE_INVENTORY", "r9,"),
+                "inventory",
+                "--graph",
+                "-F",
+                "none");
+        assertThat(env.stdout()).contains("|--r9").doesNotContain("r1");
+    }
+
+    @Test
+    void sshArgsGiveTheJumpHostAndWhatFleetfixDoesNotApplyIsSaid() throws IOException {
+        Path cfg = write(
+                "ansible.cfg",
+                "[ssh_connection]\nssh_args = -C -o ControlMaster=auto -o ControlPersist=60s -J ops@bastion:2222"
+                        + " -o Ciphers=aes128-ctr\n[defaults]\nforks = 7\n");
+        write("hosts.json", "{\"redis\": {\"hosts\": [\"r1\", \"r2\"]}, \"all\": {\"children\": [\"redis\"]}}");
+
+        CliRun run = fleetfix(
+                Map.of("ANSIBLE_CONFIG", cfg.toString()),
+                "inventory",
+                "-F",
+                "none",
+                "-i",
+                dir.resolve("hosts.json").toString(),
+                "--graph");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stderr())
+                .contains(cfg + ":2 ssh_args: fleetfix does not apply -o Ciphers=aes128-ctr")
+                .doesNotContain("ControlMaster");
+    }
+
+    /** Sees what a real command would get from the mixins, under fleetfix's root command. */
+    @picocli.CommandLine.Command(name = "probe")
+    static final class Probe implements Runnable {
+        @picocli.CommandLine.Mixin
+        InventoryOptions inventory;
+
+        @picocli.CommandLine.Mixin
+        SshOptionsMixin ssh;
+
+        @picocli.CommandLine.Option(names = "--forks", defaultValue = "10")
+        int forks;
+
+        dev.fleetfix.transport.SshOptions options;
+
+        @Override
+        public void run() {
+            inventory.inventory();
+            options = ssh.toOptions();
+        }
+    }
+
+    @Test
+    void ansibleCfgGivesJumpUserForksAndTimeoutWhereTheCommandLineAndInventoryDoNot() throws IOException {
+        Path cfg = write(
+                "ansible.cfg",
+                "[defaults]\nforks = 7\ntimeout = 3\nremote_user = deploy\n"
+                        + "[ssh_connection]\nssh_args = -o ProxyJump=ops@bastion:2222\n");
+        write("hosts.ini", "[redis]\nr1\nr2 jump=other@hop ansible_user=ops\n");
+        Probe probe = new Probe();
+        picocli.CommandLine cmd =
+                Main.commandLine(new AnsibleSettings(Map.of("ANSIBLE_CONFIG", cfg.toString()), dir, dir, true));
+        cmd.addSubcommand("probe", probe);
+        cmd.setDefaultValueProvider(
+                new AnsibleSettings(Map.of("ANSIBLE_CONFIG", cfg.toString()), dir, dir, true).defaultValues());
+
+        CliRun.of(cmd, "probe", "-F", "none", "-i", dir.resolve("hosts.ini").toString())
+                .expectExit(0);
+
+        assertThat(probe.forks).isEqualTo(7);
+        assertThat(probe.options.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        dev.fleetfix.inventory.Inventory inventory = probe.inventory.inventory();
+        assertThat(inventory.host("r1").orElseThrow().jump()).contains("ops@bastion:2222");
+        assertThat(inventory.host("r1").orElseThrow().user()).contains("deploy");
+        assertThat(inventory.host("r2").orElseThrow().jump()).contains("other@hop");
+        assertThat(inventory.host("r2").orElseThrow().user()).contains("ops");
+    }
+}
