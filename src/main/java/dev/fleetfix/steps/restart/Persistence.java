@@ -58,7 +58,8 @@ public record Persistence(Optional<Boolean> rdb, Optional<Boolean> aof, String s
     public String text() {
         String base = base();
         boolean fromElsewhere = !source.isEmpty() && !configAnswered();
-        return fromElsewhere && persistent().isPresent() ? base + " (" + source + ")" : base;
+        // The source tells where save came from: worth saying only when save decided (AOF off).
+        return fromElsewhere && persistent().isPresent() && !aofOn() ? base + " (" + source + ")" : base;
     }
 
     private String base() {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -138,7 +139,11 @@ final class PersistenceReader {
                     Optional.empty(),
                     aof,
                     "",
-                    join(refused + "; CONFIG under its renamed name failed too: " + e.getMessage(), aofWhy));
+                    // Redis's message would name the renamed command, which is a secret of sorts.
+                    join(
+                            refused + "; CONFIG under its renamed name failed too ("
+                                    + e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")",
+                            aofWhy));
         }
     }
 

@@ -207,7 +207,9 @@ public final class SafeRestart {
      */
     private RedisSnapshot whyNotRunning(StepContext ctx, String refused) {
         int port = ctx.host().redis().port();
-        ExecResult r = ctx.shell().exec(Command.of(processScript(unit, port)).withTimeout(Duration.ofSeconds(20)));
+        String address = ctx.host().redis().address();
+        ExecResult r =
+                ctx.shell().exec(Command.of(processScript(unit, address, port)).withTimeout(Duration.ofSeconds(20)));
         Map<String, String> seen = new HashMap<>();
         for (String line : r.stdout().split("\n")) {
             int eq = line.indexOf('=');
@@ -229,10 +231,20 @@ public final class SafeRestart {
                         + port);
     }
 
-    /** {@code unit=active} and {@code listening=N} (sockets listening on the port), one a line. */
-    static String processScript(String unit, int port) {
+    /**
+     * {@code unit=active} and {@code listening=N}: sockets listening on the port at Redis's address
+     * or a wildcard one. Sockets of other addresses are other instances (several per host, or
+     * containers sharing the network); when the address is a name rather than an IP, every
+     * listener on the port counts, since which IP it is cannot be told here.
+     */
+    static String processScript(String unit, String address, int port) {
+        String ip = address.matches("[0-9.]+|[0-9a-fA-F:]+") ? address : "";
         return "echo unit=$(systemctl show -p ActiveState --value " + ShellQuote.quote(unit) + " 2>/dev/null);"
-                + " echo listening=$(ss -ltnH 2>/dev/null | awk '$4 ~ /[:.]" + port + "$/' | wc -l)";
+                + " echo listening=$(ss -ltnH 2>/dev/null | awk -v a=" + ShellQuote.quote(ip) + " -v p=" + port
+                + " '{ l = $4; sub(/%[^:]*/, \"\", l); n = split(l, x, \":\"); if (x[n] != p) next;"
+                + " h = substr(l, 1, length(l) - length(p) - 1); gsub(/^\\[|\\]$/, \"\", h);"
+                + " if (a == \"\" || h == a || h == \"0.0.0.0\" || h == \"*\" || h == \"::\" || h == \"::ffff:\" a) c++ }"
+                + " END { print c + 0 }')";
     }
 
     /** Names the inventory host of each replica fleetfix can open (only those are failover targets). */

@@ -52,7 +52,11 @@ class PersistenceReaderTest {
                     return List.of("save", save);
                 }
                 throw new RedisException(
-                        "r1", RedisException.Kind.UNKNOWN_COMMAND, Optional.of(name), "unknown command", null);
+                        "r1",
+                        RedisException.Kind.UNKNOWN_COMMAND,
+                        Optional.of(name),
+                        name + " refused, unknown command: ERR unknown command '" + name + "'",
+                        null);
             }
 
             @Override
@@ -142,6 +146,17 @@ class PersistenceReaderTest {
         Persistence p = read(host, redis(RedisException.Kind.UNKNOWN_COMMAND, "s3cr3t-config", ""));
         assertThat(p.persistent()).as("the running value, not the file's").contains(false);
         assertThat(p.source()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void aRenamedCONFIGThatFailsTooLeavesSaveUnknownWithoutNamingIt() {
+        Host host = new Host();
+        host.files.put("/etc/redis/redis.conf", "save 900 1\nrename-command CONFIG s3cr3t-config\n");
+        Persistence p = read(host, redis(RedisException.Kind.UNKNOWN_COMMAND, "other-name", ""));
+        assertThat(p.persistent()).isEmpty();
+        assertThat(p.unknown().orElseThrow())
+                .contains("CONFIG under its renamed name failed too (unknown command)")
+                .doesNotContain("s3cr3t");
     }
 
     @Test
