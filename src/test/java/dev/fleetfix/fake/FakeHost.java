@@ -73,8 +73,11 @@ public final class FakeHost {
                             + "  show) if [ -e \"$FAKE_ROOT/var/redis-stopped\" ]; then echo inactive; else echo active; fi;;\n"
                             + "esac\n");
             tool("update-grub", "echo update-grub >> \"$FAKE_ROOT/calls.log\"\n");
-            // ss -ltnH: Redis listens on 6379 unless stopped
-            tool("ss", "[ -e \"$FAKE_ROOT/var/redis-stopped\" ] || echo 'LISTEN 0 511 127.0.0.1:6379 0.0.0.0:*'\n");
+            // ss -ltnH: Redis listens on 6379 unless stopped; another instance, at another address, always
+            tool(
+                    "ss",
+                    "echo 'LISTEN 0 511 127.0.0.99:6379 0.0.0.0:*'\n"
+                            + "[ -e \"$FAKE_ROOT/var/redis-stopped\" ] || echo 'LISTEN 0 511 127.0.0.1:6379 0.0.0.0:*'\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
