@@ -317,9 +317,12 @@ final class HtmlPage {
                     h.append("<br>gate ")
                             .append(esc(g.gate()))
                             .append(" ")
-                            .append(badge(g.passed() ? "passed" : "failed"))
+                            .append(badge(g.forecast() != null ? "forecast" : g.passed() ? "passed" : "failed"))
                             .append(" ")
                             .append(esc(g.detail()));
+                    if (g.forecast() != null) {
+                        h.append(" (").append(esc(g.forecast())).append(")");
+                    }
                 }
                 h.append("</td></tr>\n");
             }

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.report.ConsoleReporter;
+import dev.fleetfix.report.Recap;
+import dev.fleetfix.report.ReportCollector;
+import dev.fleetfix.report.ReportJson;
 import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.gate.GateResult;
 import dev.fleetfix.steps.StepResult;
 import dev.fleetfix.steps.StepStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -187,10 +191,33 @@ class CheckModeTest {
     }
 
     @Test
+    void theReportKeepsTheForecastAndReportShowPrintsItAgain() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").stopRedis();
+        ReportCollector collector = new ReportCollector();
+        h.checkWith(THP_OFF, collector);
+        Path file = dir.resolve("report.json");
+        Files.writeString(file, ReportJson.write(collector.report()));
+        assertThat(Files.readString(file))
+                .contains("\"forecast\" : \"apply waits up to 20s once Redis is started\"")
+                .contains("\"redis\" : \"started\"");
+        StringWriter text = new StringWriter();
+        Recap.print(new PrintWriter(text), false, ReportJson.read(file));
+        assertThat(text.toString())
+                .contains("r1: would change")
+                .contains("  restart: start it (it does not answer now) (")
+                .contains("  gates: ping, loading_done, replica_synced: apply waits up to 20s once Redis is started");
+    }
+
+    @Test
     void aWaitThatLastsIsToldOnceWithWhatItWaitsForAndForHowLongAtMost() throws Exception {
         Harness h = new Harness(dir, "r1");
         h.host("r1").restartBreaksRedis();
-        h.run(THP_OFF);
+        StringWriter text = new StringWriter();
+        h.runWith(THP_OFF, new ConsoleReporter(new PrintWriter(text), false, false));
+        assertThat(text.toString())
+                .containsPattern("\\[00:0\\d] waiting: \\[r1] restart_redis: Redis back after the restart, at most 90s,"
+                        + " 2\\.\\ds so far; now: host r1: redis: connection refused \\(fake\\)");
         List<Waiting> waits = waits(h);
         assertThat(waits)
                 .filteredOn(w -> w.step().equals("restart_redis"))
