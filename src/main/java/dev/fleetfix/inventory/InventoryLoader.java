@@ -67,6 +67,7 @@ public final class InventoryLoader {
         InventoryLoader loader = new InventoryLoader(sources.get(0).file());
         for (InventorySource source : sources) {
             loader.file = source.file();
+            loader.warnings.addAll(source.warnings());
             source.documents().forEach(loader::parseTop);
         }
         loader.file = sources.get(0).file();

@@ -116,8 +116,10 @@ public final class InventorySources {
             return IniInventory.read(file);
         }
         Optional<YamlNode> root;
+        // What Ansible would warn about while reading it (a key written twice), kept for the YAML reading only
+        List<String> warnings = new ArrayList<>();
         try {
-            root = YamlNode.read(file);
+            root = YamlNode.read(file, warnings::add);
         } catch (InputException e) {
             if (noExtension) {
                 return IniInventory.read(file);
@@ -143,7 +145,7 @@ public final class InventorySources {
         if (ScriptInventory.isListShape(doc)) {
             return ScriptInventory.fromFile(file, doc);
         }
-        return new InventorySource(file, List.of(doc));
+        return new InventorySource(file, List.of(doc), warnings);
     }
 
     /** A mapping of groups to mappings (or nothing): anything else in a file without extension is INI. */
