@@ -47,6 +47,10 @@ public final class RunJournal implements RunListener, AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
+    private final Path runDir;
+    private final boolean madeDir;
+    private final boolean madeFile;
+    private boolean written;
 
     /**
      * Opens {@code runDir/journal.jsonl} for this run alone, creating both when missing.
@@ -56,6 +60,9 @@ public final class RunJournal implements RunListener, AutoCloseable {
      */
     public RunJournal(Path runDir) {
         this.file = runDir.resolve(FILE);
+        this.runDir = runDir;
+        this.madeDir = !Files.exists(runDir);
+        this.madeFile = !Files.exists(file, LinkOption.NOFOLLOW_LINKS);
         try {
             Files.createDirectories(runDir);
         } catch (IOException e) {
@@ -122,6 +129,25 @@ public final class RunJournal implements RunListener, AutoCloseable {
         }
     }
 
+    /**
+     * Removes the journal, and its directory, when this run made them and wrote nothing: a run
+     * refused for bad input leaves no empty run directory behind. Then closes it.
+     */
+    public synchronized void discardUnused() {
+        close();
+        if (written || !madeFile) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+            if (madeDir) {
+                Files.deleteIfExists(runDir);
+            }
+        } catch (IOException e) {
+            // an empty journal is harmless; the run's error is what the user needs to see
+        }
+    }
+
     public Path file() {
         return file;
     }
@@ -156,6 +182,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     private synchronized void append(ObjectNode line) {
+        written = true;
         try {
             ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
