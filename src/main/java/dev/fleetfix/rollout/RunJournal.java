@@ -11,6 +11,7 @@ import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -43,6 +44,9 @@ import java.util.Set;
 public final class RunJournal implements RunListener, AutoCloseable {
     public static final String FILE = "journal.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A host's reason can quote a megabyte of command output; the journal keeps a line's worth of it. */
+    static final int REASON_CHARS = 4096;
 
     private final Path file;
     private final FileChannel channel;
@@ -166,7 +170,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     .put("play", e.play())
                     .put("host", e.host())
                     .put("outcome", e.outcome().name())
-                    .put("reason", e.reason());
+                    .put("reason", HeadTail.cut(e.reason(), REASON_CHARS));
         } else if (event instanceof PlayHalted e) {
             line.put("event", "halted").put("play", e.play()).put("reason", e.reason());
         } else if (event instanceof WindowClosed e) {
