@@ -157,7 +157,14 @@ final class ApplyCommand implements Callable<Integer> {
                 ? resume
                 : runDir != null ? runDir : reportDir != null ? reportDir : runsHome.resolve(runId);
         try (RunJournal journal = writes ? new RunJournal(dir) : null) {
-            return run(out, hosts, resumed, options, runId, dir, journal);
+            try {
+                return run(out, hosts, resumed, options, runId, dir, journal);
+            } catch (InputException e) {
+                if (journal != null) {
+                    journal.discardUnused();
+                }
+                throw e;
+            }
         }
     }
 

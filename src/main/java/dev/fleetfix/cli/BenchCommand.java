@@ -16,6 +16,7 @@ import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
+import dev.fleetfix.report.HostText;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -270,9 +271,11 @@ public final class BenchCommand implements Callable<Integer> {
                     out.println();
                 }
             }
-            o.skipped().ifPresent(reason -> out.println(o.host().name() + ": skipped: " + reason));
+            // reasons quote the host (redis-benchmark's stderr, Redis errors): never raw on a terminal
+            o.skipped().ifPresent(reason -> out.println(o.host().name() + ": skipped: " + HostText.clean(reason)));
             if (o.failure().isPresent()) {
-                out.println(o.host().name() + ": failed: " + o.failure().get());
+                out.println(o.host().name() + ": failed: "
+                        + HostText.clean(o.failure().get()));
                 failed = true;
             }
         }

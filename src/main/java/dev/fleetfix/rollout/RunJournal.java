@@ -11,6 +11,7 @@ import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -44,9 +45,16 @@ public final class RunJournal implements RunListener, AutoCloseable {
     public static final String FILE = "journal.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A host's reason can quote a megabyte of command output; the journal keeps a line's worth of it. */
+    static final int REASON_CHARS = 4096;
+
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
+    private final Path runDir;
+    private final boolean madeDir;
+    private final boolean madeFile;
+    private boolean written;
 
     /**
      * Opens {@code runDir/journal.jsonl} for this run alone, creating both when missing.
@@ -56,6 +64,9 @@ public final class RunJournal implements RunListener, AutoCloseable {
      */
     public RunJournal(Path runDir) {
         this.file = runDir.resolve(FILE);
+        this.runDir = runDir;
+        this.madeDir = !Files.exists(runDir);
+        this.madeFile = !Files.exists(file, LinkOption.NOFOLLOW_LINKS);
         try {
             Files.createDirectories(runDir);
         } catch (IOException e) {
@@ -122,6 +133,25 @@ public final class RunJournal implements RunListener, AutoCloseable {
         }
     }
 
+    /**
+     * Removes the journal, and its directory, when this run made them and wrote nothing: a run
+     * refused for bad input leaves no empty run directory behind. Then closes it.
+     */
+    public synchronized void discardUnused() {
+        close();
+        if (written || !madeFile) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+            if (madeDir) {
+                Files.deleteIfExists(runDir);
+            }
+        } catch (IOException e) {
+            // an empty journal is harmless; the run's error is what the user needs to see
+        }
+    }
+
     public Path file() {
         return file;
     }
@@ -140,7 +170,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     .put("play", e.play())
                     .put("host", e.host())
                     .put("outcome", e.outcome().name())
-                    .put("reason", e.reason());
+                    .put("reason", HeadTail.cut(e.reason(), REASON_CHARS));
         } else if (event instanceof PlayHalted e) {
             line.put("event", "halted").put("play", e.play()).put("reason", e.reason());
         } else if (event instanceof WindowClosed e) {
@@ -156,6 +186,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     private synchronized void append(ObjectNode line) {
+        written = true;
         try {
             ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {

@@ -285,4 +285,13 @@ class ApplyCommandTest {
         assertThat(json.toString()).doesNotContain("\\u001b", "\\u0007", "\\u0000");
         assertThat(Files.readString(reports.resolve("report.html"))).doesNotContain("\u001b", "\u0007", "\u0000");
     }
+
+    @Test
+    void aRefusedPlaybookLeavesNoEmptyRunDirectoryBehind() throws Exception {
+        Files.writeString(playbook, "- hosts: redis\n  steps:\n    - restart_redis: {unit: \"{{ nope }}\"}\n");
+        Run run = apply(playbook.toString(), "-i", inventory.toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        Path runs = dir.resolve("fleetfix-runs");
+        assertThat(Files.exists(runs) ? Files.list(runs).toList() : List.of()).isEmpty();
+    }
 }

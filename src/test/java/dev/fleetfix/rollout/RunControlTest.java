@@ -201,4 +201,21 @@ class RunControlTest {
         assertThat(r.done()).containsExactly("p\na");
         assertThat(r.runs()).containsExactly("r-1");
     }
+
+    @Test
+    void aHostsReasonIsKeptToALinesWorthInTheJournal() throws Exception {
+        try (RunJournal journal = new RunJournal(dir.resolve("run"))) {
+            journal.on(new HostFinished(
+                    Instant.parse("2026-11-28T01:30:00Z"),
+                    "p",
+                    "r1",
+                    HostOutcome.FAILED,
+                    "command: exited 1: " + "x".repeat(1_000_000),
+                    java.time.Duration.ZERO,
+                    java.util.Map.of()));
+        }
+        String line = Files.readString(dir.resolve("run").resolve("journal.jsonl"));
+        assertThat(line.length()).isLessThan(5000);
+        assertThat(line).contains("dropped ...").contains("\"outcome\":\"FAILED\"");
+    }
 }
