@@ -54,6 +54,13 @@ public final class LocatedYaml {
     /** The size limit of one YAML input: far above a 100,000-host inventory (about 5 MB). */
     public static final int MAX_BYTES = 32 * 1024 * 1024;
 
+    /**
+     * The longest line read. SnakeYAML looks ahead over a whole token, comment or block-scalar line
+     * and copies its read-ahead window for every 1 KB it adds, so its time grows with the square of
+     * a line's length: a 4 MB line took 48 s, a 30 MB one did not finish in 3 minutes.
+     */
+    public static final int MAX_LINE = 1024 * 1024;
+
     static final int MAX_DEPTH = 100;
     private static final long NODES_PER_CHAR = 10;
     private static final long MIN_NODE_BUDGET = 10_000;
@@ -122,12 +129,14 @@ public final class LocatedYaml {
      *     alias, naming file:line:column
      */
     public static Optional<YamlValue> parse(Path file, String text) {
+        checkLines(file, text);
         LoaderOptions options = new LoaderOptions();
         // Size and expansion are bounded here (readText, the node budget), not by SnakeYAML's
         // 3 MB and 50-alias defaults, which refuse a large but honest inventory.
         options.setCodePointLimit(Integer.MAX_VALUE);
         options.setMaxAliasesForCollections(Integer.MAX_VALUE);
-        options.setNestingDepthLimit(MAX_DEPTH);
+        // SnakeYAML's own limit says no place; DepthBoundComposer stops first, with one.
+        options.setNestingDepthLimit(MAX_DEPTH * 10);
         options.setAllowRecursiveKeys(false);
         Node root;
         try {
@@ -145,6 +154,78 @@ public final class LocatedYaml {
         return value instanceof Scalar s && s.value() == null ? Optional.empty() : Optional.of(value);
     }
 
+    /** Counts nesting as it composes, so that too deep a document is refused where it gets too deep. */
+    private static final class DepthBoundComposer extends Composer {
+        private int depth;
+
+        DepthBoundComposer(ParserImpl parser, LoaderOptions options) {
+            super(parser, new Resolver(), options);
+        }
+
+        @Override
+        protected Node composeSequenceNode(String anchor) {
+            enter();
+            try {
+                return super.composeSequenceNode(anchor);
+            } finally {
+                depth--;
+            }
+        }
+
+        @Override
+        protected Node composeMappingNode(String anchor) {
+            enter();
+            try {
+                return super.composeMappingNode(anchor);
+            } finally {
+                depth--;
+            }
+        }
+
+        private void enter() {
+            if (++depth > MAX_DEPTH) {
+                throw new TooDeep(parser.peekEvent().getStartMark());
+            }
+        }
+    }
+
+    private static final class TooDeep extends RuntimeException {
+        final transient Mark at;
+
+        TooDeep(Mark at) {
+            super(null, null, false, false);
+            this.at = at;
+        }
+    }
+
+    private static Mark nextMark(ParserImpl parser) {
+        try {
+            return parser.peekEvent().getStartMark();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void checkLines(Path file, String text) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                if (i - start > MAX_LINE) {
+                    throw new InputException(
+                            file,
+                            line,
+                            1,
+                            "line " + line + " is " + (i - start) + " characters long, over the limit of "
+                                    + MAX_LINE + " per line (the YAML parser slows down with the square of a"
+                                    + " line's length); break it up");
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+    }
+
     private static InputException syntaxError(Path file, MarkedYAMLException e) {
         String problem = e.getProblem() == null ? "unreadable" : e.getProblem();
         if (problem.startsWith("but found another document")
@@ -157,7 +238,9 @@ public final class LocatedYaml {
                     "a second YAML document starts here; fleetfix reads one document per file,"
                             + " so put everything in the first (or remove the '---')");
         }
-        Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        // At the end of the stream, the place worth naming is where the unclosed construct started.
+        boolean atEnd = problem.contains("end of stream") && e.getContextMark() != null;
+        Mark at = e.getProblemMark() != null && !atEnd ? e.getProblemMark() : e.getContextMark();
         String context = e.getContext() == null ? "" : e.getContext() + ": ";
         return new InputException(
                 file,

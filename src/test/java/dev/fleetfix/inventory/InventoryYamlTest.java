@@ -161,6 +161,32 @@ class InventoryYamlTest {
         assertThat(Map.copyOf(inventory.groups()).get("all")).hasSize(100_000);
     }
 
+    @Test
+    void aLineLongerThanTheLineLimitIsRefusedBeforeParsing() throws IOException {
+        String yaml = "all:\n  hosts:\n    r1:\n      big: \"" + "a".repeat(2 * 1024 * 1024) + "\"\n";
+
+        assertThatThrownBy(() -> load(yaml))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("inventory.yaml:4:1: line 4 is 2097165 characters long, over the limit");
+    }
+
+    @Test
+    void anUnclosedQuoteIsNamedWhereItOpens() throws IOException {
+        assertThatThrownBy(() -> load("all:\n  hosts:\n    r1: {ansible_host: \"10.0.0.1}\n"))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("inventory.yaml:3:24: YAML syntax error: while scanning a quoted scalar");
+    }
+
+    @Test
+    void deepNestingIsRefusedWithItsPlace() throws IOException {
+        String yaml = "all:\n  vars:\n    deep: " + "[".repeat(500) + "]".repeat(500) + "\n  hosts:\n    r1:\n";
+
+        InputException e = (InputException) org.assertj.core.api.Assertions.catchThrowable(() -> load(yaml));
+
+        assertThat(e).hasMessageContaining("nested deeper than 100 levels");
+        assertThat(e.line()).isEqualTo(3);
+    }
+
     private Inventory load(String yaml) throws IOException {
         Path file = tmp.resolve("inventory.yaml");
         Files.writeString(file, yaml);
