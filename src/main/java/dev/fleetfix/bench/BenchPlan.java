@@ -55,6 +55,14 @@ public record BenchPlan(
         }
     }
 
+    /** The prefix of every key this plan writes, for its engine and profile. */
+    public String keyPrefix() {
+        if (engine == Engine.REDIS_BENCHMARK) {
+            return redisBenchmark.keyPrefix();
+        }
+        return profile == Profile.FORK_UNDER_LOAD ? forkUnderLoad.load().keyPrefix() : load.keyPrefix();
+    }
+
     /**
      * The same plan with {@code tag + ":"} appended to every key prefix ({@code fleetfix:bench:{7}:}),
      * so that in Redis Cluster every key lands in one slot of the node under test.

@@ -34,7 +34,13 @@ public interface BenchTarget extends AutoCloseable {
      */
     Optional<String> clusterHashTag();
 
-    /** Deletes every key that starts with {@code prefix} (SCAN + UNLINK); returns how many. */
+    /**
+     * Deletes every key that starts with {@code prefix} (SCAN, then UNLINK from Redis 4.0, DEL
+     * before); returns how many.
+     *
+     * @throws BenchmarkException when deleting stopped half-way; the message says how many keys
+     *     under the prefix are left (the next benchmark on the host deletes them first)
+     */
     long deleteByPrefix(String prefix);
 
     @Override

@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -19,14 +20,16 @@ final class RedisProbe {
         try (RedisNode node = connector.connect(host, timeout)) {
             Map<String, String> server = node.info("server");
             Map<String, String> replication = node.info("replication");
+            Optional<RedisServer> known = RedisServer.fromInfo(server);
             return new RedisFacts(
                     endpoint,
                     Optional.empty(),
-                    Optional.ofNullable(server.get("redis_version")),
+                    known.map(k -> k.version().toString()).or(() -> Optional.ofNullable(server.get("redis_version"))),
                     Optional.ofNullable(replication.get("role")).map(r -> r.equals("slave") ? "replica" : r),
                     config(node, "disable-thp").map(v -> v.equalsIgnoreCase("yes")),
                     integer(config(node, "tcp-backlog")),
-                    longValue(Optional.ofNullable(server.get("process_id"))));
+                    longValue(Optional.ofNullable(server.get("process_id"))),
+                    known);
         } catch (RedisException e) {
             return RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
         }

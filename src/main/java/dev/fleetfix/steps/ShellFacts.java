@@ -4,11 +4,13 @@ import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.ThpParser;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the facts the engine needs in one shell round trip: where THP lives and its modes, the init
@@ -69,7 +71,9 @@ public final class ShellFacts implements FactGatherer {
         try (RedisNode node = ctx.redis().open(Duration.ofSeconds(5))) {
             facts.put("redis.reachable", "yes");
             facts.put("redis.role", node.info("replication").getOrDefault("role", "unknown"));
-            facts.put("redis.version", node.info("server").getOrDefault("redis_version", "unknown"));
+            Optional<RedisServer> server = RedisServer.of(node);
+            facts.put("redis.version", server.map(v -> v.version().toString()).orElse("unknown"));
+            facts.put("redis.flavour", server.map(v -> v.flavour().word()).orElse("unknown"));
         } catch (RedisException e) {
             facts.put("redis.reachable", "no");
         }

@@ -77,4 +77,17 @@ class HostBenchmarkTest {
                         assertThat(reason).contains("refusing to benchmark").contains("slave"));
         assertThat(target.ops).isEmpty();
     }
+
+    @Test
+    void keysAnEarlierRunLeftBehindAreDeletedBeforeTheNextRunWrites() {
+        target.keys.add(LoadSpec.DEFAULT_PREFIX + "left:1");
+        target.keys.add(LoadSpec.DEFAULT_PREFIX + "left:2");
+        target.keys.add("user:1");
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1)).get(0);
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(target.deletes.get(0))
+                .as("first delete: ops sent before it, keys deleted")
+                .isEqualTo("0:2");
+        assertThat(target.keys).containsExactly("user:1");
+    }
 }

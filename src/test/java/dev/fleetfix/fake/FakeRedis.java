@@ -31,6 +31,8 @@ public final class FakeRedis {
     private final AtomicInteger restarts = new AtomicInteger();
     private final AtomicInteger saves = new AtomicInteger();
     private volatile boolean dead;
+    private volatile Map<String, String> server = Map.of("redis_version", "7.0.15");
+    private final AtomicInteger busyFor = new AtomicInteger();
     private volatile String save = "3600 1";
     private volatile boolean aof;
     private volatile boolean losesDataOnRestart;
@@ -60,6 +62,24 @@ public final class FakeRedis {
     /** What a command ({@code SENTINEL}, {@code CLUSTER}...) answers, given its arguments. */
     public FakeRedis on(String command, Function<List<String>, Object> handler) {
         handlers.put(command.toUpperCase(java.util.Locale.ROOT), handler);
+        return this;
+    }
+
+    /** Runs this Redis version: commands it does not have yet are refused as that version would. */
+    public FakeRedis version(String redisVersion) {
+        this.server = Map.of("redis_version", redisVersion);
+        return this;
+    }
+
+    /** INFO server as given (a real server's text, say). */
+    public FakeRedis server(Map<String, String> info) {
+        this.server = Map.copyOf(info);
+        return this;
+    }
+
+    /** The next {@code times} BGSAVEs are refused because an AOF rewrite runs. */
+    public FakeRedis rewritingFor(int times) {
+        busyFor.set(times);
         return this;
     }
 
@@ -162,7 +182,7 @@ public final class FakeRedis {
             return switch (section) {
                 case "replication" -> Map.copyOf(replication);
                 case "persistence" -> persistenceInfo();
-                case "server" -> Map.of("redis_version", "7.0.15");
+                case "server" -> server;
                 case "keyspace" -> data.isEmpty()
                         ? Map.of()
                         : Map.of("db0", "keys=" + data.size() + ",expires=" + expiring.size() + ",avg_ttl=0");
@@ -198,6 +218,7 @@ public final class FakeRedis {
             if (handler != null) {
                 return handler.apply(a);
             }
+            refuseUnknown(name.toUpperCase(java.util.Locale.ROOT), a);
             return switch (name.toUpperCase(java.util.Locale.ROOT)) {
                 case "SET" -> {
                     if ("slave".equals(replication.get("role"))) {
@@ -217,6 +238,9 @@ public final class FakeRedis {
                     yield data.remove(a.get(0)) == null ? 0L : 1L;
                 }
                 case "BGSAVE", "BGREWRITEAOF" -> {
+                    if (name.equalsIgnoreCase("BGSAVE") && busyFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new RedisException(host, "ERR Can't BGSAVE while AOF log rewriting is in progress", null);
+                    }
                     saves.incrementAndGet();
                     yield "Background saving started";
                 }
@@ -228,6 +252,30 @@ public final class FakeRedis {
 
         @Override
         public void close() {}
+
+        /** What a Redis of this version answers to a command it does not have yet. */
+        private void refuseUnknown(String name, List<String> a) {
+            String v = server.getOrDefault("redis_version", "0.0");
+            String[] parts = v.split("\\.");
+            int version = Integer.parseInt(parts[0]) * 100 + Integer.parseInt(parts[1]);
+            boolean missing =
+                    switch (name) {
+                        case "UNLINK" -> version < 400;
+                        case "REPLICAOF" -> version < 500;
+                        case "FAILOVER" -> version < 602;
+                        case "CLIENT" -> !a.isEmpty()
+                                && a.get(0).equalsIgnoreCase("PAUSE")
+                                && (version < 300 || (a.size() > 2 && version < 602));
+                        default -> false;
+                    };
+            if (missing) {
+                throw new RedisException(
+                        host, "ERR unknown command '" + name.toLowerCase(java.util.Locale.ROOT) + "'", null);
+            }
+            if (name.equals("BGSAVE") && !a.isEmpty() && version < 602) {
+                throw new RedisException(host, "ERR wrong number of arguments for 'bgsave' command", null);
+            }
+        }
     }
 
     /** Keys by value, for tests that seed data. */
