@@ -17,7 +17,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code topology: auto|off} (auto): read roles; replicas restart before their primary
  *       (the planner orders batches by the same setting);
- *   <li>{@code failover: auto|never} (auto): fail a primary over to an in-sync replica first;
+ *   <li>{@code failover: auto|never|manual} (auto): fail a primary over to an in-sync replica
+ *       first; {@code manual} hands it over by hand even where FAILOVER exists;
  *   <li>{@code failback: false}: make the old primary primary again afterwards;
  *   <li>{@code allow_data_loss: false}: restart even a Redis whose data lives only in memory;
  *   <li>{@code data_check: true}: key counts and a canary key around the restart;
@@ -55,8 +56,8 @@ final class RestartRedisStep implements StepType {
         Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
         boolean topology =
                 args.choice("topology", "auto", List.of("auto", "off")).equals("auto");
-        boolean failover =
-                args.choice("failover", "auto", List.of("auto", "never")).equals("auto");
+        String failoverChoice = args.choice("failover", "auto", List.of("auto", "never", "manual"));
+        boolean failover = !failoverChoice.equals("never");
         boolean failback = args.bool("failback", false);
         if (failback && (!topology || !failover)) {
             throw args.error("failback: true needs topology: auto and failover: auto");
@@ -67,7 +68,8 @@ final class RestartRedisStep implements StepType {
                 failback,
                 args.bool("allow_data_loss", false),
                 args.bool("data_check", true),
-                timeout);
+                timeout,
+                failoverChoice.equals("manual"));
         String script = command.orElse("systemctl restart " + ShellQuote.quote(unit));
         String what = command.isPresent() ? "redis (command)" : "service " + unit;
         SafeRestart restart = new SafeRestart(options, script, what);

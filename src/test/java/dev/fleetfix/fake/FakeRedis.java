@@ -41,6 +41,8 @@ public final class FakeRedis {
     };
 
     private final Map<String, Function<List<String>, Object>> handlers = new ConcurrentHashMap<>();
+    private final Map<String, String> config =
+            new ConcurrentHashMap<>(Map.of("min-slaves-to-write", "0", "min-slaves-max-lag", "10"));
 
     FakeRedis(String host) {
         this.host = host;
@@ -166,7 +168,14 @@ public final class FakeRedis {
         return new Node();
     }
 
+    /** CONFIG SET values (and the min-slaves defaults); {@code save} is {@link #persistence}. */
+    public Map<String, String> config() {
+        return config;
+    }
+
     private final class Node implements RedisNode {
+        private List<String[]> queued;
+
         @Override
         public String hostName() {
             return host;
@@ -207,12 +216,37 @@ public final class FakeRedis {
 
         @Override
         public Optional<String> configGet(String parameter) {
-            return parameter.equals("save") ? Optional.of(save) : Optional.empty();
+            return parameter.equals("save") ? Optional.of(save) : Optional.ofNullable(config.get(parameter));
         }
 
         @Override
         public Object command(String name, String... args) {
+            if (queued != null && !name.equalsIgnoreCase("EXEC")) {
+                commands.add((name + " " + String.join(" ", args)).strip());
+                queued.add(java.util.stream.Stream.concat(
+                                java.util.stream.Stream.of(name), java.util.stream.Stream.of(args))
+                        .toArray(String[]::new));
+                return "QUEUED";
+            }
+            if (name.equalsIgnoreCase("EXEC")) {
+                commands.add("EXEC");
+                List<String[]> batch = queued;
+                queued = null;
+                List<Object> replies = new ArrayList<>();
+                for (String[] c : batch) {
+                    try {
+                        replies.add(run(c[0], java.util.Arrays.copyOfRange(c, 1, c.length)));
+                    } catch (RedisException e) {
+                        replies.add(e);
+                    }
+                }
+                return replies;
+            }
             commands.add((name + " " + String.join(" ", args)).strip());
+            return run(name, args);
+        }
+
+        private Object run(String name, String... args) {
             List<String> a = List.of(args);
             Function<List<String>, Object> handler = handlers.get(name.toUpperCase(java.util.Locale.ROOT));
             if (handler != null) {
@@ -245,6 +279,34 @@ public final class FakeRedis {
                     yield "Background saving started";
                 }
                 case "LASTSAVE" -> 1_700_000_000L + saves.get();
+                case "MULTI" -> {
+                    queued = new ArrayList<>();
+                    yield "OK";
+                }
+                case "INFO" -> {
+                    StringBuilder text = new StringBuilder("# " + a.get(0) + "\r\n");
+                    info(a.get(0))
+                            .forEach((k, v) ->
+                                    text.append(k).append(':').append(v).append("\r\n"));
+                    yield text.toString();
+                }
+                case "CONFIG" -> {
+                    if (a.get(0).equalsIgnoreCase("SET")) {
+                        config.put(a.get(1), a.get(2));
+                    }
+                    yield "OK";
+                }
+                case "SLAVEOF", "REPLICAOF" -> {
+                    if (a.get(0).equalsIgnoreCase("NO")) {
+                        replication.keySet().removeIf(k -> k.startsWith("master_") || k.startsWith("slave"));
+                        replication.put("role", "master");
+                        replication.put("master_repl_offset", "0");
+                    } else {
+                        replication.keySet().removeIf(k -> k.startsWith("slave"));
+                        replicaOf(a.get(0), Integer.parseInt(a.get(1)), 0, "up");
+                    }
+                    yield "OK";
+                }
                 case "FAILOVER" -> failover.apply(a);
                 default -> "OK";
             };
