@@ -95,9 +95,11 @@ public final class HostBenchmark {
                     plan.redisBenchmark().threads(),
                     plan.redisBenchmark().keyPrefix(),
                     plan.redisBenchmark().timeout());
-            Optional<RedisVersion> version =
-                    RedisServer.fromInfo(target.info("server")).map(RedisServer::redisCompat);
-            results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version);
+            Optional<RedisServer> server = RedisServer.fromInfo(target.info("server"));
+            Optional<RedisVersion> version = server.map(RedisServer::redisCompat);
+            boolean valkey =
+                    server.map(s -> s.flavour() == RedisServer.Flavour.VALKEY).orElse(false);
+            results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version, valkey);
         } else if (plan.profile() == BenchPlan.Profile.FORK_UNDER_LOAD) {
             ProfileOutcome outcome = forkUnderLoad.run(target, plan.forkUnderLoad(), plan.safety());
             if (outcome instanceof ProfileOutcome.Skipped skipped) {

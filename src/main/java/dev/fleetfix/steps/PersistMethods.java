@@ -198,13 +198,18 @@ public final class PersistMethods {
         return text.substring(0, m.start()) + line + text.substring(m.end());
     }
 
-    /** systemd when the host runs systemd, rc.local otherwise. */
+    /** systemd when PID 1 is systemd, rc.local otherwise (SysV init, or no init system fleetfix knows). */
     public static PersistMethod auto() {
         return (ctx, t, result) -> {
             String init = ctx.state()
                     .fact("init")
-                    .orElseGet(
-                            () -> Shell.read(ctx, "test -d /run/systemd/system").ok() ? "systemd" : "other");
+                    .orElseGet(() -> Shell.read(
+                                            ctx,
+                                            "[ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl"
+                                                    + " >/dev/null 2>&1")
+                                    .ok()
+                            ? "systemd"
+                            : "other");
             PersistMethod chosen = init.equals("systemd") ? systemd() : rcLocal();
             result.fact("persist_thp.method", init.equals("systemd") ? "systemd" : "rc.local");
             chosen.persist(ctx, t, result);

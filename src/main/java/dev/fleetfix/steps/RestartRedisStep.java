@@ -1,16 +1,20 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
-import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis, only
+ * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis (with
+ * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}; {@code
+ * valkey-server} on Valkey unless a unit is named), only
  * when an earlier step of this play changed the host, unless {@code always: true}; without losing
  * data (see {@link SafeRestart}):
  *
@@ -29,6 +33,8 @@ import java.util.Set;
  * {@code role_unchanged} gate must see ({@code redis.role_expected}).
  */
 final class RestartRedisStep implements StepType {
+    private static final Duration ASK = Duration.ofSeconds(3);
+
     static final Set<String> ARGS = Set.of(
             "unit",
             "command",
@@ -51,7 +57,11 @@ final class RestartRedisStep implements StepType {
             throw args.error("give either unit or command, not both");
         }
         Optional<String> command = args.text("command");
-        String unit = args.text("unit", args.host().redis().serviceUnit());
+        // a unit named in the step or the inventory is used as is; else Valkey's own name on Valkey
+        Optional<String> namedUnit = args.text("unit")
+                .or(() -> args.host().vars().containsKey("redis_service")
+                        ? Optional.of(args.host().redis().serviceUnit())
+                        : Optional.empty());
         boolean always = args.bool("always", false);
         Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
         boolean topology =
@@ -70,14 +80,31 @@ final class RestartRedisStep implements StepType {
                 args.bool("data_check", true),
                 timeout,
                 failoverChoice.equals("manual"));
-        String script = command.orElse("systemctl restart " + ShellQuote.quote(unit));
-        String what = command.isPresent() ? "redis (command)" : "service " + unit;
-        SafeRestart restart = new SafeRestart(options, script, what);
         return ctx -> {
             if (!always && !ctx.state().changedInPlay()) {
                 return StepResult.skipped("nothing changed on this host in this play");
             }
-            return restart.run(ctx);
+            if (command.isPresent()) {
+                return new SafeRestart(options, command.get(), "redis (command)").run(ctx);
+            }
+            String unit = namedUnit.orElseGet(() -> defaultUnit(ctx));
+            return new SafeRestart(options, ServiceRestart.script(unit), ServiceRestart.describe(unit)).run(ctx);
         };
+    }
+
+    /**
+     * {@code valkey-server} when the host's server says it is Valkey, else the inventory's default
+     * ({@code redis-server}); a Redis that does not answer keeps the default.
+     */
+    static String defaultUnit(StepContext ctx) {
+        String fallback = ctx.host().redis().serviceUnit();
+        try (RedisNode node = ctx.redis().open(ASK)) {
+            return RedisServer.of(node)
+                    .filter(v -> v.flavour() == RedisServer.Flavour.VALKEY)
+                    .map(v -> "valkey-server")
+                    .orElse(fallback);
+        } catch (RedisException e) {
+            return fallback;
+        }
     }
 }

@@ -25,7 +25,11 @@ public final class ShellFacts implements FactGatherer {
             "  if [ -d $d ]; then echo \"thp.path=$d\"; echo \"thp.enabled=$(cat $d/enabled 2>/dev/null)\";",
             "    echo \"thp.defrag=$(cat $d/defrag 2>/dev/null)\"; break; fi",
             "done",
-            "if [ -d /run/systemd/system ]; then echo init=systemd; else echo init=other; fi",
+            // PID 1 and systemctl, not only /run/systemd/system: a container may carry the directory
+            // from its image while something else runs as PID 1
+            "pid1=$(cat /proc/1/comm 2>/dev/null); echo \"init.pid1=$pid1\"",
+            "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then echo init=systemd;"
+                    + " elif [ -d /etc/init.d ]; then echo init=sysv; else echo init=other; fi",
             "( . /etc/os-release 2>/dev/null; echo \"os.id=$ID\"; echo \"os.id_like=$ID_LIKE\";"
                     + " echo \"os.version_id=$VERSION_ID\" )",
             "echo \"kernel=$(uname -r)\"",
