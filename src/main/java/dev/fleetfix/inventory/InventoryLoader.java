@@ -248,16 +248,26 @@ public final class InventoryLoader {
         groups.values().forEach(g -> members.put(g.name, flattenHosts(g)));
         HostResolver resolver = new HostResolver(file);
         List<Host> resolved = new ArrayList<>();
+        Map<String, List<String>> instanceNames = new LinkedHashMap<>();
         for (String name : members.get(ALL)) {
             HostDef host = hosts.get(name);
             List<GroupDef> sorted = sortedGroups(host, depth);
             List<Map<String, YamlNode>> layers = new ArrayList<>();
             sorted.forEach(g -> layers.add(g.vars));
             layers.add(host.vars);
-            resolved.add(resolver.resolve(
-                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
+            List<Host> instances = resolver.resolveAll(
+                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers);
+            resolved.addAll(instances);
+            instanceNames.put(name, instances.stream().map(Host::name).toList());
         }
-        return new Inventory(Optional.of(file), resolved, members);
+        // a group holds every instance of its hosts
+        Map<String, List<String>> expanded = new LinkedHashMap<>();
+        members.forEach((group, names) -> expanded.put(
+                group,
+                names.stream()
+                        .flatMap(n -> instanceNames.getOrDefault(n, List.of(n)).stream())
+                        .toList()));
+        return new Inventory(Optional.of(file), resolved, expanded);
     }
 
     /** Ansible's sort_groups: depth, then ansible_group_priority, then name; later groups win. */

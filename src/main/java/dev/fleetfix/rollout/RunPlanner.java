@@ -49,7 +49,7 @@ public final class RunPlanner {
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
-        BatchPlan batches = ordering.batches(play, selector.select(play.hosts()));
+        BatchPlan batches = Machines.split(ordering.batches(play, selector.select(play.hosts())));
         List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {

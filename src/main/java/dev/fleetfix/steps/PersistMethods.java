@@ -70,8 +70,12 @@ public final class PersistMethods {
                 "");
     }
 
-    private static String unitName(String unit) {
-        return unit.contains(".") ? unit : unit + ".service";
+    private static String unitName(String units) {
+        return String.join(
+                " ",
+                java.util.Arrays.stream(units.strip().split("\\s+"))
+                        .map(u -> u.contains(".") ? u : u + ".service")
+                        .toList());
     }
 
     /** systemd-tmpfiles {@code w} lines, applied at boot by systemd-tmpfiles-setup. */

@@ -21,7 +21,15 @@ final class PersistThpStep implements StepType {
         String methodName = args.choice("method", "auto", METHODS);
         String enabled = args.choice("enabled", "never", ThpStep.ENABLED);
         String defrag = args.choice("defrag", "never", ThpStep.DEFRAG);
-        String unit = args.text("before_unit", args.host().redis().serviceUnit());
+        // every instance of the machine: the unit file is the machine's, the same for each of them
+        String unit = args.text(
+                "before_unit", instanceServices(args).orElse(args.host().redis().serviceUnit()));
+        // the names go into a unit file: a newline there would add directives of its own
+        for (String word : unit.strip().split("\\s+")) {
+            if (!word.matches("[A-Za-z0-9@._:\\\\-]+")) {
+                throw args.error("before_unit: '" + word + "' is not a systemd unit name");
+            }
+        }
         PersistMethod method = PersistMethods.named(methodName);
         return ctx -> {
             String dir = ctx.state()
@@ -36,5 +44,14 @@ final class PersistThpStep implements StepType {
             method.persist(ctx, new PersistMethod.Target(dir, enabled, defrag, unit), result);
             return result.build();
         };
+    }
+
+    private static java.util.Optional<String> instanceServices(StepArgs args) {
+        Object services = args.host().vars().get("redis_instance_services");
+        if (services instanceof List<?> list && !list.isEmpty()) {
+            return java.util.Optional.of(
+                    String.join(" ", list.stream().map(String::valueOf).toList()));
+        }
+        return java.util.Optional.empty();
     }
 }
