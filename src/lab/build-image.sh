@@ -1,31 +1,52 @@
 #!/usr/bin/env bash
-# Builds the fleetfix lab host image from Debian packages: debootstrap (bookworm, minbase) + docker import.
-# No registry is pulled from. The tag is a hash of this file, which holds every input of the image, so a
+# Builds a fleetfix lab host image from Debian packages: debootstrap (minbase) + docker import.
+# No registry is pulled from. The tag is a hash of this file, which holds every input of the images, so a
 # second run with an unchanged script is a no-op.
 #
-#   bash build-image.sh              build when missing; print the tag on stdout (progress goes to stderr)
-#   bash build-image.sh --print-tag  print the tag only
+#   bash build-image.sh [SUITE]              build when missing; print the tag on stdout (progress on stderr)
+#   bash build-image.sh [SUITE] --print-tag  print the tag only
 #
+# SUITE is bookworm (default: Debian 12, Redis 7.0; image fleetfix-lab) or trixie (Debian 13, Redis 8.0 and
+# Valkey 8.1; image fleetfix-lab-trixie).
 # The Debian mirror is read from this machine's apt sources; FLEETFIX_LAB_MIRROR overrides it.
 # Needs root (debootstrap), debootstrap and a working docker.
 set -euo pipefail
 
 self="${BASH_SOURCE[0]}"
-tag="fleetfix-lab:$(sha256sum <"$self" | cut -c1-12)"
+hash="$(sha256sum <"$self" | cut -c1-12)"
 suite=bookworm
+print_tag=false
+for arg in "$@"; do
+  case "$arg" in
+    --print-tag) print_tag=true ;;
+    bookworm | trixie) suite="$arg" ;;
+    *) echo "build-image: error: unknown argument '$arg' (expected bookworm, trixie or --print-tag)" >&2; exit 2 ;;
+  esac
+done
 # dbus: without a system bus, `systemctl is-active` as a non-root user fails, where it works on a real host.
-packages=openssh-server,redis-server,redis-tools,sudo,procps,iproute2,systemd,systemd-sysv,dbus
+base=openssh-server,sudo,procps,iproute2,systemd,systemd-sysv,dbus
+case "$suite" in
+  bookworm)
+    tag="fleetfix-lab:$hash"
+    packages="$base,redis-server,redis-tools"
+    ;;
+  trixie)
+    tag="fleetfix-lab-trixie:$hash"
+    # Both servers are installed, neither enabled: the lab enables the one a host runs at its first boot.
+    packages="$base,redis-server,redis-tools,valkey-server,valkey-tools"
+    ;;
+esac
 
 log() { echo "build-image: $*" >&2; }
 die() { echo "build-image: error: $*" >&2; exit 1; }
 
-if [[ "${1:-}" == "--print-tag" ]]; then
+if [[ "$print_tag" == true ]]; then
   echo "$tag"
   exit 0
 fi
 
 # The first Debian archive URI in the apt sources (deb822 .sources files, then sources.list), skipping
-# security archives: bookworm is bootstrapped from it whatever release the machine runs.
+# security archives: the suite is bootstrapped from it whatever release the machine runs.
 debian_mirror() {
   if [[ -n "${FLEETFIX_LAB_MIRROR:-}" ]]; then
     echo "$FLEETFIX_LAB_MIRROR"
@@ -110,15 +131,23 @@ UseDNS no
 CONF
 
 # With host networking, Redis and sshd must never fall back to their default listeners (127.0.0.1:6379,
-# 0.0.0.0:22) that every lab host would fight over: neither starts before the first-boot setup ran.
-mkdir -p "$root/etc/systemd/system/ssh.service.d" "$root/etc/systemd/system/redis-server.service.d"
+# 0.0.0.0:22) that every lab host would fight over: none starts before the first-boot setup ran, and no Redis
+# unit is enabled in the image: the setup enables the ones this host runs (LAB_SERVICES).
+mkdir -p "$root/etc/systemd/system/ssh.service.d"
 cat >"$root/etc/systemd/system/ssh.service.d/10-fleetfix-lab.conf" <<'CONF'
 [Unit]
 After=fleetfix-lab-setup.service
 ConditionPathExists=/var/lib/fleetfix-lab/configured
 CONF
-# Debian's unit sandboxes Redis with namespaces and filters a container cannot set up (status 217/USER).
-cat >"$root/etc/systemd/system/redis-server.service.d/10-fleetfix-lab.conf" <<'CONF'
+# Debian's units sandbox Redis and Valkey with namespaces and filters a container cannot set up (status
+# 217/USER); the template units (several instances per host) alike.
+redis_units=(redis-server.service redis-server@.service)
+if [[ "$suite" == trixie ]]; then
+  redis_units+=(valkey-server.service valkey-server@.service)
+fi
+for unit in "${redis_units[@]}"; do
+  mkdir -p "$root/etc/systemd/system/$unit.d"
+  cat >"$root/etc/systemd/system/$unit.d/10-fleetfix-lab.conf" <<'CONF'
 [Unit]
 After=fleetfix-lab-setup.service
 ConditionPathExists=/var/lib/fleetfix-lab/configured
@@ -149,14 +178,28 @@ ReadWritePaths=
 ReadWriteDirectories=
 ReadOnlyPaths=
 CONF
-sed -i 's/^bind .*/# bind: set per lab host at first boot/' "$root/etc/redis/redis.conf"
+  if [[ "$unit" != *@* ]]; then
+    chroot "$root" systemctl disable "$unit" >/dev/null 2>&1
+  fi
+done
+for conf in "$root/etc/redis/redis.conf" "$root/etc/valkey/valkey.conf"; do
+  [[ -f "$conf" ]] && sed -i 's/^bind .*/# bind: set per lab host at first boot/' "$conf"
+done
 
 cat >"$root/usr/local/sbin/fleetfix-lab-setup" <<'SETUP'
 #!/bin/bash
-# First boot of a lab host: applies what the lab wrote for this host into /etc/fleetfix-lab (read-only mount).
+# First boot of a lab host: applies what the lab wrote for this host into /etc/fleetfix-lab (read-only mount):
+#   host.env           LAB_ADDRESS, LAB_SSH_PORT; LAB_REDIS_CONF (the distribution's config file), LAB_SERVICES
+#                      (units enabled and started), LAB_REDIS_CONF_REPLACE=yes (an old build: the lab's file
+#                      replaces the distribution's, whose directives it would refuse)
+#   redis.conf         directives merged into LAB_REDIS_CONF
+#   instances/NAME.conf  directives of instance NAME, merged into a copy of LAB_REDIS_CONF next to it
+#                      (redis-NAME.conf, what Debian's template unit redis-server@NAME reads)
+#   files/             copied over / (a Redis build, unit drop-ins, /etc/default/grub)
 set -euo pipefail
 conf=/etc/fleetfix-lab
 . "$conf/host.env"
+redis_conf="${LAB_REDIS_CONF:-/etc/redis/redis.conf}"
 
 install -m 0600 -o root -g root "$conf/ssh_host_ed25519_key" /etc/ssh/ssh_host_ed25519_key
 install -m 0644 -o root -g root "$conf/ssh_host_ed25519_key.pub" /etc/ssh/ssh_host_ed25519_key.pub
@@ -167,12 +210,46 @@ home="$(getent passwd fleetfix | cut -d: -f6)"
 install -d -m 0700 -o fleetfix -g fleetfix "$home/.ssh"
 install -m 0600 -o fleetfix -g fleetfix "$conf/authorized_keys" "$home/.ssh/authorized_keys"
 
-# Each directive of the lab's redis.conf replaces the same directive in Debian's file, in place of an edit by hand.
-while read -r key _; do
-  [[ -z "$key" || "$key" == \#* ]] && continue
-  sed -i "/^${key}[[:space:]]/d" /etc/redis/redis.conf
-done <"$conf/redis.conf"
-cat "$conf/redis.conf" >>/etc/redis/redis.conf
+if [[ -d "$conf/files" ]]; then
+  cp -r --no-preserve=ownership "$conf/files/." /
+fi
+
+# Each directive of a lab file replaces the same directive in the target, in place of an edit by hand.
+merge() {
+  local directives="$1" target="$2" key
+  while read -r key _; do
+    [[ -z "$key" || "$key" == \#* ]] && continue
+    sed -i "/^${key}[[:space:]]/d" "$target"
+  done <"$directives"
+  cat "$directives" >>"$target"
+}
+pristine="$(mktemp)"
+cp "$redis_conf" "$pristine"
+if [[ "${LAB_REDIS_CONF_REPLACE:-no}" == yes ]]; then
+  cat "$conf/redis.conf" >"$redis_conf"
+else
+  merge "$conf/redis.conf" "$redis_conf"
+fi
+if [[ -d "$conf/instances" ]]; then
+  for directives in "$conf"/instances/*.conf; do
+    name="$(basename "$directives" .conf)"
+    target="$(dirname "$redis_conf")/$(basename "$redis_conf" .conf)-$name.conf"
+    install -m 0640 -o "$(stat -c %U "$redis_conf")" -g "$(stat -c %G "$redis_conf")" "$pristine" "$target"
+    merge "$directives" "$target"
+  done
+fi
+rm -f "$pristine"
+
+read -r -a services <<<"${LAB_SERVICES:-redis-server}"
+# Offline, systemctl enable only writes the links (and update-rc.d's): a host without systemd starts from them.
+systemctl enable "${services[@]}" >/dev/null 2>&1
+if [[ -d /run/systemd/system ]]; then
+  if [[ -d "$conf/files/etc/systemd" ]]; then
+    systemctl daemon-reload
+  fi
+  # Queued behind this unit (After=fleetfix-lab-setup.service): they start once it has finished.
+  systemctl start --no-block "${services[@]}"
+fi
 
 mkdir -p /var/lib/fleetfix-lab
 touch /var/lib/fleetfix-lab/configured
@@ -195,6 +272,82 @@ RemainAfterExit=yes
 WantedBy=multi-user.target
 UNIT
 
+# A lab host has no boot loader: at each boot it does what a kernel does with the command line that grub
+# would pass it from /etc/default/grub (the lab writes one on hosts that have grub): transparent_hugepage=
+# sets the THP boot mode, and /proc/cmdline shows the line.
+cat >"$root/usr/local/sbin/fleetfix-lab-kernel-cmdline" <<'CMDLINE'
+#!/bin/bash
+set -uo pipefail
+grub=/etc/default/grub
+[[ -r "$grub" ]] || exit 0
+# update-grub sources the file the same way.
+args="$(set +u; . "$grub" >/dev/null 2>&1; echo "$GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX_DEFAULT")"
+mode=""
+for word in $args; do
+  case "$word" in
+    transparent_hugepage=always | transparent_hugepage=madvise | transparent_hugepage=never)
+      mode="${word#transparent_hugepage=}" ;;
+  esac
+done
+if [[ -n "$mode" ]]; then
+  for enabled in /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/redhat_transparent_hugepage/enabled; do
+    [[ -w "$enabled" ]] && echo "$mode" >"$enabled"
+  done
+fi
+mkdir -p /run/fleetfix-lab
+echo "BOOT_IMAGE=/boot/vmlinuz-$(uname -r) root=/dev/sda1 ro $args" | tr -s ' ' >/run/fleetfix-lab/cmdline
+mount --bind /run/fleetfix-lab/cmdline /proc/cmdline 2>/dev/null || true
+CMDLINE
+chmod 0755 "$root/usr/local/sbin/fleetfix-lab-kernel-cmdline"
+cat >"$root/etc/systemd/system/fleetfix-lab-kernel-cmdline.service" <<'UNIT'
+[Unit]
+Description=fleetfix lab: the kernel command line of /etc/default/grub
+DefaultDependencies=no
+After=local-fs.target
+Before=sysinit.target
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/fleetfix-lab-kernel-cmdline
+RemainAfterExit=yes
+
+[Install]
+WantedBy=sysinit.target
+UNIT
+
+# PID 1 of a lab host without systemd, in the way of SysV init: the kernel's command line, runlevel 2's
+# start scripts in order, /etc/rc.local last; on SIGTERM (docker stop) the stop scripts, then exit.
+cat >"$root/usr/local/sbin/sysv-init" <<'INIT'
+#!/bin/bash
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+mkdir -p /run/lock /run/sshd
+/usr/local/sbin/fleetfix-lab-kernel-cmdline
+if [[ -f /etc/fleetfix-lab/host.env && ! -f /var/lib/fleetfix-lab/configured ]]; then
+  /usr/local/sbin/fleetfix-lab-setup
+fi
+for script in /etc/rc2.d/S*; do
+  [[ -x "$script" ]] && "$script" start
+done
+if [[ -x /etc/rc.local ]]; then
+  /etc/rc.local
+fi
+echo "sysv-init: runlevel 2 reached"
+
+halt() {
+  for script in /etc/rc0.d/K*; do
+    [[ -x "$script" ]] && "$script" stop
+  done
+  exit 0
+}
+trap halt TERM INT
+while :; do
+  sleep 3600 &
+  wait $!
+done
+INIT
+chmod 0755 "$root/usr/local/sbin/sysv-init"
+
 mkdir -p "$root/etc/systemd/journald.conf.d"
 cat >"$root/etc/systemd/journald.conf.d/10-fleetfix-lab.conf" <<'CONF'
 [Journal]
@@ -202,7 +355,7 @@ Storage=volatile
 RuntimeMaxUse=16M
 CONF
 
-chroot "$root" systemctl enable fleetfix-lab-setup.service >/dev/null 2>&1
+chroot "$root" systemctl enable fleetfix-lab-setup.service fleetfix-lab-kernel-cmdline.service >/dev/null 2>&1
 # Timers that would reach for the network or the disk, and consoles a container does not have.
 chroot "$root" systemctl mask \
   apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes this machine ready for the lab: docker and debootstrap installed, dockerd answering, the lab host
-# image built. Safe to run again: each step is skipped when already done. Fails (non-zero) with a message
+# images built (Debian 12 and Debian 13), the old Redis builds fetched with Maven. Safe to run again: each step is skipped when already done. Fails (non-zero) with a message
 # naming what is wrong when Docker cannot be made to work: the lab's tests never skip.
 #
 # dockerd is started, when not running, with --iptables=false --bridge=none: lab containers use the host
@@ -77,5 +77,22 @@ if (($(cat /proc/sys/fs/inotify/max_user_instances) < min_instances)); then
     || die "cannot raise fs.inotify.max_user_instances; lab hosts would stall at boot"
 fi
 
-tag="$(bash "$here/build-image.sh")" || die "building the lab image failed"
-log "lab image $tag ready"
+for suite in bookworm trixie; do
+  tag="$(bash "$here/build-image.sh" "$suite")" || die "building the lab image ($suite) failed"
+  log "lab image $tag ready"
+done
+
+# The eras preset's Redis 2.8 and 6.2 are real x86-64 builds inside Maven Central jars; the lab extracts them
+# from the local Maven repository (LabRedisBuild), where Maven puts them.
+repo="${FLEETFIX_LAB_MAVEN_REPO:-$HOME/.m2/repository}"
+for artifact in it.ozimov:embedded-redis:0.7.3 com.github.codemonstur:embedded-redis:1.4.3; do
+  IFS=: read -r group id version <<<"$artifact"
+  jar="$repo/${group//.//}/$id/$version/$id-$version.jar"
+  if [[ ! -f "$jar" ]]; then
+    command -v mvn >/dev/null || die "mvn is needed to fetch $artifact (the lab's old Redis builds)"
+    log "fetching $artifact with Maven"
+    mvn -B -q -Dmaven.repo.local="$repo" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+      -Dartifact="$artifact" -Dtransitive=false >&2 || die "mvn could not fetch $artifact"
+  fi
+  log "old Redis build from $artifact ready"
+done

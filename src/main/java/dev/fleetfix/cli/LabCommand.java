@@ -5,6 +5,7 @@ import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabHostStatus;
+import dev.fleetfix.lab.LabInit;
 import dev.fleetfix.lab.LabPreset;
 import dev.fleetfix.lab.LabSettings;
 import java.io.IOException;
@@ -112,9 +113,8 @@ public final class LabCommand implements Runnable {
         @Option(
                 names = "--hosts",
                 paramLabel = "N",
-                defaultValue = "3",
-                description = "Number of hosts, lab-1..lab-N (default: ${DEFAULT-VALUE}).")
-        int hosts;
+                description = "Number of hosts, lab-1..lab-N (default: 3; 7 for eras, one of each shape).")
+        Integer hosts;
 
         @Option(
                 names = "--preset",
@@ -122,18 +122,20 @@ public final class LabCommand implements Runnable {
                 defaultValue = "thp-always",
                 converter = PresetConverter.class,
                 description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
-                        + " (replicated, and a Sentinel on every host) or cluster (a Redis Cluster of primary/replica"
-                        + " pairs) (default: ${DEFAULT-VALUE}).")
+                        + " (replicated, and a Sentinel on every host), cluster (a Redis Cluster of primary/replica"
+                        + " pairs) or eras (Redis 2.8, 6.2, 7.0, 8.0, Valkey 8.1, a host with three instances, a host"
+                        + " without systemd) (default: ${DEFAULT-VALUE}).")
         LabPreset preset;
 
         @Override
         public void run() {
-            if (hosts < 1 || hosts > LabFleet.MAX_HOSTS) {
-                throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + hosts);
+            int count = hosts == null ? preset.defaultHosts() : hosts;
+            if (count < 1 || count > LabFleet.MAX_HOSTS) {
+                throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + count);
             }
             List<LabHostSpec> specs;
             try {
-                specs = preset.specs(hosts);
+                specs = preset.specs(count);
             } catch (IllegalArgumentException e) {
                 throw new InputException("--preset " + preset.cliName() + ": " + e.getMessage());
             }
@@ -146,14 +148,16 @@ public final class LabCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             out.printf(
                     "lab %s: %d hosts up in %.1f s (%s)%n",
-                    fleet.id(), hosts, (System.nanoTime() - started) / 1e9, preset.cliName());
+                    fleet.id(), count, (System.nanoTime() - started) / 1e9, preset.cliName());
             for (LabHost host : fleet.hosts()) {
                 out.printf(
-                        "  %-8s %s  ssh :%d  redis :%d%s%n",
+                        "  %-8s %s  ssh :%d  redis :%s%s%n",
                         host.name(),
                         host.address(),
                         host.sshPort(),
-                        host.redisPort(),
+                        String.join(
+                                ",",
+                                host.redisPorts().stream().map(String::valueOf).toList()),
                         host.sentinelPort().isPresent()
                                 ? "  sentinel :" + host.sentinelPort().getAsInt()
                                 : "");
@@ -190,17 +194,30 @@ public final class LabCommand implements Runnable {
                 for (LabHostStatus status : fleet.status()) {
                     LabHost host = status.host();
                     out.println(String.format(
-                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-6s%s",
+                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-6s %-14s%s%s",
                                     host.name(),
                                     host.address(),
                                     status.state(),
                                     status.sshUp() ? "up" : "down",
                                     status.redisUp() ? "up" : "down",
                                     status.role().orElse("-"),
+                                    status.instances().get(0).server().orElse("-"),
+                                    host.init() == LabInit.SYSV ? "  init sysv" : "",
                                     host.sentinelPort().isPresent()
                                             ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
                                             : "")
                             .stripTrailing());
+                    if (status.instances().size() > 1) {
+                        for (LabHostStatus.Instance instance : status.instances()) {
+                            out.println(String.format(
+                                            "      :%-5d %-20s %-4s %s",
+                                            instance.port(),
+                                            instance.service(),
+                                            instance.up() ? "up" : "down",
+                                            instance.server().orElse("-"))
+                                    .stripTrailing());
+                        }
+                    }
                 }
             }
         }

@@ -50,7 +50,10 @@ final class LabBoot {
         }
     }
 
-    /** Waits for sshd and Redis, and for the host's Sentinel too when {@code sentinel} and it runs one. */
+    /**
+     * Waits for sshd and every Redis instance, and for the host's Sentinel too when {@code sentinel} and it runs
+     * one.
+     */
     void awaitReady(LabHost host, String container, boolean sentinel) {
         long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
         boolean ssh = false;
@@ -58,7 +61,7 @@ final class LabBoot {
         boolean sentinelUp = !sentinel || host.sentinelPort().isEmpty();
         while (System.nanoTime() < deadline) {
             ssh = ssh || LabProbe.sshUp(host.address(), host.sshPort());
-            redis = redis || LabProbe.redisUp(host.address(), host.redisPort());
+            redis = redis || host.redisPorts().stream().allMatch(port -> LabProbe.redisUp(host.address(), port));
             sentinelUp = sentinelUp
                     || LabProbe.redisUp(host.address(), host.sentinelPort().getAsInt());
             if (ssh && redis && sentinelUp) {
@@ -69,7 +72,7 @@ final class LabBoot {
         throw new LabException("lab host " + host.name() + " (" + host.address() + ") did not come up within "
                 + BOOT_TIMEOUT.toSeconds() + " s: sshd " + (ssh ? "answers" : "silent") + ", redis "
                 + (redis ? "answers" : "silent") + (sentinelUp ? "" : ", sentinel silent") + inotifyHint() + "\n"
-                + diagnostics(container));
+                + diagnostics(host, container));
     }
 
     /** Hosts that stall at boot with failed path units have usually run out of inotify instances. */
@@ -86,19 +89,24 @@ final class LabBoot {
         }
     }
 
-    private String diagnostics(String container) {
+    private String diagnostics(LabHost host, String container) {
         if (!docker.running(container)) {
             return "container stopped; its last output:\n" + docker.logTail(container, 30);
         }
         try {
             return docker.exec(
-                            container,
-                            Duration.ofSeconds(30),
-                            "bash",
-                            "-c",
-                            "systemctl --failed --no-legend --plain; journalctl -b --no-pager -n 40"
-                                    + " -u fleetfix-lab-setup -u ssh -u redis-server -u " + LabSentinelConf.UNIT)
-                    .stdout();
+                                    container,
+                                    Duration.ofSeconds(30),
+                                    "bash",
+                                    "-c",
+                                    host.init() == LabInit.SYSV
+                                            ? "ps -ef; tail -n 20 /var/log/redis/*.log"
+                                            : "systemctl --failed --no-legend --plain; journalctl -b --no-pager -n 40"
+                                                    + " -u fleetfix-lab-setup -u ssh -u "
+                                                    + String.join(" -u ", host.services())
+                                                    + " -u " + LabSentinelConf.UNIT)
+                            .stdout()
+                    + (host.init() == LabInit.SYSV ? "\ncontainer output:\n" + docker.logTail(container, 30) : "");
         } catch (RuntimeException e) {
             return "(no diagnostics: " + e.getMessage() + ")";
         }

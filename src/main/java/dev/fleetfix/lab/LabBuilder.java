@@ -35,8 +35,8 @@ final class LabBuilder {
         this.docker = docker;
     }
 
-    /** Creates every host's container; returns container ids by host, in spec order. */
-    Map<LabHost, String> create(LabTopology topology, String image) {
+    /** Creates every host's container, on the image of its server's suite; returns container ids by host. */
+    Map<LabHost, String> create(LabTopology topology, Map<LabImage.Suite, String> images) {
         List<LabHostSpec> specs = topology.specs();
         LabProperties.write(dir, id, USER);
         String userKey = SshKeys.generate(privateKey(dir), USER + "@fleetfix-lab-" + id);
@@ -49,14 +49,14 @@ final class LabBuilder {
             files.writeThp(spec);
             spec.requirepass().ifPresent(password -> LabHostFiles.write(files.passwordFile(), password + "\n"));
         }
-        Map<LabHost, String> containers = underAddressLock(() -> createContainers(topology, image));
+        Map<LabHost, String> containers = underAddressLock(() -> createContainers(topology, images));
         List<LabHost> hosts = List.copyOf(containers.keySet());
         writeKnownHosts(hosts, hostKeys);
         writeInventory(hosts, specs);
         return containers;
     }
 
-    private Map<LabHost, String> createContainers(LabTopology topology, String image) {
+    private Map<LabHost, String> createContainers(LabTopology topology, Map<LabImage.Suite, String> images) {
         List<LabHostSpec> specs = topology.specs();
         Set<String> claimed = docker.allLabContainers().stream()
                 .map(c -> c.getLabels().get(LabDocker.LABEL_ADDRESS))
@@ -66,14 +66,18 @@ final class LabBuilder {
         Map<String, LabHost> hostByName = new LinkedHashMap<>();
         for (int i = 0; i < specs.size(); i++) {
             LoopbackAddresses.Endpoint endpoint = endpoints.get(i);
+            LabHostSpec spec = specs.get(i);
             hostByName.put(
-                    specs.get(i).name(),
+                    spec.name(),
                     new LabHost(
-                            specs.get(i).name(),
+                            spec.name(),
                             endpoint.address(),
                             endpoint.sshPort(),
                             endpoint.redisPort(),
-                            endpoint.sentinelPort()));
+                            endpoint.sentinelPort(),
+                            endpoint.redisPorts(),
+                            spec.server(),
+                            spec.init()));
         }
         Function<String, LabRedisConf.Primary> primaryOf = name -> new LabRedisConf.Primary(
                 hostByName.get(name).address(),
@@ -104,17 +108,15 @@ final class LabBuilder {
                                 host.address(), host.sentinelPort().orElseThrow(), monitored, topology.quorum()));
                 LabHostFiles.write(files.etc().resolve(LabSentinelConf.UNIT), LabSentinelConf.unit());
             }
-            containers.put(host, createContainer(image, i, spec, host, etcHosts));
+            LabHostSetup.write(spec, host, files);
+            containers.put(host, createContainer(images.get(spec.server().suite()), i, spec, host, etcHosts));
         }
         return containers;
     }
 
     private String createContainer(String image, int index, LabHostSpec spec, LabHost host, List<String> etcHosts) {
         LabHostFiles files = new LabHostFiles(dir, spec.name());
-        LabHostFiles.write(
-                files.etc().resolve("host.env"),
-                "LAB_ID=" + id + "\nLAB_HOST=" + spec.name() + "\nLAB_ADDRESS=" + host.address() + "\nLAB_SSH_PORT="
-                        + host.sshPort() + "\n");
+        LabHostFiles.write(files.etc().resolve("host.env"), LabHostSetup.env(id, spec, host));
         Map<String, String> labels = new HashMap<>(Map.of(
                 LabDocker.LABEL_LAB, id,
                 LabDocker.LABEL_HOST, spec.name(),
@@ -123,6 +125,11 @@ final class LabBuilder {
                 LabDocker.LABEL_SSH_PORT, Integer.toString(host.sshPort()),
                 LabDocker.LABEL_REDIS_PORT, Integer.toString(host.redisPort()),
                 LabDocker.LABEL_DIR, dir.toString()));
+        labels.put(
+                LabDocker.LABEL_REDIS_PORTS,
+                String.join(",", host.redisPorts().stream().map(String::valueOf).toList()));
+        labels.put(LabDocker.LABEL_SERVER, spec.server().name());
+        labels.put(LabDocker.LABEL_INIT, spec.init().name());
         host.sentinelPort().ifPresent(port -> labels.put(LabDocker.LABEL_SENTINEL_PORT, Integer.toString(port)));
         return docker.create(
                 image,
@@ -130,7 +137,8 @@ final class LabBuilder {
                 spec.name(),
                 labels,
                 List.of(files.etcMount(), files.thpMount()),
-                etcHosts);
+                etcHosts,
+                spec.init());
     }
 
     static String containerName(String id, String host) {

@@ -40,6 +40,12 @@ final class LabDocker {
     static final String LABEL_REDIS_PORT = "dev.fleetfix.lab.redis-port";
     static final String LABEL_SENTINEL_PORT = "dev.fleetfix.lab.sentinel-port";
     static final String LABEL_DIR = "dev.fleetfix.lab.dir";
+    static final String LABEL_REDIS_PORTS = "dev.fleetfix.lab.redis-ports";
+    static final String LABEL_SERVER = "dev.fleetfix.lab.server";
+    static final String LABEL_INIT = "dev.fleetfix.lab.init";
+
+    /** PID 1 of a host without systemd, in the image (build-image.sh). */
+    static final String SYSV_INIT = "/usr/local/sbin/sysv-init";
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -88,6 +94,7 @@ final class LabDocker {
     /**
      * Creates (does not start) a lab host container. {@code etcHosts} ("name:address") go to its /etc/hosts, so
      * the host resolves its own name (sudo wants it) and its fleet mates', as DNS would on a real fleet.
+     * {@code init} chooses its PID 1: the image's systemd, or the SysV-style init script.
      */
     String create(
             String image,
@@ -95,7 +102,8 @@ final class LabDocker {
             String hostname,
             Map<String, String> labels,
             List<Mount> mounts,
-            List<String> etcHosts) {
+            List<String> etcHosts,
+            LabInit init) {
         List<Bind> binds = new ArrayList<>();
         // systemd as PID 1 needs the cgroup tree and its own /run; it runs without --privileged.
         binds.add(new Bind("/sys/fs/cgroup", new Volume("/sys/fs/cgroup"), AccessMode.rw));
@@ -112,16 +120,20 @@ final class LabDocker {
                 .withTmpFs(Map.of("/run", "", "/run/lock", ""))
                 .withExtraHosts(etcHosts.toArray(String[]::new))
                 .withBinds(binds);
-        return client.createContainerCmd(image)
+        var create = client.createContainerCmd(image)
                 .withName(name)
                 .withHostName(hostname)
                 .withEnv("container=docker")
-                // systemd halts on SIGRTMIN+3 and ignores docker's default SIGTERM as PID 1
-                .withStopSignal("SIGRTMIN+3")
                 .withLabels(labels)
-                .withHostConfig(hostConfig)
-                .exec()
-                .getId();
+                .withHostConfig(hostConfig);
+        if (init == LabInit.SYSV) {
+            // the init script runs the stop scripts on SIGTERM, as SysV init does on 'telinit 0'
+            create.withCmd(SYSV_INIT).withStopSignal("SIGTERM");
+        } else {
+            // systemd halts on SIGRTMIN+3 and ignores docker's default SIGTERM as PID 1
+            create.withStopSignal("SIGRTMIN+3");
+        }
+        return create.exec().getId();
     }
 
     void start(String id) {

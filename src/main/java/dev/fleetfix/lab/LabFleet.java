@@ -10,6 +10,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,12 +78,18 @@ public final class LabFleet implements AutoCloseable {
     public static LabFleet start(List<LabHostSpec> specs, LabSettings settings) {
         LabTopology topology = LabTopology.of(specs);
         LabDocker docker = LabDocker.connect();
-        String image = LabImage.ensure(docker, settings.home(), settings.progress());
+        Map<LabImage.Suite, String> images = new EnumMap<>(LabImage.Suite.class);
+        for (LabHostSpec spec : specs) {
+            LabImage.Suite suite = spec.server().suite();
+            if (!images.containsKey(suite)) {
+                images.put(suite, LabImage.ensure(docker, settings.home(), settings.progress(), suite));
+            }
+        }
         String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
         Path dir = settings.home().resolve(id);
         LabFleet fleet = null;
         try {
-            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, image);
+            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, images);
             fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
             settings.progress().accept("booting " + specs.size() + " lab hosts");
             new LabBoot(docker).bootAll(containers);
@@ -109,18 +116,29 @@ public final class LabFleet implements AutoCloseable {
                 Comparator.comparingInt(c -> Integer.parseInt(c.getLabels().getOrDefault(LabDocker.LABEL_INDEX, "0"))));
         Map<LabHost, String> containers = new LinkedHashMap<>();
         for (Container container : found) {
-            Map<String, String> labels = container.getLabels();
-            LabHost host = new LabHost(
-                    labels.get(LabDocker.LABEL_HOST),
-                    labels.get(LabDocker.LABEL_ADDRESS),
-                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
-                    Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379")),
-                    Optional.ofNullable(labels.get(LabDocker.LABEL_SENTINEL_PORT))
-                            .map(port -> OptionalInt.of(Integer.parseInt(port)))
-                            .orElse(OptionalInt.empty()));
-            containers.put(host, container.getId());
+            containers.put(hostOf(container.getLabels()), container.getId());
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
+    }
+
+    /** The host as its container's labels describe it; labs of older versions lack the newer labels. */
+    private static LabHost hostOf(Map<String, String> labels) {
+        String redisPort = labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379");
+        List<Integer> redisPorts = Stream.of(labels.getOrDefault(LabDocker.LABEL_REDIS_PORTS, redisPort)
+                        .split(","))
+                .map(Integer::parseInt)
+                .toList();
+        return new LabHost(
+                labels.get(LabDocker.LABEL_HOST),
+                labels.get(LabDocker.LABEL_ADDRESS),
+                Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
+                Integer.parseInt(redisPort),
+                Optional.ofNullable(labels.get(LabDocker.LABEL_SENTINEL_PORT))
+                        .map(port -> OptionalInt.of(Integer.parseInt(port)))
+                        .orElse(OptionalInt.empty()),
+                redisPorts,
+                LabServer.valueOf(labels.getOrDefault(LabDocker.LABEL_SERVER, LabServer.REDIS_7_0.name())),
+                LabInit.valueOf(labels.getOrDefault(LabDocker.LABEL_INIT, LabInit.SYSTEMD.name())));
     }
 
     /** Lab directories under {@code home}, oldest first. */
@@ -242,30 +260,55 @@ public final class LabFleet implements AutoCloseable {
     }
 
     /**
-     * Kills redis-server with SIGKILL, as a crash would: clients see their connections drop, nothing is saved.
-     * Debian's unit has {@code Restart=always}, so systemd starts it again within a moment, as on a production
-     * host; use {@link #stopRedis(String)} for an outage that lasts.
+     * Kills every Redis instance of the host with SIGKILL, as a crash would: clients see their connections drop,
+     * nothing is saved. Debian's units have {@code Restart=always}, so systemd starts them again within a moment,
+     * as on a production host; use {@link #stopRedis(String)} for an outage that lasts. Without systemd nothing
+     * restarts it.
      */
     public void killRedis(String host) {
-        checked(host, "systemctl kill --signal=SIGKILL redis-server");
+        LabHost target = host(host);
+        checked(
+                host,
+                target.init() == LabInit.SYSV
+                        ? "pkill -KILL -x " + target.server().service()
+                        : "systemctl kill --signal=SIGKILL " + String.join(" ", target.services()));
     }
 
-    /** Stops redis-server through systemd; it stays down until started or the host reboots. */
+    /** Stops the host's Redis instances through their init; they stay down until started or the host reboots. */
     public void stopRedis(String host) {
-        checked(host, "systemctl stop redis-server");
+        service(host, host(host).services(), "stop");
     }
 
     public void startRedis(String host) {
-        checked(host, "systemctl start redis-server");
+        service(host, host(host).services(), "start");
     }
 
     /** Stops sshd: new SSH connections are refused until {@link #startSshd(String)} or a reboot. */
     public void stopSshd(String host) {
-        checked(host, "systemctl stop ssh");
+        service(host, List.of("ssh"), "stop");
     }
 
     public void startSshd(String host) {
-        checked(host, "systemctl start ssh");
+        service(host, List.of("ssh"), "start");
+    }
+
+    /** The name of the host's PID 1 as {@code /proc/1/comm} gives it: {@code systemd}, {@code sysv-init}. */
+    public String pid1(String host) {
+        ExecResult result = rootExec(host, "cat /proc/1/comm");
+        if (!result.ok()) {
+            throw new LabException("lab host " + host + ": cannot read /proc/1/comm: " + result.errorText());
+        }
+        return result.stdout().strip();
+    }
+
+    private void service(String host, List<String> services, String action) {
+        if (host(host).init() == LabInit.SYSV) {
+            for (String service : services) {
+                checked(host, "/etc/init.d/" + service + " " + action);
+            }
+        } else {
+            checked(host, "systemctl " + action + " " + String.join(" ", services));
+        }
     }
 
     /** Each host's container state, whether its sshd, Redis and Sentinel answer, and its Redis role. */
@@ -276,7 +319,18 @@ public final class LabFleet implements AutoCloseable {
         }
         List<LabHostStatus> status = new ArrayList<>();
         for (LabHost host : hosts.values()) {
-            boolean redisUp = LabProbe.redisUp(host.address(), host.redisPort());
+            Optional<String> password = files(host.name()).password();
+            List<LabHostStatus.Instance> instances = new ArrayList<>();
+            for (int i = 0; i < host.redisPorts().size(); i++) {
+                int port = host.redisPorts().get(i);
+                boolean up = LabProbe.redisUp(host.address(), port);
+                instances.add(new LabHostStatus.Instance(
+                        port,
+                        host.services().get(i),
+                        up,
+                        up ? LabProbe.server(host.address(), port, password) : Optional.empty()));
+            }
+            boolean redisUp = instances.get(0).up();
             status.add(new LabHostStatus(
                     host,
                     states.getOrDefault(host.name(), "missing"),
@@ -285,7 +339,8 @@ public final class LabFleet implements AutoCloseable {
                     redisUp ? LabProbe.role(host.address(), host.redisPort()) : Optional.empty(),
                     host.sentinelPort().isPresent()
                             && LabProbe.redisUp(
-                                    host.address(), host.sentinelPort().getAsInt())));
+                                    host.address(), host.sentinelPort().getAsInt()),
+                    instances));
         }
         return status;
     }

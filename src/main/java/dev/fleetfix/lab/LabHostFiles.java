@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -91,6 +92,19 @@ final class LabHostFiles {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reset THP files of " + dir, e);
+        }
+    }
+
+    /** The host's Redis password, when it has one. */
+    Optional<String> password() {
+        Path file = passwordFile();
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readString(file).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
         }
     }
 

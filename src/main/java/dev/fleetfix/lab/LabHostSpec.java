@@ -5,13 +5,14 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * How one lab host boots: its THP files and its Redis configuration.
+ * How one lab host boots: its THP files, its Redis server and configuration, and its init. Build one with
+ * {@link #builder(String)}; {@link #named(String)} and the {@code with...} methods are shortcuts over it.
  *
  * @param name host name, also its inventory name ({@code lab-1})
  * @param thpEnabled boot mode of the THP {@code enabled} file
  * @param thpDefrag boot mode of the THP {@code defrag} file
  * @param rhel6Thp whether the host has only {@code /sys/kernel/mm/redhat_transparent_hugepage}, as RHEL 6 kernels
- * @param disableThp Redis {@code disable-thp}: whether Redis turns THP off for its own process
+ * @param disableThp Redis {@code disable-thp}: whether Redis turns THP off for its own process (6.2 and later)
  * @param save Redis {@code save} ({@code "3600 1"}; empty for no snapshots)
  * @param appendonly Redis {@code appendonly}
  * @param replicaOf the lab host this host's Redis replicates from
@@ -19,6 +20,12 @@ import java.util.regex.Pattern;
  * @param sentinel whether the host also runs a Redis Sentinel monitoring the lab's primary
  * @param cluster whether the host's Redis is a Redis Cluster node; {@code replicaOf} then means
  *     {@code CLUSTER REPLICATE}
+ * @param server the Redis server the host runs (and so the image it boots)
+ * @param instances how many Redis instances the host runs: 1 is Debian's {@code redis-server} unit; more are
+ *     instances of Debian's template unit, {@code redis-server@PORT} reading {@code /etc/redis/redis-PORT.conf},
+ *     on consecutive ports
+ * @param init what runs as PID 1
+ * @param grub whether the host has {@code /etc/default/grub}, whose kernel command line its boot honours
  */
 public record LabHostSpec(
         String name,
@@ -31,7 +38,14 @@ public record LabHostSpec(
         Optional<String> replicaOf,
         Optional<String> requirepass,
         boolean sentinel,
-        boolean cluster) {
+        boolean cluster,
+        LabServer server,
+        int instances,
+        LabInit init,
+        boolean grub) {
+
+    /** Ports 6379..6382: more instances would crowd the second-choice ports other hosts fall back to. */
+    public static final int MAX_INSTANCES = 4;
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
     private static final Pattern SAVE = Pattern.compile("(\\d+ \\d+)( \\d+ \\d+)*");
@@ -44,6 +58,8 @@ public record LabHostSpec(
         Objects.requireNonNull(save, "save");
         Objects.requireNonNull(replicaOf, "replicaOf");
         Objects.requireNonNull(requirepass, "requirepass");
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(init, "init");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                     "lab host name must be lower-case letters, digits and '-', at most 40, was '" + name + "'");
@@ -64,143 +80,59 @@ public record LabHostSpec(
             throw new IllegalArgumentException("host " + name
                     + ": a host runs a Sentinel or a cluster node, not both (sentinel=true, cluster=true)");
         }
+        if (instances < 1 || instances > MAX_INSTANCES) {
+            throw new IllegalArgumentException(
+                    "host " + name + ": instances must be 1.." + MAX_INSTANCES + ", was " + instances);
+        }
+        LabHostShapes.check(name, server, instances, init, disableThp, replicaOf, sentinel, cluster);
     }
 
-    /** THP {@code always}/{@code madvise}, no RHEL 6 layout, Redis defaults but {@code disable-thp no}. */
+    /** THP {@code always}/{@code madvise}, no RHEL 6 layout, Debian's Redis 7.0 but {@code disable-thp no}. */
     public static LabHostSpec named(String name) {
-        return new LabHostSpec(
-                name,
-                LabThp.ALWAYS,
-                LabThp.MADVISE,
-                false,
-                false,
-                "3600 1",
-                false,
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                false);
+        return builder(name).build();
+    }
+
+    /** A builder starting from {@link #named(String)}'s defaults. */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** A builder holding this spec's values. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     public LabHostSpec withThp(LabThp enabled) {
-        return new LabHostSpec(
-                name,
-                enabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().thp(enabled).build();
     }
 
     public LabHostSpec withThpDefrag(LabThp defrag) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                defrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().thpDefrag(defrag).build();
     }
 
     public LabHostSpec withRhel6Thp() {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                true,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().rhel6Thp(true).build();
     }
 
     public LabHostSpec withDisableThp(boolean disable) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disable,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().disableThp(disable).build();
     }
 
     public LabHostSpec withSave(String newSave) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                newSave,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().save(newSave).build();
     }
 
     public LabHostSpec withAppendonly(boolean aof) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                aof,
-                replicaOf,
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().appendonly(aof).build();
     }
 
     /** Replicates from {@code hostName}: a {@code replicaof} directive, or CLUSTER REPLICATE for a cluster node. */
     public LabHostSpec withReplicaOf(String hostName) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                Optional.of(hostName),
-                requirepass,
-                sentinel,
-                cluster);
+        return toBuilder().replicaOf(hostName).build();
     }
 
     public LabHostSpec withPassword(String password) {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                Optional.of(password),
-                sentinel,
-                cluster);
+        return toBuilder().requirepass(password).build();
     }
 
     /**
@@ -209,18 +141,7 @@ public record LabHostSpec(
      * {@value LabFleet#SENTINEL_MASTER}.
      */
     public LabHostSpec withSentinel() {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                true,
-                cluster);
+        return toBuilder().sentinel(true).build();
     }
 
     /**
@@ -228,17 +149,140 @@ public record LabHostSpec(
      * without {@code replicaOf}) share the 16384 slots evenly, cluster replicas follow their primary.
      */
     public LabHostSpec withCluster() {
-        return new LabHostSpec(
-                name,
-                thpEnabled,
-                thpDefrag,
-                rhel6Thp,
-                disableThp,
-                save,
-                appendonly,
-                replicaOf,
-                requirepass,
-                sentinel,
-                true);
+        return toBuilder().cluster(true).build();
+    }
+
+    public LabHostSpec withServer(LabServer newServer) {
+        return toBuilder().server(newServer).build();
+    }
+
+    /** Collects a host's settings; {@link #build()} validates them all at once. */
+    public static final class Builder {
+        private final String name;
+        private LabThp thpEnabled = LabThp.ALWAYS;
+        private LabThp thpDefrag = LabThp.MADVISE;
+        private boolean rhel6Thp;
+        private boolean disableThp;
+        private String save = "3600 1";
+        private boolean appendonly;
+        private Optional<String> replicaOf = Optional.empty();
+        private Optional<String> requirepass = Optional.empty();
+        private boolean sentinel;
+        private boolean cluster;
+        private LabServer server = LabServer.REDIS_7_0;
+        private int instances = 1;
+        private LabInit init = LabInit.SYSTEMD;
+        private boolean grub;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        private Builder(LabHostSpec spec) {
+            this.name = spec.name;
+            this.thpEnabled = spec.thpEnabled;
+            this.thpDefrag = spec.thpDefrag;
+            this.rhel6Thp = spec.rhel6Thp;
+            this.disableThp = spec.disableThp;
+            this.save = spec.save;
+            this.appendonly = spec.appendonly;
+            this.replicaOf = spec.replicaOf;
+            this.requirepass = spec.requirepass;
+            this.sentinel = spec.sentinel;
+            this.cluster = spec.cluster;
+            this.server = spec.server;
+            this.instances = spec.instances;
+            this.init = spec.init;
+            this.grub = spec.grub;
+        }
+
+        public Builder thp(LabThp enabled) {
+            this.thpEnabled = enabled;
+            return this;
+        }
+
+        public Builder thpDefrag(LabThp defrag) {
+            this.thpDefrag = defrag;
+            return this;
+        }
+
+        public Builder rhel6Thp(boolean rhel6) {
+            this.rhel6Thp = rhel6;
+            return this;
+        }
+
+        public Builder disableThp(boolean disable) {
+            this.disableThp = disable;
+            return this;
+        }
+
+        public Builder save(String newSave) {
+            this.save = newSave;
+            return this;
+        }
+
+        public Builder appendonly(boolean aof) {
+            this.appendonly = aof;
+            return this;
+        }
+
+        public Builder replicaOf(String hostName) {
+            this.replicaOf = Optional.of(hostName);
+            return this;
+        }
+
+        public Builder requirepass(String password) {
+            this.requirepass = Optional.of(password);
+            return this;
+        }
+
+        public Builder sentinel(boolean runs) {
+            this.sentinel = runs;
+            return this;
+        }
+
+        public Builder cluster(boolean node) {
+            this.cluster = node;
+            return this;
+        }
+
+        public Builder server(LabServer newServer) {
+            this.server = newServer;
+            return this;
+        }
+
+        public Builder instances(int count) {
+            this.instances = count;
+            return this;
+        }
+
+        public Builder init(LabInit newInit) {
+            this.init = newInit;
+            return this;
+        }
+
+        public Builder grub(boolean has) {
+            this.grub = has;
+            return this;
+        }
+
+        public LabHostSpec build() {
+            return new LabHostSpec(
+                    name,
+                    thpEnabled,
+                    thpDefrag,
+                    rhel6Thp,
+                    disableThp,
+                    save,
+                    appendonly,
+                    replicaOf,
+                    requirepass,
+                    sentinel,
+                    cluster,
+                    server,
+                    instances,
+                    init,
+                    grub);
+        }
     }
 }

@@ -13,26 +13,53 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * The lab host image: {@code fleetfix-lab:<hash>}, where the hash is that of {@code build-image.sh}, shipped in
- * the jar. The script holds every input of the image, so the same hash means the same image, whether it was built
- * by {@code src/lab/prepare.sh} before the tests or here on the first {@code fleetfix lab up}.
+ * The lab host images: {@code fleetfix-lab:<hash>} (Debian 12) and {@code fleetfix-lab-trixie:<hash>} (Debian 13),
+ * where the hash is that of {@code build-image.sh}, shipped in the jar. The script holds every input of the images,
+ * so the same hash means the same image, whether it was built by {@code src/lab/prepare.sh} before the tests or
+ * here on the first {@code fleetfix lab up} that needs it.
  */
 final class LabImage {
     static final String SCRIPT = "build-image.sh";
 
+    /** The Debian release an image is bootstrapped from. */
+    enum Suite {
+        /** Debian 12: Redis 7.0, and the old builds run on it. */
+        BOOKWORM("fleetfix-lab"),
+        /** Debian 13: Redis 8.0 and Valkey 8.1. */
+        TRIXIE("fleetfix-lab-trixie");
+
+        private final String repository;
+
+        Suite(String repository) {
+            this.repository = repository;
+        }
+
+        /** The script's argument: {@code bookworm}. */
+        String argument() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     private LabImage() {}
 
-    /** {@code fleetfix-lab:} and the first 12 hex digits of the script's SHA-256, as the script computes it. */
+    /** The Debian 12 image's tag. */
     static String tag() {
-        return "fleetfix-lab:" + HexFormat.of().formatHex(sha256(script())).substring(0, 12);
+        return tag(Suite.BOOKWORM);
+    }
+
+    /** The image's name and the first 12 hex digits of the script's SHA-256, as the script computes it. */
+    static String tag(Suite suite) {
+        return suite.repository + ":"
+                + HexFormat.of().formatHex(sha256(script())).substring(0, 12);
     }
 
     /** Returns the tag, building the image first when Docker does not have it (a minute or two, needs root). */
-    static String ensure(LabDocker docker, Path workDir, Consumer<String> progress) {
-        String tag = tag();
+    static String ensure(LabDocker docker, Path workDir, Consumer<String> progress, Suite suite) {
+        String tag = tag(suite);
         if (docker.imageExists(tag)) {
             return tag;
         }
@@ -45,21 +72,21 @@ final class LabImage {
         }
         if (!isRoot()) {
             throw new LabException("the lab image " + tag + " is not built yet and building it needs root"
-                    + " (debootstrap); run once: sudo bash " + script);
+                    + " (debootstrap); run once: sudo bash " + script + " " + suite.argument());
         }
         progress.accept("building the lab image " + tag + " (first use; about two minutes)");
-        run(script, progress);
+        run(script, suite, progress);
         if (!docker.imageExists(tag)) {
             throw new LabException("bash " + script + " finished but Docker has no image " + tag);
         }
         return tag;
     }
 
-    private static void run(Path script, Consumer<String> progress) {
+    private static void run(Path script, Suite suite, Consumer<String> progress) {
         Deque<String> lastLines = new ArrayDeque<>();
         int exit;
         try {
-            Process process = new ProcessBuilder("bash", script.toString())
+            Process process = new ProcessBuilder("bash", script.toString(), suite.argument())
                     .redirectErrorStream(true)
                     .start();
             try (BufferedReader out =
@@ -81,8 +108,8 @@ final class LabImage {
             throw new LabException("interrupted while building the lab image", e);
         }
         if (exit != 0) {
-            throw new LabException("building the lab image failed (bash " + script + ", exit " + exit + "):\n"
-                    + String.join("\n", lastLines));
+            throw new LabException("building the lab image failed (bash " + script + " " + suite.argument() + ", exit "
+                    + exit + "):\n" + String.join("\n", lastLines));
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
  * host is in group {@code redis}; hosts that run a Sentinel are in group {@code sentinel} too, with
- * {@code sentinel_port}.
+ * {@code sentinel_port}. A Valkey host names its service ({@code redis_service: valkey-server}); a host with several
+ * Redis instances lists them under {@code redis_instances}, each with its port and unit.
  */
 final class LabInventory {
     private LabInventory() {}
@@ -33,6 +34,20 @@ final class LabInventory {
             yaml.append("          ansible_host: ").append(host.address()).append('\n');
             yaml.append("          ansible_port: ").append(host.sshPort()).append('\n');
             yaml.append("          redis_port: ").append(host.redisPort()).append('\n');
+            if (host.redisPorts().size() > 1) {
+                yaml.append("          redis_instances:\n");
+                for (int i = 0; i < host.redisPorts().size(); i++) {
+                    yaml.append("            - {port: ")
+                            .append(host.redisPorts().get(i))
+                            .append(", service: '")
+                            .append(host.services().get(i))
+                            .append("'}\n");
+                }
+            } else if (!host.services().get(0).equals(LabServer.REDIS_7_0.service())) {
+                yaml.append("          redis_service: ")
+                        .append(host.services().get(0))
+                        .append('\n');
+            }
             Optional.ofNullable(passwordFiles.get(host.name()))
                     .ifPresent(file -> yaml.append("          redis_password_file: ")
                             .append(quote(file))

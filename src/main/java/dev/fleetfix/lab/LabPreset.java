@@ -26,11 +26,26 @@ public enum LabPreset {
      * A Redis Cluster of pairs: {@code lab-1} a primary with {@code lab-2} its replica, {@code lab-3} with
      * {@code lab-4}, ...; an odd last host is a primary without replica. The primaries share the slots evenly.
      */
-    CLUSTER;
+    CLUSTER,
+    /**
+     * One host of each era and shape, THP {@code always} everywhere: {@code lab-1} Redis 2.8.19, {@code lab-2}
+     * Redis 6.2, {@code lab-3} Redis 7.0, {@code lab-4} Redis 8.0, {@code lab-5} Valkey 8.1, {@code lab-6} three
+     * Redis 7.0 instances ({@code redis-server@6379..6381}), {@code lab-7} Redis 7.0 without systemd (SysV init,
+     * {@code /etc/rc.local}, {@code /etc/default/grub}). More hosts repeat the cycle.
+     */
+    ERAS;
+
+    /** The seven shapes of {@link #ERAS}, in host order. */
+    private static final int ERAS_SHAPES = 7;
 
     /** {@code thp-always}: the name the CLI accepts. */
     public String cliName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** How many hosts {@code lab up --preset} starts without {@code --hosts}: one of each shape for eras. */
+    public int defaultHosts() {
+        return this == ERAS ? ERAS_SHAPES : 3;
     }
 
     public static LabPreset parse(String text) {
@@ -68,7 +83,22 @@ public enum LabPreset {
                     ? base.withCluster()
                     : base.withCluster().withReplicaOf("lab-" + (index - 1));
             case MIXED -> mixed(base, index);
+            case ERAS -> era(base, index);
         };
+    }
+
+    private static LabHostSpec era(LabHostSpec base, int index) {
+        LabHostSpec.Builder spec = base.toBuilder();
+        switch ((index - 1) % ERAS_SHAPES) {
+            case 0 -> spec.server(LabServer.REDIS_2_8);
+            case 1 -> spec.server(LabServer.REDIS_6_2);
+            case 2 -> spec.server(LabServer.REDIS_7_0);
+            case 3 -> spec.server(LabServer.REDIS_8_0);
+            case 4 -> spec.server(LabServer.VALKEY_8_1);
+            case 5 -> spec.instances(3);
+            default -> spec.init(LabInit.SYSV).grub(true);
+        }
+        return spec.build();
     }
 
     private static LabHostSpec mixed(LabHostSpec base, int index) {

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 
 /** Is a lab host's sshd or Redis answering? Raw protocol greetings, no client library. */
@@ -53,6 +54,60 @@ final class LabProbe {
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * What server answers, from INFO server: {@code redis 7.0.15}, {@code valkey 8.1.1} (Valkey keeps
+     * {@code redis_version} at 7.2.4 and tells its own in {@code valkey_version}). Empty when it does not answer or
+     * refuses the password.
+     */
+    static Optional<String> server(String address, int port, Optional<String> password) {
+        try (Socket socket = connect(address, port)) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            if (password.isPresent()) {
+                out.write(command("AUTH", password.get()));
+                out.flush();
+                if (!readLine(in).startsWith("+OK")) {
+                    return Optional.empty();
+                }
+            }
+            out.write(command("INFO", "server"));
+            out.flush();
+            String header = readLine(in).strip();
+            if (!header.startsWith("$")) {
+                return Optional.empty();
+            }
+            int length = Integer.parseInt(header.substring(1));
+            String info = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+            return serverOf(info);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** {@code flavour version} from the text of INFO server. */
+    static Optional<String> serverOf(String info) {
+        Map<String, String> fields = LabRedisCli.fields(info);
+        String flavour = fields.getOrDefault("server_name", "redis");
+        String version = fields.containsKey("valkey_version")
+                ? fields.get("valkey_version")
+                : fields.get(flavour + "_version") != null
+                        ? fields.get(flavour + "_version")
+                        : fields.get("redis_version");
+        return Optional.ofNullable(version).map(v -> flavour + " " + v);
+    }
+
+    private static byte[] command(String... args) {
+        StringBuilder resp = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String arg : args) {
+            resp.append('$')
+                    .append(arg.getBytes(StandardCharsets.UTF_8).length)
+                    .append("\r\n")
+                    .append(arg)
+                    .append("\r\n");
+        }
+        return resp.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static Socket connect(String address, int port) throws IOException {

@@ -26,8 +26,17 @@ final class LoopbackAddresses {
     /** Redis Cluster's bus listens at the Redis port plus this offset, on the same address. */
     static final int CLUSTER_BUS_OFFSET = 10000;
 
-    /** Where one lab host will listen. */
-    record Endpoint(String address, int sshPort, int redisPort, OptionalInt sentinelPort) {}
+    /** Where one lab host will listen; {@code redisPorts} holds every instance's port, {@code redisPort} first. */
+    record Endpoint(String address, int sshPort, int redisPort, OptionalInt sentinelPort, List<Integer> redisPorts) {
+        Endpoint {
+            redisPorts = List.copyOf(redisPorts);
+        }
+
+        /** A host with one Redis instance. */
+        Endpoint(String address, int sshPort, int redisPort, OptionalInt sentinelPort) {
+            this(address, sshPort, redisPort, sentinelPort, List.of(redisPort));
+        }
+    }
 
     private LoopbackAddresses() {}
 
@@ -51,13 +60,33 @@ final class LoopbackAddresses {
 
     private static Optional<Endpoint> endpoint(String address, LabHostSpec spec) {
         int ssh = firstFree(address, SSH_PORTS);
-        int redis = spec.cluster() ? firstFreeWithBus(address) : firstFree(address, REDIS_PORTS);
+        int redis = spec.cluster()
+                ? firstFreeWithBus(address)
+                : spec.instances() > 1 ? firstFreeRange(address, spec.instances()) : firstFree(address, REDIS_PORTS);
         int sentinel = spec.sentinel() ? firstFree(address, SENTINEL_PORTS) : -1;
         if (ssh == 0 || redis == 0 || sentinel == 0) {
             return Optional.empty();
         }
-        return Optional.of(
-                new Endpoint(address, ssh, redis, sentinel > 0 ? OptionalInt.of(sentinel) : OptionalInt.empty()));
+        List<Integer> redisPorts = new ArrayList<>();
+        for (int i = 0; i < spec.instances(); i++) {
+            redisPorts.add(redis + i);
+        }
+        return Optional.of(new Endpoint(
+                address, ssh, redis, sentinel > 0 ? OptionalInt.of(sentinel) : OptionalInt.empty(), redisPorts));
+    }
+
+    /** The first of {@link #REDIS_PORTS} from which {@code count} consecutive ports are free, or 0. */
+    private static int firstFreeRange(String address, int count) {
+        for (int base : REDIS_PORTS) {
+            boolean free = true;
+            for (int port = base; port < base + count && free; port++) {
+                free = !listening(address, port);
+            }
+            if (free) {
+                return base;
+            }
+        }
+        return 0;
     }
 
     private static int firstFreeWithBus(String address) {

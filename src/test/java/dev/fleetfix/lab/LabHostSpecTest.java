@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class LabHostSpecTest {
@@ -45,6 +46,10 @@ class LabHostSpecTest {
                         Optional.of("lab-1"),
                         Optional.of("pw"),
                         false,
+                        false,
+                        LabServer.REDIS_7_0,
+                        1,
+                        LabInit.SYSTEMD,
                         false));
         assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
         assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();
@@ -81,7 +86,7 @@ class LabHostSpecTest {
                 .containsExactly(Optional.empty(), Optional.of("lab-1"), Optional.of("lab-1"));
         assertThat(LabPreset.parse("thp-always")).isEqualTo(LabPreset.THP_ALWAYS);
         assertThatThrownBy(() -> LabPreset.parse("all-never"))
-                .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster");
+                .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster, eras");
     }
 
     @Test
@@ -109,5 +114,76 @@ class LabHostSpecTest {
                         Optional.empty(),
                         Optional.of("lab-3"),
                         Optional.empty());
+    }
+
+    @Test
+    void builderSetsEraShapeAndKeepsTheRest() {
+        LabHostSpec spec = LabHostSpec.builder("lab-7")
+                .thp(LabThp.NEVER)
+                .init(LabInit.SYSV)
+                .grub(true)
+                .build();
+
+        assertThat(spec.init()).isEqualTo(LabInit.SYSV);
+        assertThat(spec.grub()).isTrue();
+        assertThat(spec.thpEnabled()).isEqualTo(LabThp.NEVER);
+        assertThat(spec.server()).isEqualTo(LabServer.REDIS_7_0);
+        assertThat(spec.withPassword("pw").toBuilder().build())
+                .isEqualTo(spec.withPassword("pw"))
+                .extracting(LabHostSpec::init, LabHostSpec::grub)
+                .containsExactly(LabInit.SYSV, true);
+    }
+
+    @Test
+    void refusesShapesTheLabCannotBootNamingHostAndSettings() {
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-1")
+                        .server(LabServer.REDIS_2_8)
+                        .disableThp(true)
+                        .build())
+                .hasMessageContaining("host lab-1 (REDIS_2_8")
+                .hasMessageContaining("no disable-thp");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-2")
+                        .server(LabServer.VALKEY_8_1)
+                        .instances(3)
+                        .build())
+                .hasMessageContaining("host lab-2 (VALKEY_8_1, 3 instance(s)")
+                .hasMessageContaining("template unit");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-3").instances(5).build())
+                .hasMessageContaining("instances must be 1..4, was 5");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-4")
+                        .init(LabInit.SYSV)
+                        .sentinel(true)
+                        .build())
+                .hasMessageContaining("without systemd");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-5")
+                        .server(LabServer.REDIS_2_8)
+                        .replicaOf("lab-1")
+                        .build())
+                .hasMessageContaining("Redis 2.8 host cannot be a lab replica");
+        assertThatThrownBy(() ->
+                        LabHostSpec.builder("lab-6").instances(2).cluster(true).build())
+                .hasMessageContaining("plain primary");
+    }
+
+    @Test
+    void erasPresetHasOneHostOfEachShapeAndRepeatsTheCycle() {
+        List<LabHostSpec> specs = LabPreset.parse("eras").specs(LabPreset.ERAS.defaultHosts());
+
+        assertThat(specs)
+                .extracting(LabHostSpec::name, LabHostSpec::server, LabHostSpec::instances, LabHostSpec::init)
+                .containsExactly(
+                        Tuple.tuple("lab-1", LabServer.REDIS_2_8, 1, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-2", LabServer.REDIS_6_2, 1, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-3", LabServer.REDIS_7_0, 1, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-4", LabServer.REDIS_8_0, 1, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-5", LabServer.VALKEY_8_1, 1, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-6", LabServer.REDIS_7_0, 3, LabInit.SYSTEMD),
+                        Tuple.tuple("lab-7", LabServer.REDIS_7_0, 1, LabInit.SYSV));
+        assertThat(specs.get(6).grub()).isTrue();
+        assertThat(specs).allMatch(s -> s.thpEnabled() == LabThp.ALWAYS);
+        assertThat(LabPreset.ERAS.specs(9))
+                .extracting(LabHostSpec::server)
+                .endsWith(LabServer.REDIS_2_8, LabServer.REDIS_6_2);
+        assertThat(LabPreset.MIXED.defaultHosts()).isEqualTo(3);
     }
 }

@@ -92,4 +92,72 @@ class LabInventoryTest {
         assertThat(sentinel.redis().port()).isEqualTo(6379);
         assertThat(inventory.host("lab-2").orElseThrow().groups()).doesNotContain("sentinel");
     }
+
+    @Test
+    void valkeyNamesItsServiceAndSeveralInstancesAreListedWithTheirUnits(@TempDir Path dir) throws Exception {
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                dir.resolve("id_ed25519"),
+                dir.resolve("known_hosts"),
+                List.of(
+                        new LabHost(
+                                "lab-5",
+                                "127.0.0.15",
+                                22,
+                                6379,
+                                OptionalInt.empty(),
+                                List.of(6379),
+                                LabServer.VALKEY_8_1,
+                                LabInit.SYSTEMD),
+                        new LabHost(
+                                "lab-6",
+                                "127.0.0.16",
+                                22,
+                                6379,
+                                OptionalInt.empty(),
+                                List.of(6379, 6380, 6381),
+                                LabServer.REDIS_7_0,
+                                LabInit.SYSTEMD),
+                        new LabHost(
+                                "lab-7",
+                                "127.0.0.17",
+                                22,
+                                6379,
+                                OptionalInt.empty(),
+                                List.of(6379),
+                                LabServer.REDIS_7_0,
+                                LabInit.SYSV)),
+                Map.of());
+
+        assertThat(yaml)
+                .contains(
+                        """
+                                lab-5:
+                                  ansible_host: 127.0.0.15
+                                  ansible_port: 22
+                                  redis_port: 6379
+                                  redis_service: valkey-server
+                                lab-6:
+                                  ansible_host: 127.0.0.16
+                                  ansible_port: 22
+                                  redis_port: 6379
+                                  redis_instances:
+                                    - {port: 6379, service: 'redis-server@6379'}
+                                    - {port: 6380, service: 'redis-server@6380'}
+                                    - {port: 6381, service: 'redis-server@6381'}
+                                lab-7:
+                                  ansible_host: 127.0.0.17
+                                  ansible_port: 22
+                                  redis_port: 6379
+                        """);
+        Path file = dir.resolve("inventory.yml");
+        Files.writeString(file, yaml);
+        Inventory inventory = InventoryLoader.load(file);
+        assertThat(inventory.host("lab-5").orElseThrow().redis().serviceUnit()).isEqualTo("valkey-server");
+        assertThat(inventory.host("lab-6").orElseThrow().vars().get("redis_instances"))
+                .isEqualTo(List.of(
+                        Map.of("port", 6379, "service", "redis-server@6379"),
+                        Map.of("port", 6380, "service", "redis-server@6380"),
+                        Map.of("port", 6381, "service", "redis-server@6381")));
+    }
 }

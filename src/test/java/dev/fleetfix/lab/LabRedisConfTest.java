@@ -74,4 +74,52 @@ class LabRedisConfTest {
                         "replica-announce-ip 127.0.0.12\n")
                 .doesNotContain("replicaof", "masterauth");
     }
+
+    @Test
+    void redis28GetsAWholeFileOfItsEraWithOneSavePointALine() {
+        LabHostSpec spec = LabHostSpec.builder("lab-1")
+                .server(LabServer.REDIS_2_8)
+                .save("900 1 300 10")
+                .requirepass("pw")
+                .build();
+
+        String conf = LabRedisConf.text(spec, "127.0.0.11", 6379, Optional.empty(), false);
+
+        assertThat(conf)
+                .contains("daemonize no\n", "bind 127.0.0.11\n", "port 6379\n", "save 900 1\nsave 300 10\n")
+                .contains("requirepass pw\n", "dir /var/lib/redis\n")
+                // directives 2.8 does not know stop it at startup
+                .doesNotContain("replica", "disable-thp", "enable-debug-command", "appenddirname");
+    }
+
+    @Test
+    void redis62ReplicaUsesItsNamesAndAnnouncesItsAddress() {
+        LabHostSpec spec = LabHostSpec.builder("lab-2")
+                .server(LabServer.REDIS_6_2)
+                .save("")
+                .replicaOf("lab-1")
+                .build();
+
+        String conf = LabRedisConf.text(
+                spec,
+                "127.0.0.12",
+                6379,
+                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.of("pw1"))),
+                false);
+
+        assertThat(conf)
+                .contains("save \"\"\n", "replica-announce-ip 127.0.0.12\n", "disable-thp no\n")
+                .contains("replicaof 127.0.0.11 6379\n", "masterauth pw1\n")
+                .doesNotContain("enable-debug-command");
+    }
+
+    @Test
+    void eachInstanceHasItsOwnPortPidLogAndDataFiles() {
+        LabHostSpec spec = LabHostSpec.builder("lab-6").instances(3).build();
+
+        assertThat(LabRedisConf.instance(spec, "127.0.0.16", 6380))
+                .contains("bind 127.0.0.16\n", "port 6380\n", "pidfile /run/redis-6380/redis-server.pid\n")
+                .contains("logfile /var/log/redis/redis-server-6380.log\n", "dbfilename dump-6380.rdb\n")
+                .contains("appenddirname appendonlydir-6380\n");
+    }
 }

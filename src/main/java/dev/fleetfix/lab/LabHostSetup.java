@@ -1,0 +1,96 @@
+package dev.fleetfix.lab;
+
+import java.nio.file.Path;
+
+/**
+ * What a host's first boot applies besides its keys and redis.conf ({@code fleetfix-lab-setup} in the image reads
+ * it from the host's read-only {@code /etc/fleetfix-lab}): which config file and services are the host's Redis, an
+ * old build with its unit drop-in, the instances' config files, a grub config.
+ */
+final class LabHostSetup {
+    /** Where an old build is installed: before Debian's {@code /usr/bin/redis-server} on PATH, as a make install. */
+    static final String OLD_BUILD_BINARY = "/usr/local/bin/redis-server";
+
+    static final String OLD_BUILD_DROP_IN = "/etc/systemd/system/redis-server.service.d/20-fleetfix-lab-build.conf";
+
+    static final String GRUB = "/etc/default/grub";
+
+    private LabHostSetup() {}
+
+    /** {@code host.env}: sourced by the setup script. */
+    static String env(String labId, LabHostSpec spec, LabHost host) {
+        StringBuilder env = new StringBuilder();
+        env.append("LAB_ID=").append(labId).append('\n');
+        env.append("LAB_HOST=").append(spec.name()).append('\n');
+        env.append("LAB_ADDRESS=").append(host.address()).append('\n');
+        env.append("LAB_SSH_PORT=").append(host.sshPort()).append('\n');
+        env.append("LAB_REDIS_CONF=").append(spec.server().configPath()).append('\n');
+        env.append("LAB_SERVICES=\"").append(String.join(" ", host.services())).append("\"\n");
+        env.append("LAB_REDIS_CONF_REPLACE=")
+                .append(spec.server().oldBuild() ? "yes" : "no")
+                .append('\n');
+        return env.toString();
+    }
+
+    /**
+     * Writes the host's instance configs ({@code instances/PORT.conf}) and the files copied over its root at first
+     * boot ({@code files/}).
+     */
+    static void write(LabHostSpec spec, LabHost host, LabHostFiles files) {
+        Path etc = files.etc();
+        if (host.redisPorts().size() > 1) {
+            for (int port : host.redisPorts()) {
+                LabHostFiles.write(
+                        etc.resolve("instances").resolve(port + ".conf"),
+                        LabRedisConf.instance(spec, host.address(), port));
+            }
+        }
+        Path root = etc.resolve("files");
+        spec.server().build().ifPresent(build -> {
+            build.extract(under(root, OLD_BUILD_BINARY));
+            LabHostFiles.write(under(root, OLD_BUILD_DROP_IN), oldBuildDropIn(spec.server()));
+        });
+        if (spec.grub()) {
+            LabHostFiles.write(under(root, GRUB), grub());
+        }
+    }
+
+    /**
+     * Debian's unit runs {@code /usr/bin/redis-server --supervised systemd} as {@code Type=notify} and lets only
+     * listed paths execute; an old build runs in the foreground and is listed.
+     */
+    static String oldBuildDropIn(LabServer server) {
+        return """
+                # fleetfix lab: Redis %s built outside Debian, installed as %s. It runs in the foreground and
+                # does not talk to systemd (2.8 knows no 'supervised'), so Type=simple; Debian's unit lets only
+                # listed paths execute (NoExecPaths=/).
+                [Service]
+                Type=simple
+                PIDFile=
+                ExecStart=
+                ExecStart=%s /etc/redis/redis.conf
+                ExecPaths=%s
+                """
+                .formatted(server.versionPrefix(), OLD_BUILD_BINARY, OLD_BUILD_BINARY, OLD_BUILD_BINARY);
+    }
+
+    /** Debian's default {@code /etc/default/grub}: the lab's boot honours its kernel command line. */
+    static String grub() {
+        return """
+                # If you change this file, run 'update-grub' afterwards to update
+                # /boot/grub/grub.cfg.
+                # For full documentation of the options in this file, see:
+                #   info -f grub -n 'Simple configuration'
+
+                GRUB_DEFAULT=0
+                GRUB_TIMEOUT=5
+                GRUB_DISTRIBUTOR=`lsb_release -i -s 2> /dev/null || echo Debian`
+                GRUB_CMDLINE_LINUX_DEFAULT="quiet"
+                GRUB_CMDLINE_LINUX=""
+                """;
+    }
+
+    private static Path under(Path root, String absolute) {
+        return root.resolve(absolute.substring(1));
+    }
+}

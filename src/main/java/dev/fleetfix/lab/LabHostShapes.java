@@ -1,0 +1,46 @@
+package dev.fleetfix.lab;
+
+import java.util.Optional;
+
+/**
+ * The combinations of server, instances and init the lab can boot. What it cannot is refused when the spec is
+ * built, naming the host and the settings, rather than found out as a host that never comes up.
+ */
+final class LabHostShapes {
+    private LabHostShapes() {}
+
+    static void check(
+            String name,
+            LabServer server,
+            int instances,
+            LabInit init,
+            boolean disableThp,
+            Optional<String> replicaOf,
+            boolean sentinel,
+            boolean cluster) {
+        String shape = "host " + name + " (" + server + ", " + instances + " instance(s), " + init + "): ";
+        if (server == LabServer.REDIS_2_8 && disableThp) {
+            throw new IllegalArgumentException(shape + "Redis 2.8 has no disable-thp (it came in 6.2)");
+        }
+        // Sentinels run the image's Redis 7.0 and clusters are formed with its redis-cli; 2.8 also lacks
+        // replica-announce-ip, without which a lab replica shows up at 127.0.0.1.
+        if ((sentinel || cluster) && server != LabServer.REDIS_7_0) {
+            throw new IllegalArgumentException(shape + "Sentinel and Redis Cluster hosts run Redis 7.0 only");
+        }
+        if (replicaOf.isPresent() && server == LabServer.REDIS_2_8) {
+            throw new IllegalArgumentException(shape + "a Redis 2.8 host cannot be a lab replica");
+        }
+        if (instances > 1 && (server != LabServer.REDIS_7_0 || init != LabInit.SYSTEMD)) {
+            throw new IllegalArgumentException(
+                    shape + "several instances need Debian 12's redis-server@ template unit (Redis 7.0, systemd)");
+        }
+        if (instances > 1 && (replicaOf.isPresent() || sentinel || cluster)) {
+            throw new IllegalArgumentException(
+                    shape + "a host with several instances is a plain primary: no replicaOf, Sentinel or cluster");
+        }
+        if (init == LabInit.SYSV && (server != LabServer.REDIS_7_0 || sentinel || cluster)) {
+            throw new IllegalArgumentException(shape + "a host without systemd runs Debian 12's"
+                    + " /etc/init.d/redis-server (Redis 7.0), without Sentinel or cluster");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.fleetfix.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.transport.ExecResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The eras preset: one host of each shape in one fleet, each checked from inside the host for what it claims to be
+ * (server and version from INFO, its binary, PID 1, its instances), and reboots that keep the data and, on the host
+ * without systemd, replay rc.local and the grub command line.
+ */
+class LabErasIT {
+    private static final String THP = "/sys/kernel/mm/transparent_hugepage";
+    private static LabFleet fleet;
+    private static LabRedis redis;
+
+    @BeforeAll
+    static void startFleet() {
+        long started = System.nanoTime();
+        fleet = LabFleet.start(LabPreset.ERAS.specs(7));
+        System.out.printf("LabErasIT: eras fleet of 7 hosts up in %.1f s%n", (System.nanoTime() - started) / 1e9);
+        redis = new LabRedis(fleet, Optional.empty());
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @Test
+    void eachHostRunsTheServerAndVersionOfItsShape() {
+        assertThat(info("lab-1", 6379)).containsEntry("redis_version", "2.8.19");
+        assertThat(info("lab-2", 6379).get("redis_version")).startsWith("6.2.");
+        assertThat(info("lab-3", 6379).get("redis_version")).startsWith("7.0.");
+        assertThat(info("lab-4", 6379).get("redis_version")).startsWith("8.0.");
+        Map<String, String> valkey = info("lab-5", 6379);
+        assertThat(valkey).containsEntry("server_name", "valkey");
+        assertThat(valkey.get("valkey_version")).startsWith("8.1.");
+        assertThat(info("lab-7", 6379).get("redis_version")).startsWith("7.0.");
+        for (String host : List.of("lab-1", "lab-2", "lab-3", "lab-4", "lab-6", "lab-7")) {
+            assertThat(info(host, fleet.host(host).redisPort())).doesNotContainKey("server_name");
+        }
+    }
+
+    @Test
+    void oldBuildsRunFromTheirOwnBinaryThroughDebiansUnit() {
+        for (String host : List.of("lab-1", "lab-2")) {
+            assertThat(root(host, "readlink /proc/$(systemctl show -p MainPID --value redis-server)/exe"))
+                    .as(host)
+                    .isEqualTo("/usr/local/bin/redis-server\n");
+            assertThat(root(host, "systemctl is-active redis-server")).isEqualTo("active\n");
+            assertThat(info(host, 6379)).containsEntry("config_file", "/etc/redis/redis.conf");
+        }
+        assertThat(root("lab-1", "redis-server --version")).startsWith("Redis server v=2.8.19 ");
+        assertThat(root("lab-3", "readlink /proc/$(systemctl show -p MainPID --value redis-server)/exe"))
+                .isEqualTo("/usr/bin/redis-server\n");
+    }
+
+    @Test
+    void valkeyHostHasValkeysServiceConfigAndCli() {
+        assertThat(root("lab-5", "systemctl is-active valkey-server")).isEqualTo("active\n");
+        assertThat(root("lab-5", "systemctl is-enabled redis-server || true")).isEqualTo("disabled\n");
+        assertThat(info("lab-5", 6379)).containsEntry("config_file", "/etc/valkey/valkey.conf");
+        String address = fleet.host("lab-5").address();
+        assertThat(root("lab-5", "valkey-cli -h " + address + " ping")).isEqualTo("PONG\n");
+        assertThat(root("lab-4", "systemctl is-active redis-server")).isEqualTo("active\n");
+        assertThat(root("lab-4", "systemctl is-enabled valkey-server || true")).isEqualTo("disabled\n");
+    }
+
+    @Test
+    void multiInstanceHostRunsThreeTemplateInstances() {
+        LabHost host = fleet.host("lab-6");
+        assertThat(host.redisPorts()).containsExactly(6379, 6380, 6381);
+        assertThat(host.services()).containsExactly("redis-server@6379", "redis-server@6380", "redis-server@6381");
+        assertThat(root("lab-6", "systemctl is-active redis-server@6379 redis-server@6380 redis-server@6381"))
+                .isEqualTo("active\nactive\nactive\n");
+        assertThat(root("lab-6", "systemctl is-active redis-server || true")).isEqualTo("inactive\n");
+        assertThat(root("lab-6", "pgrep -cx redis-server")).isEqualTo("3\n");
+        for (int port : host.redisPorts()) {
+            Map<String, String> info = info("lab-6", port);
+            assertThat(info).containsEntry("tcp_port", Integer.toString(port));
+            assertThat(info).containsEntry("config_file", "/etc/redis/redis-" + port + ".conf");
+        }
+    }
+
+    @Test
+    void pid1IsSystemdExceptOnTheSysvHost() {
+        for (String host : List.of("lab-1", "lab-2", "lab-3", "lab-4", "lab-5", "lab-6")) {
+            assertThat(fleet.pid1(host)).as(host).isEqualTo("systemd");
+        }
+        assertThat(fleet.pid1("lab-7")).isEqualTo("sysv-init");
+        // what fleetfix itself reads to tell the init, through SSH and sudo as it logs in
+        ExecResult facts =
+                OpenSsh.run(fleet, "lab-7", "test -d /run/systemd/system && echo systemd || echo other; sudo -n id -u");
+        assertThat(facts.stdout()).as(facts.stderr()).isEqualTo("other\n0\n");
+        assertThat(root("lab-7", "/etc/init.d/redis-server status; echo rc=$?")).contains("is running", "rc=0");
+    }
+
+    @Test
+    void statusShowsEachInstancesServerAndVersion() {
+        Map<String, LabHostStatus> status = new java.util.HashMap<>();
+        fleet.status().forEach(s -> status.put(s.host().name(), s));
+
+        assertThat(servers(status.get("lab-1"))).containsExactly("redis 2.8.19");
+        assertThat(servers(status.get("lab-2"))).singleElement().asString().startsWith("redis 6.2.");
+        assertThat(servers(status.get("lab-4"))).singleElement().asString().startsWith("redis 8.0.");
+        assertThat(servers(status.get("lab-5"))).singleElement().asString().startsWith("valkey 8.1.");
+        assertThat(servers(status.get("lab-6"))).hasSize(3).allSatisfy(s -> assertThat(s)
+                .startsWith("redis 7.0."));
+        assertThat(status.get("lab-7").host().init()).isEqualTo(LabInit.SYSV);
+        assertThat(status.values()).allSatisfy(s -> assertThat(s.sshUp()).isTrue());
+    }
+
+    @Test
+    void dataSurvivesRebootOfOldBuildAndMultiInstanceHosts() {
+        redis.redis("lab-1", "debug populate 2000 era");
+        for (int port : fleet.host("lab-6").redisPorts()) {
+            cli("lab-6", port, "debug populate " + port + " inst");
+        }
+
+        fleet.reboot("lab-1");
+        fleet.reboot("lab-6");
+
+        assertThat(redis.redis("lab-1", "dbsize")).isEqualTo("2000\n");
+        assertThat(info("lab-1", 6379)).containsEntry("redis_version", "2.8.19");
+        for (int port : fleet.host("lab-6").redisPorts()) {
+            assertThat(cli("lab-6", port, "dbsize")).as("port " + port).isEqualTo(port + "\n");
+        }
+    }
+
+    @Test
+    void sysvRebootReplaysRcLocalAndGrubCommandLineAndKeepsData() {
+        assertThat(fleet.thp("lab-7")).isEqualTo("[always] madvise never\n");
+        redis.redis("lab-7", "debug populate 1500 sysv");
+        root(
+                "lab-7",
+                "printf '%s\\n' '#!/bin/sh -e' 'echo never > " + THP + "/defrag' 'date > /var/lib/rc-local-ran'"
+                        + " 'exit 0' > /etc/rc.local && chmod 0755 /etc/rc.local"
+                        + " && sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"/'"
+                        + " /etc/default/grub");
+        assertThat(root("lab-7", "cat " + THP + "/enabled"))
+                .as("nothing applied before the reboot")
+                .isEqualTo("[always] madvise never\n");
+
+        fleet.reboot("lab-7");
+
+        assertThat(fleet.pid1("lab-7")).isEqualTo("sysv-init");
+        assertThat(fleet.thp("lab-7"))
+                .as("grub's transparent_hugepage=never at boot")
+                .isEqualTo("never\n");
+        assertThat(root("lab-7", "cat " + THP + "/defrag"))
+                .as("rc.local at boot")
+                .isEqualTo("never\n");
+        assertThat(root("lab-7", "test -s /var/lib/rc-local-ran && echo ran")).isEqualTo("ran\n");
+        assertThat(root("lab-7", "cat /proc/cmdline")).contains("transparent_hugepage=never");
+        assertThat(redis.redis("lab-7", "dbsize")).isEqualTo("1500\n");
+    }
+
+    private static List<String> servers(LabHostStatus status) {
+        return status.instances().stream().map(i -> i.server().orElse("none")).toList();
+    }
+
+    private static Map<String, String> info(String host, int port) {
+        return LabRedisCli.fields(cli(host, port, "info server"));
+    }
+
+    private static String cli(String host, int port, String args) {
+        return root(host, LabRedisCli.command(fleet.host(host).address(), port, Optional.empty(), args));
+    }
+
+    private static String root(String host, String command) {
+        ExecResult result = fleet.rootExec(host, command);
+        assertThat(result.exitCode())
+                .as("%s: %s: %s", host, command, result.stderr())
+                .isZero();
+        return result.stdout();
+    }
+}
