@@ -194,7 +194,7 @@ public final class LabCommand implements Runnable {
                 for (LabHostStatus status : fleet.status()) {
                     LabHost host = status.host();
                     out.println(String.format(
-                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-6s %-14s%s%s",
+                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-7s %-14s%s%s",
                                     host.name(),
                                     host.address(),
                                     status.state(),

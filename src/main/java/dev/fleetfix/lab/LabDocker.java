@@ -115,7 +115,9 @@ final class LabDocker {
         }
         HostConfig hostConfig = HostConfig.newHostConfig()
                 .withNetworkMode("host")
-                .withCapAdd(Capability.SYS_ADMIN)
+                // SYS_PTRACE: root reads /proc/PID/exe of other users' processes, as on a real host; SysV scripts
+                // find the daemon they stop that way (start-stop-daemon --exec)
+                .withCapAdd(Capability.SYS_ADMIN, Capability.SYS_PTRACE)
                 .withSecurityOpts(List.of("seccomp=unconfined"))
                 .withTmpFs(Map.of("/run", "", "/run/lock", ""))
                 .withExtraHosts(etcHosts.toArray(String[]::new))

@@ -2,7 +2,10 @@ package dev.fleetfix.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.cli.CliRun;
 import dev.fleetfix.transport.ExecResult;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,12 +59,16 @@ class LabErasIT {
             assertThat(root(host, "readlink /proc/$(systemctl show -p MainPID --value redis-server)/exe"))
                     .as(host)
                     .isEqualTo("/usr/local/bin/redis-server\n");
+            assertThat(root(host, "systemctl show -p Type --value redis-server"))
+                    .isEqualTo("simple\n");
             assertThat(root(host, "systemctl is-active redis-server")).isEqualTo("active\n");
             assertThat(info(host, 6379)).containsEntry("config_file", "/etc/redis/redis.conf");
         }
         assertThat(root("lab-1", "redis-server --version")).startsWith("Redis server v=2.8.19 ");
+        // Debian's /usr/bin/redis-server is a link to its redis-check-rdb
         assertThat(root("lab-3", "readlink /proc/$(systemctl show -p MainPID --value redis-server)/exe"))
-                .isEqualTo("/usr/bin/redis-server\n");
+                .isEqualTo(root("lab-3", "readlink -f /usr/bin/redis-server"))
+                .startsWith("/usr/bin/");
     }
 
     @Test
@@ -106,7 +113,7 @@ class LabErasIT {
 
     @Test
     void statusShowsEachInstancesServerAndVersion() {
-        Map<String, LabHostStatus> status = new java.util.HashMap<>();
+        Map<String, LabHostStatus> status = new HashMap<>();
         fleet.status().forEach(s -> status.put(s.host().name(), s));
 
         assertThat(servers(status.get("lab-1"))).containsExactly("redis 2.8.19");
@@ -120,17 +127,25 @@ class LabErasIT {
     }
 
     @Test
-    void dataSurvivesRebootOfOldBuildAndMultiInstanceHosts() {
-        redis.redis("lab-1", "debug populate 2000 era");
+    void dataSurvivesRebootOfEveryServerAndEveryInstance() {
+        List<String> single = List.of("lab-1", "lab-2", "lab-4", "lab-5");
+        for (int i = 0; i < single.size(); i++) {
+            redis.redis(single.get(i), "debug populate " + (1000 + i) + " era");
+        }
         for (int port : fleet.host("lab-6").redisPorts()) {
             cli("lab-6", port, "debug populate " + port + " inst");
         }
 
-        fleet.reboot("lab-1");
+        for (String host : single) {
+            fleet.reboot(host);
+        }
         fleet.reboot("lab-6");
 
-        assertThat(redis.redis("lab-1", "dbsize")).isEqualTo("2000\n");
+        for (int i = 0; i < single.size(); i++) {
+            assertThat(redis.redis(single.get(i), "dbsize")).as(single.get(i)).isEqualTo((1000 + i) + "\n");
+        }
         assertThat(info("lab-1", 6379)).containsEntry("redis_version", "2.8.19");
+        assertThat(info("lab-5", 6379)).containsEntry("server_name", "valkey");
         for (int port : fleet.host("lab-6").redisPorts()) {
             assertThat(cli("lab-6", port, "dbsize")).as("port " + port).isEqualTo(port + "\n");
         }
@@ -150,7 +165,9 @@ class LabErasIT {
                 .as("nothing applied before the reboot")
                 .isEqualTo("[always] madvise never\n");
 
-        fleet.reboot("lab-7");
+        CliRun reboot = lab("reboot", "lab-7");
+        assertThat(reboot.exitCode()).as(reboot.toString()).isZero();
+        assertThat(reboot.stdout()).contains("lab-7 rebooted");
 
         assertThat(fleet.pid1("lab-7")).isEqualTo("sysv-init");
         assertThat(fleet.thp("lab-7"))
@@ -162,6 +179,39 @@ class LabErasIT {
         assertThat(root("lab-7", "test -s /var/lib/rc-local-ran && echo ran")).isEqualTo("ran\n");
         assertThat(root("lab-7", "cat /proc/cmdline")).contains("transparent_hugepage=never");
         assertThat(redis.redis("lab-7", "dbsize")).isEqualTo("1500\n");
+    }
+
+    @Test
+    void labStatusPrintsFlavourVersionAndInitOfEachHostAndEveryInstance() {
+        CliRun status = lab("status");
+
+        assertThat(status.exitCode()).as(status.toString()).isZero();
+        List<String> lines = status.stdout().lines().toList();
+        assertThat(line(lines, "lab-1 ")).contains("redis up", "master", "redis 2.8.19");
+        assertThat(line(lines, "lab-2 ")).contains("redis 6.2.");
+        assertThat(line(lines, "lab-4 ")).contains("redis 8.0.");
+        assertThat(line(lines, "lab-5 ")).contains("valkey 8.1.");
+        assertThat(line(lines, "lab-7 ")).contains("redis 7.0.", "init sysv");
+        assertThat(line(lines, ":6381 ")).contains("redis-server@6381", "up", "redis 7.0.");
+        assertThat(lines.stream().filter(l -> l.contains("redis-server@")))
+                .as(status.toString())
+                .hasSize(3);
+    }
+
+    /** The line of {@code lab status} holding {@code text}. */
+    private static String line(List<String> lines, String text) {
+        return lines.stream()
+                .filter(l -> l.contains(text))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line with '" + text + "' in:\n" + String.join("\n", lines)));
+    }
+
+    /** {@code fleetfix lab ARGS} on this fleet, as a user types it. */
+    private static CliRun lab(String... args) {
+        List<String> command = new ArrayList<>(List.of("lab"));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--home", fleet.directory().getParent().toString(), "--id", fleet.id()));
+        return CliRun.of(command.toArray(String[]::new));
     }
 
     private static List<String> servers(LabHostStatus status) {

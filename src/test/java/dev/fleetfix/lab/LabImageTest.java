@@ -17,5 +17,6 @@ class LabImageTest {
                 HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(script));
 
         assertThat(LabImage.tag()).isEqualTo("fleetfix-lab:" + hash.substring(0, 12));
+        assertThat(LabImage.tag(LabImage.Suite.TRIXIE)).isEqualTo("fleetfix-lab-trixie:" + hash.substring(0, 12));
     }
 }
