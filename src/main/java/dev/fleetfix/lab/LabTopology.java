@@ -109,6 +109,15 @@ final class LabTopology {
                     throw new IllegalArgumentException("host " + spec.name() + ": replicaOf names no lab host: '"
                             + primary + "' (hosts: " + String.join(", ", specs.keySet()) + ")");
                 }
+                LabHostSpec upstream = specs.get(primary);
+                // A replica loads its primary's RDB: an older server refuses a newer format, and a lab replica of
+                // another flavour or a host with several instances would not say which one it follows.
+                if (spec.server() != upstream.server() || upstream.instances() > 1) {
+                    throw new IllegalArgumentException("host " + spec.name() + ": replicaOf '" + primary
+                            + "' must run the same server with one instance (" + spec.name() + " " + spec.server()
+                            + ", " + primary + " " + upstream.server() + " with " + upstream.instances()
+                            + " instance(s))");
+                }
                 if (spec.cluster() != specs.get(primary).cluster()) {
                     throw new IllegalArgumentException("host " + spec.name() + ": replicaOf '" + primary
                             + "' mixes cluster and non-cluster Redis (" + spec.name() + " cluster="

@@ -96,4 +96,23 @@ class LabTopologyTest {
                 .as("without Sentinel or cluster, a replica may have its own password")
                 .containsExactly("b");
     }
+
+    @Test
+    void aReplicaRunsTheSameServerAsItsSingleInstancePrimary() {
+        LabHostSpec old = LabHostSpec.builder("old").server(LabServer.REDIS_6_2).build();
+
+        LabHostSpec replica = LabHostSpec.builder("replica")
+                .server(LabServer.REDIS_6_2)
+                .replicaOf("old")
+                .build();
+        assertThat(LabTopology.of(List.of(old, replica)).replicasOf("old")).containsExactly("replica");
+        assertThatThrownBy(() ->
+                        LabTopology.of(List.of(old, LabHostSpec.named("new").withReplicaOf("old"))))
+                .hasMessageContaining("host new: replicaOf 'old' must run the same server")
+                .hasMessageContaining("new REDIS_7_0, old REDIS_6_2");
+        LabHostSpec many = LabHostSpec.builder("many").instances(3).build();
+        assertThatThrownBy(() ->
+                        LabTopology.of(List.of(many, LabHostSpec.named("r").withReplicaOf("many"))))
+                .hasMessageContaining("with 3 instance(s)");
+    }
 }
