@@ -31,7 +31,8 @@ public enum LabPreset {
      * One host of each era and shape, THP {@code always} everywhere: {@code lab-1} Redis 2.8.19, {@code lab-2}
      * Redis 6.2, {@code lab-3} Redis 7.0, {@code lab-4} Redis 8.0, {@code lab-5} Valkey 8.1, {@code lab-6} three
      * Redis 7.0 instances ({@code redis-server@6379..6381}), {@code lab-7} Redis 7.0 without systemd (SysV init,
-     * {@code /etc/rc.local}, {@code /etc/default/grub}). More hosts repeat the cycle.
+     * {@code /etc/rc.local}). Every host has an {@code /etc/default/grub} whose kernel command line its boot
+     * honours. More hosts repeat the cycle.
      */
     ERAS;
 
@@ -88,7 +89,8 @@ public enum LabPreset {
     }
 
     private static LabHostSpec era(LabHostSpec base, int index) {
-        LabHostSpec.Builder spec = base.toBuilder();
+        // Every Debian host has /etc/default/grub; here its kernel command line is honoured at each boot.
+        LabHostSpec.Builder spec = base.toBuilder().grub(true);
         switch ((index - 1) % ERAS_SHAPES) {
             case 0 -> spec.server(LabServer.REDIS_2_8);
             case 1 -> spec.server(LabServer.REDIS_6_2);
@@ -96,7 +98,7 @@ public enum LabPreset {
             case 3 -> spec.server(LabServer.REDIS_8_0);
             case 4 -> spec.server(LabServer.VALKEY_8_1);
             case 5 -> spec.instances(3);
-            default -> spec.init(LabInit.SYSV).grub(true);
+            default -> spec.init(LabInit.SYSV);
         }
         return spec.build();
     }

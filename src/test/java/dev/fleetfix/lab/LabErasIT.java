@@ -214,6 +214,23 @@ class LabErasIT {
         return CliRun.of(command.toArray(String[]::new));
     }
 
+    @Test
+    void grubCommandLineIsHonouredAtBootOnASystemdHostToo() {
+        assertThat(root("lab-3", "cat /proc/cmdline")).doesNotContain("transparent_hugepage");
+        root(
+                "lab-3",
+                "sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"/'"
+                        + " /etc/default/grub");
+
+        fleet.reboot("lab-3");
+
+        assertThat(fleet.thp("lab-3")).isEqualTo("never\n");
+        assertThat(root("lab-3", "cat /proc/cmdline")).contains(" quiet", "transparent_hugepage=never");
+        assertThat(fleet.pid1("lab-3")).isEqualTo("systemd");
+        assertThat(root("lab-3", "systemctl is-active fleetfix-lab-kernel-cmdline redis-server"))
+                .isEqualTo("active\nactive\n");
+    }
+
     private static List<String> servers(LabHostStatus status) {
         return status.instances().stream().map(i -> i.server().orElse("none")).toList();
     }

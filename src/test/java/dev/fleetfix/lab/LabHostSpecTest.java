@@ -179,7 +179,7 @@ class LabHostSpecTest {
                         Tuple.tuple("lab-5", LabServer.VALKEY_8_1, 1, LabInit.SYSTEMD),
                         Tuple.tuple("lab-6", LabServer.REDIS_7_0, 3, LabInit.SYSTEMD),
                         Tuple.tuple("lab-7", LabServer.REDIS_7_0, 1, LabInit.SYSV));
-        assertThat(specs.get(6).grub()).isTrue();
+        assertThat(specs).allMatch(LabHostSpec::grub);
         assertThat(specs).allMatch(s -> s.thpEnabled() == LabThp.ALWAYS);
         assertThat(LabPreset.ERAS.specs(9))
                 .extracting(LabHostSpec::server)
