@@ -117,25 +117,11 @@ final class LabBuilder {
     private String createContainer(String image, int index, LabHostSpec spec, LabHost host, List<String> etcHosts) {
         LabHostFiles files = new LabHostFiles(dir, spec.name());
         LabHostFiles.write(files.etc().resolve("host.env"), LabHostSetup.env(id, spec, host));
-        Map<String, String> labels = new HashMap<>(Map.of(
-                LabDocker.LABEL_LAB, id,
-                LabDocker.LABEL_HOST, spec.name(),
-                LabDocker.LABEL_INDEX, Integer.toString(index),
-                LabDocker.LABEL_ADDRESS, host.address(),
-                LabDocker.LABEL_SSH_PORT, Integer.toString(host.sshPort()),
-                LabDocker.LABEL_REDIS_PORT, Integer.toString(host.redisPort()),
-                LabDocker.LABEL_DIR, dir.toString()));
-        labels.put(
-                LabDocker.LABEL_REDIS_PORTS,
-                String.join(",", host.redisPorts().stream().map(String::valueOf).toList()));
-        labels.put(LabDocker.LABEL_SERVER, spec.server().name());
-        labels.put(LabDocker.LABEL_INIT, spec.init().name());
-        host.sentinelPort().ifPresent(port -> labels.put(LabDocker.LABEL_SENTINEL_PORT, Integer.toString(port)));
         return docker.create(
                 image,
                 containerName(id, spec.name()),
                 spec.name(),
-                labels,
+                LabHostLabels.of(id, dir, index, host),
                 List.of(files.etcMount(), files.thpMount()),
                 etcHosts,
                 spec.init());

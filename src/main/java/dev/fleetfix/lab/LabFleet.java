@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -116,29 +115,9 @@ public final class LabFleet implements AutoCloseable {
                 Comparator.comparingInt(c -> Integer.parseInt(c.getLabels().getOrDefault(LabDocker.LABEL_INDEX, "0"))));
         Map<LabHost, String> containers = new LinkedHashMap<>();
         for (Container container : found) {
-            containers.put(hostOf(container.getLabels()), container.getId());
+            containers.put(LabHostLabels.host(container.getLabels()), container.getId());
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
-    }
-
-    /** The host as its container's labels describe it; labs of older versions lack the newer labels. */
-    private static LabHost hostOf(Map<String, String> labels) {
-        String redisPort = labels.getOrDefault(LabDocker.LABEL_REDIS_PORT, "6379");
-        List<Integer> redisPorts = Stream.of(labels.getOrDefault(LabDocker.LABEL_REDIS_PORTS, redisPort)
-                        .split(","))
-                .map(Integer::parseInt)
-                .toList();
-        return new LabHost(
-                labels.get(LabDocker.LABEL_HOST),
-                labels.get(LabDocker.LABEL_ADDRESS),
-                Integer.parseInt(labels.getOrDefault(LabDocker.LABEL_SSH_PORT, "22")),
-                Integer.parseInt(redisPort),
-                Optional.ofNullable(labels.get(LabDocker.LABEL_SENTINEL_PORT))
-                        .map(port -> OptionalInt.of(Integer.parseInt(port)))
-                        .orElse(OptionalInt.empty()),
-                redisPorts,
-                LabServer.valueOf(labels.getOrDefault(LabDocker.LABEL_SERVER, LabServer.REDIS_7_0.name())),
-                LabInit.valueOf(labels.getOrDefault(LabDocker.LABEL_INIT, LabInit.SYSTEMD.name())));
     }
 
     /** Lab directories under {@code home}, oldest first. */
