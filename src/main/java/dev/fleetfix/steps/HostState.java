@@ -9,10 +9,28 @@ import java.util.Optional;
  * What the engine remembers about one host during a run: its facts (from {@code audit} and from
  * what steps set, in check mode what they would set), and whether anything changed in the current
  * play ({@code restart_redis} restarts only then). Used by one worker thread at a time.
+ *
+ * <p>The instances of one machine share a {@link Machine}: a change one of them made (THP, its
+ * persistence) counts for every instance in the same play, so each of their Redis restarts.
  */
 public final class HostState {
     private final Map<String, String> facts = new LinkedHashMap<>();
+    private final Machine machine;
     private boolean changedInPlay;
+    private String play;
+
+    /** What the instances of one machine share: the play in which the machine last changed. */
+    public static final class Machine {
+        private volatile String changedIn;
+    }
+
+    public HostState() {
+        this(new Machine());
+    }
+
+    public HostState(Machine machine) {
+        this.machine = machine;
+    }
 
     public Optional<String> fact(String key) {
         return Optional.ofNullable(facts.get(key));
@@ -26,15 +44,23 @@ public final class HostState {
         facts.putAll(more);
     }
 
+    /** Whether this host, or another instance of its machine, changed in the current play. */
     public boolean changedInPlay() {
-        return changedInPlay;
+        return changedInPlay || (play != null && play.equals(machine.changedIn));
     }
 
     public void markChanged() {
         changedInPlay = true;
+        machine.changedIn = play;
     }
 
     public void startPlay() {
+        startPlay(null);
+    }
+
+    /** A new play begins on this host; {@code playName} tells the machine's changes of this play apart. */
+    public void startPlay(String playName) {
         changedInPlay = false;
+        play = playName;
     }
 }

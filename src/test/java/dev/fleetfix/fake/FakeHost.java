@@ -105,6 +105,14 @@ public final class FakeHost {
                 vars);
     }
 
+    /** An instance of {@code machine}'s {@code redis_instances}: shares its changes and never its batch. */
+    public FakeHost instanceOf(String machine) {
+        Map<String, Object> more = new java.util.LinkedHashMap<>(vars);
+        more.put("redis_instance_of", machine);
+        vars = Map.copyOf(more);
+        return this;
+    }
+
     /** The inventory names no {@code redis_service}: fleetfix picks the unit. */
     public FakeHost withoutNamedService() {
         vars = Map.of();

@@ -88,4 +88,28 @@ class ErasOnFakeHostTest {
         h.run("- hosts: all\n  steps:\n    - restart_redis: {always: true}\n");
         assertThat(h.host("vk").calls()).containsExactly("systemctl restart redis-server");
     }
+
+    /**
+     * Regression: THP is the machine's; the first instance changed it, the others found it never
+     * and kept running with the huge pages they had (seen on the lab's three-instance host).
+     */
+    @Test
+    void everyInstanceOfAMachineThatChangedIsRestarted() throws Exception {
+        Harness h = new Harness(dir, "m@6379", "m@6380");
+        h.host("m@6379").instanceOf("m");
+        h.host("m@6380").instanceOf("m");
+        // one THP file in reality: the second instance sees what the first one wrote
+        h.host("m@6380").write("/sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
+        h.host("m@6380")
+                .write("/sys/kernel/mm/transparent_hugepage/defrag", "always defer defer+madvise madvise [never]\n");
+
+        assertThat(h.run("- hosts: all\n  steps:\n    - thp: {}\n    - restart_redis: {}\n")
+                        .outcome())
+                .isEqualTo(RunOutcome.OK);
+
+        assertThat(h.result("m@6380", "thp").status()).isEqualTo(StepStatus.OK);
+        assertThat(h.result("m@6380", "restart_redis").status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(h.host("m@6379").redis().restarts()).isEqualTo(1);
+        assertThat(h.host("m@6380").redis().restarts()).isEqualTo(1);
+    }
 }
