@@ -55,6 +55,14 @@ public record BenchPlan(
         }
     }
 
+    /** The prefix of every key this plan writes, for its engine and profile. */
+    public String keyPrefix() {
+        if (engine == Engine.REDIS_BENCHMARK) {
+            return redisBenchmark.keyPrefix();
+        }
+        return profile == Profile.FORK_UNDER_LOAD ? forkUnderLoad.load().keyPrefix() : load.keyPrefix();
+    }
+
     /**
      * What the client does, without the name, phase and key prefix: before and after must match
      * for their comparison to mean anything.

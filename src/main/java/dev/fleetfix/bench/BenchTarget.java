@@ -47,8 +47,20 @@ public interface BenchTarget extends AutoCloseable {
      */
     record KeyCount(long found, boolean complete) {}
 
-    /** Deletes every key that starts with {@code prefix} (SCAN + UNLINK); returns how many. */
+    /**
+     * Deletes every key that starts with {@code prefix} (SCAN, then UNLINK from Redis 4.0, DEL
+     * before); returns how many.
+     *
+     * @throws BenchmarkException when deleting stopped half-way; the message says how many keys
+     *     under the prefix are left (the next benchmark on the host deletes them first)
+     */
     long deleteByPrefix(String prefix);
+
+    /**
+     * Deletes the keys earlier runs under {@code prefix} left behind ({@code prefix} + {@link RunKeys}'s run part),
+     * and nothing else under it; returns how many.
+     */
+    long deleteEarlierRuns(String prefix);
 
     @Override
     void close();

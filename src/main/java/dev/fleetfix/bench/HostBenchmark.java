@@ -2,6 +2,8 @@ package dev.fleetfix.bench;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisServer;
+import dev.fleetfix.redis.RedisVersion;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
@@ -63,6 +65,10 @@ public final class HostBenchmark {
         List<BenchRun> rounds = new ArrayList<>();
         try (BenchTarget target = targets.apply(host)) {
             BenchPlan onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
+            // keys an earlier run could not delete (its connection dropped half-way) go first, on a
+            // primary the safety rules allow; a replica is refused here before anything is deleted
+            SafetyGuard.check(target, plan.safety());
+            target.deleteEarlierRuns(onHost.keyPrefix());
             warmUp(target, onHost);
             for (int i = 0; i < onHost.rounds(); i++) {
                 Optional<String> skipped = round(host, target, onHost, rounds);
@@ -110,10 +116,11 @@ public final class HostBenchmark {
                     plan.redisBenchmark().threads(),
                     plan.redisBenchmark().keyPrefix(),
                     plan.redisBenchmark().timeout());
-            Optional<RedisVersion> version = Optional.ofNullable(
-                            target.info("server").get("redis_version"))
-                    .flatMap(RedisVersion::find);
-            results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version);
+            Optional<RedisServer> server = RedisServer.fromInfo(target.info("server"));
+            Optional<RedisVersion> version = server.map(RedisServer::redisCompat);
+            boolean valkey =
+                    server.map(s -> s.flavour() == RedisServer.Flavour.VALKEY).orElse(false);
+            results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version, valkey);
         } else if (plan.profile() == BenchPlan.Profile.FORK_UNDER_LOAD) {
             ProfileOutcome outcome = forkUnderLoad.run(target, plan.forkUnderLoad(), plan.safety());
             if (outcome instanceof ProfileOutcome.Skipped skipped) {

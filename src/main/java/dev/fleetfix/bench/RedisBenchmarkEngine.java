@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.RedisVersion;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
@@ -37,10 +38,21 @@ public final class RedisBenchmarkEngine {
             RedisBenchmarkSpec spec,
             SafetyPolicy policy,
             Optional<RedisVersion> redisVersion) {
+        return run(shell, target, spec, policy, redisVersion, false);
+    }
+
+    /** As {@link #run(RemoteShell, BenchTarget, RedisBenchmarkSpec, SafetyPolicy, Optional)}, on a Valkey host when {@code valkey}. */
+    public List<BenchResult> run(
+            RemoteShell shell,
+            BenchTarget target,
+            RedisBenchmarkSpec spec,
+            SafetyPolicy policy,
+            Optional<RedisVersion> redisVersion,
+            boolean valkey) {
         SafetyGuard.check(target, policy, spec.keyPrefix());
         String own = RunKeys.under(spec.keyPrefix());
         try {
-            return run(shell, spec.withKeyPrefix(own), redisVersion);
+            return run(shell, spec.withKeyPrefix(own), redisVersion, valkey);
         } finally {
             target.deleteByPrefix(own);
         }
@@ -53,7 +65,18 @@ public final class RedisBenchmarkEngine {
      *     tell its own
      */
     public List<BenchResult> run(RemoteShell shell, RedisBenchmarkSpec spec, Optional<RedisVersion> redisVersion) {
-        Optional<RedisVersion> version = benchmarkVersion(shell).or(() -> redisVersion);
+        return run(shell, spec, redisVersion, false);
+    }
+
+    /**
+     * Runs every test of the spec on the host with its benchmark program: {@code valkey-benchmark}
+     * first on a Valkey host, else {@code redis-benchmark}; the other when the first is not installed
+     * (both speak to either server).
+     */
+    public List<BenchResult> run(
+            RemoteShell shell, RedisBenchmarkSpec spec, Optional<RedisVersion> redisVersion, boolean valkey) {
+        Program program = program(shell, valkey);
+        Optional<RedisVersion> version = program.version().or(() -> redisVersion);
         boolean csv = version.map(v -> v.atLeast(6, 2)).orElse(false);
         if (spec.threads().isPresent() && !version.map(v -> v.atLeast(6, 0)).orElse(false)) {
             throw new BenchmarkException(
@@ -62,11 +85,12 @@ public final class RedisBenchmarkEngine {
         }
         List<BenchResult> results = new ArrayList<>();
         for (BenchCommand test : spec.tests()) {
-            String script = commandLine(spec, test, csv);
+            String script = commandLine(program.name(), spec, test, csv);
             ExecResult run = shell.exec(Command.of(script).withTimeout(spec.timeout()));
             if (run.exitCode() == COMMAND_NOT_FOUND) {
-                throw new BenchmarkException("host " + shell.hostName()
-                        + ": redis-benchmark is not installed (it comes with the redis-tools or redis package)");
+                throw new BenchmarkException("host " + shell.hostName() + ": " + program.name()
+                        + " is not installed (it comes with the redis-tools or redis package, valkey-benchmark with"
+                        + " valkey-tools)");
             }
             if (!run.ok()) {
                 throw new BenchmarkException("host " + shell.hostName() + ": redis-benchmark " + test + " exited "
@@ -89,19 +113,35 @@ public final class RedisBenchmarkEngine {
         return results;
     }
 
-    /** The version redis-benchmark reports of itself; empty when it cannot (versions before 6). */
-    Optional<RedisVersion> benchmarkVersion(RemoteShell shell) {
-        ExecResult result = shell.exec(Command.of("redis-benchmark --version").withTimeout(VERSION_TIMEOUT));
-        if (!result.ok() || !result.stdout().contains("redis-benchmark")) {
-            return Optional.empty();
+    /** The benchmark program on the host, and the version it reports of itself (none before 6.0). */
+    record Program(String name, Optional<RedisVersion> version) {}
+
+    /** The first of the two programs that is installed; the preferred one's name when neither is. */
+    Program program(RemoteShell shell, boolean valkeyFirst) {
+        List<String> order = valkeyFirst
+                ? List.of("valkey-benchmark", "redis-benchmark")
+                : List.of("redis-benchmark", "valkey-benchmark");
+        for (String name : order) {
+            ExecResult result = shell.exec(Command.of(name + " --version").withTimeout(VERSION_TIMEOUT));
+            if (result.exitCode() == COMMAND_NOT_FOUND) {
+                continue;
+            }
+            Optional<RedisVersion> version = result.ok() && result.stdout().contains(name)
+                    ? RedisVersion.find(result.stdout())
+                    : Optional.empty();
+            return new Program(name, version);
         }
-        return RedisVersion.find(result.stdout());
+        return new Program(order.get(0), Optional.empty());
     }
 
     /** The command line of one test, every value quoted. */
     static String commandLine(RedisBenchmarkSpec spec, BenchCommand test, boolean csv) {
+        return commandLine("redis-benchmark", spec, test, csv);
+    }
+
+    static String commandLine(String program, RedisBenchmarkSpec spec, BenchCommand test, boolean csv) {
         List<String> words = new ArrayList<>();
-        words.add("redis-benchmark");
+        words.add(program);
         words.addAll(List.of("-h", spec.address(), "-p", Integer.toString(spec.port())));
         words.addAll(List.of("-n", Long.toString(spec.requests()), "-c", Integer.toString(spec.clients())));
         words.addAll(List.of("-d", Integer.toString(spec.dataSize()), "-P", Integer.toString(spec.pipeline())));

@@ -13,6 +13,12 @@ import java.util.random.RandomGenerator;
 public final class RunKeys {
     private static final RandomGenerator RANDOM = new SecureRandom();
 
+    /**
+     * The part {@link #under} adds, as a SCAN glob: keys of any earlier run under the same prefix. A run whose
+     * cleanup stopped half-way (its connection dropped) leaves such keys; the next one deletes them first.
+     */
+    public static final String EARLIER_RUN_GLOB = "r" + "[0-9a-f]".repeat(8) + ":";
+
     private RunKeys() {}
 
     /** A new prefix for one run under {@code prefix}. */

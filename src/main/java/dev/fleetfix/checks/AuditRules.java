@@ -85,7 +85,7 @@ public final class AuditRules {
                     "thp-exposed",
                     "THP is [always] and Redis could not be asked whether it opts out (disable-thp): set never"));
         }
-        String name = "Redis " + redis.shortVersion().orElse("(unknown version)");
+        String name = redis.shortName();
         if (redis.disableThp().equals(Optional.of(true))) {
             return Optional.of(Finding.advice(
                     "thp-low-risk",

@@ -1,5 +1,7 @@
 package dev.fleetfix.checks;
 
+import dev.fleetfix.redis.RedisServer;
+import dev.fleetfix.redis.RedisVersion;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +13,8 @@ import java.util.OptionalLong;
  *
  * @param endpoint where it was asked ({@code 127.0.0.11:6379})
  * @param error why it could not be asked ("connection refused"); empty when it answered
- * @param version {@code redis_version} from INFO server
+ * @param version the server's own version from INFO server ({@code valkey_version} on Valkey, else {@code
+ *     redis_version})
  * @param role {@code master} or {@code replica} (INFO replication; old {@code slave} is read as replica)
  * @param disableThp {@code disable-thp} (CONFIG GET, Redis 6.2+); empty on older Redis or when CONFIG is
  *     not allowed
@@ -21,6 +24,7 @@ import java.util.OptionalLong;
  *     runs, it is not down
  * @param refused commands fleetfix needs that Redis would not run for it, each with why
  *     ("config|get (NOPERM)", "config|get (unknown command: renamed away)")
+ * @param server flavour, version and commands, from INFO server; empty when it could not be read
  */
 public record RedisFacts(
         String endpoint,
@@ -31,18 +35,8 @@ public record RedisFacts(
         OptionalInt tcpBacklog,
         OptionalLong processId,
         boolean authFailed,
-        List<String> refused) {
-
-    public RedisFacts(
-            String endpoint,
-            Optional<String> error,
-            Optional<String> version,
-            Optional<String> role,
-            Optional<Boolean> disableThp,
-            OptionalInt tcpBacklog,
-            OptionalLong processId) {
-        this(endpoint, error, version, role, disableThp, tcpBacklog, processId, false, List.of());
-    }
+        List<String> refused,
+        Optional<RedisServer> server) {
 
     public RedisFacts {
         refused = List.copyOf(refused);
@@ -56,9 +50,32 @@ public record RedisFacts(
         Objects.requireNonNull(disableThp, "disableThp");
         Objects.requireNonNull(tcpBacklog, "tcpBacklog");
         Objects.requireNonNull(processId, "processId");
+        Objects.requireNonNull(server, "server");
         if (error.isPresent() && version.isPresent()) {
             throw new IllegalArgumentException("redis " + endpoint + ": an unreachable Redis has no version");
         }
+    }
+
+    /** A Redis known by its version only (taken as plain Redis). */
+    public RedisFacts(
+            String endpoint,
+            Optional<String> error,
+            Optional<String> version,
+            Optional<String> role,
+            Optional<Boolean> disableThp,
+            OptionalInt tcpBacklog,
+            OptionalLong processId) {
+        this(
+                endpoint,
+                error,
+                version,
+                role,
+                disableThp,
+                tcpBacklog,
+                processId,
+                false,
+                List.of(),
+                version.flatMap(RedisVersion::find).map(RedisServer::redis));
     }
 
     public static RedisFacts unreachable(String endpoint, String reason) {
@@ -69,7 +86,10 @@ public record RedisFacts(
                 Optional.empty(),
                 Optional.empty(),
                 OptionalInt.empty(),
-                OptionalLong.empty());
+                OptionalLong.empty(),
+                false,
+                List.of(),
+                Optional.empty());
     }
 
     /** Redis answered, but refused fleetfix's credentials. */
@@ -83,40 +103,33 @@ public record RedisFacts(
                 OptionalInt.empty(),
                 OptionalLong.empty(),
                 true,
-                List.of());
+                List.of(),
+                Optional.empty());
     }
 
     public boolean reachable() {
         return error.isEmpty();
     }
 
-    /** "7.0" of "7.0.15", for findings. */
-    public Optional<String> shortVersion() {
-        return version.map(v -> {
-            String[] parts = v.split("\\.");
-            return parts.length >= 2 ? parts[0] + "." + parts[1] : v;
-        });
+    /** "Redis 7.0", "Valkey 8.1", for findings; "Redis (unknown version)" when INFO could not be read. */
+    public String shortName() {
+        return server.map(v -> v.flavour().title() + " " + v.version().shortText())
+                .orElse("Redis (unknown version)");
+    }
+
+    /** "Redis", "Valkey"; "Redis" when unknown. */
+    public String flavourTitle() {
+        return server.map(v -> v.flavour().title()).orElse("Redis");
     }
 
     /**
-     * Whether this Redis can turn THP off for its own process: {@code disable-thp} exists from 6.2 on.
-     * Known from CONFIG GET when it answered, else from the version.
+     * Whether this server can turn THP off for its own process: {@code disable-thp} exists from
+     * Redis 6.2 on (and in every Valkey). Known from CONFIG GET when it answered, else from the version.
      */
     public boolean canOptOutOfThp() {
         if (disableThp.isPresent()) {
             return true;
         }
-        return version.map(RedisFacts::atLeast62).orElse(false);
-    }
-
-    static boolean atLeast62(String version) {
-        String[] parts = version.split("\\.");
-        try {
-            int major = Integer.parseInt(parts[0]);
-            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return major > 6 || (major == 6 && minor >= 2);
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return server.map(RedisServer::hasDisableThp).orElse(false);
     }
 }

@@ -5,6 +5,7 @@ import dev.fleetfix.redis.NeededCommands;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,7 +34,9 @@ final class RedisProbe {
             Set<String> refused = new LinkedHashSet<>();
             Map<String, String> server = info(node, "server", refused);
             Map<String, String> replication = info(node, "replication", refused);
-            Optional<String> version = Optional.ofNullable(server.get("redis_version"));
+            Optional<RedisServer> known = RedisServer.fromInfo(server);
+            Optional<String> version =
+                    known.map(k -> k.version().toString()).or(() -> Optional.ofNullable(server.get("redis_version")));
             Optional<Boolean> disableThp = config(node, "disable-thp", refused).map(v -> v.equalsIgnoreCase("yes"));
             OptionalInt backlog = integer(config(node, "tcp-backlog", refused));
             version.filter(RedisProbe::hasAclDryrun).ifPresent(v -> dryrun(node, user, refused));
@@ -46,7 +49,8 @@ final class RedisProbe {
                     backlog,
                     longValue(Optional.ofNullable(server.get("process_id"))),
                     false,
-                    List.copyOf(refused));
+                    List.copyOf(refused),
+                    known);
         } catch (RedisException e) {
             if (e.kind() == RedisException.Kind.AUTH) {
                 return RedisFacts.authFailed(endpoint, reason(e, host, endpoint) + " (user " + user + ")");

@@ -204,12 +204,18 @@ public final class HostPattern {
             }
             if (!groupMatched || fuzzy) {
                 for (Host host : inventory.hosts()) {
-                    if (matches(host.name())) {
+                    // a host with redis_instances is named by its own name too: every instance
+                    if (matches(host.name()) || matchesInstanceOf(host)) {
                         hosts.add(host.name());
                     }
                 }
             }
             return applySubscript(List.copyOf(new LinkedHashSet<>(hosts)));
+        }
+
+        private boolean matchesInstanceOf(Host host) {
+            Object machine = host.vars().get("redis_instance_of");
+            return machine != null && matches(String.valueOf(machine));
         }
 
         private boolean matches(String name) {

@@ -77,6 +77,23 @@ final class HostResolver {
         return List.copyOf(warnings);
     }
 
+    /**
+     * The host, or one host per Redis instance when it has {@code redis_instances}: each is named
+     * {@code <host>@<port>}, shares the host's SSH address (so the planner keeps them in separate
+     * batches) and has its own port, service and config.
+     */
+    List<Host> resolveAll(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> layers) {
+        Host host = resolve(name, where, groups, layers);
+        Slots slots = new Slots(name, layers);
+        Optional<Located> instances = slots.find(List.of(INSTANCES));
+        if (instances.isEmpty()) {
+            return List.of(host);
+        }
+        return RedisInstances.expand(file, host, instances.get().node());
+    }
+
+    static final String INSTANCES = "redis_instances";
+
     Host resolve(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> layers) {
         Slots slots = new Slots(name, layers);
         layers.forEach(this::checkRedisKeys);

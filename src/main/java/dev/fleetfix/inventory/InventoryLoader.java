@@ -310,6 +310,7 @@ public final class InventoryLoader {
         HostResolver resolver = new HostResolver(
                 file, node -> origins.getOrDefault(node, extra.origins().get(node)));
         List<Host> resolved = new ArrayList<>();
+        Map<String, List<String>> instanceNames = new LinkedHashMap<>();
         for (String name : members.get(ALL)) {
             HostDef host = hosts.get(name);
             List<GroupDef> sorted = sortedGroups(host, depth);
@@ -320,9 +321,18 @@ public final class InventoryLoader {
             layers.addAll(extra.groups(sorted.stream().map(g -> g.name).toList()));
             layers.add(host.vars);
             layers.addAll(extra.host(name));
-            resolved.add(resolver.resolve(
-                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers));
+            List<Host> instances = resolver.resolveAll(
+                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers);
+            resolved.addAll(instances);
+            instanceNames.put(name, instances.stream().map(Host::name).toList());
         }
+        // a group holds every instance of its hosts
+        Map<String, List<String>> expanded = new LinkedHashMap<>();
+        members.forEach((group, names) -> expanded.put(
+                group,
+                names.stream()
+                        .flatMap(n -> instanceNames.getOrDefault(n, List.of(n)).stream())
+                        .toList()));
         Map<String, AnsibleInventory.GroupShape> shapes = new LinkedHashMap<>();
         groups.values()
                 .forEach(g -> shapes.put(
@@ -333,7 +343,7 @@ public final class InventoryLoader {
                                 plainVars(g.vars))));
         List<String> found = new ArrayList<>(warnings);
         found.addAll(resolver.warnings());
-        return new AnsibleInventory(new Inventory(Optional.of(file), resolved, members, found), shapes);
+        return new AnsibleInventory(new Inventory(Optional.of(file), resolved, expanded, found), shapes);
     }
 
     private static Map<String, Object> plainVars(Map<String, YamlNode> vars) {

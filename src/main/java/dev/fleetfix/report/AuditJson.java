@@ -14,6 +14,7 @@ import dev.fleetfix.checks.HostFacts;
 import dev.fleetfix.checks.RedisFacts;
 import dev.fleetfix.checks.RedisProcess;
 import dev.fleetfix.checks.ThpMode;
+import dev.fleetfix.redis.RedisServer;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
@@ -117,6 +118,11 @@ public final class AuditJson {
         node.put("auth_failed", redis.authFailed());
         redis.refused().forEach(node.putArray("refused_commands")::add);
         node.put("version", redis.version().orElse(null));
+        node.put("flavour", redis.server().map(v -> v.flavour().word()).orElse(null));
+        node.put(
+                "redis_compat_version",
+                redis.server().map(v -> v.redisCompat().toString()).orElse(null));
+        node.put("mode", redis.server().flatMap(RedisServer::mode).orElse(null));
         node.put("role", redis.role().orElse(null));
         if (redis.disableThp().isPresent()) {
             node.put("disable_thp", redis.disableThp().get());

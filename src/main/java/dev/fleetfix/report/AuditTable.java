@@ -7,6 +7,7 @@ import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostFacts;
 import dev.fleetfix.checks.RedisFacts;
 import dev.fleetfix.checks.ThpMode;
+import dev.fleetfix.redis.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -105,7 +106,14 @@ public final class AuditTable {
         if (!redis.reachable()) {
             return redis.authFailed() ? "auth failed" : "down";
         }
-        return redis.version().orElse("?") + redis.role().map(r -> " " + r).orElse("");
+        // Valkey says so: its version numbers overlap Redis's and mean other things
+        String flavour = redis.server()
+                .filter(v -> v.flavour() == RedisServer.Flavour.VALKEY)
+                .map(v -> "valkey ")
+                .orElse("");
+        return flavour
+                + redis.version().orElse("?")
+                + redis.role().map(r -> " " + r).orElse("");
     }
 
     private static String disableThp(RedisFacts redis) {

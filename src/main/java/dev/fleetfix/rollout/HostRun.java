@@ -55,7 +55,7 @@ final class HostRun {
 
     HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state) throws InterruptedException {
         Instant start = env.clock().instant();
-        state.startPlay();
+        state.startPlay(play);
         env.listener().on(new HostStarted(start, play, host.name()));
         RemoteShell shell;
         try {

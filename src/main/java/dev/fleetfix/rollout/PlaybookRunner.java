@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -119,10 +120,13 @@ public final class PlaybookRunner {
                 }
                 listener.on(event);
             };
-            plan.hostNames().forEach(h -> {
-                outcomes.put(h, HostOutcome.UNTOUCHED);
-                states.put(h, new HostState());
-            });
+            Map<String, HostState.Machine> machines = new HashMap<>();
+            plan.plays().forEach(p -> p.hosts().forEach(h -> {
+                outcomes.put(h.name(), HostOutcome.UNTOUCHED);
+                states.computeIfAbsent(
+                        h.name(),
+                        n -> new HostState(machines.computeIfAbsent(Machines.of(h), m -> new HostState.Machine())));
+            }));
         }
 
         RunSummary execute() throws InterruptedException {

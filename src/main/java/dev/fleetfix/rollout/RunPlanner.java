@@ -50,7 +50,7 @@ public final class RunPlanner {
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
-        BatchPlan batches = ordering.batches(play, selectHosts(play, selector));
+        BatchPlan batches = Machines.split(ordering.batches(play, selectHosts(play, selector)));
         List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {

@@ -12,11 +12,29 @@ import java.util.Optional;
  * an action that check mode skipped would have produced where that differs from what is observed
  * ({@link Predicted#REDIS}: Redis restarted), so that later steps judge the host as apply would
  * leave it. Used by one worker thread at a time.
+ *
+ * <p>The instances of one machine share a {@link Machine}: a change one of them made (THP, its
+ * persistence) counts for every instance in the same play, so each of their Redis restarts.
  */
 public final class HostState {
     private final Map<String, String> facts = new LinkedHashMap<>();
     private final Map<String, String> predicted = new LinkedHashMap<>();
+    private final Machine machine;
     private boolean changedInPlay;
+    private String play;
+
+    /** What the instances of one machine share: the play in which the machine last changed. */
+    public static final class Machine {
+        private volatile String changedIn;
+    }
+
+    public HostState() {
+        this(new Machine());
+    }
+
+    public HostState(Machine machine) {
+        this.machine = machine;
+    }
 
     public Optional<String> fact(String key) {
         return Optional.ofNullable(facts.get(key));
@@ -43,15 +61,23 @@ public final class HostState {
         predicted.putAll(more);
     }
 
+    /** Whether this host, or another instance of its machine, changed in the current play. */
     public boolean changedInPlay() {
-        return changedInPlay;
+        return changedInPlay || (play != null && play.equals(machine.changedIn));
     }
 
     public void markChanged() {
         changedInPlay = true;
+        machine.changedIn = play;
     }
 
     public void startPlay() {
+        startPlay(null);
+    }
+
+    /** A new play begins on this host; {@code playName} tells the machine's changes of this play apart. */
+    public void startPlay(String playName) {
         changedInPlay = false;
+        play = playName;
     }
 }

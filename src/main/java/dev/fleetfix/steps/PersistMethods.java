@@ -74,8 +74,12 @@ public final class PersistMethods {
                 "");
     }
 
-    private static String unitName(String unit) {
-        return UnitName.withSuffix(unit);
+    private static String unitName(String units) {
+        return String.join(
+                " ",
+                java.util.Arrays.stream(units.strip().split("\\s+"))
+                        .map(UnitName::withSuffix)
+                        .toList());
     }
 
     /** systemd-tmpfiles {@code w} lines, applied at boot by systemd-tmpfiles-setup. */
@@ -202,13 +206,18 @@ public final class PersistMethods {
         return text.substring(0, m.start()) + line + text.substring(m.end());
     }
 
-    /** systemd when the host runs systemd, rc.local otherwise. */
+    /** systemd when PID 1 is systemd, rc.local otherwise (SysV init, or no init system fleetfix knows). */
     public static PersistMethod auto() {
         return (ctx, t, result) -> {
             String init = ctx.state()
                     .fact("init")
-                    .orElseGet(
-                            () -> Shell.read(ctx, "test -d /run/systemd/system").ok() ? "systemd" : "other");
+                    .orElseGet(() -> Shell.read(
+                                            ctx,
+                                            "[ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl"
+                                                    + " >/dev/null 2>&1")
+                                    .ok()
+                            ? "systemd"
+                            : "other");
             PersistMethod chosen = init.equals("systemd") ? systemd() : rcLocal();
             result.fact("persist_thp.method", init.equals("systemd") ? "systemd" : "rc.local");
             chosen.persist(ctx, t, result);

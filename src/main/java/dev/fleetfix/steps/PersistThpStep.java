@@ -22,11 +22,15 @@ final class PersistThpStep implements StepType {
         String methodName = args.choice("method", "auto", METHODS);
         String enabled = args.choice("enabled", "never", ThpStep.ENABLED);
         String defrag = args.choice("defrag", "never", ThpStep.DEFRAG);
-        String unit = args.text("before_unit", args.host().redis().serviceUnit());
-        // It goes into the unit file's Before= line: a newline would add lines that run as root at boot.
-        UnitName.problem(unit).ifPresent(problem -> {
-            throw args.error("before_unit: " + problem);
-        });
+        // every instance of the machine: the unit file is the machine's, the same for each of them
+        String unit = args.text(
+                "before_unit", instanceServices(args).orElse(args.host().redis().serviceUnit()));
+        // The names go into the unit file's Before= line: a newline would add lines that run as root at boot.
+        for (String word : unit.strip().split("\\s+")) {
+            UnitName.problem(word).ifPresent(problem -> {
+                throw args.error("before_unit: " + problem);
+            });
+        }
         PersistMethod method = PersistMethods.named(methodName);
         return ctx -> {
             String dir = ctx.state()
@@ -41,5 +45,14 @@ final class PersistThpStep implements StepType {
             method.persist(ctx, new PersistMethod.Target(dir, enabled, defrag, unit), result);
             return result.build();
         };
+    }
+
+    private static java.util.Optional<String> instanceServices(StepArgs args) {
+        Object services = args.host().vars().get("redis_instance_services");
+        if (services instanceof List<?> list && !list.isEmpty()) {
+            return java.util.Optional.of(
+                    String.join(" ", list.stream().map(String::valueOf).toList()));
+        }
+        return java.util.Optional.empty();
     }
 }

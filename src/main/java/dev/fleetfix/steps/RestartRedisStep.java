@@ -2,25 +2,30 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis, only
+ * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis (with
+ * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}; {@code
+ * valkey-server} on Valkey unless a unit is named), only
  * when an earlier step of this play changed the host, unless {@code always: true}; without losing
  * data (see {@link SafeRestart}):
  *
  * <ul>
  *   <li>{@code topology: auto|off} (auto): read roles; replicas restart before their primary
  *       (the planner orders batches by the same setting);
- *   <li>{@code failover: auto|never} (auto): fail a primary over to an in-sync replica first;
+ *   <li>{@code failover: auto|never|manual} (auto): fail a primary over to an in-sync replica
+ *       first; {@code manual} hands it over by hand even where FAILOVER exists;
  *   <li>{@code failback: false}: make the old primary primary again afterwards;
  *   <li>{@code allow_data_loss: false}: restart even a Redis whose data lives only in memory;
  *   <li>{@code data_check: true}: key counts and a canary key around the restart;
@@ -31,6 +36,8 @@ import java.util.Set;
  * {@code role_unchanged} gate must see ({@code redis.role_expected}).
  */
 final class RestartRedisStep implements StepType {
+    private static final Duration ASK = Duration.ofSeconds(3);
+
     static final Set<String> ARGS = Set.of(
             "unit",
             "command",
@@ -53,16 +60,20 @@ final class RestartRedisStep implements StepType {
             throw args.error("give either unit or command, not both");
         }
         Optional<String> command = args.text("command");
-        String unit = args.text("unit", args.host().redis().serviceUnit());
-        UnitName.problem(unit).ifPresent(problem -> {
+        // a unit named in the step or the inventory is used as is; else Valkey's own name on Valkey
+        Optional<String> namedUnit = args.text("unit")
+                .or(() -> args.host().vars().containsKey("redis_service")
+                        ? Optional.of(args.host().redis().serviceUnit())
+                        : Optional.empty());
+        namedUnit.flatMap(UnitName::problem).ifPresent(problem -> {
             throw args.error("unit: " + problem);
         });
         boolean always = args.bool("always", false);
         Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
         boolean topology =
                 args.choice("topology", "auto", List.of("auto", "off")).equals("auto");
-        boolean failover =
-                args.choice("failover", "auto", List.of("auto", "never")).equals("auto");
+        String failoverChoice = args.choice("failover", "auto", List.of("auto", "never", "manual"));
+        boolean failover = !failoverChoice.equals("never");
         boolean failback = args.bool("failback", false);
         if (failback && (!topology || !failover)) {
             throw args.error("failback: true needs topology: auto and failover: auto");
@@ -73,18 +84,26 @@ final class RestartRedisStep implements StepType {
                 failback,
                 args.bool("allow_data_loss", false),
                 args.bool("data_check", true),
-                timeout);
-        String script = command.orElse("systemctl restart " + ShellQuote.quote(unit));
-        String what = command.isPresent() ? "redis (command)" : "service " + unit;
-        SafeRestart restart = new SafeRestart(options, script, what, unit);
+                timeout,
+                failoverChoice.equals("manual"));
         return ctx -> {
             if (!always && !ctx.state().changedInPlay()) {
                 return StepResult.skipped("nothing changed on this host in this play");
             }
-            StepResult result = restart.run(ctx);
-            if (ctx.check() && result.status() == StepStatus.CHANGED && command.isEmpty()) {
+            if (command.isPresent()) {
+                return new SafeRestart(
+                                options,
+                                command.get(),
+                                "redis (command)",
+                                args.host().redis().serviceUnit())
+                        .run(ctx);
+            }
+            String unit = namedUnit.orElseGet(() -> defaultUnit(ctx));
+            String script = ServiceRestart.script(unit);
+            StepResult result = new SafeRestart(options, script, ServiceRestart.describe(unit), unit).run(ctx);
+            if (ctx.check() && result.status() == StepStatus.CHANGED) {
                 return unitCanRestart(ctx, unit)
-                        .map(why -> failedForecast(result, script, why))
+                        .map(why -> failedForecast(result, unit, why))
                         .orElse(result);
             }
             return result;
@@ -92,22 +111,36 @@ final class RestartRedisStep implements StepType {
     }
 
     /**
-     * Check mode: whether {@code systemctl restart UNIT} could work on the host, read without
-     * restarting anything ({@code systemctl cat}); empty when it could, else why not. A forecast
-     * that Redis would be restarted is only true when the unit is there.
+     * Check mode: whether the service could be restarted on the host the way {@link ServiceRestart} would do it,
+     * read without restarting anything; empty when it could, else why not. A forecast that Redis would be
+     * restarted is only true when its service is there.
      */
     private static Optional<String> unitCanRestart(StepContext ctx, String unit) {
         ExecResult r = ctx.shell()
-                .exec(Command.of("systemctl cat -- " + ShellQuote.quote(unit) + " >/dev/null")
-                        .asRoot()
-                        .withTimeout(Duration.ofSeconds(20)));
+                .exec(Command.of(ServiceRestart.checkScript(unit)).asRoot().withTimeout(Duration.ofSeconds(20)));
         return r.ok() ? Optional.empty() : Optional.of(r.errorText());
     }
 
-    private static StepResult failedForecast(StepResult result, String script, String why) {
+    private static StepResult failedForecast(StepResult result, String unit, String why) {
         String decided = result.message().replace("; " + StepResult.CHECK_NOTE, "");
-        return StepResult.failed("apply would fail: '" + script + "' cannot work on this host (systemctl cat: "
+        return StepResult.failed("apply would fail: service " + unit + " cannot be restarted on this host ("
                         + why.strip() + "); it would restart Redis because " + decided)
                 .withFacts(result.facts());
+    }
+
+    /**
+     * {@code valkey-server} when the host's server says it is Valkey, else the inventory's default
+     * ({@code redis-server}); a Redis that does not answer keeps the default.
+     */
+    static String defaultUnit(StepContext ctx) {
+        String fallback = ctx.host().redis().serviceUnit();
+        try (RedisNode node = ctx.redis().open(ASK)) {
+            return RedisServer.of(node)
+                    .filter(v -> v.flavour() == RedisServer.Flavour.VALKEY)
+                    .map(v -> "valkey-server")
+                    .orElse(fallback);
+        } catch (RedisException e) {
+            return fallback;
+        }
     }
 }

@@ -4,11 +4,13 @@ import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.ThpParser;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the facts the engine needs in one shell round trip: where THP lives and its modes, the init
@@ -23,7 +25,11 @@ public final class ShellFacts implements FactGatherer {
             "  if [ -d $d ]; then echo \"thp.path=$d\"; echo \"thp.enabled=$(cat $d/enabled 2>/dev/null)\";",
             "    echo \"thp.defrag=$(cat $d/defrag 2>/dev/null)\"; break; fi",
             "done",
-            "if [ -d /run/systemd/system ]; then echo init=systemd; else echo init=other; fi",
+            // PID 1 and systemctl, not only /run/systemd/system: a container may carry the directory
+            // from its image while something else runs as PID 1
+            "pid1=$(cat /proc/1/comm 2>/dev/null); echo \"init.pid1=$pid1\"",
+            "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then echo init=systemd;"
+                    + " elif [ -d /etc/init.d ]; then echo init=sysv; else echo init=other; fi",
             "( . /etc/os-release 2>/dev/null; echo \"os.id=$ID\"; echo \"os.id_like=$ID_LIKE\";"
                     + " echo \"os.version_id=$VERSION_ID\" )",
             "echo \"kernel=$(uname -r)\"",
@@ -69,7 +75,9 @@ public final class ShellFacts implements FactGatherer {
         try (RedisNode node = ctx.redis().open(Duration.ofSeconds(5))) {
             facts.put("redis.reachable", "yes");
             facts.put("redis.role", node.info("replication").getOrDefault("role", "unknown"));
-            facts.put("redis.version", node.info("server").getOrDefault("redis_version", "unknown"));
+            Optional<RedisServer> server = RedisServer.of(node);
+            facts.put("redis.version", server.map(v -> v.version().toString()).orElse("unknown"));
+            facts.put("redis.flavour", server.map(v -> v.flavour().word()).orElse("unknown"));
         } catch (RedisException e) {
             facts.put("redis.reachable", "no");
         }

@@ -22,6 +22,9 @@ final class FakeTarget implements BenchTarget {
     final Map<String, Map<String, String>> info = new HashMap<>();
     final Map<String, String> config = new HashMap<>();
     final AtomicInteger bgsaves = new AtomicInteger();
+    /** Per deleteByPrefix call: "ops sent before it:keys it deleted". */
+    final List<String> deletes = Collections.synchronizedList(new ArrayList<>());
+
     int errorsPerBatch;
     boolean closed;
 
@@ -102,6 +105,14 @@ final class FakeTarget implements BenchTarget {
     public long deleteByPrefix(String prefix) {
         long before = keys.size();
         keys.removeIf(k -> k.startsWith(prefix));
+        deletes.add(ops.size() + ":" + (before - keys.size()));
+        return before - keys.size();
+    }
+
+    @Override
+    public long deleteEarlierRuns(String prefix) {
+        long before = keys.size();
+        keys.removeIf(k -> k.startsWith(prefix) && k.substring(prefix.length()).matches("r[0-9a-f]{8}:.*"));
         return before - keys.size();
     }
 

@@ -89,4 +89,18 @@ class HostBenchmarkTest {
                         assertThat(reason).contains("refusing to benchmark").contains("slave"));
         assertThat(target.ops).isEmpty();
     }
+
+    @Test
+    void keysAnEarlierRunLeftBehindAreDeletedBeforeTheNextRunWrites() {
+        // an earlier run's keys carry its own run part (RunKeys); anything else under the prefix is not ours
+        target.keys.add(LoadSpec.DEFAULT_PREFIX + "r0a1b2c3d:1");
+        target.keys.add(LoadSpec.DEFAULT_PREFIX + "r0a1b2c3d:2");
+        target.keys.add("user:1");
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1)).get(0);
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(outcome.skipped())
+                .as("the leftovers were deleted before the prefix check")
+                .isEmpty();
+        assertThat(target.keys).containsExactly("user:1");
+    }
 }

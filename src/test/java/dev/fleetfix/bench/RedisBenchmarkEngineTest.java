@@ -3,6 +3,7 @@ package dev.fleetfix.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.redis.RedisVersion;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
@@ -114,8 +115,40 @@ class RedisBenchmarkEngineTest {
                 .answer(" SET ", 127, "", "sh: redis-benchmark: not found");
 
         assertThatThrownBy(() -> engine.run(shell, spec, Optional.empty()))
-                .hasMessage(
-                        "host redis-1: redis-benchmark is not installed (it comes with the redis-tools or redis package)");
+                .hasMessage("host redis-1: redis-benchmark is not installed (it comes with the redis-tools or redis"
+                        + " package, valkey-benchmark with valkey-tools)");
+    }
+
+    @Test
+    void aValkeyHostRunsValkeyBenchmarkAndReadsItsCsv() {
+        FakeShell shell = new FakeShell()
+                .answer("valkey-benchmark --version", 0, "valkey-benchmark 8.1.1", "")
+                .answer(
+                        " SET ",
+                        0,
+                        "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\",\"p95_latency_ms\","
+                                + "\"p99_latency_ms\",\"max_latency_ms\"\n"
+                                + "\"SET fleetfix:bench:str:__rand_int__ xxx\",\"18018.02\",\"2.464\",\"0.120\",\"0.335\","
+                                + "\"9.687\",\"29.743\",\"29.839\"\n",
+                        "");
+
+        List<BenchResult> results =
+                engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.empty(), true);
+
+        assertThat(shell.ran.get(1).script())
+                .startsWith("valkey-benchmark -h 127.0.0.1")
+                .contains("--csv");
+        assertThat(results).singleElement().satisfies(r -> assertThat(r.test()).isEqualTo("SET"));
+    }
+
+    @Test
+    void aRedisHostWithOnlyValkeyBenchmarkUsesIt() {
+        FakeShell shell = new FakeShell()
+                .answer("redis-benchmark --version", 127, "", "sh: redis-benchmark: not found")
+                .answer("valkey-benchmark --version", 0, "valkey-benchmark 8.1.1", "")
+                .answer(" SET ", 0, "\"test\",\"rps\"\n\"SET\",\"1.0\"\n", "");
+
+        assertThat(engine.program(shell, false).name()).isEqualTo("valkey-benchmark");
     }
 
     @Test

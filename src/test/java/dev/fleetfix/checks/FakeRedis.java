@@ -44,6 +44,15 @@ final class FakeRedis implements RedisConnector {
         return redis;
     }
 
+    /** What a real server printed: INFO server and replication from a test resource, CONFIG as the test sets. */
+    static FakeRedis fromInfo(Map<String, String> info) {
+        FakeRedis redis = new FakeRedis();
+        redis.server.putAll(info);
+        redis.replication.put("role", info.getOrDefault("role", "master"));
+        redis.config.put("tcp-backlog", "511");
+        return redis;
+    }
+
     /** Nothing listens: every connect fails the way the Jedis adapter reports it. */
     static FakeRedis refusing(String reason) {
         FakeRedis redis = new FakeRedis();

@@ -36,6 +36,43 @@ class HostAuditorTest {
     }
 
     @Test
+    void valkeyIsReportedWithItsOwnVersionAndJudgedByTheRedisItForked() {
+        FakeRedis valkey = FakeRedis.fromInfo(dev.fleetfix.redis.RedisServerTest.info("valkey-8.1.1"))
+                .config("disable-thp", "no");
+        FakeShell shell = FakeShell.printing(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("thp.enabled", "[always] madvise never")
+                        .text());
+
+        HostAudit audit = auditor.audit(lab1, shell, valkey);
+
+        RedisFacts redis = audit.facts().orElseThrow().redis();
+        assertThat(redis.version()).contains("8.1.1");
+        assertThat(redis.shortName()).isEqualTo("Valkey 8.1");
+        assertThat(audit.findings()).anySatisfy(f -> assertThat(f.text())
+                .isEqualTo("THP is [always] and Valkey 8.1 runs with disable-thp no: memory bloat and fragmentation;"
+                        + " fork latency is little affected on kernel 6.1.0-18-amd64 (5.8+ copies 4 KiB, not 2 MiB,"
+                        + " on write after fork); set never (or disable-thp yes)"));
+    }
+
+    @Test
+    void redis28CannotOptOutOfThp() {
+        FakeRedis old = FakeRedis.fromInfo(dev.fleetfix.redis.RedisServerTest.info("redis-2.8.19"));
+        FakeShell shell = FakeShell.printing(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("thp.enabled", "[always] madvise never")
+                        .text());
+
+        HostAudit audit = auditor.audit(lab1, shell, old);
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.findings())
+                .anySatisfy(f -> assertThat(f.text()).startsWith("THP is [always] and Redis 2.8 cannot opt out"));
+    }
+
+    @Test
     void passesRedisPidToTheScriptAndRunsAsRootWithBecome() {
         FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
 

@@ -192,8 +192,8 @@ class LocalCheckIT {
                 .expectExit(ExitCode.FINDINGS);
         assertThat(check.stdout())
                 .contains("localhost: would fail at restart_redis")
-                .contains("  restart: apply would fail: 'systemctl restart fleetfix-no-such-unit' cannot work on"
-                        + " this host (systemctl cat: ");
+                .contains("  restart: apply would fail: service fleetfix-no-such-unit cannot be restarted on this host"
+                        + " (");
     }
 
     private void shutdown(int p) {

@@ -35,6 +35,9 @@ import java.util.stream.Stream;
  * the steps' shell text is exercised as written.
  */
 public final class FakeHost {
+    /** How {@link dev.fleetfix.steps.ServiceRestart}'s script begins. */
+    private static final String RESTART_SCRIPT = "if [ \"$(cat /proc/1/comm";
+
     private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(sys|etc|run|boot)/");
 
     private final String name;
@@ -45,6 +48,7 @@ public final class FakeHost {
     private volatile boolean restartBreaksRedis;
     private volatile boolean transientAlways;
     private volatile Predicate<String> timeOut = s -> false;
+    private volatile Map<String, Object> vars = Map.of("redis_service", "redis-server");
 
     public FakeHost(String name, Path dir) {
         this.name = name;
@@ -57,6 +61,7 @@ public final class FakeHost {
             Files.createDirectories(root.resolve("run/systemd/system"));
             Files.createDirectories(root.resolve("bin"));
             Files.createDirectories(root.resolve("var/enabled"));
+            write("/proc/1/comm", "systemd\n");
             write("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
             write("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
             write("/etc/os-release", "ID=debian\nVERSION_ID=\"12\"\n");
@@ -105,7 +110,21 @@ public final class FakeHost {
                 Connection.SSH,
                 RedisEndpoint.defaultsFor("127.0.0.1"),
                 List.of("all", "redis"),
-                Map.of("redis_service", "redis-server"));
+                vars);
+    }
+
+    /** An instance of {@code machine}'s {@code redis_instances}: shares its changes and never its batch. */
+    public FakeHost instanceOf(String machine) {
+        Map<String, Object> more = new java.util.LinkedHashMap<>(vars);
+        more.put("redis_instance_of", machine);
+        vars = Map.copyOf(more);
+        return this;
+    }
+
+    /** The inventory names no {@code redis_service}: fleetfix picks the unit. */
+    public FakeHost withoutNamedService() {
+        vars = Map.of();
+        return this;
     }
 
     /** A file of the simulated host, by its absolute path there. */
@@ -179,6 +198,7 @@ public final class FakeHost {
     }
 
     public void removeSystemd() {
+        write("/proc/1/comm", "init\n");
         try {
             Files.delete(path("/run/systemd/system"));
         } catch (IOException e) {
@@ -190,6 +210,30 @@ public final class FakeHost {
     public void stopRedis() {
         write("/var/redis-stopped", "");
         redis.kill();
+    }
+
+    /**
+     * A host without systemd: PID 1 is SysV {@code init}, no systemctl, and {@code
+     * /etc/init.d/<service>} scripts that log their calls.
+     */
+    public FakeHost sysv(String... services) {
+        write("/proc/1/comm", "init\n");
+        try {
+            Files.deleteIfExists(root.resolve("bin/systemctl"));
+            Files.deleteIfExists(root.resolve("run/systemd/system"));
+            for (String service : services) {
+                Path script = path("/etc/init.d/" + service);
+                Files.createDirectories(script.getParent());
+                Files.writeString(
+                        script,
+                        "#!/bin/sh\necho \"init.d " + service + " $*\" >> \"$FAKE_ROOT/calls.log\"\n"
+                                + "if [ -e \"$FAKE_ROOT/fail-restart\" ]; then exit 1; fi\n");
+                Files.setPosixFilePermissions(script, perms(0755));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
     }
 
     /** Makes {@code systemctl restart} fail. */
@@ -259,9 +303,12 @@ public final class FakeHost {
                 transientFailure = s -> false;
                 throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
             }
-            String rooted = ROOTED.matcher(script).replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/");
+            String rooted = ROOTED.matcher(script)
+                    .replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/")
+                    .replace("/proc/1/comm", root.resolve("proc/1/comm").toString());
             ExecResult result = sh(rooted);
-            if (script.startsWith("systemctl restart") && result.ok()) {
+            boolean restarts = script.startsWith("systemctl restart") || script.startsWith(RESTART_SCRIPT);
+            if (restarts && result.ok()) {
                 redis.restart(restartBreaksRedis);
             }
             return result;

@@ -31,6 +31,8 @@ public final class FakeRedis {
     private final AtomicInteger restarts = new AtomicInteger();
     private final AtomicInteger saves = new AtomicInteger();
     private volatile boolean dead;
+    private volatile Map<String, String> server = Map.of("redis_version", "7.0.15");
+    private final AtomicInteger busyFor = new AtomicInteger();
     private volatile String save = "3600 1";
     private volatile boolean aof;
     private volatile boolean losesDataOnRestart;
@@ -39,6 +41,8 @@ public final class FakeRedis {
     };
 
     private final Map<String, Function<List<String>, Object>> handlers = new ConcurrentHashMap<>();
+    private final Map<String, String> config =
+            new ConcurrentHashMap<>(Map.of("min-slaves-to-write", "0", "min-slaves-max-lag", "10"));
 
     FakeRedis(String host) {
         this.host = host;
@@ -60,6 +64,24 @@ public final class FakeRedis {
     /** What a command ({@code SENTINEL}, {@code CLUSTER}...) answers, given its arguments. */
     public FakeRedis on(String command, Function<List<String>, Object> handler) {
         handlers.put(command.toUpperCase(java.util.Locale.ROOT), handler);
+        return this;
+    }
+
+    /** Runs this Redis version: commands it does not have yet are refused as that version would. */
+    public FakeRedis version(String redisVersion) {
+        this.server = Map.of("redis_version", redisVersion);
+        return this;
+    }
+
+    /** INFO server as given (a real server's text, say). */
+    public FakeRedis server(Map<String, String> info) {
+        this.server = Map.copyOf(info);
+        return this;
+    }
+
+    /** The next {@code times} BGSAVEs are refused because an AOF rewrite runs. */
+    public FakeRedis rewritingFor(int times) {
+        busyFor.set(times);
         return this;
     }
 
@@ -147,7 +169,14 @@ public final class FakeRedis {
         return new Node();
     }
 
+    /** CONFIG SET values (and the min-slaves defaults); {@code save} is {@link #persistence}. */
+    public Map<String, String> config() {
+        return config;
+    }
+
     private final class Node implements RedisNode {
+        private List<String[]> queued;
+
         @Override
         public String hostName() {
             return host;
@@ -163,7 +192,7 @@ public final class FakeRedis {
             return switch (section) {
                 case "replication" -> Map.copyOf(replication);
                 case "persistence" -> persistenceInfo();
-                case "server" -> Map.of("redis_version", "7.0.15");
+                case "server" -> server;
                 case "keyspace" -> data.isEmpty()
                         ? Map.of()
                         : Map.of("db0", "keys=" + data.size() + ",expires=" + expiring.size() + ",avg_ttl=0");
@@ -188,17 +217,43 @@ public final class FakeRedis {
 
         @Override
         public Optional<String> configGet(String parameter) {
-            return parameter.equals("save") ? Optional.of(save) : Optional.empty();
+            return parameter.equals("save") ? Optional.of(save) : Optional.ofNullable(config.get(parameter));
         }
 
         @Override
         public Object command(String name, String... args) {
+            if (queued != null && !name.equalsIgnoreCase("EXEC")) {
+                commands.add((name + " " + String.join(" ", args)).strip());
+                queued.add(java.util.stream.Stream.concat(
+                                java.util.stream.Stream.of(name), java.util.stream.Stream.of(args))
+                        .toArray(String[]::new));
+                return "QUEUED";
+            }
+            if (name.equalsIgnoreCase("EXEC")) {
+                commands.add("EXEC");
+                List<String[]> batch = queued;
+                queued = null;
+                List<Object> replies = new ArrayList<>();
+                for (String[] c : batch) {
+                    try {
+                        replies.add(run(c[0], java.util.Arrays.copyOfRange(c, 1, c.length)));
+                    } catch (RedisException e) {
+                        replies.add(e);
+                    }
+                }
+                return replies;
+            }
             commands.add((name + " " + String.join(" ", args)).strip());
+            return run(name, args);
+        }
+
+        private Object run(String name, String... args) {
             List<String> a = List.of(args);
             Function<List<String>, Object> handler = handlers.get(name.toUpperCase(java.util.Locale.ROOT));
             if (handler != null) {
                 return handler.apply(a);
             }
+            refuseUnknown(name.toUpperCase(java.util.Locale.ROOT), a);
             return switch (name.toUpperCase(java.util.Locale.ROOT)) {
                 case "SET" -> {
                     if ("slave".equals(replication.get("role"))) {
@@ -218,10 +273,41 @@ public final class FakeRedis {
                     yield data.remove(a.get(0)) == null ? 0L : 1L;
                 }
                 case "BGSAVE", "BGREWRITEAOF" -> {
+                    if (name.equalsIgnoreCase("BGSAVE") && busyFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new RedisException(host, "ERR Can't BGSAVE while AOF log rewriting is in progress", null);
+                    }
                     saves.incrementAndGet();
                     yield "Background saving started";
                 }
                 case "LASTSAVE" -> 1_700_000_000L + saves.get();
+                case "MULTI" -> {
+                    queued = new ArrayList<>();
+                    yield "OK";
+                }
+                case "INFO" -> {
+                    StringBuilder text = new StringBuilder("# " + a.get(0) + "\r\n");
+                    info(a.get(0))
+                            .forEach((k, v) ->
+                                    text.append(k).append(':').append(v).append("\r\n"));
+                    yield text.toString();
+                }
+                case "CONFIG" -> {
+                    if (a.get(0).equalsIgnoreCase("SET")) {
+                        config.put(a.get(1), a.get(2));
+                    }
+                    yield "OK";
+                }
+                case "SLAVEOF", "REPLICAOF" -> {
+                    if (a.get(0).equalsIgnoreCase("NO")) {
+                        replication.keySet().removeIf(k -> k.startsWith("master_") || k.startsWith("slave"));
+                        replication.put("role", "master");
+                        replication.put("master_repl_offset", "0");
+                    } else {
+                        replication.keySet().removeIf(k -> k.startsWith("slave"));
+                        replicaOf(a.get(0), Integer.parseInt(a.get(1)), 0, "up");
+                    }
+                    yield "OK";
+                }
                 case "FAILOVER" -> failover.apply(a);
                 default -> "OK";
             };
@@ -229,6 +315,30 @@ public final class FakeRedis {
 
         @Override
         public void close() {}
+
+        /** What a Redis of this version answers to a command it does not have yet. */
+        private void refuseUnknown(String name, List<String> a) {
+            String v = server.getOrDefault("redis_version", "0.0");
+            String[] parts = v.split("\\.");
+            int version = Integer.parseInt(parts[0]) * 100 + Integer.parseInt(parts[1]);
+            boolean missing =
+                    switch (name) {
+                        case "UNLINK" -> version < 400;
+                        case "REPLICAOF" -> version < 500;
+                        case "FAILOVER" -> version < 602;
+                        case "CLIENT" -> !a.isEmpty()
+                                && a.get(0).equalsIgnoreCase("PAUSE")
+                                && (version < 300 || (a.size() > 2 && version < 602));
+                        default -> false;
+                    };
+            if (missing) {
+                throw new RedisException(
+                        host, "ERR unknown command '" + name.toLowerCase(java.util.Locale.ROOT) + "'", null);
+            }
+            if (name.equals("BGSAVE") && !a.isEmpty() && version < 602) {
+                throw new RedisException(host, "ERR wrong number of arguments for 'bgsave' command", null);
+            }
+        }
     }
 
     /** Keys by value, for tests that seed data. */

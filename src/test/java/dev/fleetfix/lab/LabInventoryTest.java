@@ -154,5 +154,13 @@ class LabInventoryTest {
         Files.writeString(file, yaml);
         Inventory inventory = InventoryLoader.load(file);
         assertThat(inventory.host("lab-5").orElseThrow().redis().serviceUnit()).isEqualTo("valkey-server");
+        // fleetfix reads each instance as a host of its own: lab-6@6379, lab-6@6380, lab-6@6381
+        assertThat(inventory.host("lab-6@6380").orElseThrow().redis().serviceUnit())
+                .isEqualTo("redis-server@6380");
+        assertThat(inventory.host("lab-6@6380").orElseThrow().vars().get("redis_instances"))
+                .isEqualTo(List.of(
+                        Map.of("port", 6379, "service", "redis-server@6379", "config", "/etc/redis/redis-6379.conf"),
+                        Map.of("port", 6380, "service", "redis-server@6380", "config", "/etc/redis/redis-6380.conf"),
+                        Map.of("port", 6381, "service", "redis-server@6381", "config", "/etc/redis/redis-6381.conf")));
     }
 }

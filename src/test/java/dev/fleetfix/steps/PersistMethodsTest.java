@@ -28,4 +28,15 @@ class PersistMethodsTest {
                 PersistMethods.withRcLocalLines(old, List.of("echo never > /x/enabled # fleetfix-thp enabled"));
         assertThat(updated).isEqualTo("#!/bin/sh\necho never > /x/enabled # fleetfix-thp enabled\nexit 0\n");
     }
+
+    @Test
+    void theUnitComesBeforeEveryRedisInstanceOfTheMachine() {
+        String unit = PersistMethods.unitFile(new PersistMethod.Target(
+                "/sys/kernel/mm/transparent_hugepage",
+                "never",
+                "never",
+                "redis-server redis-server@b valkey-server@c"));
+        assertThat(unit)
+                .contains("Before=basic.target redis-server.service redis-server@b.service valkey-server@c.service\n");
+    }
 }

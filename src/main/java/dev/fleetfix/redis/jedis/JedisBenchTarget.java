@@ -4,12 +4,15 @@ import dev.fleetfix.Secret;
 import dev.fleetfix.bench.BenchConnection;
 import dev.fleetfix.bench.BenchOp;
 import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.bench.BenchmarkException;
 import dev.fleetfix.bench.BenchmarkRefusedException;
+import dev.fleetfix.bench.RunKeys;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.InfoParser;
 import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -66,7 +70,9 @@ public final class JedisBenchTarget implements BenchTarget {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .timeoutMillis((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .ssl(endpoint.tls())
-                .clientName("fleetfix-bench");
+                .clientName("fleetfix-bench")
+                // CLIENT SETINFO exists from 7.2 on; older servers would answer it with an error
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         password.ifPresent(p -> config.password(p.reveal()));
         endpoint.auth().user().ifPresent(config::user);
         return new JedisBenchTarget(hostName, new HostAndPort(endpoint.address(), endpoint.port()), config.build());
@@ -160,19 +166,56 @@ public final class JedisBenchTarget implements BenchTarget {
 
     @Override
     public synchronized long deleteByPrefix(String prefix) {
-        ScanParams params = new ScanParams().match(escapeGlob(prefix) + "*").count(SCAN_COUNT);
+        return deleteMatching(prefix, escapeGlob(prefix) + "*");
+    }
+
+    @Override
+    public synchronized long deleteEarlierRuns(String prefix) {
+        return deleteMatching(prefix, escapeGlob(prefix) + RunKeys.EARLIER_RUN_GLOB + "*");
+    }
+
+    private long deleteMatching(String prefix, String glob) {
+        // UNLINK frees in the background from 4.0 on; 2.8 and 3.x only know DEL
+        boolean unlink =
+                RedisServer.fromInfo(info("server")).map(RedisServer::hasUnlink).orElse(false);
+        ScanParams params = new ScanParams().match(glob).count(SCAN_COUNT);
         String cursor = ScanParams.SCAN_POINTER_START;
         long deleted = 0;
-        do {
-            String from = cursor;
-            ScanResult<String> page = command("SCAN", () -> admin.scan(from, params));
-            List<String> keys = page.getResult();
-            if (!keys.isEmpty()) {
-                deleted += command("UNLINK", () -> admin.unlink(keys.toArray(String[]::new)));
-            }
-            cursor = page.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        try {
+            do {
+                String from = cursor;
+                ScanResult<String> page = command("SCAN", () -> admin.scan(from, params));
+                String[] keys = page.getResult().toArray(String[]::new);
+                if (keys.length > 0) {
+                    deleted += command(unlink ? "UNLINK" : "DEL", () -> unlink ? admin.unlink(keys) : admin.del(keys));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        } catch (RedisException e) {
+            throw new BenchmarkException(
+                    "host " + hostName + ": deleting the benchmark's keys stopped after " + deleted + " ("
+                            + e.getMessage() + "): " + left(prefix, params)
+                            + " left; the next benchmark on this host deletes them first",
+                    e);
+        }
         return deleted;
+    }
+
+    /** "1234 keys under 'fleetfix:bench:'", counted again, or "an unknown number" when Redis does not answer. */
+    private String left(String prefix, ScanParams params) {
+        String under = " keys under '" + prefix + "'";
+        try {
+            long count = 0;
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = admin.scan(cursor, params);
+                count += page.getResult().size();
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            return count + under;
+        } catch (JedisException e) {
+            return "an unknown number of" + under;
+        }
     }
 
     @Override

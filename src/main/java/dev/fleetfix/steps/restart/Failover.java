@@ -21,6 +21,7 @@ import java.util.Optional;
  *       waits until the target has every write and swaps roles; past the timeout it aborts and the
  *       primary stays primary. Both config files are then rewritten (CONFIG REWRITE) so that a
  *       restart keeps the new roles.
+ *   <li>by hand (Redis 3.0 to 6.0, or {@code failover: manual}): see {@link ManualRoute}.
  *   <li>{@code SENTINEL FAILOVER name}: see {@link SentinelRoute}.
  *   <li>{@code CLUSTER FAILOVER} on the replica: it waits for the primary's last writes, takes its
  *       slots, and the old primary follows it; the cluster saves its own nodes.conf.
@@ -96,6 +97,14 @@ final class Failover {
                         .map(Outcome::failed)
                         .orElseGet(() -> Outcome.done(new Moved(target.describe(), Optional.of(to))));
             }
+            case MANUAL -> {
+                ReplicaLink target = handover.target().orElseThrow();
+                GateTarget.Connect to = open(target);
+                yield new ManualRoute(ctx, poll, this)
+                        .move(ctx.redis(), self, target, to, target.describe())
+                        .map(Outcome::failed)
+                        .orElseGet(() -> Outcome.done(new Moved(target.describe(), Optional.of(to))));
+            }
             case SENTINEL -> new SentinelRoute(ctx, poll, timeout, this)
                     .away(handover.sentinel().orElseThrow());
         };
@@ -122,6 +131,13 @@ final class Failover {
                 yield taken.isPresent()
                         ? taken
                         : settle(current, moved.newPrimary(), Optional.of(ctx.redis()), self, false);
+            }
+            case MANUAL -> {
+                Optional<ReplicaLink> me = selfAsListedBy(current, moved.newPrimary());
+                if (me.isEmpty()) {
+                    yield Optional.of(moved.newPrimary() + " does not list " + self + " as a replica");
+                }
+                yield new ManualRoute(ctx, poll, this).move(current, moved.newPrimary(), me.get(), ctx.redis(), self);
             }
             case SENTINEL -> new SentinelRoute(ctx, poll, timeout, this)
                     .back(handover.sentinel().orElseThrow(), moved);

@@ -21,7 +21,12 @@ public record Handover(Route route, Optional<ReplicaLink> target, Optional<Senti
         /** {@code SENTINEL FAILOVER name}: Sentinel promotes a replica and demotes the primary. */
         SENTINEL,
         /** {@code CLUSTER FAILOVER} on the replica: it takes over its primary's slots. */
-        CLUSTER
+        CLUSTER,
+        /**
+         * By hand, for Redis without FAILOVER (3.0 to 6.0): CLIENT PAUSE on the primary, wait for the
+         * replica's offset, SLAVEOF NO ONE on it, SLAVEOF on the old primary ({@link ManualRoute}).
+         */
+        MANUAL
     }
 
     public Handover {
@@ -44,6 +49,10 @@ public record Handover(Route route, Optional<ReplicaLink> target, Optional<Senti
         return new Handover(Route.CLUSTER, Optional.of(target), Optional.empty());
     }
 
+    public static Handover manual(ReplicaLink target) {
+        return new Handover(Route.MANUAL, Optional.of(target), Optional.empty());
+    }
+
     public static Handover sentinel(SentinelMaster master) {
         return new Handover(Route.SENTINEL, Optional.empty(), Optional.of(master));
     }
@@ -54,6 +63,7 @@ public record Handover(Route route, Optional<ReplicaLink> target, Optional<Senti
             case FAILOVER -> "FAILOVER TO " + target.orElseThrow().describe();
             case SENTINEL -> "SENTINEL FAILOVER " + sentinel.orElseThrow().name();
             case CLUSTER -> "CLUSTER FAILOVER on " + target.orElseThrow().describe();
+            case MANUAL -> "hand-over by hand to " + target.orElseThrow().describe();
         };
     }
 }

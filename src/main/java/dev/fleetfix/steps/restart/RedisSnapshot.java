@@ -1,6 +1,8 @@
 package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
+import dev.fleetfix.redis.RedisVersion;
 import dev.fleetfix.rollout.topology.NodeRole;
 import dev.fleetfix.rollout.topology.NodeState;
 import dev.fleetfix.rollout.topology.ReplicaLink;
@@ -146,15 +148,16 @@ public record RedisSnapshot(
         return persistence.text();
     }
 
+    /**
+     * Which commands it has, from {@code redis_version} (Valkey reports there the Redis it is
+     * compatible with); empty when the version could not be read.
+     */
+    public Optional<RedisServer> commands() {
+        return RedisVersion.find(version).map(RedisServer::redis);
+    }
+
     /** Redis 6.2 or later: has the FAILOVER command. */
     public boolean hasFailoverCommand() {
-        String[] parts = version.split("\\.");
-        try {
-            int major = Integer.parseInt(parts[0]);
-            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return major > 6 || (major == 6 && minor >= 2);
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return commands().map(RedisServer::hasFailover).orElse(false);
     }
 }

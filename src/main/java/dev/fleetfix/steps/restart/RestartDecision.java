@@ -16,7 +16,8 @@ import java.util.Optional;
  *       down may hold the only copy: it is saved first, or refused without persistence.
  *   <li>A primary with an online replica hands its role over first ({@link Handover}): through
  *       {@code CLUSTER FAILOVER} in cluster mode, {@code SENTINEL FAILOVER} when a Sentinel monitors
- *       it, else {@code FAILOVER} (Redis 6.2+). Not with {@code failover: never}. When the inventory
+ *       it, else {@code FAILOVER} (Redis 6.2+), else by hand (Redis 3.0 to 6.0; not 2.8, which
+ *       cannot pause writes). Not with {@code failover: never}. When the inventory
  *       names Sentinels but none answers, whether one manages it is unknown, and it is refused.
  *   <li>Otherwise a primary with persistence is saved (BGSAVE, or BGREWRITEAOF with AOF) and
  *       restarted in place.
@@ -114,9 +115,8 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
                     "primary " + master.describe() + ": SENTINEL FAILOVER first (Sentinel picks the replica; "
                             + online.size() + " online)");
         }
-        if (!snapshot.hasFailoverCommand()) {
-            return unsafe(
-                    snapshot, options, "primary, Redis " + snapshot.version() + " has no FAILOVER command (6.2+)");
+        if (options.manualFailover() || !snapshot.hasFailoverCommand()) {
+            return byHand(snapshot, options, first, lag);
         }
         if (!snapshot.persistence().configAnswered()) {
             // Without CONFIG REWRITE the swapped roles live in memory only: the old primary would
@@ -127,6 +127,33 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
                     "primary, and FAILOVER needs CONFIG REWRITE to keep the new roles but CONFIG GET was refused");
         }
         return failover(Handover.failover(first), "primary: fail over to " + lag + " first");
+    }
+
+    /**
+     * Without FAILOVER (before 6.2, or {@code failover: manual}) the role is handed over by hand;
+     * that needs CLIENT PAUSE (3.0) to stop writes while the replica catches up. Redis 2.8 has none:
+     * writes would go on into the old primary and be lost when it follows the new one.
+     */
+    private static RestartDecision byHand(RedisSnapshot s, RestartOptions options, ReplicaLink first, String lag) {
+        if (s.commands().isEmpty()) {
+            return unsafe(
+                    s,
+                    options,
+                    "primary, its Redis version could not be read (redis_version:" + s.version()
+                            + "), so which hand-over it supports is unknown; no failover");
+        }
+        if (!s.commands().get().hasClientPause()) {
+            return unsafe(
+                    s,
+                    options,
+                    "primary, Redis " + s.version() + " has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop"
+                            + " writes during a hand-over; no failover");
+        }
+        String why = options.manualFailover() ? "failover: manual" : "Redis " + s.version() + " has no FAILOVER (6.2+)";
+        return failover(
+                Handover.manual(first),
+                "primary, " + why + ": hand over by hand to " + lag
+                        + " first (CLIENT PAUSE, wait for its offset, SLAVEOF NO ONE)");
     }
 
     private static RestartDecision failover(Handover handover, String reason) {

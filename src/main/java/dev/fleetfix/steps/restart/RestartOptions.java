@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param dataCheck {@code data_check: true} (default) compares key counts and a canary key around
  *     the restart
  * @param timeout bound on each wait (failover, save, Redis back, data check)
+ * @param manualFailover {@code failover: manual} hands a primary over by hand ({@link ManualRoute})
+ *     even when its Redis has FAILOVER (6.2+): for a renamed FAILOVER, and to rehearse what older
+ *     Redis gets
  */
 public record RestartOptions(
         boolean topology,
@@ -23,10 +26,24 @@ public record RestartOptions(
         boolean failback,
         boolean allowDataLoss,
         boolean dataCheck,
-        Duration timeout) {
+        Duration timeout,
+        boolean manualFailover) {
+
+    public RestartOptions(
+            boolean topology,
+            boolean failover,
+            boolean failback,
+            boolean allowDataLoss,
+            boolean dataCheck,
+            Duration timeout) {
+        this(topology, failover, failback, allowDataLoss, dataCheck, timeout, false);
+    }
 
     public RestartOptions {
         Objects.requireNonNull(timeout, "timeout");
+        if (manualFailover && !failover) {
+            throw new IllegalArgumentException("manualFailover: needs failover on");
+        }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }

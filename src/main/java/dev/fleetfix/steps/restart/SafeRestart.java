@@ -83,10 +83,12 @@ public final class SafeRestart {
             result.change("role", "master", "slave (" + moved.get().newPrimary() + " is primary)");
         }
         // Redis saves its data set on shutdown: a large one makes the restart command itself slow.
-        ctx.waits().waiting(Wait.upFront("'" + script + "' to return", options.timeout()));
+        // a service restart is a script for every init system: it is named by what it restarts
+        String shown = script.contains("\n") ? "the restart of " + what : "'" + script + "'";
+        ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
-            return failed("'" + script + "' exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
+            return failed(shown + " exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
         }
         result.change(what, "running", "restarted");
         Optional<String> notUp = poll.until(

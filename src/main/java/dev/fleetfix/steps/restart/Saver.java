@@ -2,14 +2,17 @@ package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.rollout.topology.ReplicaLink;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Puts the data set on disk before a restart: BGSAVE (RDB) or BGREWRITEAOF (AOF), then waits until
+ * Puts the data set on disk before a restart: BGSAVE (RDB; SCHEDULE from 6.2) or BGREWRITEAOF (AOF), then waits until
  * it finished and reports OK: {@code rdb_bgsave_in_progress:0}, {@code rdb_last_bgsave_status:ok}
  * and {@code rdb_saves} (or {@code lastsave}) advanced; for AOF the same with {@code aof_*}.
  */
@@ -29,16 +32,22 @@ final class Saver {
         String counter = aof ? "aof_rewrites" : "rdb_saves";
         long countBefore;
         long lastsaveBefore;
+        List<String> command;
         try (RedisNode node = redis.open(CONNECT)) {
             countBefore = ReplicaLink.number(node.info("persistence").get(counter), -1);
             lastsaveBefore = ReplicaLink.number(String.valueOf(node.command("LASTSAVE")), -1);
-            if (aof) {
-                node.command("BGREWRITEAOF");
-            } else {
-                node.command("BGSAVE", "SCHEDULE");
-            }
+            command = command(node, aof);
         } catch (RedisException e) {
             return Optional.of(e.getMessage());
+        }
+        Optional<String> started;
+        try {
+            started = poll.until(String.join(" ", command) + " to start", timeout, () -> start(redis, command));
+        } catch (Refused e) {
+            return Optional.of(e.getMessage());
+        }
+        if (started.isPresent()) {
+            return Optional.of(String.join(" ", command) + " not started: " + started.get());
         }
         return poll.until(aof ? "BGREWRITEAOF to finish" : "BGSAVE to finish", timeout, () -> {
             try (RedisNode node = redis.open(CONNECT)) {
@@ -46,6 +55,50 @@ final class Saver {
                 return aof ? aofDone(p, countBefore) : rdbDone(node, p, countBefore, lastsaveBefore);
             }
         });
+    }
+
+    /**
+     * BGSAVE SCHEDULE from 6.2 (it waits for a running AOF rewrite by itself); before, plain BGSAVE,
+     * which Redis refuses while another child runs, so {@link #start} sends it again until it is
+     * taken. Without INFO server the version is unknown, and plain BGSAVE is what every version has.
+     */
+    static List<String> command(RedisNode node, boolean aof) {
+        if (aof) {
+            return List.of("BGREWRITEAOF");
+        }
+        boolean schedule =
+                RedisServer.of(node).map(RedisServer::hasBgsaveSchedule).orElse(false);
+        return schedule ? List.of("BGSAVE", "SCHEDULE") : List.of("BGSAVE");
+    }
+
+    /** Empty once Redis took the command; "not yet" while another child (save or rewrite) runs. */
+    private static Optional<String> start(GateTarget.Connect redis, List<String> command) {
+        try (RedisNode node = redis.open(CONNECT)) {
+            node.command(command.get(0), command.subList(1, command.size()).toArray(String[]::new));
+            return Optional.empty();
+        } catch (RedisException e) {
+            if (busy(e.getMessage())) {
+                return Optional.of(String.join(" ", command) + " refused for now: " + e.detail());
+            }
+            throw new Refused(String.join(" ", command) + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Redis refuses a second child while one runs: "Background save already in progress", "Can't
+     * BGSAVE while AOF log rewriting is in progress" (2.8-5.0), "An AOF log rewriting in progress"
+     * (6.0), "Background append only file rewriting in progress".
+     */
+    static boolean busy(String message) {
+        String m = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        return m.contains("in progress") && (m.contains("rewriting") || m.contains("background save"));
+    }
+
+    /** Redis refused the command for good (an unknown command, a wrong argument, a full disk). */
+    private static final class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message);
+        }
     }
 
     private static Optional<String> rdbDone(RedisNode node, Map<String, String> p, long before, long lastsave) {

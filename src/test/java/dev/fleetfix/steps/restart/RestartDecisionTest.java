@@ -123,13 +123,10 @@ class RestartDecisionTest {
     }
 
     @Test
-    void noFailoverWhenNeverOrOldRedis() {
+    void noFailoverWhenNever() {
         assertThat(RestartDecision.decide(primary(true, false, "7.0.15", ONLINE), options(false, false))
                         .reason())
                 .contains("failover off (failover: never)");
-        assertThat(RestartDecision.decide(primary(true, false, "6.0.16", ONLINE), DEFAULTS)
-                        .reason())
-                .contains("Redis 6.0.16 has no FAILOVER command");
         // Without failover and without persistence, the replicas would resync an empty data set.
         assertThat(RestartDecision.decide(primary(false, false, "7.0.15", ONLINE), options(false, false))
                         .kind())

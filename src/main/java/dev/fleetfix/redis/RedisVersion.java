@@ -1,12 +1,15 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A Redis or redis-benchmark version, as far as output formats depend on it. */
+/**
+ * A Redis, Valkey or redis-benchmark version: {@code 2.8.19}, {@code 7.2.4}. Which commands a server
+ * has is decided from it in one place, {@link RedisServer}.
+ */
 public record RedisVersion(int major, int minor, int patch) implements Comparable<RedisVersion> {
-    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
+    private static final Pattern VERSION = Pattern.compile("(\\d{1,6})\\.(\\d{1,6})(?:\\.(\\d{1,6}))?");
 
     public RedisVersion {
         if (major < 0 || minor < 0 || patch < 0) {
@@ -16,6 +19,9 @@ public record RedisVersion(int major, int minor, int patch) implements Comparabl
 
     /** The first x.y[.z] in a text such as "redis-benchmark 7.0.15" or "redis_version:6.2.6". */
     public static Optional<RedisVersion> find(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
         Matcher m = VERSION.matcher(text);
         if (!m.find()) {
             return Optional.empty();
@@ -26,6 +32,11 @@ public record RedisVersion(int major, int minor, int patch) implements Comparabl
 
     public boolean atLeast(int wantMajor, int wantMinor) {
         return major > wantMajor || (major == wantMajor && minor >= wantMinor);
+    }
+
+    /** "7.0" of 7.0.15, for findings. */
+    public String shortText() {
+        return major + "." + minor;
     }
 
     @Override

@@ -1,0 +1,138 @@
+package dev.fleetfix.inventory;
+
+import dev.fleetfix.InputException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A host's {@code redis_instances}: several Redis servers on one machine, each its own inventory
+ * host. An entry is {@code {port: 6380, service: redis-server@b, config: /etc/redis/redis-b.conf}};
+ * {@code service} defaults to Debian's template unit {@code redis-server@<name or port>}, {@code
+ * name} names the instance for that default, {@code host} is the address Redis listens on (default:
+ * the host's {@code redis_host}).
+ */
+final class RedisInstances {
+    private static final Set<String> KEYS = Set.of("port", "service", "config", "name", "host");
+
+    private RedisInstances() {}
+
+    static List<Host> expand(Path file, Host host, YamlNode list) {
+        if (!(list.value() instanceof List<?> items) || items.isEmpty()) {
+            throw error(file, host, list, "redis_instances must be a non-empty list of {port: ..., service: ...}");
+        }
+        List<Map<String, Object>> entries = new ArrayList<>();
+        Set<String> endpoints = new HashSet<>();
+        for (Object item : items) {
+            YamlNode node = (YamlNode) item;
+            if (!node.isMapping()) {
+                throw error(file, host, node, "each of redis_instances must be a mapping like {port: 6380}");
+            }
+            Map<String, YamlNode.Field> fields = node.fields();
+            for (YamlNode.Field f : fields.values()) {
+                if (!KEYS.contains(f.key())) {
+                    throw new InputException(
+                            file,
+                            f.line(),
+                            f.column(),
+                            "host " + host.name() + ": redis_instances: unknown key '" + f.key() + "'; use "
+                                    + String.join(", ", KEYS.stream().sorted().toList()));
+                }
+            }
+            YamlNode.Field port = fields.get("port");
+            if (port == null) {
+                throw error(file, host, node, "each of redis_instances needs a port");
+            }
+            int number = port(file, host, port.value());
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("port", number);
+            for (String key : List.of("service", "config", "name", "host")) {
+                YamlNode.Field f = fields.get(key);
+                if (f != null) {
+                    if (!(f.value().value() instanceof String text) || text.isBlank()) {
+                        throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");
+                    }
+                    entry.put(key, text.strip());
+                }
+            }
+            String address = (String) entry.getOrDefault("host", host.redis().address());
+            if (!endpoints.add(address + ":" + number)) {
+                throw error(
+                        file, host, port.value(), "redis_instances: " + address + ":" + number + " is listed twice");
+            }
+            entries.add(entry);
+        }
+        List<String> services = entries.stream().map(RedisInstances::service).toList();
+        List<Host> hosts = new ArrayList<>();
+        for (Map<String, Object> entry : entries) {
+            int port = (Integer) entry.get("port");
+            String service = service(entry);
+            RedisEndpoint redis = new RedisEndpoint(
+                    (String) entry.getOrDefault("host", host.redis().address()),
+                    port,
+                    host.redis().auth(),
+                    host.redis().tls(),
+                    service);
+            Map<String, Object> vars = new LinkedHashMap<>(host.vars());
+            vars.put("redis_port", port);
+            vars.put("redis_service", service);
+            if (entry.containsKey("config")) {
+                vars.put("redis_config", entry.get("config"));
+            }
+            vars.put("redis_instance_of", host.name());
+            vars.put("redis_instance_services", services);
+            hosts.add(new Host(
+                    host.name() + "@" + port,
+                    host.address(),
+                    host.port(),
+                    host.user(),
+                    host.keyFile(),
+                    host.become(),
+                    host.jump(),
+                    host.knownHosts(),
+                    host.connection(),
+                    redis,
+                    host.groups(),
+                    vars,
+                    // the machine's one Sentinel, listed once
+                    hosts.isEmpty() ? host.sentinel() : java.util.Optional.empty()));
+        }
+        return hosts;
+    }
+
+    private static String service(Map<String, Object> entry) {
+        Object service = entry.get("service");
+        if (service != null) {
+            return (String) service;
+        }
+        return "redis-server@" + entry.getOrDefault("name", entry.get("port"));
+    }
+
+    private static int port(Path file, Host host, YamlNode node) {
+        Object value = node.value();
+        String text = value instanceof String s ? s.strip() : String.valueOf(value);
+        if (value instanceof Number || value instanceof String) {
+            try {
+                int port = Integer.parseInt(text);
+                if (port >= 1 && port <= 65535) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw error(
+                file,
+                host,
+                node,
+                "redis_instances: port must be a number 1..65535, was " + InventoryLoader.describe(node));
+    }
+
+    private static InputException error(Path file, Host host, YamlNode node, String message) {
+        return new InputException(file, node.line(), node.column(), "host " + host.name() + ": " + message);
+    }
+}

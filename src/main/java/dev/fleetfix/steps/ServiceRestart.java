@@ -1,0 +1,57 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.transport.ShellQuote;
+
+/**
+ * The shell script that restarts a Redis service on any init system, decided on the host when it
+ * runs: systemd ({@code systemctl restart}) when PID 1 is systemd and systemctl exists; else the
+ * SysV script {@code /etc/init.d/<service>}; else {@code service <service> restart}. A systemd
+ * template instance ({@code redis-server@b}) has no SysV script of its own.
+ */
+public final class ServiceRestart {
+    private ServiceRestart() {}
+
+    /** The script for {@code service} ({@code redis-server}, {@code valkey-server@6380}...). */
+    public static String script(String service) {
+        String q = ShellQuote.quote(service);
+        String sysv = ShellQuote.quote("/etc/init.d/" + service);
+        return String.join(
+                "\n",
+                "if [ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
+                "  systemctl restart " + q,
+                "elif [ -x " + sysv + " ]; then",
+                "  " + sysv + " restart",
+                "elif command -v service >/dev/null 2>&1; then",
+                "  service " + q + " restart",
+                "else",
+                "  echo 'no systemd, no '" + sysv + "' and no service command: cannot restart '" + q + " >&2",
+                "  exit 1",
+                "fi");
+    }
+
+    /**
+     * Check mode: a script that exits 0 when {@link #script} could restart {@code service} on the host (systemd
+     * knows the unit, or its SysV script is there), else non-zero saying why; it changes nothing. The {@code
+     * service} fallback is not counted on: without a SysV script it has nothing to run on the init systems we know.
+     */
+    public static String checkScript(String service) {
+        String q = ShellQuote.quote(service);
+        String sysv = ShellQuote.quote("/etc/init.d/" + service);
+        return String.join(
+                "\n",
+                "pid1=\"$(cat /proc/1/comm 2>/dev/null)\"",
+                "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
+                "  systemctl cat -- " + q + " >/dev/null",
+                "elif [ -x " + sysv + " ]; then",
+                "  true",
+                "else",
+                "  echo 'no systemd as PID 1 and no executable '" + sysv + " >&2",
+                "  exit 1",
+                "fi");
+    }
+
+    /** Describes what restarts it, for results: "service redis-server". */
+    public static String describe(String service) {
+        return "service " + service;
+    }
+}

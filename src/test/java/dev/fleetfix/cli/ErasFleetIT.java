@@ -1,0 +1,197 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabPreset;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The mixed fleet of every era and shape (lab preset eras: Redis 2.8.19, 6.2, 7.0, 8.0, Valkey 8.1,
+ * a host with three instances, a host without systemd): audit, then playbooks/thp-off.yaml, then a
+ * reboot of every host. Every Redis instance must come back at its own version with every key
+ * (same DBSIZE and DEBUG DIGEST), no benchmark key left, and THP never after the reboot.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ErasFleetIT {
+    private static final int KEYS = 2000;
+    private static LabFleet fleet;
+    /** "host:port" -> "version dbsize digest" before anything ran. */
+    private static final Map<String, String> seeded = new LinkedHashMap<>();
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startFleet() {
+        long started = System.nanoTime();
+        fleet = LabFleet.start(LabPreset.ERAS.specs(7));
+        System.out.printf("ErasFleetIT: eras fleet up in %.1f s%n", (System.nanoTime() - started) / 1e9);
+        for (LabHost host : fleet.hosts()) {
+            for (int port : host.redisPorts()) {
+                cli(
+                        host.name(),
+                        port,
+                        "EVAL \"for i=1," + KEYS + " do redis.call('SET','eras:" + port + ":'..i,'v'..i) end\" 0");
+                seeded.put(host.name() + ":" + port, state(host.name(), port));
+            }
+        }
+        System.out.println("ErasFleetIT: seeded " + seeded);
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    /** The host's own client (redis-cli, or valkey-cli where that is all there is) against one instance. */
+    static String cli(String host, int port, String command) {
+        String address = fleet.host(host).address();
+        return fleet.rootExec(
+                        host,
+                        "c=$(command -v redis-cli || command -v valkey-cli); $c -h " + address + " -p " + port + " "
+                                + command)
+                .stdout()
+                .strip();
+    }
+
+    /** "version keys digest" of one instance. */
+    static String state(String host, int port) {
+        String info = cli(host, port, "INFO server");
+        String version = info.lines()
+                .filter(l -> l.startsWith("valkey_version:") || l.startsWith("redis_version:"))
+                .reduce((a, b) -> b.startsWith("valkey_version:") ? b : a)
+                .orElse("?")
+                .strip();
+        return version + " " + cli(host, port, "DBSIZE") + " " + cli(host, port, "DEBUG DIGEST");
+    }
+
+    private static Map<String, String> states() {
+        Map<String, String> now = new LinkedHashMap<>();
+        for (LabHost host : fleet.hosts()) {
+            for (int port : host.redisPorts()) {
+                now.put(host.name() + ":" + port, state(host.name(), port));
+            }
+        }
+        return now;
+    }
+
+    private static void assertEveryKeyKeptAndNoBenchmarkKeyLeft() {
+        LabData.await(() -> states().equals(seeded), 20_000);
+        for (LabHost host : fleet.hosts()) {
+            for (int port : host.redisPorts()) {
+                // any key but the seeded ones, by name: a benchmark key, a canary, a failover probe
+                assertThat(cli(host.name(), port, "--scan | grep -v '^eras:' || true"))
+                        .as(host.name() + ":" + port + " keys besides the seeded ones")
+                        .isEmpty();
+            }
+        }
+        assertThat(states()).isEqualTo(seeded);
+    }
+
+    @Test
+    @Order(1)
+    void auditReadsEveryInstanceAtItsOwnVersionAndFlavour() {
+        CliRun run = CliRun.of("audit", "-i", fleet.inventoryFile().toString());
+        System.out.println(run);
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1); // THP always: at risk
+        assertThat(run.stdout())
+                .contains("lab-1", "2.8.19", "valkey 8.1.", "8.0.", "6.2.", "lab-6@6379", "lab-6@6380", "lab-6@6381")
+                .contains("lab-7");
+        CliRun json = CliRun.of("audit", "-i", fleet.inventoryFile().toString(), "--json");
+        assertThat(json.stdout()).contains("\"flavour\" : \"valkey\"", "\"redis_compat_version\" : \"7.2.4\"");
+    }
+
+    @Test
+    @Order(2)
+    void thpOffRunsOnEveryShapeAndKeepsEveryKey() {
+        List<String> args = List.of(
+                "apply",
+                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                "-i",
+                fleet.inventoryFile().toString(),
+                "--no-color",
+                "--run-dir",
+                dir.resolve("run-thp-off").toString());
+        long started = System.nanoTime();
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        System.out.println(run);
+        System.out.printf("ErasFleetIT: thp-off on the eras fleet took %.1f s%n", (System.nanoTime() - started) / 1e9);
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        for (LabHost host : fleet.hosts()) {
+            assertThat(fleet.thp(host.name())).as(host.name()).contains("never");
+        }
+        // THP is the machine's: the instances that found it never are restarted too
+        assertThat(run.stdout())
+                .contains("changed: [lab-6@6380] restart_redis", "changed: [lab-6@6381] restart_redis")
+                .contains("[lab-7] restart_redis")
+                .contains("[lab-1] restart_redis: primary, no replica: BGSAVE first");
+        assertEveryKeyKeptAndNoBenchmarkKeyLeft();
+    }
+
+    @Test
+    @Order(3)
+    void thpStaysNeverAfterEveryHostReboots() {
+        for (LabHost host : fleet.hosts()) {
+            fleet.reboot(host.name());
+            assertThat(fleet.thp(host.name()))
+                    .as(host.name() + " after its reboot")
+                    .contains("never");
+        }
+        assertEveryKeyKeptAndNoBenchmarkKeyLeft();
+        assertThat(fleet.rootExec("lab-7", "grep -c fleetfix-thp /etc/rc.local")
+                        .stdout()
+                        .strip())
+                .isEqualTo("2");
+    }
+
+    @Test
+    @Order(4)
+    void onTheHostWithoutSystemdGrubsCommandLineAloneKeepsThpNeverAcrossAReboot() {
+        // take rc.local's lines away: only the kernel command line is left to set THP at boot
+        fleet.rootExec("lab-7", "sed -i '/fleetfix-thp/d' /etc/rc.local");
+        fleet.reboot("lab-7");
+        assertThat(fleet.thp("lab-7")).as("rc.local no longer sets it").contains("[always]");
+        CliRun run = CliRun.of(
+                "apply",
+                writePlaybook("- hosts: all\n  steps:\n    - persist_thp: {method: grub}\n"),
+                "-i",
+                fleet.inventoryFile().toString(),
+                "--limit",
+                "lab-7",
+                "--no-color",
+                "--run-dir",
+                dir.resolve("run-grub").toString());
+        System.out.println(run);
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(fleet.rootExec("lab-7", "grep ^GRUB_CMDLINE_LINUX= /etc/default/grub")
+                        .stdout())
+                .contains("transparent_hugepage=never");
+        fleet.reboot("lab-7");
+        assertThat(fleet.thp("lab-7")).as("after the reboot").contains("never").doesNotContain("[always]");
+        assertThat(state("lab-7", 6379)).isEqualTo(seeded.get("lab-7:6379"));
+    }
+
+    private static String writePlaybook(String yaml) {
+        Path file = dir.resolve("playbook-" + System.nanoTime() + ".yaml");
+        try {
+            java.nio.file.Files.writeString(file, yaml);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return file.toString();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hand-over by hand (no Sentinel, no FAILOVER command) on a real primary and replica. The lab
+ * has no 5.0 or 6.0 build: Redis 6.2 with {@code failover: manual} takes the same route, pausing
+ * writes with CLIENT PAUSE WRITE where 3.0-6.0 pause every client.
+ */
+class ManualFailoverIT {
+    private static LabFleet fleet;
+    private static LabData data;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = LabFleet.start(List.of(
+                LabHostSpec.builder("old-1").server(LabServer.REDIS_6_2).build(),
+                LabHostSpec.builder("old-2")
+                        .server(LabServer.REDIS_6_2)
+                        .replicaOf("old-1")
+                        .build()));
+        data = new LabData(fleet, List.of("old-1", "old-2"));
+        data.seed("old-1", "manual", 5000);
+        data.awaitKeys("old-2", 5000);
+    }
+
+    @AfterAll
+    static void removeFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @Test
+    void aPrimaryIsHandedToItsReplicaByHandAndBackWithEveryKey() {
+        Map<String, String> before = data.digests();
+        assertThat(before.get("old-1")).isEqualTo(before.get("old-2")).startsWith("5000 ");
+
+        CliRun run = data.apply(dir, LabData.restartPlaybook("1", ", failover: manual, failback: true"));
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout())
+                .contains("[old-1] restart_redis: primary, failover: manual: hand over by hand to old-2")
+                .contains("failed back: old-1 is primary again");
+        data.assertIntact(before);
+        assertThat(data.cli("old-1", "INFO replication")).contains("role:master");
+        assertThat(data.cli("old-2", "INFO replication")).contains("role:slave", "master_link_status:up");
+        assertThat(data.cli("old-1", "CONFIG GET min-slaves-to-write")).endsWith("\n0");
+        assertThat(fleet.rootExec("old-2", "grep -E '^(replicaof|slaveof) ' /etc/redis/redis.conf")
+                        .stdout())
+                .contains(fleet.host("old-1").address());
+    }
+}
