@@ -250,7 +250,7 @@ final class HtmlPage {
                 .filter(h -> h.name().equals(host))
                 .findFirst()
                 .flatMap(Effects::expectation)
-                .map(e -> "<p class=\"reason\">expected: " + esc(e) + "</p>\n")
+                .map(e -> "<p class=\"note\">expected: " + esc(e) + "</p>\n")
                 .orElse("");
     }
 

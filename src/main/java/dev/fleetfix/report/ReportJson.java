@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fleetfix.InputException;
+import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.report.model.FleetReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Reads and writes {@code report.json}: the report model with snake_case field names. */
 public final class ReportJson {
@@ -28,6 +30,23 @@ public final class ReportJson {
     public static String write(FleetReport report) {
         try {
             return MAPPER.writeValueAsString(report) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The benchmark section of {@code report.json} alone, for {@code fleetfix bench --json}: the
+     * same {@code runs}, {@code comparisons} and {@code fleet} fields under the same names.
+     *
+     * @param step the name recorded as each round's step
+     */
+    public static String writeBenchmarks(String step, List<BenchRun> runs) {
+        try {
+            return MAPPER.writeValueAsString(ReportModels.benchmarks(runs.stream()
+                            .map(r -> new ReportModels.MeasuredRun(step, r))
+                            .toList()))
+                    + "\n";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
