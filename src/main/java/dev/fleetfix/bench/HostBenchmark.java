@@ -76,6 +76,10 @@ public final class HostBenchmark {
                     return new Outcome(host, rounds, skipped, Optional.empty());
                 }
             }
+            if (!rounds.isEmpty()) {
+                int last = rounds.size() - 1;
+                rounds.set(last, rounds.get(last).withEvidence(RedisEvidence.read(target)));
+            }
             return new Outcome(host, rounds, Optional.empty(), Optional.empty());
         } catch (BenchmarkRefusedException e) {
             // the host's data comes first: not running is the right outcome, not a failure

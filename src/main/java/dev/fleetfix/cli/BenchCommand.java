@@ -17,6 +17,7 @@ import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import dev.fleetfix.report.HostText;
+import dev.fleetfix.report.ReportJson;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -58,6 +59,11 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "builtin",
             description = "builtin or redis-benchmark (default: ${DEFAULT-VALUE}).")
     String engine;
+
+    @Option(
+            names = "--json",
+            description = "Print the rounds as JSON: the benchmark section of report.json (runs, comparisons, fleet).")
+    boolean json;
 
     @Option(
             names = "--profile",
@@ -172,7 +178,28 @@ public final class BenchCommand implements Callable<Integer> {
                     ForkUnderLoad.system());
             outcomes = service.run(hosts, plan);
         }
+        if (json) {
+            return printJson(outcomes, out, spec.commandLine().getErr());
+        }
         return print(outcomes, out);
+    }
+
+    /** JSON on stdout, so a script can parse it whole; skips and failures go to stderr as text. */
+    private static int printJson(List<HostBenchmark.Outcome> outcomes, PrintWriter out, PrintWriter err) {
+        List<BenchRun> runs = new ArrayList<>();
+        boolean failed = false;
+        for (HostBenchmark.Outcome o : outcomes) {
+            runs.addAll(o.rounds());
+            o.skipped().ifPresent(reason -> err.println(o.host().name() + ": skipped: " + reason));
+            if (o.failure().isPresent()) {
+                err.println(o.host().name() + ": failed: " + o.failure().get());
+                failed = true;
+            }
+        }
+        out.print(ReportJson.writeBenchmarks("bench", runs));
+        out.flush();
+        err.flush();
+        return failed ? ExitCode.FINDINGS : ExitCode.OK;
     }
 
     private BenchPlan plan() {

@@ -250,7 +250,7 @@ final class HtmlPage {
                 .filter(h -> h.name().equals(host))
                 .findFirst()
                 .flatMap(Effects::expectation)
-                .map(e -> "<p class=\"reason\">expected: " + esc(e) + "</p>\n")
+                .map(e -> "<p class=\"note\">expected: " + esc(e) + "</p>\n")
                 .orElse("");
     }
 
@@ -283,11 +283,11 @@ final class HtmlPage {
                     .append("</td></tr>\n");
         }
         t.append("</tbody></table>\n");
-        t.append("<p class=\"reason\">")
+        t.append("<p class=\"note\">design: ")
                 .append(esc(c.design() == null ? "" : c.design()))
                 .append("</p>\n");
         for (String note : c.notes()) {
-            t.append("<p class=\"reason\">note: ").append(esc(note)).append("</p>\n");
+            t.append("<p class=\"note\">note: ").append(esc(note)).append("</p>\n");
         }
         return t.toString();
     }

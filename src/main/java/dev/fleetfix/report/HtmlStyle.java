@@ -14,6 +14,7 @@ final class HtmlStyle {
             h1 { font-size: 26px; margin: 0 0 4px; } h2 { font-size: 19px; margin: 28px 0 10px; }
             .muted { color: var(--muted); font-weight: normal; }
             .reason { color: var(--bad); font-weight: 600; }
+            .note { color: #555; font-size: 0.9em; margin: 0.3em 0; }
             .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0; }
             .card { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--muted);
                     border-radius: 8px; padding: 10px 18px; min-width: 120px; }

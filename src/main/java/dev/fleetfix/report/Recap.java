@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
@@ -8,9 +9,12 @@ import dev.fleetfix.report.model.RunInfo;
 import dev.fleetfix.report.model.StepReport;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -127,6 +131,7 @@ public final class Recap {
                                 .collect(Collectors.joining(", ")));
             }
             c.notes().forEach(n -> out.println("    note: " + ConsoleReporter.oneLine(n)));
+            evidence(report, c).ifPresent(e -> out.println("    redis (INFO after the last round): " + e));
         }
         for (HostReport host : report.hosts()) {
             boolean benchmarked = report.benchmarks().comparisons().stream()
@@ -145,6 +150,32 @@ public final class Recap {
                     + f.withinNoise() + " within noise" + (effects.isEmpty() ? "" : "; over hosts: " + effects)
                     + ")");
         }
+    }
+
+    /** Redis's own fork counters, before → after, from the last round of each side that read them. */
+    static Optional<String> evidence(FleetReport report, ComparisonReport c) {
+        Map<String, String> before = null;
+        Map<String, String> after = null;
+        for (BenchmarkRunReport r : report.benchmarks().runs()) {
+            if (r.host().equals(c.host()) && r.name().equals(c.name()) && r.redisEvidence() != null) {
+                if (r.phase().equals("before")) {
+                    before = r.redisEvidence();
+                } else if (r.phase().equals("after")) {
+                    after = r.redisEvidence();
+                }
+            }
+        }
+        if (before == null || after == null) {
+            return Optional.empty();
+        }
+        List<String> parts = new ArrayList<>();
+        for (String field :
+                List.of("latest_fork_usec", "rdb_last_cow_size", "aof_last_cow_size", "mem_fragmentation_ratio")) {
+            if (before.containsKey(field) || after.containsKey(field)) {
+                parts.add(field + " " + before.getOrDefault(field, "-") + " → " + after.getOrDefault(field, "-"));
+            }
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", parts));
     }
 
     private static String verdict(Ansi ansi, String verdict) {

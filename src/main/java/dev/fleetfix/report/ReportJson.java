@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fleetfix.InputException;
+import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /** Reads and writes {@code report.json}: the report model with snake_case field names. */
@@ -35,6 +37,23 @@ public final class ReportJson {
     public static String write(FleetReport report) {
         try {
             return MAPPER.writeValueAsString(report) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The benchmark section of {@code report.json} alone, for {@code fleetfix bench --json}: the
+     * same {@code runs}, {@code comparisons} and {@code fleet} fields under the same names.
+     *
+     * @param step the name recorded as each round's step
+     */
+    public static String writeBenchmarks(String step, List<BenchRun> runs) {
+        try {
+            return MAPPER.writeValueAsString(ReportModels.benchmarks(runs.stream()
+                            .map(r -> new ReportModels.MeasuredRun(step, r))
+                            .toList()))
+                    + "\n";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -108,7 +108,10 @@ final class ReportModels {
                 r.name(),
                 ReportCollector.word(r.phase()),
                 m.step(),
-                r.results().stream().map(ReportModels::test).toList());
+                r.results().stream().map(ReportModels::test).toList(),
+                r.evidence()
+                        .map(e -> (Map<String, String>) new java.util.TreeMap<>(e.counters()))
+                        .orElse(null));
     }
 
     static TestResultReport test(BenchResult r) {

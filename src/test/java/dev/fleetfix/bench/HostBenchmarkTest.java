@@ -79,6 +79,20 @@ class HostBenchmarkTest {
     }
 
     @Test
+    void redisForkCountersAreReadAfterTheLastRoundOnly() {
+        target.info.put("persistence", Map.of("rdb_last_cow_size", "4194304", "rdb_bgsave_in_progress", "0"));
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(2)).get(0);
+
+        assertThat(outcome.rounds().get(0).evidence()).isEmpty();
+        assertThat(outcome.rounds().get(1).evidence()).hasValueSatisfying(e -> assertThat(e.counters())
+                .containsEntry("latest_fork_usec", "1234")
+                .containsEntry("rdb_last_cow_size", "4194304")
+                .doesNotContainKey("aof_last_cow_size")
+                .doesNotContainKey("mem_fragmentation_ratio"));
+    }
+
+    @Test
     void aRefusalIsASkipWithTheReasonNotAFailure() {
         target.info.put("replication", Map.of("role", "slave"));
         HostBenchmark.Outcome outcome = service.run(List.of(host), plan(3)).get(0);

@@ -82,6 +82,24 @@ class BenchCommandIT {
     }
 
     @Test
+    void jsonIsTheBenchmarkSectionOfReportJson() throws Exception {
+        CliRun run = bench("--json", "--duration", "1s", "--warmup", "100ms", "-c", "2", "--rounds", "2");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        com.fasterxml.jackson.databind.JsonNode json =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout());
+        assertThat(json.fieldNames()).toIterable().containsExactly("runs", "comparisons", "fleet");
+        assertThat(json.get("runs")).hasSize(2);
+        com.fasterxml.jackson.databind.JsonNode test =
+                json.get("runs").get(0).get("tests").get(0);
+        assertThat(json.get("runs").get(0).get("host").asText()).isEqualTo("cache-1");
+        assertThat(json.get("runs").get(0).get("phase").asText()).isEqualTo("before");
+        assertThat(test.get("percentiles").has("p99")).isTrue();
+        assertThat(test.get("windows").size()).as(run.stdout()).isGreaterThanOrEqualTo(2);
+        assertThat(test.get("client_cpu").get("process_share").asDouble()).isBetween(0.0, 1.0);
+    }
+
+    @Test
     void redisBenchmarkEngineRunsOnTheHost() throws Exception {
         try (Jedis jedis = server.client()) {
             CliRun run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "-t", "set,lpush");

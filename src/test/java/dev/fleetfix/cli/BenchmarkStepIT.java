@@ -102,8 +102,10 @@ class BenchmarkStepIT {
                     .containsPattern(
                             "benchmark thp before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms p99.9=[\\d.]+ms"
                                     + " max=[\\d.]+ms")
-                    .containsPattern("  " + host + " thp \\S+: (improved|regressed|within noise) \\(3 vs 3 rounds\\),"
-                            + " rps [\\d,]+ → [\\d,]+, p99 [\\d.]+ → [\\d.]+, p99.9 [\\d.]+ → [\\d.]+, max");
+                    .containsPattern("  " + host + " thp \\S+: (improved|regressed|within noise) \\(3 vs 3 rounds,"
+                            + " \\d+ vs \\d+ windows\\), rps [\\d,]+ → [\\d,]+ [−+±][\\d,]+ % \\[[−+±][\\d,]+ %,"
+                            + " [−+±][\\d,]+ %], p99 [\\d.]+ → [\\d.]+ [−+±][\\d,]+ % .*, p99.9 [\\d.]+ → [\\d.]+ .*,"
+                            + " max [\\d.]+ → [\\d.]+ [−+±][\\d,]+ % \\[.*] \\(not decisive\\)");
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:bench:*' | wc -l"))
                     .as(host + ": benchmark keys left")
                     .isEqualTo("0");

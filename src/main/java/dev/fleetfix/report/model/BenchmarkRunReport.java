@@ -10,8 +10,17 @@ import java.util.Objects;
  * @param phase {@code before} or {@code after}
  * @param step the playbook step that ran it
  * @param tests one result per test (SET, GET, fork-under-load...)
+ * @param redisEvidence Redis's own fork counters (INFO {@code latest_fork_usec}, {@code
+ *     rdb_last_cow_size}, {@code aof_last_cow_size}, {@code mem_fragmentation_ratio}) read after the
+ *     step's last round; null on the other rounds
  */
-public record BenchmarkRunReport(String host, String name, String phase, String step, List<TestResultReport> tests) {
+public record BenchmarkRunReport(
+        String host,
+        String name,
+        String phase,
+        String step,
+        List<TestResultReport> tests,
+        java.util.Map<String, String> redisEvidence) {
     public BenchmarkRunReport {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");
