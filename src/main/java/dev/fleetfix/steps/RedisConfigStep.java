@@ -201,7 +201,9 @@ final class RedisConfigStep implements StepType {
             }
             Optional<RedisConfFile> conf = conf();
             String renamed = conf.map(c -> c.renamedCommands().get("CONFIG")).orElse(null);
-            if (renamed == null) {
+            if (conf.isEmpty() && !file.isEmpty()) {
+                unusable = "CONFIG is unknown to this Redis and its config file " + file + " could not be read";
+            } else if (renamed == null) {
                 unusable = "CONFIG is unknown to this Redis and "
                         + (file.isEmpty() ? "it has no config file" : file + " does not rename it");
             } else if (renamed.isEmpty()) {
@@ -263,13 +265,17 @@ final class RedisConfigStep implements StepType {
                     ctx,
                     file,
                     old -> {
-                        String text = old == null ? "" : old;
+                        if (old == null) {
+                            throw new StepFailure("Redis names " + file + " as its config file, but it does not exist");
+                        }
+                        String text = old;
                         for (Param p : fileEdits) {
                             text = setDirective(text, p.name(), p.value());
                         }
                         return text;
                     },
-                    Integer.parseInt(modeOwner[0], 8));
+                    Integer.parseInt(modeOwner[0], 8),
+                    true);
             if (edit.changed() && !ctx.check()) {
                 Shell.write(ctx, "chown " + ShellQuote.quote(modeOwner[1]) + " " + ShellQuote.quote(file));
             }
@@ -282,7 +288,7 @@ final class RedisConfigStep implements StepType {
                 return Optional.empty();
             }
             try {
-                return HostFiles.read(ctx, file).map(RedisConfFile::parse);
+                return HostFiles.read(ctx, file, true).map(RedisConfFile::parse);
             } catch (StepFailure | IllegalArgumentException e) {
                 return Optional.empty();
             }
