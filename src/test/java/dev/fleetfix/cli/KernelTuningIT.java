@@ -159,4 +159,20 @@ class KernelTuningIT {
         CliRun check = apply("--check", "--no-color");
         assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.OK);
     }
+
+    @Test
+    @Order(5)
+    void aFileReadLaterAtBootIsNamedAndDoesWin() {
+        fleet.rootExec("kt-2", "echo 'vm.overcommit_memory = 0' >> /etc/sysctl.conf");
+        CliRun check = apply("--check", "--no-color", "--limit", "kt-2");
+        assertThat(check.stdout())
+                .containsPattern("warning: /etc/sysctl.d/99-sysctl.conf:\\d+ sets vm.overcommit_memory = 0 and wins at"
+                        + " boot over " + FILE);
+
+        fleet.reboot("kt-2");
+        assertThat(fleet.sysctl("kt-2", "vm.overcommit_memory"))
+                .as("/etc/sysctl.conf, read last through 99-sysctl.conf, won")
+                .isEqualTo("0");
+        assertThat(fleet.sysctl("kt-2", "net.core.somaxconn")).isEqualTo("4096");
+    }
 }
