@@ -252,6 +252,11 @@ final class RedisConfigStep implements StepType {
                 return false;
             }
             if (file.isEmpty()) {
+                if (!restartReasons.isEmpty()) {
+                    // neither CONFIG nor a file can set these: saying "ok" would hide that nothing was done
+                    throw new StepFailure("cannot set " + String.join("; ", restartReasons)
+                            + ", and Redis runs without a config file (config_file in INFO server is empty)");
+                }
                 notes.add("Redis runs without a config file: "
                         + fileEdits.stream().map(Param::name).toList() + " not persisted");
                 return false;

@@ -70,6 +70,7 @@ class RedisConfigStepTest {
         final List<String> sent = new ArrayList<>();
         boolean configDisabled;
         String version = "7.0.15";
+        String configFile = CONF;
 
         @Override
         public String hostName() {
@@ -83,7 +84,7 @@ class RedisConfigStepTest {
 
         @Override
         public Map<String, String> info(String section) {
-            return Map.of("redis_version", version, "config_file", CONF);
+            return Map.of("redis_version", version, "config_file", configFile);
         }
 
         @Override
@@ -210,5 +211,19 @@ class RedisConfigStepTest {
         StepResult r = run(host, redis, new HostState(), false, "disable-thp: yes");
         assertThat(r.status()).isEqualTo(StepStatus.FAILED);
         assertThat(r.message()).isEqualTo("Redis 6.0.16 has no disable-thp (it exists from 6.2)");
+    }
+
+    @Test
+    void withoutConfigAndWithoutAFileTheStepFailsSayingWhy() throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        ConfigRedis redis = new ConfigRedis();
+        redis.configDisabled = true;
+        redis.configFile = "";
+        // the engine turns a StepFailure into a FAILED result with this message
+        assertThatThrownBy(() -> run(host, redis, new HostState(), false, "tcp-backlog: 1024"))
+                .isInstanceOf(StepFailure.class)
+                .hasMessageContaining(
+                        "cannot set tcp-backlog: CONFIG is unknown to this Redis and it has no config file")
+                .hasMessageContaining("Redis runs without a config file");
     }
 }
