@@ -315,6 +315,50 @@ RemainAfterExit=yes
 WantedBy=sysinit.target
 UNIT
 
+# Per-host kernel parameters. Lab hosts share one kernel and, with host networking, one network namespace, so
+# vm.overcommit_memory and net.core.somaxconn are made per host as THP is: at each boot a file in /run (gone at
+# the next reboot, as the kernel's value is) gets the host's boot value and is bound over /proc/sys, before
+# systemd-sysctl applies /etc/sysctl.d to it. The boot value is /var/lib/fleetfix-lab/sysctl-boot/NAME when the
+# lab set one (a host whose kernel defaults differ), else this machine's. sysctl -w and systemd-sysctl then
+# write the host's own file, and only what a sysctl.d file persists survives `lab reboot`. The listen backlog a
+# socket really gets still follows the machine's net.core.somaxconn.
+cat >"$root/usr/local/sbin/fleetfix-lab-sysctl" <<'SYSCTL'
+#!/bin/bash
+set -uo pipefail
+state=/run/fleetfix-lab/sysctl
+mkdir -p "$state"
+for key in vm/overcommit_memory net/core/somaxconn; do
+  name="${key//\//.}"
+  boot="/var/lib/fleetfix-lab/sysctl-boot/$name"
+  if [[ -r "$boot" ]]; then cat "$boot" >"$state/$name"; else cat "/proc/sys/$key" >"$state/$name"; fi
+  mount --bind "$state/$name" "/proc/sys/$key" || echo "fleetfix-lab-sysctl: cannot bind $key" >&2
+done
+SYSCTL
+chmod 0755 "$root/usr/local/sbin/fleetfix-lab-sysctl"
+cat >"$root/etc/systemd/system/fleetfix-lab-sysctl.service" <<'UNIT'
+[Unit]
+Description=fleetfix lab: this host's own kernel parameters
+DefaultDependencies=no
+After=local-fs.target
+Before=systemd-sysctl.service sysinit.target
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/fleetfix-lab-sysctl
+RemainAfterExit=yes
+
+[Install]
+WantedBy=sysinit.target
+UNIT
+# systemd-sysctl skips a container, whose /proc/sys is read-only; the host's own files are writable, and the
+# others it cannot write are logged at debug level (sysctl.d(5)).
+mkdir -p "$root/etc/systemd/system/systemd-sysctl.service.d"
+cat >"$root/etc/systemd/system/systemd-sysctl.service.d/10-fleetfix-lab.conf" <<'CONF'
+[Unit]
+ConditionPathIsReadWrite=
+After=fleetfix-lab-sysctl.service
+CONF
+
 # PID 1 of a lab host without systemd, in the way of SysV init: the kernel's command line, runlevel 2's
 # start scripts in order, /etc/rc.local last; on SIGTERM (docker stop) the stop scripts, then exit.
 cat >"$root/usr/local/sbin/sysv-init" <<'INIT'
@@ -323,6 +367,8 @@ set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mkdir -p /run/lock /run/sshd
 /usr/local/sbin/fleetfix-lab-kernel-cmdline
+/usr/local/sbin/fleetfix-lab-sysctl
+sysctl -q --system 2>/dev/null
 if [[ -f /etc/fleetfix-lab/host.env && ! -f /var/lib/fleetfix-lab/configured ]]; then
   /usr/local/sbin/fleetfix-lab-setup
 fi
@@ -355,7 +401,8 @@ Storage=volatile
 RuntimeMaxUse=16M
 CONF
 
-chroot "$root" systemctl enable fleetfix-lab-setup.service fleetfix-lab-kernel-cmdline.service >/dev/null 2>&1
+chroot "$root" systemctl enable fleetfix-lab-setup.service fleetfix-lab-kernel-cmdline.service \
+  fleetfix-lab-sysctl.service >/dev/null 2>&1
 # Timers that would reach for the network or the disk, and consoles a container does not have.
 chroot "$root" systemctl mask \
   apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service \

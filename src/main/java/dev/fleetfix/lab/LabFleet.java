@@ -222,6 +222,27 @@ public final class LabFleet implements AutoCloseable {
     }
 
     /**
+     * Gives the host a kernel whose boot value of {@code name} ({@code vm.overcommit_memory} or
+     * {@code net.core.somaxconn}, the parameters each lab host has its own file for) is {@code value}, and sets the
+     * running value to it: as if the host had booted so. Later boots start from it, then apply the host's sysctl.d.
+     */
+    public void kernelDefault(String host, String name, int value) {
+        if (!name.equals("vm.overcommit_memory") && !name.equals("net.core.somaxconn")) {
+            throw new IllegalArgumentException("lab hosts have their own value only for vm.overcommit_memory and"
+                    + " net.core.somaxconn, not " + name);
+        }
+        checked(
+                host,
+                "mkdir -p /var/lib/fleetfix-lab/sysctl-boot && echo " + value + " > /var/lib/fleetfix-lab/sysctl-boot/"
+                        + name + " && echo " + value + " > /proc/sys/" + name.replace('.', '/'));
+    }
+
+    /** The running value of a kernel parameter as the host reads it ({@code cat /proc/sys/...}). */
+    public String sysctl(String host, String name) {
+        return checked(host, "cat /proc/sys/" + name.replace('.', '/')).strip();
+    }
+
+    /**
      * Restarts the host's container: systemd boots again and runs the host's boot-time units. The THP files go
      * back to the host's boot mode first, as a real reboot resets sysfs: only a boot-time unit can persist a
      * change. Returns when sshd, Redis and the host's Sentinel, if it runs one, answer again.
@@ -361,12 +382,13 @@ public final class LabFleet implements AutoCloseable {
         }
     }
 
-    private void checked(String host, String command) {
+    private String checked(String host, String command) {
         ExecResult result = rootExec(host, command);
         if (!result.ok()) {
             throw new LabException("lab host " + host + ": '" + command + "' failed with exit " + result.exitCode()
                     + ": " + result.errorText());
         }
+        return result.stdout();
     }
 
     private String container(String host) {

@@ -44,6 +44,8 @@ public final class AuditorFacts implements FactGatherer {
         f.redis().version().ifPresent(v -> facts.put("redis.version", v));
         f.redis().disableThp().ifPresent(v -> facts.put("redis.disable_thp", v ? "yes" : "no"));
         f.overcommitMemory().ifPresent(v -> facts.put("vm.overcommit_memory", Integer.toString(v)));
+        f.somaxconn().ifPresent(v -> facts.put("net.core.somaxconn", Integer.toString(v)));
+        f.redis().tcpBacklog().ifPresent(v -> facts.put("redis.tcp_backlog", Integer.toString(v)));
         return facts;
     }
 }

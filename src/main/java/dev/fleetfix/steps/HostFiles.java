@@ -19,8 +19,17 @@ public final class HostFiles {
 
     /** The file's content, or empty when it does not exist. */
     public static Optional<String> read(StepContext ctx, String path) {
+        return read(ctx, path, false);
+    }
+
+    /**
+     * The file's content, read as root when {@code asRoot} (a Redis config file is often readable only by
+     * root and redis), or empty when it does not exist.
+     */
+    public static Optional<String> read(StepContext ctx, String path, boolean asRoot) {
         String p = ShellQuote.quote(path);
-        ExecResult r = Shell.read(ctx, "if [ -e " + p + " ]; then cat " + p + "; else exit " + MISSING + "; fi");
+        String script = "if [ -e " + p + " ]; then cat " + p + "; else exit " + MISSING + "; fi";
+        ExecResult r = asRoot ? Shell.readAsRoot(ctx, script) : Shell.read(ctx, script);
         if (r.exitCode() == MISSING) {
             return Optional.empty();
         }
@@ -49,7 +58,12 @@ public final class HostFiles {
      * result when it differs.
      */
     public static FileEdit edit(StepContext ctx, String path, UnaryOperator<String> edit, int mode) {
-        Optional<String> before = read(ctx, path);
+        return edit(ctx, path, edit, mode, false);
+    }
+
+    /** As {@link #edit(StepContext, String, UnaryOperator, int)}, reading the file as root when {@code asRoot}. */
+    public static FileEdit edit(StepContext ctx, String path, UnaryOperator<String> edit, int mode, boolean asRoot) {
+        Optional<String> before = read(ctx, path, asRoot);
         String after = edit.apply(before.orElse(null));
         if (before.isPresent() && before.get().equals(after)) {
             return new FileEdit(path, before, after, Optional.empty());

@@ -39,6 +39,8 @@ public final class StepRegistry implements StepCatalog {
             new AuditStep(facts),
             new ThpStep(),
             new PersistThpStep(),
+            new SysctlStep(),
+            new RedisConfigStep(),
             new RestartRedisStep(),
             new WaitHealthyStep(),
             new CommandStep(),

@@ -32,6 +32,20 @@ class ShippedPlaybooksTest {
     }
 
     @Test
+    void kernelTuningIsReadAndPlannedWithItsRestartOnlyWhereNeeded() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2", "r3", "r4", "r5");
+        String yaml = Files.readString(Path.of("playbooks/kernel-tuning.yaml"));
+        RunPlan plan = h.plan(yaml, RunOptions.defaults());
+        assertThat(plan.plays().get(0).batches().batches())
+                .extracting(java.util.List::size)
+                .containsExactly(1, 2, 2);
+        assertThat(yaml)
+                .contains("when: redis.restart_needed == yes")
+                .contains("- sysctl:")
+                .contains("- redis_config:");
+    }
+
+    @Test
     void auditChangesNothingAndFailsHostsWithThpOn() throws Exception {
         Harness h = new Harness(dir, "r1", "r2");
         h.host("r2").write("/sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
