@@ -45,6 +45,11 @@ final class HostResolver {
             "redis_password",
             "redis_tls",
             "redis_service",
+            // a host's several instances (RedisInstances), and what each instance learns from them
+            "redis_instances",
+            "redis_instance_of",
+            "redis_instance_services",
+            "redis_config",
             "sentinel_host",
             "sentinel_port",
             "sentinel_user",

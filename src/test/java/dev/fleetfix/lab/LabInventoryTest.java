@@ -154,6 +154,8 @@ class LabInventoryTest {
         Files.writeString(file, yaml);
         Inventory inventory = InventoryLoader.load(file);
         assertThat(inventory.host("lab-5").orElseThrow().redis().serviceUnit()).isEqualTo("valkey-server");
+        // every key the lab writes is one fleetfix knows: no "unknown Redis key" warning
+        assertThat(inventory.warnings()).isEmpty();
         // fleetfix reads each instance as a host of its own: lab-6@6379, lab-6@6380, lab-6@6381
         assertThat(inventory.host("lab-6@6380").orElseThrow().redis().serviceUnit())
                 .isEqualTo("redis-server@6380");
