@@ -63,6 +63,25 @@ class PackageInstallIT {
         }
     }
 
+    /** An inventory of the target host for the control node, whose key and known_hosts were copied into {@code dir}. */
+    private static String inventory(String dir) {
+        LabHost target = fleet.host(TARGET);
+        return String.join(
+                "\n",
+                "all:",
+                "  hosts:",
+                "    " + TARGET + ":",
+                "      ansible_host: " + target.address(),
+                "      ansible_port: " + target.sshPort(),
+                "      redis_port: " + target.redisPort(),
+                "      ansible_user: " + fleet.user(),
+                "      ansible_ssh_private_key_file: " + dir + "/"
+                        + fleet.privateKey().getFileName(),
+                "      known_hosts_file: " + dir + "/" + fleet.knownHostsFile().getFileName(),
+                "      ansible_become: true",
+                "");
+    }
+
     private static String root(String host, String command) {
         ExecResult result = fleet.rootExec(host, command);
         assertThat(result.exitCode())
@@ -89,23 +108,9 @@ class PackageInstallIT {
 
     @Test
     void theInstalledToolChecksAnotherLabHostOverSsh() {
-        LabHost target = fleet.host(TARGET);
         fleet.copyInto(CONTROL, fleet.privateKey(), "/root");
         fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/root");
-        String inventory = String.join(
-                "\n",
-                "all:",
-                "  hosts:",
-                "    " + TARGET + ":",
-                "      ansible_host: " + target.address(),
-                "      ansible_port: " + target.sshPort(),
-                "      redis_port: " + target.redisPort(),
-                "      ansible_user: " + fleet.user(),
-                "      ansible_ssh_private_key_file: /root/"
-                        + fleet.privateKey().getFileName(),
-                "      known_hosts_file: /root/" + fleet.knownHostsFile().getFileName(),
-                "      ansible_become: true",
-                "");
+        String inventory = inventory("/root");
         root(CONTROL, "cat > /root/inventory.yaml <<'EOF'\n" + inventory + "EOF");
 
         ExecResult check = fleet.rootExec(
@@ -124,27 +129,12 @@ class PackageInstallIT {
 
     @Test
     void theExampleTimerServiceWritesMetricsForNodeExporter() {
-        LabHost target = fleet.host(TARGET);
         root(CONTROL, "mkdir -p /etc/fleetfix");
         fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.service"), "/etc/systemd/system");
         fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.timer"), "/etc/systemd/system");
         fleet.copyInto(CONTROL, fleet.privateKey(), "/etc/fleetfix");
         fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/etc/fleetfix");
-        String inventory = String.join(
-                "\n",
-                "all:",
-                "  hosts:",
-                "    " + TARGET + ":",
-                "      ansible_host: " + target.address(),
-                "      ansible_port: " + target.sshPort(),
-                "      redis_port: " + target.redisPort(),
-                "      ansible_user: " + fleet.user(),
-                "      ansible_ssh_private_key_file: /etc/fleetfix/"
-                        + fleet.privateKey().getFileName(),
-                "      known_hosts_file: /etc/fleetfix/"
-                        + fleet.knownHostsFile().getFileName(),
-                "      ansible_become: true",
-                "");
+        String inventory = inventory("/etc/fleetfix");
         root(
                 CONTROL,
                 "set -e\n(id fleetfix || useradd -m fleetfix) >/dev/null\n"
