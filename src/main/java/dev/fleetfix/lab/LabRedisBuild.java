@@ -14,7 +14,7 @@ import java.util.zip.ZipFile;
  * A real Linux x86-64 Redis build that Debian does not package, as it ships inside a Maven Central jar.
  * {@code src/lab/prepare.sh} fetches the jars with Maven into the local repository; the lab reads them from there.
  */
-enum LabRedisBuild {
+public enum LabRedisBuild {
     REDIS_2_8_19("it.ozimov", "embedded-redis", "0.7.3", "redis-server-2.8.19"),
     /** Named 6.2.6 in the jar; the binary reports 6.2.11. */
     REDIS_6_2("com.github.codemonstur", "embedded-redis", "1.4.3", "redis-server-6.2.6-v5-linux-amd64");
@@ -49,7 +49,7 @@ enum LabRedisBuild {
     }
 
     /** Writes the build's redis-server binary to {@code target}, executable. */
-    void extract(Path target) {
+    public void extract(Path target) {
         Path jar = jar(repository());
         if (!Files.isRegularFile(jar)) {
             throw new LabException("the Redis build " + entry + " comes from " + coordinates() + ", which is not in "

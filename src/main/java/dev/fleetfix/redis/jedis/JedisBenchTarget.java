@@ -39,6 +39,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  */
 public final class JedisBenchTarget implements BenchTarget {
     private static final int SCAN_COUNT = 1000;
+    /** A pass that still deletes keys is followed by another; five without an empty one means something writes. */
+    private static final int MAX_DELETE_PASSES = 5;
 
     private final String hostName;
     private final HostAndPort address;
@@ -174,23 +176,25 @@ public final class JedisBenchTarget implements BenchTarget {
         return deleteMatching(prefix, escapeGlob(prefix) + RunKeys.EARLIER_RUN_GLOB + "*");
     }
 
+    /**
+     * Deletes in SCAN order, pass after pass, until a whole pass finds nothing. One pass is not enough: before
+     * Redis 4.0.10 and 5.0 a SCAN misses keys while the keyspace shrinks under it (redis/redis#4906), and
+     * deleting most of a keyspace shrinks it mid-scan, so a 2.8 server kept a few benchmark keys after one pass.
+     */
     private long deleteMatching(String prefix, String glob) {
         // UNLINK frees in the background from 4.0 on; 2.8 and 3.x only know DEL
         boolean unlink =
                 RedisServer.fromInfo(info("server")).map(RedisServer::hasUnlink).orElse(false);
         ScanParams params = new ScanParams().match(glob).count(SCAN_COUNT);
-        String cursor = ScanParams.SCAN_POINTER_START;
         long deleted = 0;
         try {
-            do {
-                String from = cursor;
-                ScanResult<String> page = command("SCAN", () -> admin.scan(from, params));
-                String[] keys = page.getResult().toArray(String[]::new);
-                if (keys.length > 0) {
-                    deleted += command(unlink ? "UNLINK" : "DEL", () -> unlink ? admin.unlink(keys) : admin.del(keys));
+            for (int pass = 1; pass <= MAX_DELETE_PASSES; pass++) {
+                long inPass = deletePass(params, unlink);
+                deleted += inPass;
+                if (inPass == 0) {
+                    return deleted;
                 }
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            }
         } catch (RedisException e) {
             throw new BenchmarkException(
                     "host " + hostName + ": deleting the benchmark's keys stopped after " + deleted + " ("
@@ -198,6 +202,25 @@ public final class JedisBenchTarget implements BenchTarget {
                             + " left; the next benchmark on this host deletes them first",
                     e);
         }
+        throw new BenchmarkException("host " + hostName + ": deleted " + deleted + " benchmark keys in "
+                + MAX_DELETE_PASSES + " SCAN passes and the last still found some: " + left(prefix, params)
+                + " left (is something still writing under that prefix?); the next benchmark on this host"
+                + " deletes them first");
+    }
+
+    /** One SCAN of the whole keyspace, deleting what matches; how many keys it deleted. */
+    private long deletePass(ScanParams params, boolean unlink) {
+        String cursor = ScanParams.SCAN_POINTER_START;
+        long deleted = 0;
+        do {
+            String from = cursor;
+            ScanResult<String> page = command("SCAN", () -> admin.scan(from, params));
+            String[] keys = page.getResult().toArray(String[]::new);
+            if (keys.length > 0) {
+                deleted += command(unlink ? "UNLINK" : "DEL", () -> unlink ? admin.unlink(keys) : admin.del(keys));
+            }
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         return deleted;
     }
 

@@ -26,11 +26,16 @@ public final class LocalRedisServer implements AutoCloseable {
     }
 
     public static LocalRedisServer start(String... extraArgs) {
+        return startBinary("redis-server", extraArgs);
+    }
+
+    /** The same, with another redis-server binary (an old build, {@code LabRedisBuild}). */
+    public static LocalRedisServer startBinary(String binary, String... extraArgs) {
         try {
             Path dir = Files.createTempDirectory("fleetfix-redis-");
             int port = freePort();
             List<String> command = new ArrayList<>(List.of(
-                    "redis-server",
+                    binary,
                     "--port",
                     Integer.toString(port),
                     "--bind",
