@@ -49,7 +49,7 @@ public interface BenchTarget extends AutoCloseable {
 
     /**
      * Deletes every key that starts with {@code prefix} (SCAN, then UNLINK from Redis 4.0, DEL
-     * before); returns how many.
+     * before; SCAN again until a whole pass finds none); returns how many.
      *
      * @throws BenchmarkException when deleting stopped half-way; the message says how many keys
      *     under the prefix are left (the next benchmark on the host deletes them first)
