@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -45,7 +46,7 @@ import java.util.OptionalLong;
  * fleetfix_vm_overcommit_memory{host}                           the sysctl's value
  * fleetfix_net_core_somaxconn{host}                             the sysctl's value
  * fleetfix_redis_up{host,endpoint}                              1 when Redis answered
- * fleetfix_redis_info{host,endpoint,version,role}               1, labels carry the facts
+ * fleetfix_redis_info{host,endpoint,flavour,version,role}       1, labels carry the facts
  * fleetfix_redis_disable_thp{host,endpoint}                     1 when Redis opts out of THP, 0 when not
  * fleetfix_redis_tcp_backlog{host,endpoint}                     Redis's tcp-backlog
  * fleetfix_redis_anon_huge_pages_bytes{host}                    huge pages the Redis process holds
@@ -132,13 +133,17 @@ public final class AuditOpenMetrics {
         if (!redis.reachable()) {
             return;
         }
-        gauge("fleetfix_redis_info", "Always 1; the labels carry Redis's version and role.")
+        gauge(
+                        "fleetfix_redis_info",
+                        "Always 1; the labels carry the server's flavour (redis, valkey), version and role.")
                 .add(
                         1,
                         "host",
                         host,
                         "endpoint",
                         endpoint,
+                        "flavour",
+                        redis.flavourTitle().toLowerCase(Locale.ROOT),
                         "version",
                         redis.version().orElse(""),
                         "role",

@@ -124,7 +124,8 @@ class AuditReportsTest {
                         "fleetfix_host_verdict{host=\"lab-3\",verdict=\"unreachable\"} 1.0",
                         "fleetfix_host_verdict{host=\"lab-3\",verdict=\"ok\"} 0.0",
                         "fleetfix_host_finding{code=\"thp-exposed\",host=\"lab-2\",severity=\"risk\"} 1.0",
-                        "fleetfix_redis_info{endpoint=\"127.0.0.12:6379\",host=\"lab-2\",role=\"replica\","
+                        "fleetfix_redis_info{endpoint=\"127.0.0.12:6379\",flavour=\"redis\",host=\"lab-2\","
+                                + "role=\"replica\","
                                 + "version=\"5.0.14\"} 1.0",
                         "fleetfix_redis_anon_huge_pages_bytes{host=\"lab-2\"} 4.32013312E8",
                         "fleetfix_vm_overcommit_memory{host=\"lab-2\"} 0.0",
