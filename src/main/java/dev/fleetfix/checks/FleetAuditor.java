@@ -1,8 +1,8 @@
 package dev.fleetfix.checks;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
-import dev.fleetfix.rollout.Forks;
 import dev.fleetfix.transport.RemoteShell;
 import java.util.List;
 import java.util.Objects;

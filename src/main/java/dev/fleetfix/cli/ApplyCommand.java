@@ -1,9 +1,11 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.jedis.JedisConnector;
+import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.ConsoleReporter;
 import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.rollout.ApplyService;
@@ -14,13 +16,11 @@ import dev.fleetfix.rollout.RunControl;
 import dev.fleetfix.rollout.RunId;
 import dev.fleetfix.rollout.RunJournal;
 import dev.fleetfix.rollout.RunOptions;
-import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunPlan;
-import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.TopologyOrdering;
 import dev.fleetfix.rollout.event.RunListener;
-import dev.fleetfix.rollout.gate.Sleeper;
-import dev.fleetfix.rollout.topology.RedisDiscovery;
-import dev.fleetfix.rollout.topology.TopologyOrdering;
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.ShellPool;

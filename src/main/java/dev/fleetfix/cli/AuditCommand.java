@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.checks.AuditSummary;
 import dev.fleetfix.checks.FleetAuditor;
 import dev.fleetfix.checks.HostAudit;
@@ -10,7 +11,6 @@ import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
 import dev.fleetfix.report.ReportFiles;
-import dev.fleetfix.rollout.Forks;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.nio.file.Path;

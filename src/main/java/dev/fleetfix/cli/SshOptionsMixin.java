@@ -2,7 +2,6 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.report.CommandEcho;
 import dev.fleetfix.transport.CommandTrace;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.ssh.SshConfig;

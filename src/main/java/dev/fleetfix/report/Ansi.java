@@ -1,6 +1,6 @@
 package dev.fleetfix.report;
 
-import dev.fleetfix.steps.StepStatus;
+import dev.fleetfix.steps.model.StepStatus;
 
 /** ANSI styles, or plain text when colour is off. */
 record Ansi(boolean on) {

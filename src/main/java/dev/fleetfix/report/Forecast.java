@@ -5,7 +5,7 @@ import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.GateReport;
 import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.report.model.StepReport;
-import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.model.StepResult;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,15 +1,16 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.health.GateTarget;
+import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.PlaybookParser;
 import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
-import dev.fleetfix.rollout.gate.GateTarget;
-import dev.fleetfix.rollout.gate.Sleeper;
-import dev.fleetfix.rollout.topology.Sentinels;
+import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.RemoteShell;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ public final class ApplyService {
     }
 
     /**
-     * Plans with an ordering: {@link dev.fleetfix.rollout.topology.TopologyOrdering} reads each
+     * Plans with an ordering: {@link dev.fleetfix.rollout.TopologyOrdering} reads each
      * restarting play's replication (read-only) to put replicas first and split batches.
      */
     public RunPlan plan(

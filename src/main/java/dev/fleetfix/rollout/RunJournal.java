@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fleetfix.InputException;
 import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.RunEnded;
 import dev.fleetfix.rollout.event.RunEvent;

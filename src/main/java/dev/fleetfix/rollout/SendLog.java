@@ -1,8 +1,8 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;

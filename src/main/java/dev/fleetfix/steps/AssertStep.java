@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

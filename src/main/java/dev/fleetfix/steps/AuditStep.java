@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepResult;
 import java.util.Map;
 import java.util.Set;
 

@@ -7,6 +7,7 @@ import dev.fleetfix.checks.HostFacts;
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.Verdict;
 import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.steps.model.StepContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -12,6 +12,7 @@ import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.RemoteShell;
 import java.util.ArrayList;
 import java.util.List;

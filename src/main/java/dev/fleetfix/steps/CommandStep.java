@@ -1,7 +1,8 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.health.Wait;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.rollout.gate.Wait;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.steps.model.FileEdit;
+import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;

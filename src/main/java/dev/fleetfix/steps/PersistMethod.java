@@ -1,5 +1,8 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
+
 /**
  * One way to make THP modes survive a reboot. Made by {@link PersistMethods}; each is idempotent,
  * backs up the files it edits and writes nothing in check mode.

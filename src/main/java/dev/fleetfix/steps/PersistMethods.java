@@ -2,6 +2,8 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.model.FileEdit;
+import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.ExecResult;
 import java.util.ArrayList;
 import java.util.List;

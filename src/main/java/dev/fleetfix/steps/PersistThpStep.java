@@ -2,6 +2,7 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepResult;
 import java.util.List;
 import java.util.Set;
 

@@ -1,5 +1,8 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
+
 /**
  * The fact a step sets when Redis must restart to pick up what it changed ({@code tcp-backlog} is read at
  * listen time): {@code redis.restart_needed} is {@code yes} or {@code no}, and once a step of the run said yes

@@ -6,6 +6,7 @@ import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;

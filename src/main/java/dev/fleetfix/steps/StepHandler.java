@@ -1,5 +1,8 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
+
 /**
  * A prepared step: its arguments resolved and validated for one host, ready to run. Made by
  * {@link StepType#prepare(StepArgs)} before any host is contacted.

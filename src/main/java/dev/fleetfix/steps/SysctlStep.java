@@ -2,6 +2,9 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.model.FileEdit;
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;
 import java.util.ArrayList;

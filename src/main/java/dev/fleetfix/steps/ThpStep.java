@@ -4,6 +4,8 @@ import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.ThpParser;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.ShellQuote;
 import java.util.List;
 import java.util.Optional;

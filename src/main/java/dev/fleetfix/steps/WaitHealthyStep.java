@@ -1,11 +1,15 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.health.GateResult;
+import dev.fleetfix.health.Gates;
+import dev.fleetfix.health.HealthGate;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.rollout.gate.GateResult;
-import dev.fleetfix.rollout.gate.Gates;
-import dev.fleetfix.rollout.gate.HealthGate;
+import dev.fleetfix.steps.model.Predicted;
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

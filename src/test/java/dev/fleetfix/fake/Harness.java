@@ -1,6 +1,7 @@
 package dev.fleetfix.fake;
 
 import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.PlaybookParser;
@@ -11,14 +12,13 @@ import dev.fleetfix.rollout.RunControl;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.RunPlanner;
-import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
-import dev.fleetfix.rollout.gate.GateTarget;
 import dev.fleetfix.steps.BenchmarkStep;
 import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
-import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.model.StepResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,12 +73,12 @@ public final class Harness {
 
     /** How steps open another host's Redis by address and port (none by default). */
     /** The inventory's Sentinels, as the restart step sees them. */
-    public Harness sentinels(dev.fleetfix.rollout.topology.Sentinels s) {
+    public Harness sentinels(dev.fleetfix.redis.topology.Sentinels s) {
         this.sentinels = s;
         return this;
     }
 
-    private dev.fleetfix.rollout.topology.Sentinels sentinels = dev.fleetfix.rollout.topology.Sentinels.none();
+    private dev.fleetfix.redis.topology.Sentinels sentinels = dev.fleetfix.redis.topology.Sentinels.none();
 
     public Harness primaries(GateTarget.Primaries p) {
         this.primaries = p;

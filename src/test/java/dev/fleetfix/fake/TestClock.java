@@ -1,6 +1,6 @@
 package dev.fleetfix.fake;
 
-import dev.fleetfix.rollout.gate.Sleeper;
+import dev.fleetfix.health.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.rollout.RunOptions;
-import dev.fleetfix.rollout.RunOutcome;
 import dev.fleetfix.rollout.RunPlan;
-import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.event.RunSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

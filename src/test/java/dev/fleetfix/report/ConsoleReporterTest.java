@@ -2,17 +2,17 @@ package dev.fleetfix.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.rollout.HostOutcome;
-import dev.fleetfix.rollout.RunOutcome;
-import dev.fleetfix.rollout.RunSummary;
 import dev.fleetfix.rollout.event.HostFinished;
+import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.RunEnded;
+import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
-import dev.fleetfix.steps.Change;
-import dev.fleetfix.steps.StepResult;
-import dev.fleetfix.steps.StepStatus;
+import dev.fleetfix.steps.model.Change;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -16,6 +16,8 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.RunEvent;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.redis.RedisServerTest;
-import dev.fleetfix.rollout.RunOutcome;
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.steps.model.Change;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

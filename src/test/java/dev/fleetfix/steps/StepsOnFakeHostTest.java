@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
-import dev.fleetfix.rollout.RunOutcome;
-import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.event.RunSummary;
+import dev.fleetfix.steps.model.Change;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fleetfix.InputException;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.rollout.RunOptions;
+import dev.fleetfix.steps.model.FileEdit;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

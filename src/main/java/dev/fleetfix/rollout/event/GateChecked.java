@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.rollout.gate.GateResult;
+import dev.fleetfix.health.GateResult;
 import java.time.Instant;
 
 /** A health gate (or a composite of gates) passed or failed on a host. */

@@ -1,6 +1,5 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.rollout.HostOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

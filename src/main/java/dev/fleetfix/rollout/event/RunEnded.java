@@ -1,6 +1,5 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.rollout.RunSummary;
 import java.time.Instant;
 
 /** The run ended; the summary says how. */

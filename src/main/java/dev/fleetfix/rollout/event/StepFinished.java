@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.steps.model.StepResult;
 import java.time.Duration;
 import java.time.Instant;
 

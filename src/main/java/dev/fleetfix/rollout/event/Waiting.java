@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.rollout.gate.Wait;
+import dev.fleetfix.health.Wait;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,11 +1,11 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.rollout.gate.GateTarget;
-import dev.fleetfix.rollout.topology.NodeState;
-import dev.fleetfix.rollout.topology.ReplicaLink;
-import dev.fleetfix.steps.StepContext;
+import dev.fleetfix.redis.topology.NodeState;
+import dev.fleetfix.redis.topology.ReplicaLink;
+import dev.fleetfix.steps.model.StepContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

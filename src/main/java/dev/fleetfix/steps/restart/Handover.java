@@ -1,7 +1,7 @@
 package dev.fleetfix.steps.restart;
 
-import dev.fleetfix.rollout.topology.ReplicaLink;
-import dev.fleetfix.rollout.topology.SentinelMaster;
+import dev.fleetfix.redis.topology.ReplicaLink;
+import dev.fleetfix.redis.topology.SentinelMaster;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,9 +1,9 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.health.Wait;
+import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.redis.RedisException;
-import dev.fleetfix.rollout.gate.Sleeper;
-import dev.fleetfix.rollout.gate.Wait;
-import dev.fleetfix.rollout.gate.WaitListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.fleetfix.steps.restart;
 
-import dev.fleetfix.steps.Predicted;
+import dev.fleetfix.steps.model.Predicted;
 import java.util.Map;
 
 /**

@@ -1,13 +1,13 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.Wait;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.rollout.gate.Wait;
-import dev.fleetfix.rollout.topology.NodeRole;
-import dev.fleetfix.rollout.topology.ReplicaLink;
-import dev.fleetfix.steps.StepContext;
-import dev.fleetfix.steps.StepResult;
+import dev.fleetfix.redis.topology.NodeRole;
+import dev.fleetfix.redis.topology.ReplicaLink;
+import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
@@ -273,7 +273,7 @@ public final class SafeRestart {
         return new RedisSnapshot(
                 s.answered(),
                 s.down(),
-                new dev.fleetfix.rollout.topology.NodeState(
+                new dev.fleetfix.redis.topology.NodeState(
                         repl.host(),
                         repl.role(),
                         repl.primaryAddress(),

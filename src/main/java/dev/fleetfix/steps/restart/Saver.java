@@ -1,10 +1,10 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;
-import dev.fleetfix.rollout.gate.GateTarget;
-import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.redis.topology.ReplicaLink;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -1,11 +1,11 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.ReplyFields;
-import dev.fleetfix.rollout.gate.GateTarget;
-import dev.fleetfix.rollout.topology.SentinelMaster;
-import dev.fleetfix.steps.StepContext;
+import dev.fleetfix.redis.topology.SentinelMaster;
+import dev.fleetfix.steps.model.StepContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

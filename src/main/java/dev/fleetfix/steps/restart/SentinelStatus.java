@@ -1,6 +1,6 @@
 package dev.fleetfix.steps.restart;
 
-import dev.fleetfix.rollout.topology.SentinelMaster;
+import dev.fleetfix.redis.topology.SentinelMaster;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -2,8 +2,8 @@ package dev.fleetfix.steps.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.rollout.topology.NodeState;
-import dev.fleetfix.rollout.topology.ReplicaLink;
+import dev.fleetfix.redis.topology.NodeState;
+import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
 import java.time.Duration;
 import java.util.List;

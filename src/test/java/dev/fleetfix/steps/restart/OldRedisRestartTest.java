@@ -3,8 +3,8 @@ package dev.fleetfix.steps.restart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
-import dev.fleetfix.rollout.RunOutcome;
-import dev.fleetfix.rollout.RunSummary;
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.event.RunSummary;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

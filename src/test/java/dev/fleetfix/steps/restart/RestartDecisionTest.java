@@ -2,9 +2,9 @@ package dev.fleetfix.steps.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.rollout.topology.NodeState;
-import dev.fleetfix.rollout.topology.ReplicaLink;
-import dev.fleetfix.rollout.topology.SentinelMaster;
+import dev.fleetfix.redis.topology.NodeState;
+import dev.fleetfix.redis.topology.ReplicaLink;
+import dev.fleetfix.redis.topology.SentinelMaster;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
 import java.time.Duration;
 import java.util.LinkedHashMap;

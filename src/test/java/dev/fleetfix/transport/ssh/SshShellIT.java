@@ -3,13 +3,13 @@ package dev.fleetfix.transport.ssh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.cli.ShellFactories;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellPool;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.SshOptions;

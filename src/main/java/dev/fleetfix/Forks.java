@@ -1,0 +1,110 @@
+package dev.fleetfix;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Runs a function over hosts (or anything) with at most {@code forks} running at once, as Ansible's
+ * {@code --forks} does. Results come back in input order; an exception thrown for one input is
+ * captured in its {@link Outcome} and does not stop the others.
+ */
+public final class Forks {
+    public static final int DEFAULT_FORKS = 10;
+
+    private Forks() {}
+
+    /**
+     * What one input gave: a value or the exception it threw, never both.
+     *
+     * @param input the input, as given
+     * @param value the function's result
+     * @param error what it threw instead
+     */
+    public record Outcome<T, R>(T input, Optional<R> value, Optional<RuntimeException> error) {
+        public Outcome {
+            Objects.requireNonNull(input, "input");
+            if (value.isPresent() == error.isPresent()) {
+                throw new IllegalArgumentException("outcome of " + input + ": exactly one of value and error");
+            }
+        }
+
+        public boolean ok() {
+            return value.isPresent();
+        }
+    }
+
+    /**
+     * Applies {@code task} to every input, at most {@code forks} at a time, and waits for all.
+     *
+     * @throws IllegalArgumentException when forks is below 1
+     * @throws Error when a task threw one (out of memory is not a per-host failure)
+     */
+    public static <T, R> List<Outcome<T, R>> run(List<T> inputs, int forks, Function<? super T, ? extends R> task) {
+        if (forks < 1) {
+            throw new IllegalArgumentException("forks must be at least 1, was " + forks);
+        }
+        if (inputs.isEmpty()) {
+            return List.of();
+        }
+        int threads = Math.min(forks, inputs.size());
+        if (threads == 1) {
+            return inputs.stream().<Outcome<T, R>>map(in -> call(in, task)).toList();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, namedThreads());
+        try {
+            List<Future<Outcome<T, R>>> futures = new ArrayList<>();
+            for (T input : inputs) {
+                futures.add(pool.submit(() -> call(input, task)));
+            }
+            List<Outcome<T, R>> outcomes = new ArrayList<>();
+            for (Future<Outcome<T, R>> future : futures) {
+                outcomes.add(await(future));
+            }
+            return List.copyOf(outcomes);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static <T, R> Outcome<T, R> call(T input, Function<? super T, ? extends R> task) {
+        try {
+            R result = Objects.requireNonNull(task.apply(input), () -> "no result for " + input);
+            return new Outcome<>(input, Optional.of(result), Optional.empty());
+        } catch (RuntimeException e) {
+            return new Outcome<>(input, Optional.empty(), Optional.of(e));
+        }
+    }
+
+    private static <T, R> Outcome<T, R> await(Future<Outcome<T, R>> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for hosts", e);
+        } catch (ExecutionException e) {
+            // call() captures RuntimeExceptions, so only Errors get here
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static ThreadFactory namedThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "fleetfix-fork-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,124 @@
+package dev.fleetfix.health;
+
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/** A gate made of one check polled on a fresh connection until it passes or the timeout is spent. */
+final class PollingGate implements HealthGate {
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+    /** One observation: passed or not, and what was seen. */
+    record Observation(boolean passed, String detail) {
+        static Observation pass(String detail) {
+            return new Observation(true, detail);
+        }
+
+        static Observation notYet(String detail) {
+            return new Observation(false, detail);
+        }
+    }
+
+    /** Looks at the node once. Called again on the next poll when it does not pass. */
+    @FunctionalInterface
+    interface Check {
+        Observation look(RedisNode node, GateTarget target);
+    }
+
+    /** Makes a fresh check per await, for checks that remember something between polls. */
+    @FunctionalInterface
+    interface CheckFactory {
+        Check create();
+    }
+
+    private final String name;
+    private final Duration timeout;
+    private final CheckFactory checks;
+
+    PollingGate(String name, Duration timeout, CheckFactory checks) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.timeout = Gates.validTimeout(name, timeout);
+        this.checks = Objects.requireNonNull(checks, "checks");
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public HealthGate withTimeout(Duration newTimeout) {
+        return new PollingGate(name, newTimeout, checks);
+    }
+
+    @Override
+    public GateResult await(GateTarget target) throws InterruptedException {
+        Check check = checks.create();
+        Instant start = target.clock().instant();
+        String last = "no answer yet";
+        boolean told = false;
+        while (true) {
+            Duration elapsed = Duration.between(start, target.clock().instant());
+            Duration left = timeout.minus(elapsed);
+            Observation seen = look(check, target, min(CONNECT_TIMEOUT, positive(left)));
+            if (seen.passed()) {
+                return GateResult.passed(
+                        name,
+                        seen.detail(),
+                        Duration.between(start, target.clock().instant()));
+            }
+            last = seen.detail();
+            elapsed = Duration.between(start, target.clock().instant());
+            if (elapsed.compareTo(timeout) >= 0) {
+                return GateResult.failed(name, "timed out after " + Gates.human(timeout) + ": " + last, elapsed);
+            }
+            if (!told && elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
+                target.waits().waiting(new Wait("gate " + name, last, timeout, elapsed));
+                told = true;
+            }
+            target.sleeper().sleep(min(target.pollInterval(), timeout.minus(elapsed)));
+        }
+    }
+
+    @Override
+    public GateResult lookOnce(GateTarget target) {
+        Instant start = target.clock().instant();
+        Observation seen = look(checks.create(), target, CONNECT_TIMEOUT);
+        return new GateResult(
+                name,
+                seen.passed(),
+                seen.detail(),
+                Duration.between(start, target.clock().instant()),
+                List.of());
+    }
+
+    /** One observation on a fresh connection; a Redis that does not answer is "not yet". */
+    private static Observation look(Check check, GateTarget target, Duration connectTimeout) {
+        try (RedisNode node = target.redis().open(connectTimeout)) {
+            return check.look(node, target);
+        } catch (RedisException e) {
+            return Observation.notYet(e.getMessage());
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Duration positive(Duration d) {
+        return d.isNegative() || d.isZero() ? Duration.ofMillis(100) : d;
+    }
+
+    @Override
+    public String toString() {
+        return name + "(" + Gates.human(timeout) + ")";
+    }
+}

@@ -1,0 +1,95 @@
+package dev.fleetfix.steps.model;
+
+import dev.fleetfix.health.GateTarget;
+import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.health.Wait;
+import dev.fleetfix.health.WaitListener;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.topology.Sentinels;
+import dev.fleetfix.transport.RemoteShell;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a step may use on one host.
+ *
+ * @param host the host
+ * @param shell its shell (opened once per run)
+ * @param redis opens a connection to its Redis
+ * @param primaries opens a replica's primary, when it is in the inventory
+ * @param sentinels the inventory's Redis Sentinels (none when it names none)
+ * @param check check mode: read everything, write nothing, report what would change
+ * @param state the host's facts and whether this play changed it
+ * @param clock the run's clock
+ * @param sleeper the run's sleeper
+ * @param runStamp the run's id ({@code 20261128T013000Z-3f9a1c07}), used in backup file names
+ * @param pollInterval how often gates poll
+ * @param waits told of every wait that lasts, or may last, noticeably long ({@link Wait})
+ */
+public record StepContext(
+        Host host,
+        RemoteShell shell,
+        GateTarget.Connect redis,
+        GateTarget.Primaries primaries,
+        Sentinels sentinels,
+        boolean check,
+        HostState state,
+        Clock clock,
+        Sleeper sleeper,
+        String runStamp,
+        Duration pollInterval,
+        WaitListener waits) {
+
+    public StepContext {
+        Objects.requireNonNull(waits, "waits");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shell, "shell");
+        Objects.requireNonNull(redis, "redis");
+        Objects.requireNonNull(primaries, "primaries");
+        Objects.requireNonNull(sentinels, "sentinels");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(runStamp, "runStamp");
+        Objects.requireNonNull(pollInterval, "pollInterval");
+    }
+
+    /** A context whose waits nobody is told about. */
+    public StepContext(
+            Host host,
+            RemoteShell shell,
+            GateTarget.Connect redis,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels,
+            boolean check,
+            HostState state,
+            Clock clock,
+            Sleeper sleeper,
+            String runStamp,
+            Duration pollInterval) {
+        this(
+                host,
+                shell,
+                redis,
+                primaries,
+                sentinels,
+                check,
+                state,
+                clock,
+                sleeper,
+                runStamp,
+                pollInterval,
+                WaitListener.none());
+    }
+
+    public GateTarget gateTarget() {
+        return new GateTarget(host.name(), redis, primaries, clock, sleeper, pollInterval, waits);
+    }
+
+    /** The same context, gates polling every {@code interval}. */
+    public StepContext withPollInterval(Duration interval) {
+        return new StepContext(
+                host, shell, redis, primaries, sentinels, check, state, clock, sleeper, runStamp, interval, waits);
+    }
+}
