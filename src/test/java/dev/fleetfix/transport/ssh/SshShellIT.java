@@ -3,6 +3,7 @@ package dev.fleetfix.transport.ssh;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
@@ -13,7 +14,6 @@ import dev.fleetfix.transport.ShellFactories;
 import dev.fleetfix.transport.ShellPool;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.SshOptions;
-import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.nio.charset.StandardCharsets;
