@@ -3,52 +3,17 @@ package dev.fleetfix.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.redis.RedisVersion;
-import dev.fleetfix.transport.Command;
-import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.RemoteShell;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RedisBenchmarkEngineTest {
 
-    /** Answers each command by the first rule whose text it contains; records what ran. */
-    private static final class FakeShell implements RemoteShell {
-        final Map<String, ExecResult> rules = new LinkedHashMap<>();
-        final List<Command> ran = new ArrayList<>();
-
-        FakeShell answer(String contains, int exit, String stdout, String stderr) {
-            rules.put(contains, new ExecResult(exit, stdout, stderr, Duration.ofMillis(5)));
-            return this;
-        }
-
-        @Override
-        public String hostName() {
-            return "redis-1";
-        }
-
-        @Override
-        public ExecResult exec(Command command) {
-            ran.add(command);
-            return rules.entrySet().stream()
-                    .filter(e -> command.script().contains(e.getKey()))
-                    .map(Map.Entry::getValue)
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("unexpected command: " + command.script()));
-        }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {}
+    /** Answers each command by the first rule whose text it contains; any other command fails the test. */
+    private static RecordingShell shell() {
+        return new RecordingShell("redis-1").strict().refusePuts("redis-benchmark writes no file");
     }
 
     private final RedisBenchmarkEngine engine = new RedisBenchmarkEngine();
@@ -69,8 +34,7 @@ class RedisBenchmarkEngineTest {
 
     @Test
     void readsCsvFromRedis7AndNamesResultsAfterTheTests() {
-        FakeShell shell = new FakeShell()
-                .answer("--version", 0, Fixtures.read("redis7-version.txt"), "")
+        RecordingShell shell = shell().answer("--version", 0, Fixtures.read("redis7-version.txt"), "")
                 .answer(" SET ", 0, Fixtures.read("redis7-csv-custom-command.csv"), "")
                 .answer(" GET ", 0, Fixtures.read("redis7-csv-set-pipelined.csv"), "");
 
@@ -79,39 +43,37 @@ class RedisBenchmarkEngineTest {
         assertThat(results).extracting(BenchResult::test).containsExactly("SET", "GET");
         assertThat(results.get(1).rps()).isEqualTo(161290.33);
         assertThat(Metric.P99.valueOf(results.get(1))).hasValue(9.119);
-        assertThat(shell.ran.get(1).script()).contains("--csv");
-        assertThat(shell.ran.get(1).timeout()).isEqualTo(spec.timeout());
+        assertThat(shell.commands().get(1).script()).contains("--csv");
+        assertThat(shell.commands().get(1).timeout()).isEqualTo(spec.timeout());
     }
 
     @Test
     void readsTheVerboseDistributionWhenRedisBenchmarkIsTooOldToSayItsVersion() {
-        FakeShell shell = new FakeShell()
-                .answer("--version", 1, "", "Unrecognized option or bad number of args for: '--version'")
+        RecordingShell shell = shell().answer(
+                        "--version", 1, "", "Unrecognized option or bad number of args for: '--version'")
                 .answer(" SET ", 0, Fixtures.read("seed-2.8-thp-always.txt"), "");
 
         List<BenchResult> results =
                 engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(2, 8, 19)));
 
-        assertThat(shell.ran.get(1).script()).doesNotContain("--csv");
+        assertThat(shell.commands().get(1).script()).doesNotContain("--csv");
         assertThat(Metric.MAX.valueOf(results.get(0))).hasValue(169);
         assertThat(results.get(0).test()).isEqualTo("SET");
     }
 
     @Test
     void usesTheServersVersionWhenRedisBenchmarkGivesNone() {
-        FakeShell shell = new FakeShell()
-                .answer("--version", 1, "", "")
+        RecordingShell shell = shell().answer("--version", 1, "", "")
                 .answer(" SET ", 0, Fixtures.read("redis7-csv-custom-command.csv"), "");
 
         engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(6, 2, 6)));
 
-        assertThat(shell.ran.get(1).script()).contains("--csv");
+        assertThat(shell.commands().get(1).script()).contains("--csv");
     }
 
     @Test
     void saysWhenRedisBenchmarkIsMissing() {
-        FakeShell shell = new FakeShell()
-                .answer("--version", 127, "", "sh: redis-benchmark: not found")
+        RecordingShell shell = shell().answer("--version", 127, "", "sh: redis-benchmark: not found")
                 .answer(" SET ", 127, "", "sh: redis-benchmark: not found");
 
         assertThatThrownBy(() -> engine.run(shell, spec, Optional.empty()))
@@ -121,8 +83,7 @@ class RedisBenchmarkEngineTest {
 
     @Test
     void aValkeyHostRunsValkeyBenchmarkAndReadsItsCsv() {
-        FakeShell shell = new FakeShell()
-                .answer("valkey-benchmark --version", 0, "valkey-benchmark 8.1.1", "")
+        RecordingShell shell = shell().answer("valkey-benchmark --version", 0, "valkey-benchmark 8.1.1", "")
                 .answer(
                         " SET ",
                         0,
@@ -135,7 +96,7 @@ class RedisBenchmarkEngineTest {
         List<BenchResult> results =
                 engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.empty(), true);
 
-        assertThat(shell.ran.get(1).script())
+        assertThat(shell.commands().get(1).script())
                 .startsWith("valkey-benchmark -h 127.0.0.1")
                 .contains("--csv");
         assertThat(results).singleElement().satisfies(r -> assertThat(r.test()).isEqualTo("SET"));
@@ -143,8 +104,7 @@ class RedisBenchmarkEngineTest {
 
     @Test
     void aRedisHostWithOnlyValkeyBenchmarkUsesIt() {
-        FakeShell shell = new FakeShell()
-                .answer("redis-benchmark --version", 127, "", "sh: redis-benchmark: not found")
+        RecordingShell shell = shell().answer("redis-benchmark --version", 127, "", "sh: redis-benchmark: not found")
                 .answer("valkey-benchmark --version", 0, "valkey-benchmark 8.1.1", "")
                 .answer(" SET ", 0, "\"test\",\"rps\"\n\"SET\",\"1.0\"\n", "");
 
@@ -153,8 +113,7 @@ class RedisBenchmarkEngineTest {
 
     @Test
     void reportsServerErrorsThatLeaveNoResult() {
-        FakeShell shell = new FakeShell()
-                .answer("--version", 0, "redis-benchmark 7.0.15", "")
+        RecordingShell shell = shell().answer("--version", 0, "redis-benchmark 7.0.15", "")
                 .answer(
                         " INCR ",
                         0,
@@ -168,7 +127,7 @@ class RedisBenchmarkEngineTest {
 
     @Test
     void refusesThreadsOnOldVersions() {
-        FakeShell shell = new FakeShell().answer("--version", 1, "", "");
+        RecordingShell shell = shell().answer("--version", 1, "", "");
 
         assertThatThrownBy(() -> engine.run(shell, spec.withThreads(4), Optional.of(new RedisVersion(5, 0, 7))))
                 .hasMessageContaining("--threads needs redis-benchmark 6.0");

@@ -2,30 +2,44 @@ package dev.fleetfix.checks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.FakeRedis;
+import dev.fleetfix.fake.RecordingShell;
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class HostAuditorTest {
     private final HostAuditor auditor = new HostAuditor();
-    private final Host lab1 = TestHosts.host("lab-1", "127.0.0.11");
+    private final Host lab1 = TestHosts.lab("lab-1", "127.0.0.11");
+
+    /** A shell answering every command from a function; the audit writes nothing. */
+    private static RecordingShell shell(String host, Function<Command, ExecResult> answer) {
+        return RecordingShell.answering(host, answer).refusePuts("the audit writes nothing");
+    }
+
+    private static RecordingShell printing(String host, String stdout) {
+        return shell(host, command -> RecordingShell.ok(stdout));
+    }
 
     @Test
     void gathersEverythingInOneCommandAndOneRedisConnection() {
-        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+        RecordingShell shell = printing("lab-1", FactOutput.debian12().text());
         FakeRedis redis = FakeRedis.redis7();
 
         HostAudit audit = auditor.audit(lab1, shell, redis);
 
-        assertThat(shell.commands).hasSize(1);
-        assertThat(redis.connections).isEqualTo(1);
-        assertThat(redis.closed).isEqualTo(1);
-        assertThat(shell.closed).as("the shell belongs to the pool").isFalse();
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(redis.connections()).isEqualTo(1);
+        assertThat(redis.closes()).isEqualTo(1);
+        assertThat(shell.closed()).as("the shell belongs to the pool").isFalse();
         assertThat(audit.verdict()).isEqualTo(Verdict.OK);
         HostFacts facts = audit.facts().orElseThrow();
         assertThat(facts.redis().version()).contains("7.0.15");
@@ -39,7 +53,7 @@ class HostAuditorTest {
     void valkeyIsReportedWithItsOwnVersionAndJudgedByTheRedisItForked() {
         FakeRedis valkey = FakeRedis.fromInfo(dev.fleetfix.redis.RedisServerTest.info("valkey-8.1.1"))
                 .config("disable-thp", "no");
-        FakeShell shell = FakeShell.printing(
+        RecordingShell shell = printing(
                 "lab-1",
                 FactOutput.debian12()
                         .set("thp.enabled", "[always] madvise never")
@@ -59,7 +73,7 @@ class HostAuditorTest {
     @Test
     void redis28CannotOptOutOfThp() {
         FakeRedis old = FakeRedis.fromInfo(dev.fleetfix.redis.RedisServerTest.info("redis-2.8.19"));
-        FakeShell shell = FakeShell.printing(
+        RecordingShell shell = printing(
                 "lab-1",
                 FactOutput.debian12()
                         .set("thp.enabled", "[always] madvise never")
@@ -74,22 +88,22 @@ class HostAuditorTest {
 
     @Test
     void passesRedisPidToTheScriptAndRunsAsRootWithBecome() {
-        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+        RecordingShell shell = printing("lab-1", FactOutput.debian12().text());
 
         auditor.audit(lab1, shell, FakeRedis.redis7());
 
-        assertThat(shell.commands.get(0).script()).startsWith("redis_pid=4242\n");
-        assertThat(shell.commands.get(0).become()).isTrue();
-        assertThat(shell.commands.get(0).timeout()).isEqualTo(HostAuditor.DEFAULT_EXEC_TIMEOUT);
+        assertThat(shell.commands().get(0).script()).startsWith("redis_pid=4242\n");
+        assertThat(shell.commands().get(0).become()).isTrue();
+        assertThat(shell.commands().get(0).timeout()).isEqualTo(HostAuditor.DEFAULT_EXEC_TIMEOUT);
     }
 
     @Test
     void withoutBecomeTheScriptRunsAsTheLoginUser() {
-        FakeShell shell = FakeShell.printing("lab-1", FactOutput.debian12().text());
+        RecordingShell shell = printing("lab-1", FactOutput.debian12().text());
 
-        auditor.audit(TestHosts.host("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
+        auditor.audit(TestHosts.lab("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
 
-        assertThat(shell.commands.get(0).become()).isFalse();
+        assertThat(shell.commands().get(0).become()).isFalse();
     }
 
     @Test
@@ -98,22 +112,22 @@ class HostAuditorTest {
                 .set("uid", "1000")
                 .set("smaps", "error awk: cannot open /proc/4242/smaps_rollup (Permission denied)")
                 .text();
-        FakeShell shell = new FakeShell(
+        RecordingShell shell = shell(
                 "lab-1",
                 command -> command.become()
                         ? new ExecResult(1, "", "sudo: a password is required", Duration.ofMillis(2))
-                        : FakeShell.ok(userOutput));
+                        : RecordingShell.ok(userOutput));
 
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.redis7());
 
-        assertThat(shell.commands).extracting(c -> c.become()).containsExactly(true, false);
+        assertThat(shell.commands()).extracting(c -> c.become()).containsExactly(true, false);
         assertThat(audit.verdict()).isEqualTo(Verdict.OK);
         assertThat(audit.findings()).extracting(Finding::code).containsExactly("huge-pages-unknown");
     }
 
     @Test
     void anUnreachableHostIsUnreachableWithTheTransportsMessage() {
-        FakeShell shell = new FakeShell("lab-1", command -> {
+        RecordingShell shell = shell("lab-1", command -> {
             throw new TransportException(
                     "lab-1", TransportException.Kind.UNREACHABLE, "127.0.0.11:22: connection refused", null);
         });
@@ -129,7 +143,7 @@ class HostAuditorTest {
 
     @Test
     void aRedisThatIsDownIsAFindingAndTheScriptFallsBackToPidof() {
-        FakeShell shell = FakeShell.printing(
+        RecordingShell shell = printing(
                 "lab-1",
                 FactOutput.debian12()
                         .set("redis.pid", "pidof ")
@@ -138,7 +152,7 @@ class HostAuditorTest {
 
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.refusing("connection refused"));
 
-        assertThat(shell.commands.get(0).script()).startsWith("redis_pid=''\n");
+        assertThat(shell.commands().get(0).script()).startsWith("redis_pid=''\n");
         assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
@@ -147,11 +161,10 @@ class HostAuditorTest {
 
     @Test
     void aRefusedConfigCommandLeavesThoseFactsUnknown() {
-        FakeRedis redis = FakeRedis.redis7();
-        redis.configRefused = true;
+        FakeRedis redis = FakeRedis.redis7().configRenamedAway();
 
-        HostAudit audit = auditor.audit(
-                lab1, FakeShell.printing("lab-1", FactOutput.debian12().text()), redis);
+        HostAudit audit =
+                auditor.audit(lab1, printing("lab-1", FactOutput.debian12().text()), redis);
 
         HostFacts facts = audit.facts().orElseThrow();
         assertThat(facts.redis().reachable()).isTrue();
@@ -167,22 +180,22 @@ class HostAuditorTest {
     void anAclUserIsToldWhichCommandsItMayNotRun() {
         FakeRedis redis = FakeRedis.redis7().withoutConfigRights();
 
-        HostAudit audit = auditor.audit(
-                lab1, FakeShell.printing("lab-1", FactOutput.debian12().text()), redis);
+        HostAudit audit =
+                auditor.audit(lab1, printing("lab-1", FactOutput.debian12().text()), redis);
 
         RedisFacts facts = audit.facts().orElseThrow().redis();
         assertThat(facts.reachable()).isTrue();
         assertThat(facts.version()).contains("7.0.15");
         assertThat(facts.refused())
                 .containsExactly("config|get (NOPERM)", "config|rewrite (NOPERM)", "config|set (NOPERM)");
-        assertThat(redis.dryrunUsers).containsOnly("default");
+        assertThat(redis.aclDryrunUsers()).containsOnly("default");
     }
 
     @Test
     void aRedisThatRefusesOurCredentialsIsAuthFailedNotDown() {
         HostAudit audit = auditor.audit(
                 lab1,
-                FakeShell.printing("lab-1", FactOutput.debian12().text()),
+                printing("lab-1", FactOutput.debian12().text()),
                 FakeRedis.refusingCredentials("authentication failed: WRONGPASS invalid username-password pair"));
 
         RedisFacts facts = audit.facts().orElseThrow().redis();
@@ -197,9 +210,9 @@ class HostAuditorTest {
 
     @Test
     void aFailingScriptMakesTheHostUnreachableWithItsError() {
-        FakeShell shell = new FakeShell("lab-1", command -> new ExecResult(127, "", "sh: not found", Duration.ZERO));
+        RecordingShell shell = shell("lab-1", command -> new ExecResult(127, "", "sh: not found", Duration.ZERO));
 
-        HostAudit audit = auditor.audit(TestHosts.host("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
+        HostAudit audit = auditor.audit(TestHosts.lab("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
 
         assertThat(audit.verdict()).isEqualTo(Verdict.UNREACHABLE);
         assertThat(audit.findings().get(0).text())
@@ -209,9 +222,9 @@ class HostAuditorTest {
     @Test
     void theFleetAuditorKeepsInventoryOrderAndTurnsShellFailuresIntoUnreachable() {
         List<Host> hosts = List.of(
-                TestHosts.host("lab-1", "127.0.0.11"),
-                TestHosts.host("lab-2", "127.0.0.12"),
-                TestHosts.host("lab-3", "127.0.0.13"));
+                TestHosts.lab("lab-1", "127.0.0.11"),
+                TestHosts.lab("lab-2", "127.0.0.12"),
+                TestHosts.lab("lab-3", "127.0.0.13"));
         FleetAuditor fleet = new FleetAuditor(
                 auditor,
                 host -> {
@@ -222,7 +235,7 @@ class HostAuditorTest {
                                 "127.0.0.12:22: connect timed out after 5s",
                                 null);
                     }
-                    return FakeShell.printing(host.name(), FactOutput.debian12().text());
+                    return printing(host.name(), FactOutput.debian12().text());
                 },
                 FakeRedis.redis7(),
                 2);

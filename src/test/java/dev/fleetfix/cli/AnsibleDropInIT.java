@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,16 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AnsibleDropInIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("drop-1").withThp(LabThp.ALWAYS),
+            LabHostSpec.named("drop-2").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER));
 
     @TempDir
     static Path repo;
 
     @BeforeAll
     static void startFleetAndWriteTheRepository() throws IOException {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("drop-1").withThp(LabThp.ALWAYS),
-                LabHostSpec.named("drop-2").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER)));
         Files.writeString(repo.resolve("hosts"), "[redis]\ndrop-1\ndrop-2\n");
         Files.createDirectories(repo.resolve("group_vars"));
         Files.writeString(
@@ -56,13 +57,6 @@ class AnsibleDropInIT {
         ssh.append("    User nobody-should-win-over-group-vars\n");
         Files.writeString(repo.resolve("ssh_config"), ssh.toString());
         Files.createDirectories(repo.resolve("home"));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     private static CliRun fleetfix(String... args) {

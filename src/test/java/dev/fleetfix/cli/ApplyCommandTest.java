@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.rollout.RolloutPolicy;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,14 +25,6 @@ class ApplyCommandTest {
     private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
     private Path inventory;
     private Path playbook;
-
-    /** What a user would see: exit code, stdout, stderr. */
-    record Run(int exitCode, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
     @BeforeEach
     void fleet() throws Exception {
@@ -68,7 +58,7 @@ class ApplyCommandTest {
                 """);
     }
 
-    private Run apply(String... args) {
+    private CliRun apply(String... args) {
         CommandLine cmd = Main.commandLine();
         ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
         apply.clock = clock;
@@ -77,22 +67,17 @@ class ApplyCommandTest {
         apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
         apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
         apply.runsHome = dir.resolve("fleetfix-runs");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
         String[] all = new String[args.length + 1];
         all[0] = "apply";
         System.arraycopy(args, 0, all, 1, args.length);
-        int code = cmd.execute(all);
-        return new Run(code, out.toString(), err.toString());
+        return CliRun.of(cmd, all);
     }
 
     @Test
     void appliesThenNothingIsPending() {
-        Run check = apply(playbook.toString(), "-i", inventory.toString(), "--check", "--diff", "--no-color");
+        CliRun check = apply(playbook.toString(), "-i", inventory.toString(), "--check", "--diff", "--no-color");
         assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
-        assertThat(check.out())
+        assertThat(check.stdout())
                 .contains("check mode")
                 .contains("would change: [r1] thp: thp.enabled always → never, thp.defrag always → never")
                 .contains("+++ b/etc/systemd/system/fleetfix-thp.service")
@@ -100,19 +85,19 @@ class ApplyCommandTest {
                 .doesNotContain("\u001b[");
         assertThat(hosts.get("r1").thp("enabled")).isEqualTo("always");
 
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
-        assertThat(run.out()).containsPattern("r1 +: ok=1 +changed=3 +failed=0 +skipped=0 +unreachable=0");
+        assertThat(run.stdout()).containsPattern("r1 +: ok=1 +changed=3 +failed=0 +skipped=0 +unreachable=0");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.thp("enabled")).isEqualTo("never"));
 
-        Run again = apply(playbook.toString(), "-i", inventory.toString(), "--check");
+        CliRun again = apply(playbook.toString(), "-i", inventory.toString(), "--check");
         assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.OK);
-        assertThat(again.out()).contains("check: nothing to change");
+        assertThat(again.stdout()).contains("check: nothing to change");
     }
 
     @Test
     void limitNarrowsThePlay() {
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--limit", "r2");
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--limit", "r2");
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(hosts.get("r1").thp("enabled")).isEqualTo("always");
         assertThat(hosts.get("r2").thp("enabled")).isEqualTo("never");
@@ -120,43 +105,44 @@ class ApplyCommandTest {
 
     @Test
     void listHostsShowsEachPlaysBatchesAndConnectsToNothing() {
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "--limit", "r1:r3");
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "--limit", "r1:r3");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).isEqualTo("play [thp off] (2 hosts)\n  batch 1: r1\n  batch 2: r3\n");
+        assertThat(run.stdout()).isEqualTo("play [thp off] (2 hosts)\n  batch 1: r1\n  batch 2: r3\n");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
     @Test
     void badPlaybookIsExit2AndTouchesNothing() throws Exception {
         Files.writeString(playbook, "- hosts: redis\n  steps:\n    - restart_redis: {unit: \"{{ nope }}\"}\n");
-        Run run = apply(playbook.toString(), "-i", inventory.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString());
         assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains(playbook + ":3:7: restart_redis.unit (host r1): undefined variable 'nope'");
+        assertThat(run.stderr()).contains(playbook + ":3:7: restart_redis.unit (host r1): undefined variable 'nope'");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
     @Test
     void badWindowIsExit2() {
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 1-5");
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 1-5");
         assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains("--window: window 'Sat 1-5'");
+        assertThat(run.stderr()).contains("--window: window 'Sat 1-5'");
     }
 
     @Test
     void closedWindowIsExit1AndTouchesNothing() {
         clock.set(Instant.parse("2026-11-30T10:00:00Z"));
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 01:00-05:00 Europe/Berlin");
+        CliRun run =
+                apply(playbook.toString(), "-i", inventory.toString(), "--window", "Sat 01:00-05:00 Europe/Berlin");
         assertThat(run.exitCode()).isEqualTo(ExitCode.FINDINGS);
-        assertThat(run.out()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
+        assertThat(run.stdout()).contains("REFUSED: outside the change window Sat 01:00-05:00 Europe/Berlin");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
     @Test
     void haltedRolloutIsExit1WithTheSummary() {
         hosts.get("r2").restartBreaksRedis();
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
-        assertThat(run.out())
+        assertThat(run.stdout())
                 .contains("HALTED [thp off]: batch 2: 1 of 1 hosts failed")
                 .contains("done:      r1")
                 .contains("failed:    r2")
@@ -167,14 +153,14 @@ class ApplyCommandTest {
     @Test
     void aReportDirThatCannotBeMadeIsExit2BeforeAnyHostIsTouched() throws Exception {
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        Run run = apply(
+        CliRun run = apply(
                 playbook.toString(),
                 "-i",
                 inventory.toString(),
                 "--report",
                 file.resolve("reports").toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains("--report " + file.resolve("reports") + ": cannot create the directory");
+        assertThat(run.stderr()).contains("--report " + file.resolve("reports") + ": cannot create the directory");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
@@ -182,9 +168,9 @@ class ApplyCommandTest {
     void aReportPathThatIsADirectoryIsExit2BeforeAnyHostIsTouched() throws Exception {
         Path reports = dir.resolve("reports");
         Files.createDirectories(reports.resolve("junit.xml"));
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains(reports.resolve("junit.xml") + " is a directory");
+        assertThat(run.stderr()).contains(reports.resolve("junit.xml") + " is a directory");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
@@ -193,9 +179,9 @@ class ApplyCommandTest {
         Path runDir = Files.createDirectories(dir.resolve("run"));
         Path elsewhere = Files.writeString(dir.resolve("precious.conf"), "keep me\n");
         Files.createSymbolicLink(runDir.resolve("journal.jsonl"), elsewhere);
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains("journal.jsonl is a symbolic link");
+        assertThat(run.stderr()).contains("journal.jsonl is a symbolic link");
         assertThat(Files.readString(elsewhere)).isEqualTo("keep me\n");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
@@ -204,14 +190,14 @@ class ApplyCommandTest {
     void aRunDirInUseByAnotherRunIsRefusedBeforeAnyHostIsTouched() throws Exception {
         Path runDir = dir.resolve("run");
         try (dev.fleetfix.rollout.RunJournal other = new dev.fleetfix.rollout.RunJournal(runDir)) {
-            Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+            CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-            assertThat(run.err()).contains("is in use by another fleetfix run");
+            assertThat(run.stderr()).contains("is in use by another fleetfix run");
         }
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
         assertThat(Files.readString(runDir.resolve("journal.jsonl"))).isEmpty();
         // once the other run ended, this one runs
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
         assertThat(run.exitCode()).as(run.toString()).isZero();
     }
 
@@ -219,7 +205,7 @@ class ApplyCommandTest {
     void theJournalTheReportAndTheLocksCarryOneRunId() throws Exception {
         Path reports = dir.resolve("reports");
         hosts.get("r2").failRestarts();
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         String reportId = json.readTree(reports.resolve("report.json").toFile())
@@ -258,9 +244,10 @@ class ApplyCommandTest {
         // r3 is held by another run, whose owner file says hostile things too
         hosts.get("r3").write("/run/lock/fleetfix.lock/owner", "run=other\u001b[2J\npid=1\nnode=elsewhere\u0007\n");
         Path reports = dir.resolve("reports");
-        Run run = apply(playbook.toString(), "-i", inventory.toString(), "--no-color", "--report", reports.toString());
+        CliRun run =
+                apply(playbook.toString(), "-i", inventory.toString(), "--no-color", "--report", reports.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
-        assertThat(run.out() + run.err())
+        assertThat(run.stdout() + run.stderr())
                 .as(run.toString())
                 .doesNotContain("\u001b", "\u0007", "\u0000")
                 .contains("\\x1b[31mred\\x07")
@@ -289,7 +276,7 @@ class ApplyCommandTest {
     @Test
     void aRefusedPlaybookLeavesNoEmptyRunDirectoryBehind() throws Exception {
         Files.writeString(playbook, "- hosts: redis\n  steps:\n    - restart_redis: {unit: \"{{ nope }}\"}\n");
-        Run run = apply(playbook.toString(), "-i", inventory.toString());
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
         Path runs = dir.resolve("fleetfix-runs");
         assertThat(Files.exists(runs) ? Files.list(runs).toList() : List.of()).isEmpty();

@@ -2,7 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.transport.ExecResult;
@@ -13,12 +13,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -37,22 +36,11 @@ class ApplyIT {
             + " ls -la /etc/systemd/system /etc/systemd/system/*.wants | sha256sum;"
             + " systemctl is-enabled fleetfix-thp.service 2>&1 || true";
 
-    private static LabFleet fleet;
-
-    @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
-                LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS),
-                LabHostSpec.named("lab-3").withThp(LabThp.ALWAYS).withReplicaOf("lab-2")));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
-    }
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
+            LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS),
+            LabHostSpec.named("lab-3").withThp(LabThp.ALWAYS).withReplicaOf("lab-2"));
 
     private static CliRun apply(Clock clock, String... args) {
         CommandLine cmd = Main.commandLine();

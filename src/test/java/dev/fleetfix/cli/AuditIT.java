@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.transport.ExecResult;
@@ -17,31 +17,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code fleetfix audit} against lab hosts with real sshd, systemd and redis-server. */
 class AuditIT {
     private static final String PASSWORD = "audit-2.pw";
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            // THP always, Redis with disable-thp no: exposed
+            LabHostSpec.named("audit-1").withThp(LabThp.ALWAYS),
+            // a RHEL 6 kernel's THP directory, THP always, Redis opting out: low risk; a password file
+            LabHostSpec.named("audit-2")
+                    .withThp(LabThp.ALWAYS)
+                    .withRhel6Thp()
+                    .withDisableThp(true)
+                    .withPassword(PASSWORD),
+            // THP never: ok once overcommit is 1
+            LabHostSpec.named("audit-3").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER),
+            // for outages
+            LabHostSpec.named("audit-4").withThp(LabThp.MADVISE));
+
     private static String inventory;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                // THP always, Redis with disable-thp no: exposed
-                LabHostSpec.named("audit-1").withThp(LabThp.ALWAYS),
-                // a RHEL 6 kernel's THP directory, THP always, Redis opting out: low risk; a password file
-                LabHostSpec.named("audit-2")
-                        .withThp(LabThp.ALWAYS)
-                        .withRhel6Thp()
-                        .withDisableThp(true)
-                        .withPassword(PASSWORD),
-                // THP never: ok once overcommit is 1
-                LabHostSpec.named("audit-3").withThp(LabThp.NEVER).withThpDefrag(LabThp.NEVER),
-                // for outages
-                LabHostSpec.named("audit-4").withThp(LabThp.MADVISE)));
+    static void prepareHosts() {
         inventory = fleet.inventoryFile().toString();
         // vm.overcommit_memory is the machine's, shared by every container; a bind mount in audit-3's own
         // mount namespace gives that host a 1 without touching the machine.
@@ -49,13 +51,6 @@ class AuditIT {
                 "audit-3",
                 "echo 1 > /run/overcommit_memory && mount --bind /run/overcommit_memory"
                         + " /proc/sys/vm/overcommit_memory && cat /proc/sys/vm/overcommit_memory");
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     private static String root(String host, String command) {

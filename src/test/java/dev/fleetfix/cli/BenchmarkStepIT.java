@@ -2,16 +2,15 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -36,24 +35,13 @@ class BenchmarkStepIT {
             + "    - name: benchmark after\n"
             + "      benchmark: {name: thp, phase: after, " + BENCH + "}\n";
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
+            LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS));
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withThp(LabThp.ALWAYS),
-                LabHostSpec.named("lab-2").withThp(LabThp.ALWAYS)));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
-    }
 
     private CliRun apply(String... options) throws Exception {
         Path playbook = dir.resolve("bench.yaml");

@@ -2,18 +2,18 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,30 +29,24 @@ class ClusterRestartIT {
     @TempDir
     static Path dir;
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withCluster().withSave(""),
+            LabHostSpec.named("lab-2").withCluster().withSave("").withReplicaOf("lab-1"),
+            LabHostSpec.named("lab-3").withCluster());
+
     private static LabData lab;
     private static Map<String, String> seeded;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withCluster().withSave(""),
-                LabHostSpec.named("lab-2").withCluster().withSave("").withReplicaOf("lab-1"),
-                LabHostSpec.named("lab-3").withCluster()));
-        lab = new LabData(fleet, HOSTS);
+    static void prepareHosts() {
+        lab = new LabData(fleet.get(), HOSTS);
         lab.seedCluster("lab-1", "key", 4000);
         int onFirstShard = Integer.parseInt(lab.cli("lab-1", "DBSIZE"));
         assertThat(onFirstShard).isBetween(1500, 2500);
         lab.awaitKeys("lab-2", onFirstShard);
         assertThat(Integer.parseInt(lab.cli("lab-3", "DBSIZE"))).isEqualTo(4000 - onFirstShard);
         seeded = lab.digests();
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     @AfterEach

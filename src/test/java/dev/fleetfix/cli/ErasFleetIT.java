@@ -2,19 +2,19 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabPreset;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ErasFleetIT {
     private static final int KEYS = 2000;
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabPreset.ERAS.specs(7));
     /** "host:port" -> "version dbsize digest" before anything ran. */
     private static final Map<String, String> seeded = new LinkedHashMap<>();
 
@@ -34,10 +36,9 @@ class ErasFleetIT {
     static Path dir;
 
     @BeforeAll
-    static void startFleet() {
-        long started = System.nanoTime();
-        fleet = LabFleet.start(LabPreset.ERAS.specs(7));
-        System.out.printf("ErasFleetIT: eras fleet up in %.1f s%n", (System.nanoTime() - started) / 1e9);
+    static void prepareHosts() {
+        System.out.printf(
+                "ErasFleetIT: eras fleet up in %.1f s%n", fleet.startedIn().toMillis() / 1e3);
         for (LabHost host : fleet.hosts()) {
             for (int port : host.redisPorts()) {
                 cli(
@@ -48,13 +49,6 @@ class ErasFleetIT {
             }
         }
         System.out.println("ErasFleetIT: seeded " + seeded);
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     /** The host's own client (redis-cli, or valkey-cli where that is all there is) against one instance. */

@@ -2,14 +2,14 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,17 +34,18 @@ class HardenedRedisIT {
     @TempDir
     static Path dir;
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withSave("").withAppendonly(false),
+            LabHostSpec.named("lab-2").withSave("900 1").withAppendonly(false),
+            LabHostSpec.named("lab-3"),
+            LabHostSpec.named("lab-4"));
+
     private static LabData lab;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withSave("").withAppendonly(false),
-                LabHostSpec.named("lab-2").withSave("900 1").withAppendonly(false),
-                LabHostSpec.named("lab-3"),
-                LabHostSpec.named("lab-4")));
-        lab = new LabData(fleet, List.of("lab-1", "lab-2"));
+    static void prepareHosts() {
+        lab = new LabData(fleet.get(), List.of("lab-1", "lab-2"));
         // Redis reads rename-command only at start: the hosts' Redis is restarted with it, then seeded.
         fleet.rootExec(
                 "lab-1",
@@ -63,13 +64,6 @@ class HardenedRedisIT {
             assertThat(lab.cli(host, "CONFIG GET save")).as(host).contains("unknown command");
             lab.seed(host, "user", KEYS);
             assertThat(lab.cli(host, "DBSIZE")).isEqualTo(Integer.toString(KEYS));
-        }
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
         }
     }
 

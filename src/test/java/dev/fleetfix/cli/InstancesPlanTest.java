@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.rollout.RolloutPolicy;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,13 +59,9 @@ class InstancesPlanTest {
         apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
         apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
         apply.runsHome = dir.resolve("fleetfix-runs");
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute("apply", playbook.toString(), "-i", inventory.toString(), "--list-hosts");
-        assertThat(code).as(out + "\n" + err).isZero();
-        return out.toString();
+        CliRun run = CliRun.of(cmd, "apply", playbook.toString(), "-i", inventory.toString(), "--list-hosts");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        return run.stdout();
     }
 
     @Test

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,35 +35,31 @@ class InventoryOptionsTest {
         }
     }
 
-    record Run(int exitCode, String out, String err, Probe probe) {}
+    /** The command of the last {@link #run}, with the hosts it selected. */
+    private Probe probe;
 
-    private static Run run(String... args) {
-        Probe probe = new Probe();
+    private CliRun run(String... args) {
+        probe = new Probe();
         CommandLine cmd = new CommandLine(probe);
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString(), probe);
+        return CliRun.of(cmd, args);
     }
 
     @Test
     void listHostsPrintsTheSelectedHostsOnePerLine() {
-        Run run = run("-i", FLEET, "--limit", "redis:!redis_primary", "--list-hosts");
+        CliRun run = run("-i", FLEET, "--limit", "redis:!redis_primary", "--list-hosts");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out().lines()).containsExactly("redis-2", "redis-3");
+        assertThat(run.stdout().lines()).containsExactly("redis-2", "redis-3");
     }
 
     @Test
     void withoutInventoryTheHostIsTheImplicitLocalhost() {
-        Run run = run();
+        CliRun run = run();
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.probe().selected).singleElement().satisfies(h -> {
+        assertThat(probe.selected).singleElement().satisfies(h -> {
             assertThat(h.name()).isEqualTo("localhost");
             assertThat(h.connection()).isEqualTo(Connection.LOCAL);
         });
@@ -73,19 +67,19 @@ class InventoryOptionsTest {
 
     @Test
     void aLimitThatMatchesNothingExitsTwoWithAnsiblesWords() {
-        Run run = run("-i", FLEET, "--limit", "nosuchgroup", "--list-hosts");
+        CliRun run = run("-i", FLEET, "--limit", "nosuchgroup", "--list-hosts");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err())
+        assertThat(run.stderr())
                 .isEqualTo("fleetfix: Could not match supplied host pattern: nosuchgroup" + System.lineSeparator());
-        assertThat(run.out()).isEmpty();
+        assertThat(run.stdout()).isEmpty();
     }
 
     @Test
     void aBrokenInventoryExitsTwoNamingFileAndLine() {
-        Run run = run("-i", "src/test/resources/inventory/missing.yaml");
+        CliRun run = run("-i", "src/test/resources/inventory/missing.yaml");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.err()).contains("missing.yaml: no such file");
+        assertThat(run.stderr()).contains("missing.yaml: no such file");
     }
 }

@@ -2,17 +2,17 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -27,11 +27,11 @@ class KernelTuningIT {
     private static final Path PLAYBOOK = Path.of("playbooks/kernel-tuning.yaml");
     private static final String FILE = "/etc/sysctl.d/90-fleetfix-redis.conf";
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("kt-1"), LabHostSpec.named("kt-2"));
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(LabHostSpec.named("kt-1"), LabHostSpec.named("kt-2")));
+    static void prepareHosts() {
         for (String host : HOSTS) {
             fleet.kernelDefault(host, "vm.overcommit_memory", 0);
             fleet.kernelDefault(host, "net.core.somaxconn", 128);
@@ -42,13 +42,6 @@ class KernelTuningIT {
                         + " && systemctl restart redis-server");
         LabData.await(() -> cli("kt-2", "PING").equals("PONG"), 30_000);
         assertThat(cli("kt-2", "CONFIG GET tcp-backlog")).contains("unknown command");
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     private static String cli(String host, String command) {

@@ -2,15 +2,15 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,30 +19,24 @@ import org.junit.jupiter.api.io.TempDir;
  * writes with CLIENT PAUSE WRITE where 3.0-6.0 pause every client.
  */
 class ManualFailoverIT {
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.builder("old-1").server(LabServer.REDIS_6_2).build(),
+            LabHostSpec.builder("old-2")
+                    .server(LabServer.REDIS_6_2)
+                    .replicaOf("old-1")
+                    .build());
+
     private static LabData data;
 
     @TempDir
     static Path dir;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.builder("old-1").server(LabServer.REDIS_6_2).build(),
-                LabHostSpec.builder("old-2")
-                        .server(LabServer.REDIS_6_2)
-                        .replicaOf("old-1")
-                        .build()));
-        data = new LabData(fleet, List.of("old-1", "old-2"));
+    static void prepareHosts() {
+        data = new LabData(fleet.get(), List.of("old-1", "old-2"));
         data.seed("old-1", "manual", 5000);
         data.awaitKeys("old-2", 5000);
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     @Test

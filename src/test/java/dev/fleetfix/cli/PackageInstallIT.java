@@ -2,7 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
@@ -12,9 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Debian package that {@code mvn package} builds, installed with apt into a clean Debian 12 lab host (the control
@@ -24,14 +24,16 @@ import org.junit.jupiter.api.Test;
 class PackageInstallIT {
     private static final String CONTROL = "pkg-control";
     private static final String TARGET = "pkg-target";
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named(CONTROL), LabHostSpec.named(TARGET).withThp(LabThp.ALWAYS));
+
     private static String deb;
 
     @BeforeAll
     static void installThePackageOnACleanHost() throws IOException {
         Path built = builtPackage();
-        fleet = LabFleet.start(
-                List.of(LabHostSpec.named(CONTROL), LabHostSpec.named(TARGET).withThp(LabThp.ALWAYS)));
         fleet.copyInto(CONTROL, built, "/tmp");
         deb = "/tmp/" + built.getFileName();
         root(CONTROL, "! command -v java && ! command -v fleetfix"); // clean: no Java, no fleetfix
@@ -43,13 +45,6 @@ class PackageInstallIT {
         System.out.printf(
                 "PackageInstallIT: apt install of %s (%d kB) with its Java runtime took %.1f s%n",
                 built.getFileName(), Files.size(built) / 1024, (System.nanoTime() - started) / 1e9);
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     private static Path builtPackage() throws IOException {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.rollout.RolloutPolicy;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +26,6 @@ class ReportSecretsTest {
 
     @TempDir
     Path dir;
-
-    record Run(int exitCode, String out, String err) {}
 
     @Test
     void noOutputContainsAPlantedPassword() throws Exception {
@@ -81,15 +77,15 @@ class ReportSecretsTest {
             return hosts.get(host.name()).redis().connect();
         };
         apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
-        Run run = execute(
+        CliRun run = CliRun.of(
                 cmd, "apply", "-vv", playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
-        Run show = execute(Main.commandLine(), "report", "show", reports.toString());
+        CliRun show = CliRun.of("report", "show", reports.toString());
 
         // the secrets did reach the engine: the inline password and the file holding the other
         assertThat(passwordsSeen).contains(INLINE, passwordFile.toString());
-        assertThat(run.out()).contains("FAILED").contains("report: " + reports.resolve("report.html"));
-        assertThat(show.out()).contains("RECAP");
-        StringBuilder everything = new StringBuilder(run.out() + run.err() + show.out() + show.err());
+        assertThat(run.stdout()).contains("FAILED").contains("report: " + reports.resolve("report.html"));
+        assertThat(show.stdout()).contains("RECAP");
+        StringBuilder everything = new StringBuilder(run.stdout() + run.stderr() + show.stdout() + show.stderr());
         List<Path> files;
         try (Stream<Path> s = Files.list(reports)) {
             files = s.toList();
@@ -101,14 +97,5 @@ class ReportSecretsTest {
             everything.append(Files.readString(f));
         }
         assertThat(everything.toString()).doesNotContain(INLINE).doesNotContain(IN_FILE);
-    }
-
-    private static Run execute(CommandLine cmd, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
     }
 }

@@ -3,17 +3,18 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,30 +30,24 @@ class SentinelRestartIT {
     @TempDir
     static Path dir;
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withSentinel(),
+            LabHostSpec.named("lab-2").withReplicaOf("lab-1").withSentinel(),
+            LabHostSpec.named("lab-3").withReplicaOf("lab-1").withSentinel());
+
     private static LabData lab;
     private static Map<String, String> seeded;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withSentinel(),
-                LabHostSpec.named("lab-2").withReplicaOf("lab-1").withSentinel(),
-                LabHostSpec.named("lab-3").withReplicaOf("lab-1").withSentinel()));
-        lab = new LabData(fleet, HOSTS);
+    static void prepareHosts() {
+        lab = new LabData(fleet.get(), HOSTS);
         lab.seed("lab-1", "key", 10000);
         lab.awaitKeys("lab-2", 10000);
         lab.awaitKeys("lab-3", 10000);
         seeded = lab.digests();
         assertThat(seeded.get("lab-1")).startsWith("10000 ");
         assertThat(seeded.values()).containsOnly(seeded.get("lab-1"));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     @AfterEach

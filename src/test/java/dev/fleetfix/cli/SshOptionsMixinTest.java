@@ -3,8 +3,6 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.transport.SshOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,9 +30,9 @@ class SshOptionsMixinTest {
     void defaultsAreStrictWithTenSeconds() {
         Probe probe = new Probe();
 
-        int exit = new CommandLine(probe).execute();
+        CliRun run = CliRun.of(new CommandLine(probe));
 
-        assertThat(exit).isZero();
+        assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(probe.options).isEqualTo(SshOptions.defaults());
     }
 
@@ -42,17 +40,17 @@ class SshOptionsMixinTest {
     void everyOptionReachesTheRecord() {
         Probe probe = new Probe();
 
-        int exit = new CommandLine(probe)
-                .execute(
-                        "--accept-new-host-keys",
-                        "--known-hosts",
-                        "lab/known_hosts",
-                        "--connect-timeout",
-                        "500ms",
-                        "--key-passphrase-env",
-                        "FLEETFIX_KEY_PASS");
+        CliRun run = CliRun.of(
+                new CommandLine(probe),
+                "--accept-new-host-keys",
+                "--known-hosts",
+                "lab/known_hosts",
+                "--connect-timeout",
+                "500ms",
+                "--key-passphrase-env",
+                "FLEETFIX_KEY_PASS");
 
-        assertThat(exit).isZero();
+        assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(probe.options)
                 .isEqualTo(new SshOptions(
                         Optional.of(Path.of("lab/known_hosts")),
@@ -63,13 +61,9 @@ class SshOptionsMixinTest {
 
     @Test
     void aBadTimeoutIsAUsageErrorNamingTheValue() {
-        StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Probe());
-        cmd.setErr(new PrintWriter(err));
+        CliRun run = CliRun.of(new CommandLine(new Probe()), "--connect-timeout", "soon");
 
-        int exit = cmd.execute("--connect-timeout", "soon");
-
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("--connect-timeout").contains("'soon'");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("--connect-timeout").contains("'soon'");
     }
 }

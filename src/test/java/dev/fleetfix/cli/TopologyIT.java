@@ -2,7 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,13 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -34,17 +34,18 @@ class TopologyIT {
     @TempDir
     static Path dir;
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1").withSave(""),
+            LabHostSpec.named("lab-2").withSave("").withReplicaOf("lab-1"),
+            LabHostSpec.named("lab-3"));
+
     private static LabData lab;
     private static Map<String, String> seeded;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1").withSave(""),
-                LabHostSpec.named("lab-2").withSave("").withReplicaOf("lab-1"),
-                LabHostSpec.named("lab-3")));
-        lab = new LabData(fleet, HOSTS);
+    static void prepareHosts() {
+        lab = new LabData(fleet.get(), HOSTS);
         // LabFleet.start returns once lab-2's link is up. Written by a script, so that the writes replicate (DEBUG
         // POPULATE does not).
         lab.seed("lab-1", "key", 10000);
@@ -54,13 +55,6 @@ class TopologyIT {
         assertThat(seeded.get("lab-1")).startsWith("10000 ");
         assertThat(seeded.get("lab-2")).isEqualTo(seeded.get("lab-1"));
         assertThat(seeded.get("lab-3")).startsWith("5000 ");
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     /** After every test: every key still there, every Redis running. */

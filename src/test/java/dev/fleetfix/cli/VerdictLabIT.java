@@ -21,7 +21,7 @@ import dev.fleetfix.bench.TestComparison;
 import dev.fleetfix.bench.Verdict;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.InventoryLoader;
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import java.time.Duration;
@@ -31,9 +31,9 @@ import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The before/after verdict on real Redis: A/A pairs (nothing changes between the sides) must
@@ -43,20 +43,15 @@ import org.junit.jupiter.api.Test;
  */
 class VerdictLabIT {
     private static final int AA_PAIRS_PER_HOST = 10;
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2"));
+
     private static List<Host> hosts;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2")));
+    static void prepareHosts() {
         hosts = InventoryLoader.load(fleet.inventoryFile()).hosts();
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
     }
 
     private static BenchPlan plan(Phase phase, int rounds) {

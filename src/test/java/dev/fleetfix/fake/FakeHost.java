@@ -1,8 +1,6 @@
 package dev.fleetfix.fake;
 
-import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
@@ -14,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +39,7 @@ public final class FakeHost {
     private final String name;
     private final Path root;
     private final FakeRedis redis;
-    private final List<String> scripts = Collections.synchronizedList(new ArrayList<>());
+    private final RecordingShell shell;
     private volatile Predicate<String> transientFailure = s -> false;
     private volatile boolean restartBreaksRedis;
     private volatile boolean transientAlways;
@@ -54,6 +50,7 @@ public final class FakeHost {
         this.name = name;
         this.root = dir.resolve(name);
         this.redis = new FakeRedis(name);
+        this.shell = RecordingShell.answering(name, this::answer).onPut(this::put);
         try {
             Files.createDirectories(root.resolve("sys/kernel/mm/transparent_hugepage"));
             Files.createDirectories(root.resolve("etc/systemd/system"));
@@ -98,19 +95,7 @@ public final class FakeHost {
     }
 
     public Host host() {
-        return new Host(
-                name,
-                "127.0.0.1",
-                22,
-                Optional.empty(),
-                Optional.empty(),
-                true,
-                Optional.empty(),
-                Optional.empty(),
-                Connection.SSH,
-                RedisEndpoint.defaultsFor("127.0.0.1"),
-                List.of("all", "redis"),
-                vars);
+        return TestHosts.named(name).groups("all", "redis").vars(vars).build();
     }
 
     /** An instance of {@code machine}'s {@code redis_instances}: shares its changes and never its batch. */
@@ -173,7 +158,7 @@ public final class FakeHost {
     }
 
     public List<String> scripts() {
-        return List.copyOf(scripts);
+        return shell.scripts();
     }
 
     /** Every file under the simulated root with its content, to prove check mode writes nothing. */
@@ -265,7 +250,7 @@ public final class FakeHost {
     }
 
     public RemoteShell shell() {
-        return new Shell();
+        return shell;
     }
 
     private void tool(String name, String body) throws IOException {
@@ -279,77 +264,65 @@ public final class FakeHost {
                         PosixFilePermission.OWNER_EXECUTE));
     }
 
-    private final class Shell implements RemoteShell {
-        @Override
-        public String hostName() {
-            return name;
+    /** Runs a script the way the host would; the shell has recorded it already. */
+    private ExecResult answer(Command command) {
+        String script = command.script();
+        if (transientAlways) {
+            throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
         }
-
-        @Override
-        public ExecResult exec(Command command) {
-            String script = command.script();
-            scripts.add(script);
-            if (transientAlways) {
-                throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
-            }
-            if (timeOut.test(script)) {
-                throw TransportException.afterSending(
-                        name,
-                        TransportException.Kind.TIMEOUT,
-                        "command timed out after " + command.timeout().toSeconds() + "s: " + script,
-                        null);
-            }
-            if (transientFailure.test(script)) {
-                transientFailure = s -> false;
-                throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
-            }
-            String rooted = ROOTED.matcher(script)
-                    .replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/")
-                    .replace("/proc/1/comm", root.resolve("proc/1/comm").toString());
-            ExecResult result = sh(rooted);
-            boolean restarts = script.startsWith("systemctl restart") || script.startsWith(RESTART_SCRIPT);
-            if (restarts && result.ok()) {
-                redis.restart(restartBreaksRedis);
-            }
-            return result;
+        if (timeOut.test(script)) {
+            throw TransportException.afterSending(
+                    name,
+                    TransportException.Kind.TIMEOUT,
+                    "command timed out after " + command.timeout().toSeconds() + "s: " + script,
+                    null);
         }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {
-            try {
-                Path p = path(remotePath);
-                Files.createDirectories(p.getParent());
-                Files.write(p, content);
-                Files.setPosixFilePermissions(p, perms(mode));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        if (transientFailure.test(script)) {
+            transientFailure = s -> false;
+            throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
         }
+        String rooted = ROOTED.matcher(script)
+                .replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/")
+                .replace("/proc/1/comm", root.resolve("proc/1/comm").toString());
+        ExecResult result = sh(rooted);
+        boolean restarts = script.startsWith("systemctl restart") || script.startsWith(RESTART_SCRIPT);
+        if (restarts && result.ok()) {
+            redis.restart(restartBreaksRedis);
+        }
+        return result;
+    }
 
-        @Override
-        public void close() {}
+    private void put(String remotePath, byte[] content, int mode, boolean become) {
+        try {
+            Path p = path(remotePath);
+            Files.createDirectories(p.getParent());
+            Files.write(p, content);
+            Files.setPosixFilePermissions(p, perms(mode));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
-        private ExecResult sh(String script) {
-            try {
-                ProcessBuilder pb = new ProcessBuilder("sh", "-c", script);
-                pb.environment().put("PATH", root.resolve("bin") + ":/usr/bin:/bin");
-                pb.environment().put("FAKE_ROOT", root.toString());
-                Process p = pb.start();
-                p.getOutputStream().close();
-                byte[] out = p.getInputStream().readAllBytes();
-                byte[] err = p.getErrorStream().readAllBytes();
-                p.waitFor(30, TimeUnit.SECONDS);
-                return new ExecResult(
-                        p.exitValue(),
-                        new String(out, StandardCharsets.UTF_8),
-                        new String(err, StandardCharsets.UTF_8),
-                        Duration.ZERO);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+    private ExecResult sh(String script) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder("sh", "-c", script);
+            pb.environment().put("PATH", root.resolve("bin") + ":/usr/bin:/bin");
+            pb.environment().put("FAKE_ROOT", root.toString());
+            Process p = pb.start();
+            p.getOutputStream().close();
+            byte[] out = p.getInputStream().readAllBytes();
+            byte[] err = p.getErrorStream().readAllBytes();
+            p.waitFor(30, TimeUnit.SECONDS);
+            return new ExecResult(
+                    p.exitValue(),
+                    new String(out, StandardCharsets.UTF_8),
+                    new String(err, StandardCharsets.UTF_8),
+                    Duration.ZERO);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

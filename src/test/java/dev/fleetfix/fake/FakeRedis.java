@@ -1,7 +1,10 @@
 package dev.fleetfix.fake;
 
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,11 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A Redis that answers from maps: replication info, keys (db 0), persistence settings. After
- * {@link #restart(boolean)} it refuses connections for a few polls, then reports loading, then is
- * healthy (or stays down); its keys survive the restart when persistence is on.
+ * A Redis that answers from maps: INFO server and replication, keys (db 0), persistence settings,
+ * CONFIG. After {@link #restart(boolean)} it refuses connections for a few polls, then reports
+ * loading, then is healthy (or stays down); its keys survive the restart when persistence is on.
+ *
+ * <p>It is also a {@link RedisConnector}: one fake can stand for the Redis of every host a test
+ * connects to (an audit's, say), each connection taking the connecting host's name.
  */
-public final class FakeRedis {
+public final class FakeRedis implements RedisConnector {
     private final String host;
     private final Map<String, String> replication =
             new ConcurrentHashMap<>(Map.of("role", "master", "master_repl_offset", "0"));
@@ -44,8 +50,92 @@ public final class FakeRedis {
     private final Map<String, String> config =
             new ConcurrentHashMap<>(Map.of("min-slaves-to-write", "0", "min-slaves-max-lag", "10"));
 
+    private volatile String refusal;
+    private volatile RedisException.Kind refusalKind = RedisException.Kind.CONNECTION_REFUSED;
+    private volatile boolean configRenamedAway;
+    /** Commands (as ACL labels, "config|get") ACL DRYRUN says the user may not run; ACL DRYRUN itself is allowed. */
+    private final Set<String> notPermitted = ConcurrentHashMap.newKeySet();
+
+    private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger closes = new AtomicInteger();
+
     FakeRedis(String host) {
         this.host = host;
+    }
+
+    /** Redis 7.0.15, master, disable-thp yes, tcp-backlog 511, pid 4242. */
+    public static FakeRedis redis7() {
+        FakeRedis redis = named("redis").server(Map.of("redis_version", "7.0.15", "process_id", "4242"));
+        return redis.config("disable-thp", "yes").config("tcp-backlog", "511");
+    }
+
+    /** Redis 5.0.14: no disable-thp. */
+    public static FakeRedis redis5() {
+        FakeRedis redis = redis7().server(Map.of("redis_version", "5.0.14", "process_id", "4242"));
+        redis.config.remove("disable-thp");
+        return redis;
+    }
+
+    /** What a real server printed: INFO server (and its role) from a test resource; CONFIG as the test sets. */
+    public static FakeRedis fromInfo(Map<String, String> info) {
+        FakeRedis redis = named("redis").server(info).role(info.getOrDefault("role", "master"));
+        return redis.config("tcp-backlog", "511");
+    }
+
+    /** Nothing listens: every {@link #connect(Host, Duration)} fails the way the Jedis adapter reports it. */
+    public static FakeRedis refusing(String reason) {
+        FakeRedis redis = named("redis");
+        redis.refusal = reason;
+        return redis;
+    }
+
+    /** Answers, but refuses the credentials, as Jedis reports it at connect time. */
+    public static FakeRedis refusingCredentials(String reason) {
+        FakeRedis redis = refusing(reason);
+        redis.refusalKind = RedisException.Kind.AUTH;
+        return redis;
+    }
+
+    /** CONFIG is not in the ACL user's rights: CONFIG GET gets NOPERM, and so says ACL DRYRUN. */
+    public FakeRedis withoutConfigRights() {
+        notPermitted.addAll(List.of("config|get", "config|set", "config|rewrite"));
+        return this;
+    }
+
+    /** {@code rename-command CONFIG ""}: CONFIG GET is an unknown command. */
+    public FakeRedis configRenamedAway() {
+        this.configRenamedAway = true;
+        return this;
+    }
+
+    /** What CONFIG GET answers for {@code parameter} ({@code save} is {@link #persistence}). */
+    public FakeRedis config(String parameter, String value) {
+        config.put(parameter, value);
+        return this;
+    }
+
+    /** INFO replication's role ("master", "slave"). */
+    public FakeRedis role(String role) {
+        replication.put("role", role);
+        return this;
+    }
+
+    /** Connections opened through {@link #connect(Host, Duration)}. */
+    public int connections() {
+        return connections.get();
+    }
+
+    /** Connections closed, however opened. */
+    public int closes() {
+        return closes.get();
+    }
+
+    /** The users ACL DRYRUN was asked about, in order. */
+    public List<String> aclDryrunUsers() {
+        return commands().stream()
+                .filter(c -> c.startsWith("ACL DRYRUN "))
+                .map(c -> c.split(" ")[2])
+                .toList();
     }
 
     private volatile boolean cluster;
@@ -162,11 +252,26 @@ public final class FakeRedis {
 
     /** A connection, as a RedisConnector would open it. */
     public RedisNode connect() {
+        refuseWhileDown();
+        return new Node(host);
+    }
+
+    private void refuseWhileDown() {
         if (dead || downFor.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new RedisException(
                     host, RedisException.Kind.CONNECTION_REFUSED, Optional.empty(), "connection refused (fake)", null);
         }
-        return new Node();
+    }
+
+    /** A connection to {@code host}'s Redis, named after that host; refused as {@link #refusing} says. */
+    @Override
+    public RedisNode connect(Host host, Duration timeout) {
+        connections.incrementAndGet();
+        if (refusal != null) {
+            throw new RedisException(host.name(), refusalKind, Optional.empty(), host.redis() + ": " + refusal, null);
+        }
+        refuseWhileDown();
+        return new Node(host.name());
     }
 
     /** CONFIG SET values (and the min-slaves defaults); {@code save} is {@link #persistence}. */
@@ -175,11 +280,16 @@ public final class FakeRedis {
     }
 
     private final class Node implements RedisNode {
+        private final String name;
         private List<String[]> queued;
+
+        Node(String name) {
+            this.name = name;
+        }
 
         @Override
         public String hostName() {
-            return host;
+            return name;
         }
 
         @Override
@@ -217,6 +327,23 @@ public final class FakeRedis {
 
         @Override
         public Optional<String> configGet(String parameter) {
+            if (configRenamedAway) {
+                throw new RedisException(
+                        name,
+                        RedisException.Kind.UNKNOWN_COMMAND,
+                        Optional.of("CONFIG GET"),
+                        "CONFIG GET refused, unknown command (renamed away or too old): ERR unknown command 'CONFIG'",
+                        null);
+            }
+            if (notPermitted.contains("config|get")) {
+                throw new RedisException(
+                        name,
+                        RedisException.Kind.NO_PERMISSION,
+                        Optional.of("CONFIG GET"),
+                        "CONFIG GET refused by ACL: NOPERM User ops has no permissions to run the 'config|get'"
+                                + " command",
+                        null);
+            }
             return parameter.equals("save") ? Optional.of(save) : Optional.ofNullable(config.get(parameter));
         }
 
@@ -309,12 +436,30 @@ public final class FakeRedis {
                     yield "OK";
                 }
                 case "FAILOVER" -> failover.apply(a);
+                case "ACL" -> aclDryrun(a);
                 default -> "OK";
             };
         }
 
+        /** ACL DRYRUN user command [subcommand]: OK, or why the user may not run it. */
+        private Object aclDryrun(List<String> a) {
+            if (a.size() < 3 || !a.get(0).equalsIgnoreCase("DRYRUN")) {
+                return "OK";
+            }
+            String command = a.get(2);
+            String label = command.toLowerCase(java.util.Locale.ROOT)
+                    + (a.size() > 3 && (command.equals("CONFIG") || command.equals("CLUSTER"))
+                            ? "|" + a.get(3).toLowerCase(java.util.Locale.ROOT)
+                            : "");
+            return notPermitted.contains(label)
+                    ? "User " + a.get(1) + " has no permissions to run the '" + label + "' command"
+                    : "OK";
+        }
+
         @Override
-        public void close() {}
+        public void close() {
+            closes.incrementAndGet();
+        }
 
         /** What a Redis of this version answers to a command it does not have yet. */
         private void refuseUnknown(String name, List<String> a) {

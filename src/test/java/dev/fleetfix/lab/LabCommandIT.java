@@ -2,10 +2,8 @@ package dev.fleetfix.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.cli.Main;
+import dev.fleetfix.cli.CliRun;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code fleetfix lab up/status/reboot/down} as a user runs them. */
 class LabCommandIT {
@@ -26,28 +23,28 @@ class LabCommandIT {
     void upOutlivesTheJvmAndDownRemovesOnlyTheLab() throws Exception {
         try (LabFleet bystander = LabFleet.start(List.of(LabHostSpec.named("bystander")))) {
             // `lab up` in its own JVM, as a user runs it: the hosts must still be there once it has exited.
-            Run up = fleetfixJar("lab", "up", "--hosts", "2", "--preset", "mixed", "--home", home.toString());
+            CliRun up = fleetfixJar("lab", "up", "--hosts", "2", "--preset", "mixed", "--home", home.toString());
             assertThat(up.exitCode()).as(up.toString()).isZero();
             Matcher inventory = Pattern.compile("inventory: (\\S+)").matcher(up.stdout());
             assertThat(inventory.find()).as(up.toString()).isTrue();
             assertThat(Path.of(inventory.group(1))).isRegularFile();
             assertThat(up.stdout()).contains("fleetfix audit -i " + inventory.group(1));
 
-            Run printed = fleetfix("lab", "inventory", "--home", home.toString());
+            CliRun printed = fleetfix("lab", "inventory", "--home", home.toString());
             assertThat(printed.exitCode()).as(printed.toString()).isZero();
             assertThat(printed.stdout().strip()).isEqualTo(inventory.group(1));
 
-            Run status = fleetfix("lab", "status", "--home", home.toString());
+            CliRun status = fleetfix("lab", "status", "--home", home.toString());
             assertThat(status.exitCode()).as(status.toString()).isZero();
             assertThat(status.stdout().lines().filter(l -> l.contains("running") && l.contains("sshd up")))
                     .as(status.toString())
                     .hasSize(2);
 
-            Run reboot = fleetfix("lab", "reboot", "lab-2", "--home", home.toString());
+            CliRun reboot = fleetfix("lab", "reboot", "lab-2", "--home", home.toString());
             assertThat(reboot.exitCode()).as(reboot.toString()).isZero();
             assertThat(reboot.stdout()).contains("lab-2 rebooted");
 
-            Run down = fleetfix("lab", "down", "--home", home.toString());
+            CliRun down = fleetfix("lab", "down", "--home", home.toString());
             assertThat(down.exitCode()).as(down.toString()).isZero();
             assertThat(down.stdout()).contains("removed (2 hosts)");
 
@@ -62,12 +59,12 @@ class LabCommandIT {
 
     @Test
     void commandsWithoutALabSayHowToStartOne() {
-        Run down = fleetfix("lab", "down", "--home", home.toString());
+        CliRun down = fleetfix("lab", "down", "--home", home.toString());
 
         assertThat(down.exitCode()).isEqualTo(2);
         assertThat(down.stderr()).contains("no lab is up", "fleetfix lab up");
 
-        Run inventory = fleetfix("lab", "inventory", "--home", home.toString());
+        CliRun inventory = fleetfix("lab", "inventory", "--home", home.toString());
         assertThat(inventory.exitCode()).isEqualTo(2);
         assertThat(inventory.stdout()).isEmpty();
         assertThat(inventory.stderr()).contains("no lab is up");
@@ -75,25 +72,19 @@ class LabCommandIT {
 
     @Test
     void aSentinelLabOfOneHostIsRefusedBeforeAnythingStarts() {
-        Run up = fleetfix("lab", "up", "--hosts", "1", "--preset", "sentinel", "--home", home.toString());
+        CliRun up = fleetfix("lab", "up", "--hosts", "1", "--preset", "sentinel", "--home", home.toString());
 
         assertThat(up.exitCode()).as(up.toString()).isEqualTo(2);
         assertThat(up.stderr()).contains("--preset sentinel", "2 hosts at least");
         assertThat(LabFleet.find(home)).isEmpty();
     }
 
-    private static Run fleetfix(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = Main.commandLine();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute(args);
-        return new Run(List.of(args), exit, out.toString(), err.toString());
+    private static CliRun fleetfix(String... args) {
+        return CliRun.of(args);
     }
 
     /** Runs the packaged jar in a JVM of its own, without the Testcontainers variables that failsafe sets. */
-    private static Run fleetfixJar(String... args) throws IOException, InterruptedException {
+    private static CliRun fleetfixJar(String... args) throws IOException, InterruptedException {
         Path jar = Path.of("target", "fleetfix.jar");
         assertThat(jar).as("packaged before the integration tests").isRegularFile();
         List<String> argv = new java.util.ArrayList<>(
@@ -110,7 +101,7 @@ class LabCommandIT {
             if (!process.waitFor(5, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
             }
-            return new Run(
+            return new CliRun(
                     List.of(args),
                     process.exitValue(),
                     Files.readString(stdout, StandardCharsets.UTF_8),
@@ -118,15 +109,6 @@ class LabCommandIT {
         } finally {
             Files.deleteIfExists(stdout);
             Files.deleteIfExists(stderr);
-        }
-    }
-
-    /** One CLI run; printed whole when an assertion about it fails. */
-    record Run(List<String> args, int exitCode, String stdout, String stderr) {
-        @Override
-        public String toString() {
-            return "fleetfix " + String.join(" ", args) + " -> exit " + exitCode + "\n--- stdout\n" + stdout
-                    + "--- stderr\n" + stderr;
         }
     }
 }

@@ -10,9 +10,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The eras preset: one host of each shape in one fleet, each checked from inside the host for what it claims to be
@@ -21,22 +21,18 @@ import org.junit.jupiter.api.Test;
  */
 class LabErasIT {
     private static final String THP = "/sys/kernel/mm/transparent_hugepage";
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabPreset.ERAS.specs(7));
+
     private static LabRedis redis;
 
     @BeforeAll
-    static void startFleet() {
-        long started = System.nanoTime();
-        fleet = LabFleet.start(LabPreset.ERAS.specs(7));
-        System.out.printf("LabErasIT: eras fleet of 7 hosts up in %.1f s%n", (System.nanoTime() - started) / 1e9);
-        redis = new LabRedis(fleet, Optional.empty());
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
+    static void prepareHosts() {
+        System.out.printf(
+                "LabErasIT: eras fleet of 7 hosts up in %.1f s%n",
+                fleet.startedIn().toMillis() / 1e3);
+        redis = new LabRedis(fleet.get(), Optional.empty());
     }
 
     @Test
@@ -159,8 +155,8 @@ class LabErasIT {
         }
         assertThat(fleet.pid1("lab-7")).isEqualTo("sysv-init");
         // what fleetfix itself reads to tell the init, through SSH and sudo as it logs in
-        ExecResult facts =
-                OpenSsh.run(fleet, "lab-7", "test -d /run/systemd/system && echo systemd || echo other; sudo -n id -u");
+        ExecResult facts = OpenSsh.run(
+                fleet.get(), "lab-7", "test -d /run/systemd/system && echo systemd || echo other; sudo -n id -u");
         assertThat(facts.stdout()).as(facts.stderr()).isEqualTo("other\n0\n");
         assertThat(root("lab-7", "/etc/init.d/redis-server status; echo rc=$?")).contains("is running", "rc=0");
     }

@@ -4,33 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.transport.ExecResult;
 import java.nio.file.Files;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The lab's hosts behave like real hosts: SSH with the lab's key, sudo, systemd, Redis, own THP files. */
 class LabFleetIT {
-    private static LabFleet fleet;
-
-    @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(
-                LabHostSpec.named("lab-1"),
-                LabHostSpec.named("lab-2").withThp(LabThp.MADVISE),
-                LabHostSpec.named("lab-3").withRhel6Thp().withPassword("s3cret")));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
-    }
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named("lab-1"),
+            LabHostSpec.named("lab-2").withThp(LabThp.MADVISE),
+            LabHostSpec.named("lab-3").withRhel6Thp().withPassword("s3cret"));
 
     @Test
     void sshLoginWithTheLabKeyAndPasswordlessSudo() {
-        ExecResult result = OpenSsh.run(fleet, "lab-1", "id -un; sudo -n true && echo sudo-ok; hostname");
+        ExecResult result = OpenSsh.run(fleet.get(), "lab-1", "id -un; sudo -n true && echo sudo-ok; hostname");
 
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         assertThat(result.stdout()).contains("fleetfix", "sudo-ok");
@@ -50,14 +37,14 @@ class LabFleetIT {
     @Test
     void redisServerRestartsThroughSystemd() {
         ExecResult restart = OpenSsh.run(
-                fleet, "lab-2", "sudo -n systemctl restart redis-server && systemctl is-active redis-server");
+                fleet.get(), "lab-2", "sudo -n systemctl restart redis-server && systemctl is-active redis-server");
         assertThat(restart.exitCode()).as(restart.stderr()).isZero();
         assertThat(restart.stdout()).contains("active");
 
         String address = fleet.host("lab-2").address();
 
         int port = fleet.host("lab-2").redisPort();
-        ExecResult ping = OpenSsh.run(fleet, "lab-2", "redis-cli -h " + address + " -p " + port + " ping");
+        ExecResult ping = OpenSsh.run(fleet.get(), "lab-2", "redis-cli -h " + address + " -p " + port + " ping");
         assertThat(ping.stdout()).contains("PONG");
     }
 
@@ -65,15 +52,15 @@ class LabFleetIT {
     void thpWrittenOnOneHostIsSeenByThatHostOnly() {
         assertThat(fleet.thp("lab-1")).isEqualTo("[always] madvise never\n");
 
-        ExecResult write =
-                OpenSsh.run(fleet, "lab-1", "echo never | sudo -n tee /sys/kernel/mm/transparent_hugepage/enabled");
+        ExecResult write = OpenSsh.run(
+                fleet.get(), "lab-1", "echo never | sudo -n tee /sys/kernel/mm/transparent_hugepage/enabled");
         assertThat(write.exitCode()).as(write.stderr()).isZero();
 
-        assertThat(OpenSsh.run(fleet, "lab-1", "cat /sys/kernel/mm/transparent_hugepage/enabled")
+        assertThat(OpenSsh.run(fleet.get(), "lab-1", "cat /sys/kernel/mm/transparent_hugepage/enabled")
                         .stdout())
                 .isEqualTo("never\n");
         assertThat(fleet.thp("lab-1")).isEqualTo("never\n");
-        assertThat(OpenSsh.run(fleet, "lab-2", "cat /sys/kernel/mm/transparent_hugepage/enabled")
+        assertThat(OpenSsh.run(fleet.get(), "lab-2", "cat /sys/kernel/mm/transparent_hugepage/enabled")
                         .stdout())
                 .isEqualTo("always [madvise] never\n");
     }

@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A Redis 6.2 build as primary and replica, with a password: the pair a failover without FAILOVER TO needs. */
 class LabOldReplicationIT {
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(oldPair());
+
     private static LabRedis redis;
 
-    @BeforeAll
-    static void startFleet() {
+    /** old-1 and its replica old-2, both Redis 6.2 with a password. */
+    private static List<LabHostSpec> oldPair() {
         LabHostSpec primary = LabHostSpec.builder("old-1")
                 .server(LabServer.REDIS_6_2)
                 .requirepass("old-secret")
@@ -25,15 +27,12 @@ class LabOldReplicationIT {
                 .requirepass("old-secret")
                 .replicaOf("old-1")
                 .build();
-        fleet = LabFleet.start(List.of(primary, replica));
-        redis = new LabRedis(fleet, Optional.of("old-secret"));
+        return List.of(primary, replica);
     }
 
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
+    @BeforeAll
+    static void prepareHosts() {
+        redis = new LabRedis(fleet.get(), Optional.of("old-secret"));
     }
 
     @Test

@@ -3,29 +3,17 @@ package dev.fleetfix.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.transport.ExecResult;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Reboots, power and service faults on one lab host, and a benchmark run on it. */
 class LabOperationsIT {
     private static final String THP_ENABLED = "/sys/kernel/mm/transparent_hugepage/enabled";
-    private static LabFleet fleet;
 
-    @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(LabHostSpec.named("ops-1"), LabHostSpec.named("ops-2")));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
-    }
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("ops-1"), LabHostSpec.named("ops-2"));
 
     @Test
     void rebootResetsThpAndRunsBootUnitsAgain() {
@@ -53,7 +41,7 @@ class LabOperationsIT {
         String address = fleet.host("ops-2").address();
         int port = fleet.host("ops-2").redisPort();
         ExecResult bench = OpenSsh.run(
-                fleet,
+                fleet.get(),
                 "ops-2",
                 "redis-benchmark -h " + address + " -p " + port + " -t set -n 20000 -c 10 -q 2>/dev/null");
 
@@ -65,10 +53,10 @@ class LabOperationsIT {
     @Test
     void stoppedHostRefusesSshUntilStarted() {
         fleet.stop("ops-2");
-        assertThat(OpenSsh.run(fleet, "ops-2", "true").exitCode()).isEqualTo(255);
+        assertThat(OpenSsh.run(fleet.get(), "ops-2", "true").exitCode()).isEqualTo(255);
 
         fleet.start("ops-2");
-        assertThat(OpenSsh.run(fleet, "ops-2", "true").exitCode()).isZero();
+        assertThat(OpenSsh.run(fleet.get(), "ops-2", "true").exitCode()).isZero();
     }
 
     @Test
@@ -76,7 +64,7 @@ class LabOperationsIT {
         String address = fleet.host("ops-2").address();
         int port = fleet.host("ops-2").redisPort();
         fleet.stopSshd("ops-2");
-        assertThat(OpenSsh.run(fleet, "ops-2", "true").exitCode()).isEqualTo(255);
+        assertThat(OpenSsh.run(fleet.get(), "ops-2", "true").exitCode()).isEqualTo(255);
         fleet.startSshd("ops-2");
 
         fleet.stopRedis("ops-2");
@@ -97,13 +85,13 @@ class LabOperationsIT {
     }
 
     private static String ssh(String command) {
-        ExecResult result = OpenSsh.run(fleet, "ops-1", command);
+        ExecResult result = OpenSsh.run(fleet.get(), "ops-1", command);
         assertThat(result.exitCode()).as(command + ": " + result.stderr()).isZero();
         return result.stdout();
     }
 
     private static String ssh2(String command) {
-        return OpenSsh.run(fleet, "ops-2", command).stdout();
+        return OpenSsh.run(fleet.get(), "ops-2", command).stdout();
     }
 
     private static void sleep(long millis) {

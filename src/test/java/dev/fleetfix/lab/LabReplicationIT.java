@@ -2,24 +2,12 @@ package dev.fleetfix.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class LabReplicationIT {
-    private static LabFleet fleet;
-
-    @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(2, LabPreset.REPLICATED);
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
-    }
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(2, LabPreset.REPLICATED);
 
     @Test
     void replicaFollowsThePrimary() throws InterruptedException {
@@ -29,7 +17,7 @@ class LabReplicationIT {
         for (int attempt = 0; attempt < 50 && !info.contains("master_link_status:up"); attempt++) {
             Thread.sleep(200);
             info = OpenSsh.run(
-                            fleet,
+                            fleet.get(),
                             "lab-2",
                             "redis-cli -h " + replica + " -p "
                                     + fleet.host("lab-2").redisPort() + " info replication")
@@ -38,14 +26,14 @@ class LabReplicationIT {
         assertThat(info).contains("role:slave", "master_host:" + primary, "master_link_status:up");
 
         OpenSsh.run(
-                fleet,
+                fleet.get(),
                 "lab-1",
                 "redis-cli -h " + primary + " -p " + fleet.host("lab-1").redisPort() + " set lab:key replicated");
         String value = "";
         for (int attempt = 0; attempt < 50 && !value.contains("replicated"); attempt++) {
             Thread.sleep(100);
             value = OpenSsh.run(
-                            fleet,
+                            fleet.get(),
                             "lab-2",
                             "redis-cli -h " + replica + " -p "
                                     + fleet.host("lab-2").redisPort() + " get lab:key")
@@ -53,7 +41,7 @@ class LabReplicationIT {
         }
         assertThat(value).contains("replicated");
         assertThat(OpenSsh.run(
-                                fleet,
+                                fleet.get(),
                                 "lab-1",
                                 "redis-cli -h " + primary + " -p "
                                         + fleet.host("lab-1").redisPort() + " info replication")

@@ -7,12 +7,12 @@ import dev.fleetfix.inventory.InventoryLoader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The sentinel preset: lab-1 the primary, lab-2 and lab-3 its replicas, a Sentinel on each host; here with a Redis
@@ -22,22 +22,17 @@ import org.junit.jupiter.api.TestMethodOrder;
 class LabSentinelIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2", "lab-3");
     private static final String PASSWORD = "lab-sentinel-pw";
-    private static LabFleet fleet;
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabPreset.SENTINEL.specs(3).stream()
+            .map(spec -> spec.withPassword(PASSWORD))
+            .toList());
+
     private static LabRedis cli;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(LabPreset.SENTINEL.specs(3).stream()
-                .map(spec -> spec.withPassword(PASSWORD))
-                .toList());
-        cli = new LabRedis(fleet, Optional.of(PASSWORD));
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
+    static void prepareHosts() {
+        cli = new LabRedis(fleet.get(), Optional.of(PASSWORD));
     }
 
     @Test

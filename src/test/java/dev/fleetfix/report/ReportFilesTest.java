@@ -2,7 +2,7 @@ package dev.fleetfix.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.cli.Main;
+import dev.fleetfix.cli.CliRun;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.rollout.event.RunListener;
@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import picocli.CommandLine;
 
 class ReportFilesTest {
     @TempDir
@@ -75,32 +74,23 @@ class ReportFilesTest {
 
     @Test
     void reportShowPrintsTheSameRecapAsTheRun() {
-        CommandLine cmd = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute("report", "show", dir.toString());
+        CliRun run = CliRun.of("report", "show", dir.toString());
         String recap = console.substring(console.indexOf("RECAP"));
-        assertThat(out.toString()).as(err.toString()).isEqualTo(recap);
+        assertThat(run.stdout()).as(run.toString()).isEqualTo(recap);
         assertThat(recap)
                 .contains("r1 : ok=5   changed=1   failed=0   skipped=1   unreachable=0")
                 .contains("r3 : ok=2   changed=1   failed=1")
                 .contains("hosts failed: 1 of 3 hosts failed")
                 .contains("untouched: r4")
                 .contains("benchmark fork FORK-UNDER-LOAD: improved on 2 hosts");
-        assertThat(exit).isEqualTo(1);
+        assertThat(run.exitCode()).isEqualTo(1);
     }
 
     @Test
     void reportShowNamesAMissingReport() {
-        CommandLine cmd = Main.commandLine();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(new StringWriter()));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute("report", "show", dir.resolve("nowhere").toString());
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("nowhere").contains("report.json");
+        CliRun run = CliRun.of("report", "show", dir.resolve("nowhere").toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("nowhere").contains("report.json");
     }
 
     @Test

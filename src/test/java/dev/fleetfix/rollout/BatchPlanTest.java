@@ -2,11 +2,11 @@ package dev.fleetfix.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.BatchSize;
 import dev.fleetfix.playbook.BatchSize.Count;
 import dev.fleetfix.playbook.BatchSize.Percent;
-import dev.fleetfix.transport.TestHosts;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -2,44 +2,18 @@ package dev.fleetfix.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.CommandEcho;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CommandTraceTest {
 
-    /** A shell that records what reached it and answers every command with "ran". */
-    private static final class RecordingShell implements RemoteShell {
-        final List<String> received = new ArrayList<>();
-
-        @Override
-        public String hostName() {
-            return "redis-1";
-        }
-
-        @Override
-        public ExecResult exec(Command command) {
-            received.add(command.script());
-            return new ExecResult(0, "ran", "", Duration.ZERO);
-        }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {
-            received.add("put " + remotePath);
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void echoesEveryCommandBeforeItRunsAndPassesItThroughUnchanged() {
-        RecordingShell shell = new RecordingShell();
+        RecordingShell shell = RecordingShell.printing("redis-1", "ran");
         StringWriter err = new StringWriter();
         ShellFactory traced = CommandTrace.around(host -> shell, new CommandEcho(new PrintWriter(err, true)));
 
@@ -50,7 +24,7 @@ class CommandTraceTest {
         opened.put("/etc/tmpfiles.d/fleetfix-thp.conf", new byte[12], 0644, true);
 
         assertThat(result.stdout()).isEqualTo("ran");
-        assertThat(shell.received)
+        assertThat(shell.calls())
                 .containsExactly(
                         "uname -r",
                         "cat /sys/kernel/mm/transparent_hugepage/enabled\necho done",

@@ -3,8 +3,9 @@ package dev.fleetfix.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.fake.RecordingShell;
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,40 +20,12 @@ import org.junit.jupiter.api.Test;
 
 class ShellPoolTest {
 
-    /** A shell that records whether it was closed. */
-    static class FakeShell implements RemoteShell {
-        final String host;
-        volatile boolean closed;
-
-        FakeShell(String host) {
-            this.host = host;
-        }
-
-        @Override
-        public String hostName() {
-            return host;
-        }
-
-        @Override
-        public ExecResult exec(Command command) {
-            return new ExecResult(0, "", "", Duration.ZERO);
-        }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {}
-
-        @Override
-        public void close() {
-            closed = true;
-        }
-    }
-
-    private final List<FakeShell> opened = Collections.synchronizedList(new ArrayList<>());
+    private final List<RecordingShell> opened = Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentHashMap<String, AtomicInteger> opens = new ConcurrentHashMap<>();
 
-    private FakeShell open(Host host) {
+    private RecordingShell open(Host host) {
         opens.computeIfAbsent(host.name(), n -> new AtomicInteger()).incrementAndGet();
-        FakeShell shell = new FakeShell(host.name());
+        RecordingShell shell = new RecordingShell(host.name());
         opened.add(shell);
         return shell;
     }
@@ -133,7 +106,7 @@ class ShellPoolTest {
 
         pool.close();
 
-        assertThat(opened).hasSize(2).allSatisfy(shell -> assertThat(shell.closed)
+        assertThat(opened).hasSize(2).allSatisfy(shell -> assertThat(shell.closed())
                 .isTrue());
         assertThatThrownBy(() -> pool.shell(a))
                 .isInstanceOf(IllegalStateException.class)
@@ -159,19 +132,14 @@ class ShellPoolTest {
 
     @Test
     void oneShellFailingToCloseDoesNotStopTheOthers() {
-        FakeShell good = new FakeShell("good");
-        RemoteShell bad = new FakeShell("bad") {
-            @Override
-            public void close() {
-                throw new IllegalStateException("boom");
-            }
-        };
+        RecordingShell good = new RecordingShell("good");
+        RemoteShell bad = new RecordingShell("bad").failOnClose(new IllegalStateException("boom"));
         ShellPool pool = new ShellPool(host -> host.name().equals("bad") ? bad : good);
         pool.shell(TestHosts.local("bad", false));
         pool.shell(TestHosts.local("good", false));
 
         assertThatThrownBy(pool::close).hasMessage("boom");
-        assertThat(good.closed).isTrue();
+        assertThat(good.closed()).isTrue();
     }
 
     private static void sleep(long millis) {

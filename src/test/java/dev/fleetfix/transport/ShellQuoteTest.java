@@ -2,6 +2,7 @@ package dev.fleetfix.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.transport.local.LocalShell;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;

@@ -10,65 +10,21 @@ import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.RedisBenchmarkEngine;
 import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
-import dev.fleetfix.transport.Command;
-import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.RemoteShell;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.fleetfix.fake.RecordingShell;
+import dev.fleetfix.fake.TestHosts;
+import dev.fleetfix.transport.local.LocalShell;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /** The redis-benchmark engine with the real redis-benchmark against a real redis-server. */
 class RedisBenchmarkEngineIT {
 
-    /** Runs commands with {@code sh -c} on this machine, as the local transport does. */
-    private static final class ShShell implements RemoteShell {
-        final List<String> scripts = new ArrayList<>();
-
-        @Override
-        public String hostName() {
-            return "localhost";
-        }
-
-        @Override
-        public ExecResult exec(Command command) {
-            scripts.add(command.script());
-            try {
-                long start = System.nanoTime();
-                Process p = new ProcessBuilder("sh", "-c", command.script()).start();
-                p.getOutputStream().close();
-                byte[] out = p.getInputStream().readAllBytes();
-                byte[] err = p.getErrorStream().readAllBytes();
-                if (!p.waitFor(command.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                    p.destroyForcibly();
-                    throw new AssertionError("timed out: " + command.script());
-                }
-                return new ExecResult(
-                        p.exitValue(),
-                        new String(out, StandardCharsets.UTF_8),
-                        new String(err, StandardCharsets.UTF_8),
-                        Duration.ofNanos(System.nanoTime() - start));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {}
+    /** Runs commands on this machine with the local transport, recording them. */
+    private static RecordingShell localShell() {
+        return RecordingShell.around(new LocalShell(TestHosts.local("localhost", false)));
     }
 
     @Test
@@ -76,7 +32,7 @@ class RedisBenchmarkEngineIT {
         try (LocalRedisServer server = LocalRedisServer.start();
                 Jedis jedis = server.client()) {
             jedis.set("user:1", "keep me");
-            ShShell shell = new ShShell();
+            RecordingShell shell = localShell();
             RedisBenchmarkSpec spec = RedisBenchmarkSpec.defaults("127.0.0.1", server.port)
                     .withTests(List.of(BenchCommand.SET, BenchCommand.GET, BenchCommand.INCR, BenchCommand.LPUSH))
                     .withRequests(5000)
@@ -94,7 +50,7 @@ class RedisBenchmarkEngineIT {
                 assertThat(Metric.P99.valueOf(r).orElseThrow())
                         .isLessThanOrEqualTo(Metric.MAX.valueOf(r).orElseThrow());
             });
-            assertThat(shell.scripts).anySatisfy(s -> assertThat(s).contains("--csv"));
+            assertThat(shell.scripts()).anySatisfy(s -> assertThat(s).contains("--csv"));
             assertThat(jedis.keys("*")).contains("user:1").allSatisfy(k -> assertThat(k)
                     .matches("user:1|fleetfix:it bench:(str|ctr|list):\\d+"));
             String aList = jedis.keys("fleetfix:it bench:list:*").iterator().next();
@@ -114,7 +70,7 @@ class RedisBenchmarkEngineIT {
                     .withClients(4);
 
             List<BenchResult> results =
-                    new RedisBenchmarkEngine().run(new ShShell(), target, spec, SafetyPolicy.DEFAULT, Optional.empty());
+                    new RedisBenchmarkEngine().run(localShell(), target, spec, SafetyPolicy.DEFAULT, Optional.empty());
 
             assertThat(results).extracting(BenchResult::test).containsExactly("SET", "GET");
             assertThat(jedis.keys("*")).containsExactly("user:1");
@@ -122,11 +78,11 @@ class RedisBenchmarkEngineIT {
             long used = Long.parseLong(target.info("memory").get("used_memory"));
             jedis.configSet("maxmemory", Long.toString(used + used / 20));
             jedis.configSet("maxmemory-policy", "allkeys-lru");
-            ShShell untouched = new ShShell();
+            RecordingShell untouched = localShell();
             assertThatThrownBy(() -> new RedisBenchmarkEngine()
                             .run(untouched, target, spec, SafetyPolicy.DEFAULT, Optional.empty()))
                     .isInstanceOf(BenchmarkRefusedException.class);
-            assertThat(untouched.scripts).isEmpty();
+            assertThat(untouched.scripts()).isEmpty();
         }
     }
 }

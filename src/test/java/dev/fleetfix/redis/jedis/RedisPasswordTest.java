@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.Secret;
-import dev.fleetfix.inventory.Connection;
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
@@ -12,7 +12,6 @@ import dev.fleetfix.redis.RedisException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -23,19 +22,11 @@ class RedisPasswordTest {
     Path dir;
 
     private static Host host(RedisAuth auth) {
-        return new Host(
-                "lab-2",
-                "127.0.0.12",
-                22,
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                Optional.empty(),
-                Optional.empty(),
-                Connection.SSH,
-                new RedisEndpoint("127.0.0.12", 6379, auth, false, "redis-server"),
-                List.of("all"),
-                Map.of());
+        return TestHosts.named("lab-2")
+                .address("127.0.0.12")
+                .become(false)
+                .redis(new RedisEndpoint("127.0.0.12", 6379, auth, false, "redis-server"))
+                .build();
     }
 
     @Test

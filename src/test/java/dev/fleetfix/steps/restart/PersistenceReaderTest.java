@@ -2,13 +2,12 @@ package dev.fleetfix.steps.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.RemoteShell;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,23 +63,16 @@ class PersistenceReaderTest {
         };
     }
 
-    /** A host's files and units; records every script. */
-    private static final class Host implements RemoteShell {
+    /** A host's files and units, behind a shell that records every script. */
+    private static final class Host {
         final Map<String, String> files = new HashMap<>();
-        final List<String> scripts = new ArrayList<>();
         String mainPid = "42";
         String execStart = "{ path=/usr/bin/redis-server ; argv[]=/usr/bin/redis-server /etc/redis/redis.conf"
                 + " --supervised systemd --daemonize no ; }";
+        final RecordingShell shell = RecordingShell.answering("r1", this::answer);
 
-        @Override
-        public String hostName() {
-            return "r1";
-        }
-
-        @Override
-        public ExecResult exec(Command command) {
+        private ExecResult answer(Command command) {
             String s = command.script();
-            scripts.add(s);
             if (s.startsWith("cat -- ")) {
                 String file = s.substring("cat -- ".length()).replace("'", "");
                 String text = files.get(file);
@@ -93,16 +85,10 @@ class PersistenceReaderTest {
             }
             return new ExecResult(127, "", "unexpected", Duration.ZERO);
         }
-
-        @Override
-        public void put(String remotePath, byte[] content, int mode, boolean become) {}
-
-        @Override
-        public void close() {}
     }
 
     private static Persistence read(Host host, RedisNode node) {
-        return new PersistenceReader(host, "redis-server").read(node, NO_AOF, SERVER);
+        return new PersistenceReader(host.shell, "redis-server").read(node, NO_AOF, SERVER);
     }
 
     @Test
@@ -110,7 +96,7 @@ class PersistenceReaderTest {
         Host host = new Host();
         Persistence p = read(host, redis(null, null, ""));
         assertThat(p).isEqualTo(Persistence.known(false, false, "CONFIG GET save"));
-        assertThat(host.scripts).isEmpty();
+        assertThat(host.shell.scripts()).isEmpty();
     }
 
     @Test
@@ -189,7 +175,7 @@ class PersistenceReaderTest {
 
     @Test
     void aRedisWithoutConfigFileAndCONFIGRefusedIsUnknown() {
-        Persistence p = new PersistenceReader(new Host(), "redis-server")
+        Persistence p = new PersistenceReader(new Host().shell, "redis-server")
                 .read(redis(RedisException.Kind.UNKNOWN_COMMAND, null, null), NO_AOF, Map.of("config_file", ""));
         assertThat(p.unknown().orElseThrow()).contains("runs without a config file");
     }

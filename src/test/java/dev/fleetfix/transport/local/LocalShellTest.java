@@ -3,9 +3,9 @@ package dev.fleetfix.transport.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
-import dev.fleetfix.transport.TestHosts;
 import java.nio.file.Path;
 
 /** The SSH ITs' view of a lab fleet: inventory hosts for its members, and how errors name them. */

@@ -2,8 +2,8 @@ package dev.fleetfix.transport.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Changed;

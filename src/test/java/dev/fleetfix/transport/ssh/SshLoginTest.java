@@ -2,9 +2,9 @@ package dev.fleetfix.transport.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.SshOptions;
-import dev.fleetfix.transport.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.cli.ShellFactories;
+import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.transport.Command;
@@ -13,7 +14,6 @@ import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellPool;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.SshOptions;
-import dev.fleetfix.transport.TestHosts;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +23,9 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,23 +34,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SshShellIT {
     private static final SshOptions OPTIONS = SshOptions.defaults().withConnectTimeout(Duration.ofSeconds(5));
 
-    private static LabFleet fleet;
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2"));
+
     private static LabSsh lab;
 
     @TempDir
     Path dir;
 
     @BeforeAll
-    static void startFleet() {
-        fleet = LabFleet.start(List.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2")));
-        lab = new LabSsh(fleet);
-    }
-
-    @AfterAll
-    static void removeFleet() {
-        if (fleet != null) {
-            fleet.close();
-        }
+    static void prepareHosts() {
+        lab = new LabSsh(fleet.get());
     }
 
     @Test
