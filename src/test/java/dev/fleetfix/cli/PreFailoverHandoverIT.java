@@ -8,6 +8,8 @@ import dev.fleetfix.lab.LabServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -193,6 +195,11 @@ class PreFailoverHandoverIT {
         String log = fleet.rootExec(host, "cat /tmp/writer.log").stdout();
         // the writer outlived the hand-over: the old primary refused its last writes as a replica
         assertThat(log).as("writer log").contains("READONLY");
+        System.out.println("PreFailoverHandoverIT: writer replies "
+                + log.lines()
+                        .map(l -> l.split(" ", 3))
+                        .collect(Collectors.groupingBy(
+                                f -> f.length > 1 ? f[1] : "?", TreeMap::new, Collectors.counting())));
         return log.lines()
                 .map(l -> l.split(" ", 2))
                 .filter(f -> f.length == 2 && f[1].equals("OK"))
@@ -219,6 +226,9 @@ class PreFailoverHandoverIT {
     @Test
     @Order(4)
     void a28PrimaryWithAReplicaIsRefusedTheFailoverForItsVersionAndSavedAndRestartedInstead() {
+        // 2.8 lists its replica at the address it connects from, which no inventory host has: the reason
+        // must be the version, not a setting 2.8 does not have
+        assertThat(v28.cli("v28-1", "INFO replication")).contains("ip=127.0.0.1,", "state=online");
         for (String failover : List.of("auto", "manual")) {
             String before = v28.cli("v28-1", "INFO server")
                     .lines()
