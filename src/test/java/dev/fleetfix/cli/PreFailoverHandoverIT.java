@@ -171,6 +171,39 @@ class PreFailoverHandoverIT {
         assertThat(v60.cli("v60-1", "INFO replication")).contains("role:slave");
     }
 
+    @Test
+    @Order(4)
+    void aReplicaThatCannotReachTheOffsetWithinThePauseIsNotPromotedAndThePrimaryTakesWritesAgain() {
+        // v60-2 is primary since the hand-over; a paused 6.0 replica stops applying its primary's stream too
+        // (and answers no one), while its cron still acknowledges: its primary lists it online
+        assertThat(v60.cli("v60-1", "CLIENT PAUSE 20000")).isEqualTo("OK");
+        CliRun run = v60.apply(
+                dir,
+                """
+                - hosts: all
+                  steps:
+                    - restart_redis: {always: true, timeout: 60s}
+                """,
+                "--limit",
+                "v60-2");
+
+        assertThat(run.exitCode()).as(run.toString()).isNotZero();
+        assertThat(run.stdout())
+                .contains("hand over by hand to v60-1")
+                .contains("did not reach offset")
+                .contains("v60-2 stays primary")
+                .contains("not restarted, Redis left running");
+        assertThat(v60.cli("v60-2", "INFO replication")).contains("role:master");
+        // the write guard is gone: the primary takes writes again
+        assertThat(v60.cli("v60-2", "CONFIG GET min-slaves-to-write")).endsWith("\n0");
+        assertThat(v60.cli("v60-2", "SET after-the-refusal 1")).isEqualTo("OK");
+        assertThat(v60.cli("v60-2", "DEL after-the-refusal")).isEqualTo("1");
+        // once its pause ends the replica catches up: no canary or other key left, same data on both
+        LabData.await(() -> v60.cli("v60-1", "INFO replication").contains("master_link_status:up"), 30_000);
+        assertIntactWithoutBenchmarkKeys();
+        assertThat(v60.cli("v60-1", "INFO replication")).contains("role:slave");
+    }
+
     /**
      * Writes {@code w:1}, {@code w:2}, ... to the host's Redis, one client per write as a stateless
      * application would, for 25 s, logging each reply; returns once 50 writes went out.
@@ -224,7 +257,7 @@ class PreFailoverHandoverIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void a28PrimaryWithAReplicaIsRefusedTheFailoverForItsVersionAndSavedAndRestartedInstead() {
         // 2.8 lists its replica at the address it connects from, which no inventory host has: the reason
         // must be the version, not a setting 2.8 does not have
