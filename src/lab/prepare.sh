@@ -84,10 +84,10 @@ for suite in bookworm trixie; do
   log "lab image $tag ready"
 done
 
-# The eras preset's Redis 2.8 and 6.2 are real x86-64 builds inside Maven Central jars; the lab extracts them
+# The eras preset's Redis 2.8 and 6.2 (and the 6.0 of the hand-over tests) are real x86-64 builds inside Maven Central jars; the lab extracts them
 # from the local Maven repository (LabRedisBuild), where Maven puts them.
 repo="${FLEETFIX_LAB_MAVEN_REPO:-$HOME/.m2/repository}"
-for artifact in it.ozimov:embedded-redis:0.7.3 com.github.codemonstur:embedded-redis:1.4.3; do
+for artifact in it.ozimov:embedded-redis:0.7.3 org.signal:embedded-redis:0.8.1 com.github.codemonstur:embedded-redis:1.4.3; do
   IFS=: read -r group id version <<<"$artifact"
   jar="$repo/${group//.//}/$id/$version/$id-$version.jar"
   if [[ ! -f "$jar" ]]; then

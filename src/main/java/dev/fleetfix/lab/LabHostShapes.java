@@ -19,8 +19,9 @@ final class LabHostShapes {
             boolean sentinel,
             boolean cluster) {
         String shape = "host " + name + " (" + server + ", " + instances + " instance(s), " + init + "): ";
-        if (server == LabServer.REDIS_2_8 && disableThp) {
-            throw new IllegalArgumentException(shape + "Redis 2.8 has no disable-thp (it came in 6.2)");
+        if (!server.knowsDisableThp() && disableThp) {
+            throw new IllegalArgumentException(
+                    shape + "Redis " + server.versionPrefix() + " has no disable-thp (it came in 6.2)");
         }
         // Sentinels run the image's Redis 7.0 and clusters are formed with its redis-cli; 2.8 also lacks
         // replica-announce-ip, without which a lab replica shows up at 127.0.0.1.

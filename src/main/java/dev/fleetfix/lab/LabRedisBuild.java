@@ -16,6 +16,8 @@ import java.util.zip.ZipFile;
  */
 public enum LabRedisBuild {
     REDIS_2_8_19("it.ozimov", "embedded-redis", "0.7.3", "redis-server-2.8.19"),
+    /** Redis 6.0.5, statically linked (malloc=libc): the last era without FAILOVER, with CLIENT PAUSE and REPLICAOF. */
+    REDIS_6_0_5("org.signal", "embedded-redis", "0.8.1", "redis-server-6.0.5"),
     /** Named 6.2.6 in the jar; the binary reports 6.2.11. */
     REDIS_6_2("com.github.codemonstur", "embedded-redis", "1.4.3", "redis-server-6.2.6-v5-linux-amd64");
 

@@ -84,7 +84,7 @@ final class LabRedisConf {
      * line).
      */
     private static String oldBuild(LabHostSpec spec, String address, int port, Optional<Primary> primary) {
-        boolean since62 = spec.server() == LabServer.REDIS_6_2;
+        boolean since50 = spec.server().knowsReplicaNames();
         StringBuilder conf = new StringBuilder();
         conf.append("# Redis ").append(spec.server().versionPrefix()).append(" build, installed as ");
         conf.append(LabHostSetup.OLD_BUILD_BINARY).append(": a config file of its era\n");
@@ -109,14 +109,16 @@ final class LabRedisConf {
         conf.append("appendonly ").append(yesNo(spec.appendonly())).append('\n');
         conf.append("appendfilename \"appendonly.aof\"\n");
         conf.append("appendfsync everysec\n");
-        if (since62) {
+        if (since50) {
             conf.append("replica-announce-ip ").append(address).append('\n');
+        }
+        if (spec.server().knowsDisableThp()) {
             conf.append("disable-thp ").append(yesNo(spec.disableThp())).append('\n');
         }
         spec.requirepass()
                 .ifPresent(
                         password -> conf.append("requirepass ").append(password).append('\n'));
-        primary.ifPresent(p -> conf.append(since62 ? "replicaof " : "slaveof ")
+        primary.ifPresent(p -> conf.append(since50 ? "replicaof " : "slaveof ")
                 .append(p.address())
                 .append(' ')
                 .append(p.port())

@@ -11,6 +11,11 @@ public enum LabServer {
     REDIS_7_0("redis", "7.0.", LabImage.Suite.BOOKWORM, Optional.empty()),
     /** Redis 2.8.19, the seeds' version: a real x86-64 build from a Maven Central jar, on Debian 12. */
     REDIS_2_8("redis", "2.8.19", LabImage.Suite.BOOKWORM, Optional.of(LabRedisBuild.REDIS_2_8_19)),
+    /**
+     * Redis 6.0.5 from a Maven Central jar, on Debian 12: no FAILOVER (6.2), so a primary is handed over by hand;
+     * no {@code disable-thp} either.
+     */
+    REDIS_6_0("redis", "6.0.5", LabImage.Suite.BOOKWORM, Optional.of(LabRedisBuild.REDIS_6_0_5)),
     /** Redis 6.2 (the build reports 6.2.11) from a Maven Central jar, on Debian 12. */
     REDIS_6_2("redis", "6.2.", LabImage.Suite.BOOKWORM, Optional.of(LabRedisBuild.REDIS_6_2)),
     /** Debian 13's {@code redis-server} 8.0. */
@@ -58,6 +63,16 @@ public enum LabServer {
     /** Whether it is a build that Debian does not package, installed by the lab over Debian's 7.0. */
     public boolean oldBuild() {
         return build.isPresent();
+    }
+
+    /** Whether it knows {@code disable-thp} (6.2), with which Redis turns THP off for its own process. */
+    boolean knowsDisableThp() {
+        return this != REDIS_2_8 && this != REDIS_6_0;
+    }
+
+    /** Whether it knows {@code replicaof} and {@code replica-announce-ip} (5.0); 2.8 knows only {@code slaveof}. */
+    boolean knowsReplicaNames() {
+        return this != REDIS_2_8;
     }
 
     /** Whether it knows 7.0's directives ({@code enable-debug-command}, several save points on one line). */

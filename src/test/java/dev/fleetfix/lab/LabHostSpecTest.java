@@ -142,6 +142,12 @@ class LabHostSpecTest {
                         .build())
                 .hasMessageContaining("host lab-1 (REDIS_2_8")
                 .hasMessageContaining("no disable-thp");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-1")
+                        .server(LabServer.REDIS_6_0)
+                        .disableThp(true)
+                        .build())
+                .hasMessageContaining("host lab-1 (REDIS_6_0")
+                .hasMessageContaining("Redis 6.0.5 has no disable-thp");
         assertThatThrownBy(() -> LabHostSpec.builder("lab-2")
                         .server(LabServer.VALKEY_8_1)
                         .instances(3)

@@ -114,6 +114,28 @@ class LabRedisConfTest {
     }
 
     @Test
+    void redis60ReplicaUsesReplicaNamesButHasNoDisableThp() {
+        LabHostSpec spec = LabHostSpec.builder("lab-2")
+                .server(LabServer.REDIS_6_0)
+                .save("900 1")
+                .replicaOf("lab-1")
+                .build();
+
+        String conf = LabRedisConf.text(
+                spec,
+                "127.0.0.12",
+                6379,
+                Optional.of(new LabRedisConf.Primary("127.0.0.11", 6379, Optional.empty())),
+                false);
+
+        // 6.0 refuses to start on disable-thp (6.2), and without replica-announce-ip its primary would list it at
+        // 127.0.0.1
+        assertThat(conf)
+                .contains("save 900 1\n", "replica-announce-ip 127.0.0.12\n", "replicaof 127.0.0.11 6379\n")
+                .doesNotContain("disable-thp", "enable-debug-command", "slaveof");
+    }
+
+    @Test
     void eachInstanceHasItsOwnPortPidLogAndDataFiles() {
         LabHostSpec spec = LabHostSpec.builder("lab-6").instances(3).build();
 

@@ -87,7 +87,7 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
                 .filter(r -> r.online(MAX_LAG_SECONDS))
                 .filter(r -> r.host().isPresent())
                 .toList();
-        String why = whyNoFailover(snapshot, options);
+        String why = whyNoFailover(snapshot, options, sentinel);
         if (!why.isEmpty()) {
             return unsafe(snapshot, options, "primary, " + why);
         }
@@ -143,11 +143,7 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
                             + "), so which hand-over it supports is unknown; no failover");
         }
         if (!s.commands().get().hasClientPause()) {
-            return unsafe(
-                    s,
-                    options,
-                    "primary, Redis " + s.version() + " has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop"
-                            + " writes during a hand-over; no failover");
+            return unsafe(s, options, "primary, " + cannotPause(s));
         }
         String why = options.manualFailover() ? "failover: manual" : "Redis " + s.version() + " has no FAILOVER (6.2+)";
         return failover(
@@ -160,7 +156,24 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
         return new RestartDecision(Kind.FAILOVER_THEN_RESTART, reason, Optional.of(handover));
     }
 
-    private static String whyNoFailover(RedisSnapshot s, RestartOptions options) {
+    private static String cannotPause(RedisSnapshot s) {
+        return "Redis " + s.version() + " has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop writes during a"
+                + " hand-over; no failover";
+    }
+
+    /**
+     * Whether the only route left is the hand-over by hand and the server cannot pause writes for it
+     * (2.8): then that is why there is no failover, whatever else is true of its replicas.
+     */
+    private static boolean onlyByHandWithoutPause(RedisSnapshot s, RestartOptions options, SentinelStatus sentinel) {
+        return !s.cluster()
+                && sentinel.master().isEmpty()
+                && sentinel.unknown().isEmpty()
+                && (options.manualFailover() || !s.hasFailoverCommand())
+                && s.commands().filter(c -> !c.hasClientPause()).isPresent();
+    }
+
+    private static String whyNoFailover(RedisSnapshot s, RestartOptions options, SentinelStatus sentinel) {
         if (s.replicas().isEmpty()) {
             return "no replica";
         }
@@ -176,10 +189,16 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
                     + ")";
         }
         if (online.stream().noneMatch(r -> r.host().isPresent())) {
+            if (onlyByHandWithoutPause(s, options, sentinel)) {
+                // 2.8 lists every replica at the address it connects from, and has no setting to announce
+                // another: advice to set one would be wrong, and with any address no hand-over is safe.
+                return cannotPause(s);
+            }
             return "its in-sync replicas are listed by addresses not in the inventory ("
                     + online.get(0).describe()
-                    + "; a replica that connects from another address needs replica-announce-ip or"
-                    + " bind-source-addr, else FAILOVER would point the old primary there)";
+                    + "; a replica that connects from another address needs replica-announce-ip (5.0+;"
+                    + " slave-announce-ip from 4.0) or bind-source-addr (7.0+), else the old primary would be"
+                    + " pointed there)";
         }
         if (!options.topology() || !options.failover()) {
             return "failover off (" + (options.topology() ? "failover: never" : "topology: off") + ")";

@@ -75,6 +75,8 @@ public final class SafeRestart {
         Failover moves = new Failover(ctx, poll, options.timeout());
         Failover.Outcome before = handOverOrSave(ctx, snapshot, decision, poll, moves);
         if (before.error().isPresent()) {
+            // nothing was restarted: the canary would only linger, under fleetfix:, for its hour
+            check.ifPresent(c -> removeCanary(ctx, c));
             return failed(before.error().get() + "; not restarted, Redis left running", notes, facts);
         }
         Optional<Failover.Moved> moved = before.moved();

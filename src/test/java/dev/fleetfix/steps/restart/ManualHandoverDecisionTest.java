@@ -65,6 +65,32 @@ class ManualHandoverDecisionTest {
     }
 
     @Test
+    void redis28WhoseReplicaIsListedAtAnUnknownAddressIsRefusedForItsVersionNotForAnAnnounceSetting() {
+        // 2.8 has no slave-announce-ip: its replicas show at the address they connect from
+        NodeState state =
+                NodeState.fromInfo("p", Map.of("role", "master", "master_repl_offset", "500", "slave0", ONLINE));
+        Persistence persistence = Persistence.known(true, false, Persistence.CONFIG_GET);
+        RedisSnapshot old =
+                new RedisSnapshot(true, false, state, Optional.empty(), 0, persistence, "2.8.19", Map.of(), false);
+
+        for (boolean manual : List.of(false, true)) {
+            RestartDecision d = RestartDecision.decide(old, options(manual));
+            assertThat(d.kind()).isEqualTo(Kind.SAVE_THEN_RESTART);
+            assertThat(d.reason())
+                    .as("failover: " + (manual ? "manual" : "auto"))
+                    .isEqualTo("primary, Redis 2.8.19 has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop"
+                            + " writes during a hand-over; no failover: BGSAVE first (save points)")
+                    .doesNotContain("announce");
+        }
+        // from 3.0 the listing is what stops it, and the advice names the setting of each era
+        RedisSnapshot v5 =
+                new RedisSnapshot(true, false, state, Optional.empty(), 0, persistence, "5.0.14", Map.of(), false);
+        assertThat(RestartDecision.decide(v5, options(false)).reason())
+                .contains("listed by addresses not in the inventory (10.0.0.2:6379")
+                .contains("replica-announce-ip (5.0+; slave-announce-ip from 4.0) or bind-source-addr (7.0+)");
+    }
+
+    @Test
     void redis28WithoutPersistenceIsRefusedAndSaysWhy() {
         RestartDecision d = RestartDecision.decide(primary(false, "2.8.19"), options(false));
         assertThat(d.kind()).isEqualTo(Kind.REFUSE);

@@ -95,6 +95,9 @@ class ManualHandoverTest {
         assertThat(p.replication()).containsEntry("role", "master");
         assertThat(p.config()).containsEntry("min-slaves-to-write", "0");
         assertThat(p.restarts()).isZero();
+        // nothing was restarted: the data check's canary has nothing to prove and is not left for its hour
+        assertThat(p.commands()).anyMatch(c -> c.startsWith("SET fleetfix:canary:"));
+        assertThat(p.data().keySet()).noneMatch(k -> k.startsWith("fleetfix:"));
     }
 
     @Test
