@@ -3,10 +3,13 @@ package dev.fleetfix.cli;
 import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.jedis.JedisConnector;
+import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactory;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -96,6 +99,12 @@ record Adapters(
         Adapters build() {
             return new Adapters(clock, sleeper, shells, redis != null ? redis : new JedisConnector(), policy, runsHome);
         }
+    }
+
+    /** The apply service, its shells as {@code ssh} says unless they are given. */
+    ApplyService applyService(SshOptionsMixin ssh) {
+        return new ApplyService(
+                StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500), shells(ssh), redis);
     }
 
     /** Makes commands, giving those that take them these adapters. */

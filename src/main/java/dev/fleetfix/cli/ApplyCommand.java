@@ -3,20 +3,11 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.ApplyOutput;
-import dev.fleetfix.report.ConsoleReporter;
-import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.rollout.ApplyRequest;
 import dev.fleetfix.rollout.ApplyService;
-import dev.fleetfix.rollout.ChangeWindow;
-import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.event.RunListener;
-import dev.fleetfix.rollout.event.RunOutcome;
-import dev.fleetfix.rollout.event.RunSummary;
-import dev.fleetfix.steps.StepRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -60,46 +51,8 @@ final class ApplyCommand implements Callable<Integer> {
             description = "The playbook (YAML). With --resume, the journal's playbook when not given.")
     Path playbook;
 
-    @Option(
-            names = "--run-dir",
-            paramLabel = "DIR",
-            description =
-                    "Where the run journal (journal.jsonl) goes. Default: the --report DIR, else fleetfix-runs/RUN_ID.")
-    Path runDir;
-
-    @Option(
-            names = "--resume",
-            paramLabel = "DIR",
-            description = "Continue the run journaled in DIR: hosts done there are skipped; same playbook,"
-                    + " inventory and --limit unless given.")
-    Path resume;
-
-    @Option(
-            names = "--lock-stale-after",
-            paramLabel = "DURATION",
-            defaultValue = "2h",
-            converter = DurationConverter.class,
-            description = "Report a host lock older than this as stale (never taken over). Default: ${DEFAULT-VALUE}.")
-    Duration lockStaleAfter;
-
-    @Option(names = "--check", description = "Read everything, change nothing; report what would change.")
-    boolean check;
-
-    @Option(names = "--diff", description = "Show unified diffs of the files edited (or, with --check, to edit).")
-    boolean diff;
-
-    @Option(
-            names = "--forks",
-            paramLabel = "N",
-            defaultValue = "10",
-            description = "Hosts of a batch handled at once (default: ${DEFAULT-VALUE}).")
-    int forks;
-
-    @Option(
-            names = "--window",
-            paramLabel = "SPEC",
-            description = "Change window overriding the plays' own, e.g. \"Sat 01:00-05:00 Europe/Berlin\".")
-    String window;
+    @Mixin
+    RunOptionsMixin run;
 
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
     boolean noColor;
@@ -124,7 +77,7 @@ final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        Optional<ApplyRequest.Resume> resumed = Optional.ofNullable(resume).map(ApplyRequest.Resume::read);
+        Optional<ApplyRequest.Resume> resumed = Optional.ofNullable(run.resume).map(ApplyRequest.Resume::read);
         Optional<Path> book = Optional.ofNullable(playbook);
         if (resumed.isPresent()) {
             book = resumed.get().playbook(book);
@@ -137,58 +90,27 @@ final class ApplyCommand implements Callable<Integer> {
         }
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
         List<Host> hosts = inventory.selectHosts();
-        if (forks < 1) {
-            throw new InputException("--forks: must be >= 1, was " + forks);
-        }
         ApplyRequest request = new ApplyRequest(
                 book.get(),
                 inventory.inventory(),
                 hosts,
                 inventory.inventoryFile(),
                 inventory.limit(),
-                new RunOptions(check, diff, forks, windowOption(), Duration.ofSeconds(5)),
-                lockStaleAfter,
-                Optional.ofNullable(runDir).or(() -> Optional.ofNullable(reportDir)),
+                run.runOptions(),
+                run.lockStaleAfter,
+                Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
                 adapters.runsHome(),
                 resumed);
-        ApplyService service = new ApplyService(
-                StepRegistry.standard(),
-                adapters.clock(),
-                adapters.sleeper(),
-                adapters.policy(),
-                Duration.ofMillis(500),
-                adapters.shells(ssh),
-                adapters.redis());
+        ApplyService service = adapters.applyService(ssh);
         if (inventory.listHosts()) {
             ApplyOutput.hostList(service.plan(request), out);
             return ExitCode.OK;
         }
         // Everything this run will write is checked before any host (or Redis) is contacted.
         Optional<Path> reports = Optional.ofNullable(reportDir);
-        reports.ifPresent(ReportFiles::prepare);
-        List<RunListener> listeners = new ArrayList<>();
-        listeners.add(new ConsoleReporter(out, Colors.enabled(noColor), diff));
-        reports.ifPresent(dir -> listeners.addAll(ReportFiles.reporters(dir)));
-        ApplyService.ApplyResult result = service.apply(request, RunListener.all(listeners));
+        RunListener listener = ApplyOutput.listener(out, Colors.enabled(noColor), run.diff, reports);
+        ApplyService.ApplyResult result = service.apply(request, listener);
         ApplyOutput.ending(result, reports, out);
-        return exitCode(result.summary(), check);
-    }
-
-    static int exitCode(RunSummary summary, boolean check) {
-        if (summary.outcome() != RunOutcome.OK) {
-            return ExitCode.FINDINGS;
-        }
-        return check && summary.changesPending() ? ExitCode.CHANGES_PENDING : ExitCode.OK;
-    }
-
-    private Optional<ChangeWindow> windowOption() {
-        if (window == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(ChangeWindow.parse(window));
-        } catch (IllegalArgumentException e) {
-            throw new InputException("--window: " + e.getMessage());
-        }
+        return ExitCode.of(result.summary(), run.check);
     }
 }

@@ -3,9 +3,11 @@ package dev.fleetfix.report;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.rollout.ApplyService.ApplyResult;
 import dev.fleetfix.rollout.RunPlan;
+import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +29,20 @@ public final class ApplyOutput {
             }
         }
         out.flush();
+    }
+
+    /**
+     * What listens to an apply run: the console, and the report files in {@code reportDir} when
+     * given, which is checked (and made) now, before any host is contacted.
+     *
+     * @throws dev.fleetfix.InputException when the report files cannot be written there
+     */
+    public static RunListener listener(PrintWriter out, boolean color, boolean diff, Optional<Path> reportDir) {
+        reportDir.ifPresent(ReportFiles::prepare);
+        List<RunListener> listeners = new ArrayList<>();
+        listeners.add(new ConsoleReporter(out, color, diff));
+        reportDir.ifPresent(dir -> listeners.addAll(ReportFiles.reporters(dir)));
+        return RunListener.all(listeners);
     }
 
     /**
