@@ -1,10 +1,15 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.steps.AuditorFacts;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.ShellFactory;
 import java.nio.file.Path;
@@ -12,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import picocli.CommandLine;
 
 /**
@@ -33,6 +39,8 @@ record Adapters(
         RedisConnector redis,
         RolloutPolicy policy,
         Path runsHome) {
+    /** Connect and read timeout of the benchmark step's Redis connections. */
+    private static final Duration BENCH_REDIS_TIMEOUT = Duration.ofSeconds(10);
 
     Adapters {
         Objects.requireNonNull(clock, "clock");
@@ -101,10 +109,21 @@ record Adapters(
         }
     }
 
+    /** Connects the control node's load generator to a host's Redis, with this connect and read timeout. */
+    Function<Host, BenchTarget> benchTargets(Duration timeout) {
+        return host -> JedisBenchTarget.connect(host, timeout);
+    }
+
     /** The apply service, its shells as {@code ssh} says unless they are given. */
     ApplyService applyService(SshOptionsMixin ssh) {
         return new ApplyService(
-                StepRegistry.standard(), clock, sleeper, policy, Duration.ofMillis(500), shells(ssh), redis);
+                StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchTargets(BENCH_REDIS_TIMEOUT)),
+                clock,
+                sleeper,
+                policy,
+                Duration.ofMillis(500),
+                shells(ssh),
+                redis);
     }
 
     /** Makes commands, giving those that take them these adapters. */
