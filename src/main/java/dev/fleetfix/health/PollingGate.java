@@ -1,5 +1,6 @@
 package dev.fleetfix.health;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import java.time.Duration;
@@ -79,7 +80,8 @@ final class PollingGate implements HealthGate {
                 });
         if (timedOut.isPresent()) {
             Poll.TimedOut t = timedOut.get();
-            return GateResult.failed(name, "timed out after " + Gates.human(timeout) + ": " + t.last(), t.elapsed());
+            return GateResult.failed(
+                    name, "timed out after " + Durations.seconds(timeout) + ": " + t.last(), t.elapsed());
         }
         return GateResult.passed(
                 name, passed.get(), Duration.between(start, target.clock().instant()));
@@ -116,6 +118,6 @@ final class PollingGate implements HealthGate {
 
     @Override
     public String toString() {
-        return name + "(" + Gates.human(timeout) + ")";
+        return name + "(" + Durations.seconds(timeout) + ")";
     }
 }
