@@ -69,11 +69,6 @@ final class ApplyCommand implements Callable<Integer> {
         this.adapters = adapters;
     }
 
-    /** For tools that build the command tree without the factory: completion and man pages. */
-    ApplyCommand() {
-        this(Adapters.system());
-    }
-
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();

@@ -44,11 +44,6 @@ final class AuditCommand implements Callable<Integer> {
         this.adapters = adapters;
     }
 
-    /** For tools that build the command tree without the factory: completion and man pages. */
-    AuditCommand() {
-        this(Adapters.system());
-    }
-
     @Spec
     CommandSpec spec;
 

@@ -45,11 +45,6 @@ public final class BenchCommand implements Callable<Integer> {
         this.adapters = adapters;
     }
 
-    /** For tools that build the command tree without the factory: completion and man pages. */
-    BenchCommand() {
-        this(Adapters.system());
-    }
-
     @Spec
     CommandSpec spec;
 
