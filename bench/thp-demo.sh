@@ -80,7 +80,7 @@ run_with() {
     "$keys keys loaded in $((SECONDS - start)) s," \
     "used_memory $(rcli info memory | sed -n 's/^used_memory_human:\(.*\)\r$/\1/p')," \
     "AnonHugePages $(awk '/AnonHugePages/ {print $2 " kB"}' "/proc/$(cat "$pidfile")/smaps_rollup")"
-  java ${FLEETFIX_JAVA_OPTS:-} -cp "$jar" dev.fleetfix.cli.ThpDemo run --port "$port" --label "$mode" \
+  java ${FLEETFIX_JAVA_OPTS:-} -cp "$jar" dev.fleetfix.cli.Main thp-demo run --port "$port" --label "$mode" \
     --seconds "$seconds" --warmup "$warmup" --connections "$connections" --keyspace "$keys" \
     --value-size "$value_size" --interval-ms "$interval_ms" --out "$work/$mode-$round.result"
   rcli shutdown nosave >/dev/null 2>&1 || true
@@ -103,5 +103,5 @@ for round in $(seq 1 "$rounds"); do
 done
 echo
 join() { local IFS=,; echo "$*"; }
-java -cp "$jar" dev.fleetfix.cli.ThpDemo compare "$(join "${always_results[@]}")" "$(join "${never_results[@]}")"
+java -cp "$jar" dev.fleetfix.cli.Main thp-demo compare "$(join "${always_results[@]}")" "$(join "${never_results[@]}")"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -42,6 +42,12 @@ public final class Forks {
         }
     }
 
+    /** A task that may wait, and so be interrupted. */
+    @FunctionalInterface
+    public interface Task<T, R> {
+        R apply(T input) throws InterruptedException;
+    }
+
     /**
      * Applies {@code task} to every input, at most {@code forks} at a time, and waits for all.
      *
@@ -49,6 +55,21 @@ public final class Forks {
      * @throws Error when a task threw one (out of memory is not a per-host failure)
      */
     public static <T, R> List<Outcome<T, R>> run(List<T> inputs, int forks, Function<? super T, ? extends R> task) {
+        try {
+            return runInterruptibly(inputs, forks, task::apply);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for hosts", e);
+        }
+    }
+
+    /**
+     * As {@link #run}, for tasks that wait: an interrupted task, or an interrupt while waiting for
+     * the tasks, ends the whole run with {@link InterruptedException} (the tasks still running are
+     * interrupted too).
+     */
+    public static <T, R> List<Outcome<T, R>> runInterruptibly(
+            List<T> inputs, int forks, Task<? super T, ? extends R> task) throws InterruptedException {
         if (forks < 1) {
             throw new IllegalArgumentException("forks must be at least 1, was " + forks);
         }
@@ -57,7 +78,11 @@ public final class Forks {
         }
         int threads = Math.min(forks, inputs.size());
         if (threads == 1) {
-            return inputs.stream().<Outcome<T, R>>map(in -> call(in, task)).toList();
+            List<Outcome<T, R>> outcomes = new ArrayList<>();
+            for (T input : inputs) {
+                outcomes.add(call(input, task));
+            }
+            return List.copyOf(outcomes);
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, namedThreads());
         try {
@@ -75,7 +100,7 @@ public final class Forks {
         }
     }
 
-    private static <T, R> Outcome<T, R> call(T input, Function<? super T, ? extends R> task) {
+    private static <T, R> Outcome<T, R> call(T input, Task<? super T, ? extends R> task) throws InterruptedException {
         try {
             R result = Objects.requireNonNull(task.apply(input), () -> "no result for " + input);
             return new Outcome<>(input, Optional.of(result), Optional.empty());
@@ -84,16 +109,16 @@ public final class Forks {
         }
     }
 
-    private static <T, R> Outcome<T, R> await(Future<Outcome<T, R>> future) {
+    private static <T, R> Outcome<T, R> await(Future<Outcome<T, R>> future) throws InterruptedException {
         try {
             return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for hosts", e);
         } catch (ExecutionException e) {
-            // call() captures RuntimeExceptions, so only Errors get here
+            // call() captures RuntimeExceptions, so only Errors and interrupts get here
             if (e.getCause() instanceof Error error) {
                 throw error;
+            }
+            if (e.getCause() instanceof InterruptedException interrupted) {
+                throw interrupted;
             }
             throw new IllegalStateException(e.getCause());
         }

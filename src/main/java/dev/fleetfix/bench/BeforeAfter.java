@@ -1,6 +1,7 @@
 package dev.fleetfix.bench;
 
 import dev.fleetfix.bench.stats.Holm;
+import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.bench.stats.RankTest;
 import dev.fleetfix.bench.stats.RatioInterval;
 import dev.fleetfix.bench.stats.RoundTest;
@@ -238,8 +239,8 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
                 metric,
                 beforeRounds,
                 afterRounds,
-                median(beforeRounds),
-                median(afterRounds),
+                Median.of(beforeRounds),
+                Median.of(afterRounds),
                 spread(beforeRounds),
                 spread(afterRounds),
                 interval.ratio(),
@@ -317,11 +318,6 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
             v.ifPresent(values::add);
         }
         return values;
-    }
-
-    static double median(List<Double> values) {
-        return RatioInterval.median(
-                values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     static double spread(List<Double> values) {

@@ -1,6 +1,7 @@
 package dev.fleetfix.bench;
 
 import dev.fleetfix.bench.stats.HostEffects;
+import dev.fleetfix.bench.stats.Median;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,7 +31,7 @@ final class FleetVerdict {
             }
         }
         Map<Metric, Double> medianRatio = new EnumMap<>(Metric.class);
-        ratios.forEach((metric, values) -> medianRatio.put(metric, BeforeAfter.median(values)));
+        ratios.forEach((metric, values) -> medianRatio.put(metric, Median.of(values)));
         Map<Metric, HostEffects> effects = new EnumMap<>(Metric.class);
         Map<Metric, Verdict> verdicts = new EnumMap<>(Metric.class);
         decisive.forEach((metric, ms) -> {

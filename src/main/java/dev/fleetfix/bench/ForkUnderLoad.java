@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.redis.RedisException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,7 +129,7 @@ public final class ForkUnderLoad {
                         "host " + target.hostName() + ": BGSAVE still running after " + timeout.toSeconds() + " s");
             }
             try {
-                sleeper.sleepNanos(POLL_NANOS);
+                sleeper.sleep(Duration.ofNanos(POLL_NANOS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new BenchmarkException("host " + target.hostName() + ": interrupted waiting for BGSAVE", e);
@@ -158,7 +159,7 @@ public final class ForkUnderLoad {
         public void run() {
             try {
                 while (!stopped) {
-                    sleeper.sleepNanos(spec.bgsaveInterval().toNanos());
+                    sleeper.sleep(spec.bgsaveInterval());
                     if (stopped) {
                         return;
                     }

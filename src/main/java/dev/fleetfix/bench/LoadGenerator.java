@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.health.Sleeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -224,7 +225,7 @@ public final class LoadGenerator {
                     }
                     long now = nanoTime.getAsLong();
                     if (intended > now) {
-                        sleeper.sleepNanos(intended - now);
+                        sleeper.sleep(Duration.ofNanos(intended - now));
                     }
                     long sent = schedule.intervalNanos > 0 ? intended : nanoTime.getAsLong();
                     int failed = connection.execute(batch(size));

@@ -6,7 +6,6 @@ import dev.fleetfix.checks.FleetAuditor;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.redis.jedis.JedisConnector;
 import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
@@ -14,7 +13,6 @@ import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -40,6 +38,12 @@ import picocli.CommandLine.Spec;
             "  2  bad usage or bad input; no host was touched"
         })
 final class AuditCommand implements Callable<Integer> {
+    private final Adapters adapters;
+
+    AuditCommand(Adapters adapters) {
+        this.adapters = adapters;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -101,14 +105,15 @@ final class AuditCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         }
-        try (ShellPool shells = new ShellPool(ssh.shellFactory())) {
-            FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, new JedisConnector(), forks);
+        try (ShellPool shells = new ShellPool(adapters.shells(ssh))) {
+            FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, adapters.redis(), forks);
             List<HostAudit> audits = auditor.audit(hosts);
             String text =
                     switch (chosen) {
                         case TABLE -> AuditTable.render(audits);
                         case JSON -> AuditJson.render(audits);
-                        case OPENMETRICS -> AuditOpenMetrics.render(audits, Instant.now());
+                        case OPENMETRICS -> AuditOpenMetrics.render(
+                                audits, adapters.clock().instant());
                     };
             if (output != null) {
                 ReportFiles.writeWorldReadable(output, text);

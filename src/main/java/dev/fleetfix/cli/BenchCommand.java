@@ -2,22 +2,17 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.bench.BenchPlan;
-import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.BuiltinBenchmark;
 import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.LoadSpec;
-import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.redis.jedis.JedisBenchTarget;
-import dev.fleetfix.report.HostText;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.BenchOutput;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -26,7 +21,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -45,6 +39,12 @@ import picocli.CommandLine.Spec;
                 + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
                 + " keys, and a nearly full or evicting primary, unless --force.")
 public final class BenchCommand implements Callable<Integer> {
+    private final Adapters adapters;
+
+    BenchCommand(Adapters adapters) {
+        this.adapters = adapters;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -170,36 +170,20 @@ public final class BenchCommand implements Callable<Integer> {
         }
         BenchPlan plan = plan();
         List<HostBenchmark.Outcome> outcomes;
-        try (ShellPool shells = new ShellPool(ssh.shellFactory())) {
+        try (ShellPool shells = new ShellPool(adapters.shells(ssh))) {
             HostBenchmark service = new HostBenchmark(
-                    host -> JedisBenchTarget.connect(host, redisTimeout),
+                    adapters.benchTargets(redisTimeout),
                     shells::shell,
                     new BuiltinBenchmark(LoadGenerator.system()),
                     ForkUnderLoad.system());
             outcomes = service.run(hosts, plan);
         }
         if (json) {
-            return printJson(outcomes, out, spec.commandLine().getErr());
+            BenchOutput.json(outcomes, out, spec.commandLine().getErr());
+        } else {
+            BenchOutput.table(outcomes, out);
         }
-        return print(outcomes, out);
-    }
-
-    /** JSON on stdout, so a script can parse it whole; skips and failures go to stderr as text. */
-    private static int printJson(List<HostBenchmark.Outcome> outcomes, PrintWriter out, PrintWriter err) {
-        List<BenchRun> runs = new ArrayList<>();
-        boolean failed = false;
-        for (HostBenchmark.Outcome o : outcomes) {
-            runs.addAll(o.rounds());
-            o.skipped().ifPresent(reason -> err.println(o.host().name() + ": skipped: " + reason));
-            if (o.failure().isPresent()) {
-                err.println(o.host().name() + ": failed: " + o.failure().get());
-                failed = true;
-            }
-        }
-        out.print(ReportJson.writeBenchmarks("bench", runs));
-        out.flush();
-        err.flush();
-        return failed ? ExitCode.FINDINGS : ExitCode.OK;
+        return outcomes.stream().anyMatch(o -> o.failure().isPresent()) ? ExitCode.FINDINGS : ExitCode.OK;
     }
 
     private BenchPlan plan() {
@@ -274,40 +258,5 @@ public final class BenchCommand implements Callable<Integer> {
             case "fork-under-load" -> BenchPlan.Profile.FORK_UNDER_LOAD;
             default -> throw new InputException("--profile: '" + profile + "'; use plain or fork-under-load");
         };
-    }
-
-    private static int print(List<HostBenchmark.Outcome> outcomes, PrintWriter out) {
-        List<Metric> shown = List.of(Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX);
-        out.printf(Locale.ROOT, "%-16s %-16s %5s %10s", "HOST", "TEST", "ROUND", "RPS");
-        shown.forEach(m -> out.printf(Locale.ROOT, " %9s", m.label()));
-        out.println();
-        boolean failed = false;
-        for (HostBenchmark.Outcome o : outcomes) {
-            int round = 0;
-            for (BenchRun run : o.rounds()) {
-                round++;
-                for (BenchResult r : run.results()) {
-                    out.printf(Locale.ROOT, "%-16s %-16s %5d %10.0f", o.host().name(), r.test(), round, r.rps());
-                    for (Metric m : shown) {
-                        OptionalDouble v = m.valueOf(r);
-                        out.printf(
-                                Locale.ROOT,
-                                " %9s",
-                                v.isPresent() ? String.format(Locale.ROOT, "%.3f", v.getAsDouble()) : "-");
-                    }
-                    out.println();
-                }
-            }
-            // reasons quote the host (redis-benchmark's stderr, Redis errors): never raw on a terminal
-            o.skipped().ifPresent(reason -> out.println(o.host().name() + ": skipped: " + HostText.clean(reason)));
-            if (o.failure().isPresent()) {
-                out.println(o.host().name() + ": failed: "
-                        + HostText.clean(o.failure().get()));
-                failed = true;
-            }
-        }
-        out.println("latencies in ms");
-        out.flush();
-        return failed ? ExitCode.FINDINGS : ExitCode.OK;
     }
 }

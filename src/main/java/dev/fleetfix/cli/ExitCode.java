@@ -1,5 +1,8 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.event.RunSummary;
+
 /** fleetfix's exit codes; README.md documents them. */
 public final class ExitCode {
     /** Everything ok, nothing to report. */
@@ -12,4 +15,12 @@ public final class ExitCode {
     public static final int CHANGES_PENDING = 3;
 
     private ExitCode() {}
+
+    /** A run's exit code: ok, findings when it did not end ok, changes pending in check mode. */
+    static int of(RunSummary summary, boolean check) {
+        if (summary.outcome() != RunOutcome.OK) {
+            return FINDINGS;
+        }
+        return check && summary.changesPending() ? CHANGES_PENDING : OK;
+    }
 }

@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
             ReportCommand.class,
             InventoryCommand.class,
             LabCommand.class,
-            CompletionCommand.class
+            CompletionCommand.class,
+            ThpDemo.class
         })
 public final class FleetfixCommand implements Runnable {
 

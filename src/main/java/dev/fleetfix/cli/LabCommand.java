@@ -2,12 +2,10 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.lab.LabFleet;
-import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.lab.LabHostStatus;
-import dev.fleetfix.lab.LabInit;
 import dev.fleetfix.lab.LabPreset;
 import dev.fleetfix.lab.LabSettings;
+import dev.fleetfix.report.LabOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -149,19 +147,7 @@ public final class LabCommand implements Runnable {
             out.printf(
                     "lab %s: %d hosts up in %.1f s (%s)%n",
                     fleet.id(), count, (System.nanoTime() - started) / 1e9, preset.cliName());
-            for (LabHost host : fleet.hosts()) {
-                out.printf(
-                        "  %-8s %s  ssh :%d  redis :%s%s%n",
-                        host.name(),
-                        host.address(),
-                        host.sshPort(),
-                        String.join(
-                                ",",
-                                host.redisPorts().stream().map(String::valueOf).toList()),
-                        host.sentinelPort().isPresent()
-                                ? "  sentinel :" + host.sentinelPort().getAsInt()
-                                : "");
-            }
+            LabOutput.hosts(fleet, out);
             out.println("inventory: " + fleet.inventoryFile());
             out.println("next: fleetfix audit -i " + fleet.inventoryFile());
             out.println("remove it with: fleetfix lab down"
@@ -190,35 +176,7 @@ public final class LabCommand implements Runnable {
             }
             for (Path dir : labs) {
                 LabFleet fleet = LabFleet.attach(dir);
-                out.println("lab " + fleet.id() + ": " + fleet.inventoryFile());
-                for (LabHostStatus status : fleet.status()) {
-                    LabHost host = status.host();
-                    out.println(String.format(
-                                    "  %-8s %-15s %-8s sshd %-4s redis %-4s %-7s %-14s%s%s",
-                                    host.name(),
-                                    host.address(),
-                                    status.state(),
-                                    status.sshUp() ? "up" : "down",
-                                    status.redisUp() ? "up" : "down",
-                                    status.role().orElse("-"),
-                                    status.instances().get(0).server().orElse("-"),
-                                    host.init() == LabInit.SYSV ? "  init sysv" : "",
-                                    host.sentinelPort().isPresent()
-                                            ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
-                                            : "")
-                            .stripTrailing());
-                    if (status.instances().size() > 1) {
-                        for (LabHostStatus.Instance instance : status.instances()) {
-                            out.println(String.format(
-                                            "      :%-5d %-20s %-4s %s",
-                                            instance.port(),
-                                            instance.service(),
-                                            instance.up() ? "up" : "down",
-                                            instance.server().orElse("-"))
-                                    .stripTrailing());
-                        }
-                    }
-                }
+                LabOutput.status(fleet, out);
             }
         }
     }

@@ -16,11 +16,21 @@ public final class Main {
         return commandLine(AnsibleSettings.ofProcess());
     }
 
+    /** The command line working through {@code adapters} (tests: fakes of the ports). */
+    static CommandLine commandLine(Adapters adapters) {
+        return commandLine(AnsibleSettings.ofProcess(), adapters);
+    }
+
     /** The command line reading Ansible's configuration from {@code settings} (tests: a temporary HOME). */
     static CommandLine commandLine(AnsibleSettings settings) {
+        return commandLine(settings, Adapters.system());
+    }
+
+    /** The one place commands get their adapters: picocli makes each through {@link Adapters.Factory}. */
+    static CommandLine commandLine(AnsibleSettings settings, Adapters adapters) {
         FleetfixCommand app = new FleetfixCommand();
         app.ansibleSettings = settings;
-        CommandLine cmd = new CommandLine(app);
+        CommandLine cmd = new CommandLine(app, new Adapters.Factory(adapters));
         cmd.setDefaultValueProvider(settings.defaultValues());
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());

@@ -15,7 +15,7 @@ import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,42 +26,108 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * The driver of {@code bench/thp-demo.sh}: runs the fork-under-load profile against a local Redis
- * and saves the figures ({@code run}), then prints two saved runs side by side ({@code compare}).
- * The script owns the kernel setting and the Redis processes; this class only measures and prints.
+ * {@code fleetfix thp-demo} (hidden), the driver of {@code bench/thp-demo.sh}: runs the
+ * fork-under-load profile against a local Redis and saves the figures ({@code run}), then prints two
+ * saved runs side by side ({@code compare}). The script owns the kernel setting and the Redis
+ * processes; this command only measures and prints.
  */
-public final class ThpDemo {
-    private ThpDemo() {}
+@Command(
+        name = "thp-demo",
+        hidden = true,
+        mixinStandardHelpOptions = true,
+        description = "The driver of bench/thp-demo.sh: measure a local Redis under load (run), compare runs.",
+        subcommands = {ThpDemo.Run.class, ThpDemo.Compare.class})
+final class ThpDemo implements Runnable {
+    @Spec
+    CommandSpec spec;
 
-    public static void main(String[] args) throws IOException {
-        if (args.length >= 1 && args[0].equals("run")) {
-            System.exit(run(options(args), System.out));
-        } else if (args.length == 3 && args[0].equals("compare")) {
-            compare(paths(args[1]), paths(args[2]), System.out);
-        } else {
-            System.err.println("usage: ThpDemo run --port P --out FILE [--label L] [--seconds S] [--warmup S]"
-                    + " [--connections N] [--keyspace K] [--value-size B] [--interval-ms MS]\n"
-                    + "       ThpDemo compare BEFORE_FILE[,BEFORE_FILE...] AFTER_FILE[,AFTER_FILE...]");
-            System.exit(ExitCode.USAGE);
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = "Runs fork-under-load against 127.0.0.1:PORT and saves the figures to FILE.")
+    static final class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--port", required = true, paramLabel = "P")
+        int port;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE")
+        Path out;
+
+        @Option(names = "--label", defaultValue = "run")
+        String label;
+
+        @Option(names = "--seconds", defaultValue = "45")
+        long seconds;
+
+        @Option(names = "--warmup", defaultValue = "3")
+        long warmup;
+
+        @Option(names = "--connections", defaultValue = "50")
+        int connections;
+
+        @Option(names = "--keyspace", defaultValue = "1000000")
+        long keyspace;
+
+        @Option(names = "--value-size", defaultValue = "1000")
+        int valueSize;
+
+        @Option(names = "--interval-ms", defaultValue = "1500")
+        long intervalMs;
+
+        @Override
+        public Integer call() throws IOException {
+            Map<String, String> o = new HashMap<>();
+            o.put("port", Integer.toString(port));
+            o.put("out", out.toString());
+            o.put("label", label);
+            o.put("seconds", Long.toString(seconds));
+            o.put("warmup", Long.toString(warmup));
+            o.put("connections", Integer.toString(connections));
+            o.put("keyspace", Long.toString(keyspace));
+            o.put("value-size", Integer.toString(valueSize));
+            o.put("interval-ms", Long.toString(intervalMs));
+            return ThpDemo.run(o, spec.commandLine().getOut());
         }
     }
 
-    private static List<Path> paths(String commaSeparated) {
-        return java.util.Arrays.stream(commaSeparated.split(",")).map(Path::of).toList();
-    }
+    @Command(
+            name = "compare",
+            mixinStandardHelpOptions = true,
+            description = "Prints two sides' saved runs: medians, range, ratio and verdict per figure.")
+    static final class Compare implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new HashMap<>();
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        @Parameters(index = "0", split = ",", paramLabel = "BEFORE_FILE")
+        List<Path> before;
+
+        @Parameters(index = "1", split = ",", paramLabel = "AFTER_FILE")
+        List<Path> after;
+
+        @Override
+        public Integer call() throws IOException {
+            ThpDemo.compare(before, after, spec.commandLine().getOut());
+            return ExitCode.OK;
         }
-        return options;
     }
 
-    static int run(Map<String, String> o, PrintStream out) throws IOException {
+    static int run(Map<String, String> o, PrintWriter out) throws IOException {
         int port = Integer.parseInt(o.get("port"));
         LoadSpec load = ForkUnderLoadSpec.defaults()
                 .load()
@@ -105,11 +171,12 @@ public final class ThpDemo {
                 ran.forks().size(),
                 forks.isEmpty() ? "-" : forks,
                 ran.keysDeleted());
+        out.flush();
         return ExitCode.OK;
     }
 
     /** Prints the medians of each side's rounds, their range, the ratio and the verdict per figure. */
-    static void compare(List<Path> beforeFiles, List<Path> afterFiles, PrintStream out) throws IOException {
+    static void compare(List<Path> beforeFiles, List<Path> afterFiles, PrintWriter out) throws IOException {
         List<Map<String, String>> before = read(beforeFiles);
         List<Map<String, String>> after = read(afterFiles);
         String bl = "THP " + before.get(0).get("label");
@@ -142,6 +209,7 @@ public final class ThpDemo {
         out.printf(Locale.ROOT, "%-12s %26s %26s%n", "BGSAVE forks", forks(before), forks(after));
         out.println("verdict, " + al + " against " + bl + " over " + before.size() + "+" + after.size()
                 + " rounds (medians must differ by more than the rounds' spread and 5 %): " + c.verdict());
+        out.flush();
     }
 
     private static String median(Metric metric, double median, List<Double> rounds) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.health;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.health.PollingGate.Observation;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
@@ -63,7 +64,7 @@ public final class Gates {
             Instant before = target.clock().instant();
             node.ping();
             Duration took = Duration.between(before, target.clock().instant());
-            String seen = "PING took " + human(took) + " (bound " + human(bound) + ")";
+            String seen = "PING took " + Durations.seconds(took) + " (bound " + Durations.seconds(bound) + ")";
             return took.compareTo(bound) < 0 ? Observation.pass(seen) : Observation.notYet(seen);
         });
     }
@@ -82,18 +83,6 @@ public final class Gates {
             throw new IllegalArgumentException(gate + ": timeout must be positive, was " + timeout);
         }
         return timeout;
-    }
-
-    /** "60s", "1.5s", "250ms". */
-    public static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms < 1000) {
-            return ms + "ms";
-        }
-        if (ms % 1000 == 0) {
-            return ms / 1000 + "s";
-        }
-        return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
     }
 
     private static final class ReplicaSynced implements PollingGate.Check {

@@ -1,11 +1,14 @@
 package dev.fleetfix.health;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** A gate made of one check polled on a fresh connection until it passes or the timeout is spent. */
 final class PollingGate implements HealthGate {
@@ -63,29 +66,25 @@ final class PollingGate implements HealthGate {
     public GateResult await(GateTarget target) throws InterruptedException {
         Check check = checks.create();
         Instant start = target.clock().instant();
-        String last = "no answer yet";
-        boolean told = false;
-        while (true) {
-            Duration elapsed = Duration.between(start, target.clock().instant());
-            Duration left = timeout.minus(elapsed);
-            Observation seen = look(check, target, min(CONNECT_TIMEOUT, positive(left)));
-            if (seen.passed()) {
-                return GateResult.passed(
-                        name,
-                        seen.detail(),
-                        Duration.between(start, target.clock().instant()));
-            }
-            last = seen.detail();
-            elapsed = Duration.between(start, target.clock().instant());
-            if (elapsed.compareTo(timeout) >= 0) {
-                return GateResult.failed(name, "timed out after " + Gates.human(timeout) + ": " + last, elapsed);
-            }
-            if (!told && elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
-                target.waits().waiting(new Wait("gate " + name, last, timeout, elapsed));
-                told = true;
-            }
-            target.sleeper().sleep(min(target.pollInterval(), timeout.minus(elapsed)));
+        AtomicReference<String> passed = new AtomicReference<>();
+        Optional<Poll.TimedOut> timedOut = new Poll(
+                        target.clock(), target.sleeper(), target.pollInterval(), target.waits())
+                .lastSleepEndingAtTimeout()
+                .await("gate " + name, timeout, left -> {
+                    Observation seen = look(check, target, min(CONNECT_TIMEOUT, positive(left)));
+                    if (seen.passed()) {
+                        passed.set(seen.detail());
+                        return Optional.empty();
+                    }
+                    return Optional.of(seen.detail());
+                });
+        if (timedOut.isPresent()) {
+            Poll.TimedOut t = timedOut.get();
+            return GateResult.failed(
+                    name, "timed out after " + Durations.seconds(timeout) + ": " + t.last(), t.elapsed());
         }
+        return GateResult.passed(
+                name, passed.get(), Duration.between(start, target.clock().instant()));
     }
 
     @Override
@@ -119,6 +118,6 @@ final class PollingGate implements HealthGate {
 
     @Override
     public String toString() {
-        return name + "(" + Gates.human(timeout) + ")";
+        return name + "(" + Durations.seconds(timeout) + ")";
     }
 }

@@ -1,12 +1,17 @@
 package dev.fleetfix.lab;
 
+import dev.fleetfix.health.Poll;
+import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.health.WaitListener;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Polls a lab condition until it holds, or fails naming what was still missing at the deadline. */
 final class LabWait {
-    private static final Duration POLL = Duration.ofMillis(300);
+    private static final Poll POLL =
+            new Poll(Clock.systemUTC(), Sleeper.system(), Duration.ofMillis(300), WaitListener.none());
 
     private LabWait() {}
 
@@ -15,23 +20,16 @@ final class LabWait {
      * @param missing what is still missing now, empty once the condition holds
      */
     static void until(Duration timeout, String what, Supplier<Optional<String>> missing) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Optional<String> last = missing.get();
-        while (last.isPresent()) {
-            if (System.nanoTime() > deadline) {
-                throw new LabException("waited " + timeout.toSeconds() + " s for " + what + ", in vain: " + last.get());
-            }
-            sleep(POLL);
-            last = missing.get();
-        }
-    }
-
-    private static void sleep(Duration duration) {
+        Optional<Poll.TimedOut> timedOut;
         try {
-            Thread.sleep(duration.toMillis());
+            timedOut = POLL.await(what, timeout, left -> missing.get());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LabException("interrupted while waiting for the lab", e);
+        }
+        if (timedOut.isPresent()) {
+            throw new LabException("waited " + timeout.toSeconds() + " s for " + what + ", in vain: "
+                    + timedOut.get().last());
         }
     }
 }

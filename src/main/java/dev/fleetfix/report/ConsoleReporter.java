@@ -1,9 +1,9 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.health.GateResult;
-import dev.fleetfix.health.Gates;
 import dev.fleetfix.health.Wait;
 import dev.fleetfix.rollout.event.BatchStarted;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
@@ -179,7 +179,7 @@ public final class ConsoleReporter implements RunListener {
         line(
                 e.at(),
                 ansi.yellow("waiting:") + " [" + e.host() + "] " + e.step() + ": " + w.what() + ", at most "
-                        + Gates.human(w.atMost()) + so + seen);
+                        + Durations.seconds(w.atMost()) + so + seen);
     }
 
     private void host(HostFinished e) {

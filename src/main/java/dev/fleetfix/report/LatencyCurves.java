@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.report.model.LatencyPointReport;
 import dev.fleetfix.report.model.TestResultReport;
 import java.util.ArrayList;
@@ -70,16 +71,10 @@ final class LatencyCurves {
                 at(t, level).ifPresent(values::add);
             }
             if (!values.isEmpty()) {
-                points.add(new LatencyPointReport(level, median(values)));
+                points.add(new LatencyPointReport(level, Median.of(values)));
             }
         }
         return points;
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static OptionalDouble boxed(Double v) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.InputException;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
@@ -8,17 +9,23 @@ import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.PlaybookParser;
 import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellFactory;
+import dev.fleetfix.transport.ShellPool;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -32,13 +39,157 @@ public final class ApplyService {
     private final Sleeper sleeper;
     private final RolloutPolicy policy;
     private final Duration pollInterval;
+    private final ShellFactory shells;
+    private final RedisConnector redis;
 
     public ApplyService(StepRegistry steps, Clock clock, Sleeper sleeper, RolloutPolicy policy, Duration pollInterval) {
-        this.steps = steps;
-        this.clock = clock;
-        this.sleeper = sleeper;
-        this.policy = policy;
-        this.pollInterval = pollInterval;
+        this(
+                steps,
+                clock,
+                sleeper,
+                policy,
+                pollInterval,
+                host -> {
+                    throw new IllegalStateException("no shells: plan only");
+                },
+                (host, timeout) -> {
+                    throw new IllegalStateException("no Redis: plan only");
+                });
+    }
+
+    /** A service that runs, through these shells and Redis connections. */
+    public ApplyService(
+            StepRegistry steps,
+            Clock clock,
+            Sleeper sleeper,
+            RolloutPolicy policy,
+            Duration pollInterval,
+            ShellFactory shells,
+            RedisConnector redis) {
+        this.steps = Objects.requireNonNull(steps, "steps");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+        this.shells = Objects.requireNonNull(shells, "shells");
+        this.redis = Objects.requireNonNull(redis, "redis");
+    }
+
+    /**
+     * Plans the request as {@link #apply} would run it, replicas first (reading each restarting
+     * play's replication), and contacts no host otherwise: {@code --list-hosts}.
+     *
+     * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
+     */
+    public RunPlan plan(ApplyRequest request) {
+        HostOrdering ordering = new TopologyOrdering(new RedisDiscovery(
+                request.inventory(),
+                redis,
+                request.options().redisTimeout(),
+                request.options().forks()));
+        return plan(request.playbook(), request.inventory(), request.hosts(), request.options(), ordering);
+    }
+
+    /**
+     * Plans and runs one apply. Makes the run id, once: the host locks, the journal, the events, the
+     * report and backup names all carry it. Without check mode it journals the run (in the resumed
+     * run's dir, the request's journal dir, or {@code runsHome/RUN_ID}), takes host locks as this
+     * process, skips what the resumed run finished, and stops starting hosts on a signal (hosts in
+     * flight finish). Check mode writes nothing and takes no lock, but reads them: a host another run
+     * holds would refuse apply.
+     *
+     * @throws dev.fleetfix.InputException for a mistake in the playbook, its variables or options;
+     *     no host is touched then, and a journal made for it is removed
+     */
+    public ApplyResult apply(ApplyRequest request, RunListener listener) throws InterruptedException {
+        String runId = RunId.next(clock.instant());
+        Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
+        if (request.options().check()) {
+            RunControl peek = new RunControl(
+                    Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), Set.of())), Set.of());
+            RunPlan plan = plan(request);
+            return new ApplyResult(runId, run(request, plan, listener, peek), Optional.empty());
+        }
+        Path dir = request.resume()
+                .map(ApplyRequest.Resume::dir)
+                .or(request::journalDir)
+                .orElseGet(() -> request.runsHome().resolve(runId));
+        try (RunJournal journal = new RunJournal(dir)) {
+            try {
+                RunPlan plan = plan(request);
+                journal.invocation(runId, request.playbook(), request.inventoryFile(), request.limit());
+                RunControl control = new RunControl(
+                        Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
+                        request.resume().map(r -> r.journal().done()).orElse(Set.of()));
+                RunSummary summary = stoppedBySignal(
+                        control, () -> run(request, plan, RunListener.all(List.of(listener, journal)), control));
+                return new ApplyResult(runId, summary, Optional.of(journal.file()));
+            } catch (InputException e) {
+                journal.discardUnused();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * How an apply ended.
+     *
+     * @param runId the run's id
+     * @param summary how the run ended
+     * @param journal the journal file; empty in check mode
+     */
+    public record ApplyResult(String runId, RunSummary summary, Optional<Path> journal) {
+        public ApplyResult {
+            Objects.requireNonNull(runId, "runId");
+            Objects.requireNonNull(summary, "summary");
+            Objects.requireNonNull(journal, "journal");
+        }
+
+        /** The run's dir, to continue it with {@code --resume} when it did not end ok. */
+        public Optional<Path> runDir() {
+            return journal.map(Path::getParent);
+        }
+    }
+
+    private RunSummary run(ApplyRequest request, RunPlan plan, RunListener listener, RunControl control)
+            throws InterruptedException {
+        try (ShellPool pool = new ShellPool(shells)) {
+            return run(plan, request.inventory(), pool::shell, redis, listener, control);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Run {
+        RunSummary call() throws InterruptedException;
+    }
+
+    /**
+     * Runs with a shutdown hook that asks the run to stop (a signal, Ctrl-C) and holds the JVM until
+     * the hosts in flight have finished, for up to 10 minutes.
+     */
+    private static RunSummary stoppedBySignal(RunControl control, Run run) throws InterruptedException {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(
+                () -> {
+                    control.requestStop("interrupted by a signal");
+                    try {
+                        finished.await(10, TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "fleetfix-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return run.call();
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook is running and now returns
+            }
+        }
     }
 
     /**

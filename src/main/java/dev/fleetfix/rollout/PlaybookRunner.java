@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
@@ -22,7 +23,6 @@ import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.steps.model.HostState;
 import dev.fleetfix.steps.model.StepStatus;
 import dev.fleetfix.transport.RemoteShell;
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,8 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -109,12 +107,12 @@ public final class PlaybookRunner {
         private final Map<String, HostOutcome> outcomes = new LinkedHashMap<>();
         private final Set<String> changed = new LinkedHashSet<>();
         private final Map<String, HostState> states = new LinkedHashMap<>();
-        private final CircuitBreaker breaker;
+        private final FailurePolicy failures;
 
         Run(RunPlan plan, RunListener listener) {
             this.plan = plan;
             this.start = clock.instant();
-            this.breaker = CircuitBreaker.of("rollout", policy.breaker());
+            this.failures = new FailurePolicy(policy.breaker());
             this.events = event -> {
                 if (event instanceof StepFinished f && f.result().status() == StepStatus.CHANGED) {
                     synchronized (changed) {
@@ -163,12 +161,10 @@ public final class PlaybookRunner {
                     options.check(),
                     pollInterval,
                     control));
-            try (BatchExecutor executor = new BatchExecutor(options.forks())) {
-                for (PlannedPlay play : plan.plays()) {
-                    Optional<RunSummary> stopped = runPlay(play, hostRun, executor);
-                    if (stopped.isPresent()) {
-                        return stopped.get();
-                    }
+            for (PlannedPlay play : plan.plays()) {
+                Optional<RunSummary> stopped = runPlay(play, hostRun);
+                if (stopped.isPresent()) {
+                    return stopped.get();
                 }
             }
             if (closedNow.isPresent()) {
@@ -189,8 +185,7 @@ public final class PlaybookRunner {
                     "outside the change window " + w.text() + " (now " + local + "): " + consequence);
         }
 
-        private Optional<RunSummary> runPlay(PlannedPlay play, HostRun hostRun, BatchExecutor executor)
-                throws InterruptedException {
+        private Optional<RunSummary> runPlay(PlannedPlay play, HostRun hostRun) throws InterruptedException {
             String name = play.play().name();
             List<List<Host>> batches = play.batches().batches();
             events.on(new PlayStarted(
@@ -215,9 +210,35 @@ public final class PlaybookRunner {
                         i + 1,
                         batches.size(),
                         batch.stream().map(Host::name).toList()));
-                List<Callable<HostOutcome>> tasks = new ArrayList<>();
-                for (Host host : batch) {
-                    tasks.add(() -> {
+                List<HostOutcome> results = runBatch(name, play, batch, hostRun);
+                boolean skippedForWindow = false;
+                for (int h = 0; h < batch.size(); h++) {
+                    HostOutcome outcome = results.get(h);
+                    String host = batch.get(h).name();
+                    record(host, outcome);
+                    failures.count(host, outcome);
+                    skippedForWindow |= outcome == HostOutcome.UNTOUCHED;
+                }
+                if (control.stopRequested().isPresent()) {
+                    return Optional.of(stopped(name));
+                }
+                Optional<String> halt =
+                        failures.haltAfter(i + 1, results, play.play().maxFailPercentage());
+                if (halt.isPresent()) {
+                    return Optional.of(halt(name, halt.get()));
+                }
+                if (skippedForWindow) {
+                    return Optional.of(closeWindow(play));
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** Runs one batch's hosts, at most forks at a time; a host's outcome per host, in batch order. */
+        private List<HostOutcome> runBatch(String name, PlannedPlay play, List<Host> batch, HostRun hostRun)
+                throws InterruptedException {
+            List<Forks.Outcome<Host, HostOutcome>> ran =
+                    Forks.runInterruptibly(batch, plan.options().forks(), host -> {
                         if (control.doneBefore(name, host.name())) {
                             events.on(new HostFinished(
                                     clock.instant(),
@@ -229,63 +250,20 @@ public final class PlaybookRunner {
                                     Map.of()));
                             return HostOutcome.DONE;
                         }
-                        if (control.stopRequested().isPresent()
-                                || windowClosed(play)
-                                || breaker.getState() == CircuitBreaker.State.OPEN) {
+                        if (control.stopRequested().isPresent() || windowClosed(play) || failures.breakerOpen()) {
                             return HostOutcome.UNTOUCHED;
                         }
                         return hostRun.run(name, host, play.stepsByHost().get(host.name()), states.get(host.name()));
                     });
+            List<HostOutcome> results = new ArrayList<>();
+            for (Forks.Outcome<Host, HostOutcome> o : ran) {
+                if (o.error().isPresent()) {
+                    // a bug, not a host failure (HostRun turns those into outcomes): end the run
+                    throw o.error().get();
                 }
-                List<HostOutcome> results = executor.runAll(tasks);
-                int failed = 0;
-                boolean skippedForWindow = false;
-                for (int h = 0; h < batch.size(); h++) {
-                    HostOutcome outcome = results.get(h);
-                    String host = batch.get(h).name();
-                    record(host, outcome);
-                    if (outcome == HostOutcome.UNTOUCHED) {
-                        skippedForWindow = true;
-                    } else if (outcome.failed()) {
-                        failed++;
-                        // The breaker watches the infrastructure (hosts unreachable after retries);
-                        // a host that fails its steps is max_fail_percentage's business.
-                        if (outcome == HostOutcome.UNREACHABLE) {
-                            breaker.onError(0, TimeUnit.NANOSECONDS, new IllegalStateException(host + " unreachable"));
-                        }
-                    } else {
-                        breaker.onSuccess(0, TimeUnit.NANOSECONDS);
-                    }
-                }
-                if (control.stopRequested().isPresent()) {
-                    return Optional.of(stopped(name));
-                }
-                int started = (int)
-                        results.stream().filter(o -> o != HostOutcome.UNTOUCHED).count();
-                if (started > 0 && failed * 100.0 / started > play.play().maxFailPercentage()) {
-                    return Optional.of(halt(
-                            name,
-                            String.format(
-                                    java.util.Locale.ROOT,
-                                    "batch %d: %d of %d hosts failed, more than max_fail_percentage %d%%",
-                                    i + 1,
-                                    failed,
-                                    started,
-                                    play.play().maxFailPercentage())));
-                }
-                if (breaker.getState() == CircuitBreaker.State.OPEN) {
-                    return Optional.of(halt(
-                            name,
-                            String.format(
-                                    java.util.Locale.ROOT,
-                                    "circuit breaker open: %.0f%% of the last hosts were unreachable",
-                                    breaker.getMetrics().getFailureRate())));
-                }
-                if (skippedForWindow) {
-                    return Optional.of(closeWindow(play));
-                }
+                results.add(o.value().orElseThrow());
             }
-            return Optional.empty();
+            return results;
         }
 
         private void record(String host, HostOutcome outcome) {

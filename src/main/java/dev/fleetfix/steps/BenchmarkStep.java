@@ -10,6 +10,7 @@ import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
@@ -200,7 +201,7 @@ public final class BenchmarkStep implements StepType {
                             .forEach(v -> values.add(v.getAsDouble()));
                 }
                 if (!values.isEmpty()) {
-                    double median = median(values);
+                    double median = Median.of(values);
                     text.append(' ')
                             .append(
                                     m == Metric.RPS
@@ -210,12 +211,6 @@ public final class BenchmarkStep implements StepType {
             }
         }
         return text.toString();
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static BenchPlan withProfile(BenchPlan plan, BenchPlan.Profile profile) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
@@ -8,15 +9,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A step's resolved arguments for one host, with typed getters whose errors name the step's
  * file:line:column.
  */
 public record StepArgs(Step step, Host host) {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
 
     public Map<String, Object> raw() {
         return step.args();
@@ -64,27 +62,16 @@ public record StepArgs(Step step, Host host) {
 
     /** "60s", "250ms", "2m", "1h", or a bare number of seconds. */
     public Duration parseDuration(String name, Object value) {
-        Matcher m = DURATION.matcher(value.toString().strip());
-        if (!m.matches()) {
-            throw error(name + ": expected a duration like 60s, 250ms or 2m, was '" + value + "'");
-        }
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        Duration d;
         try {
-            long n = Long.parseLong(m.group(1));
-            d = switch (unit) {
-                case "ms" -> Duration.ofMillis(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofSeconds(n);
-            };
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw error(name + ": '" + value + "' is too large for a duration");
+            return Durations.parse(value.toString(), true);
+        } catch (Durations.InvalidDuration e) {
+            throw error(
+                    switch (e.problem()) {
+                        case MALFORMED -> name + ": expected a duration like 60s, 250ms or 2m, was '" + value + "'";
+                        case TOO_LARGE -> name + ": '" + value + "' is too large for a duration";
+                        case NOT_POSITIVE -> name + ": must be positive, was '" + value + "'";
+                    });
         }
-        if (d.isZero()) {
-            throw error(name + ": must be positive, was '" + value + "'");
-        }
-        return d;
     }
 
     public List<?> list(String name) {

@@ -1,14 +1,16 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.bench.BenchmarkException;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.redis.jedis.JedisBenchTarget;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The step types of a build. {@link #standard(FactGatherer)} holds the built-in ones;
@@ -16,9 +18,6 @@ import java.util.Set;
  * fakes).
  */
 public final class StepRegistry implements StepCatalog {
-    /** Connect and read timeout of the benchmark's Redis connections. */
-    private static final Duration BENCH_REDIS_TIMEOUT = Duration.ofSeconds(10);
-
     private final Map<String, StepType> types;
 
     private StepRegistry(Map<String, StepType> types) {
@@ -26,14 +25,20 @@ public final class StepRegistry implements StepCatalog {
     }
 
     /**
-     * The built-in types; {@code audit} uses the audit service, {@code benchmark} the bench engines
-     * with the Jedis target from this machine.
+     * The built-in types, {@code benchmark} without a Redis client: for parsing and for runs whose
+     * benchmark engines are replaced ({@link #with(StepType)}).
      */
-    public static StepRegistry standard() {
-        return standard(new AuditorFacts(new dev.fleetfix.checks.HostAuditor()));
+    public static StepRegistry standard(FactGatherer facts) {
+        return standard(facts, host -> {
+            throw new BenchmarkException("host " + host.name() + ": no Redis client for benchmarks in this build");
+        });
     }
 
-    public static StepRegistry standard(FactGatherer facts) {
+    /**
+     * The built-in types; {@code audit} gathers facts through {@code facts}, {@code benchmark} runs
+     * the bench engines from this machine against the targets {@code benchTargets} connects.
+     */
+    public static StepRegistry standard(FactGatherer facts, Function<Host, BenchTarget> benchTargets) {
         Map<String, StepType> types = new LinkedHashMap<>();
         for (StepType t : new StepType[] {
             new AuditStep(facts),
@@ -45,7 +50,7 @@ public final class StepRegistry implements StepCatalog {
             new WaitHealthyStep(),
             new CommandStep(),
             new AssertStep(),
-            BenchmarkStep.onControlNode(host -> JedisBenchTarget.connect(host, BENCH_REDIS_TIMEOUT))
+            BenchmarkStep.onControlNode(benchTargets)
         }) {
             types.put(t.name(), t);
         }

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.Gates;
 import dev.fleetfix.health.HealthGate;
@@ -81,7 +82,7 @@ final class WaitHealthyStep implements StepType {
         GateResult seen = gates.lookOnce(ctx.gateTarget());
         String names =
                 String.join(", ", seen.parts().stream().map(GateResult::gate).toList());
-        String bound = "up to " + Gates.human(timeout);
+        String bound = "up to " + Durations.seconds(timeout);
         String suffix = notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")";
         Optional<String> redis = ctx.state().predicted(Predicted.REDIS);
         if (redis.isPresent()) {
@@ -147,7 +148,7 @@ final class WaitHealthyStep implements StepType {
     }
 
     private static String describe(GateResult all) {
-        return "healthy after " + Gates.human(all.elapsed()) + ": "
+        return "healthy after " + Durations.seconds(all.elapsed()) + ": "
                 + String.join(", ", all.parts().stream().map(GateResult::gate).toList());
     }
 

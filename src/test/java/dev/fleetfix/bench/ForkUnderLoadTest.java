@@ -3,6 +3,7 @@ package dev.fleetfix.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.health.Sleeper;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,8 +13,10 @@ import org.junit.jupiter.api.Test;
 class ForkUnderLoadTest {
     private final AtomicLong clock = new AtomicLong();
     private final FakeTarget target = new FakeTarget(clock, n -> 100_000);
-    private final ForkUnderLoad profile =
-            new ForkUnderLoad(new LoadGenerator(clock::get, clock::addAndGet), clock::get, clock::addAndGet);
+    private final ForkUnderLoad profile = new ForkUnderLoad(
+            new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos())),
+            clock::get,
+            d -> clock.addAndGet(d.toNanos()));
     private final ForkUnderLoadSpec spec = ForkUnderLoadSpec.defaults()
             .withLoad(ForkUnderLoadSpec.defaults()
                     .load()
@@ -49,14 +52,15 @@ class ForkUnderLoadTest {
     @Test
     void probesOnlyWhenRedisHasNotSavedSinceItStarted() {
         // the saver's hour-long interval blocks until it is stopped: only probe and snapshot remain
-        Sleeper hourBlocks = nanos -> {
+        Sleeper hourBlocks = duration -> {
+            long nanos = duration.toNanos();
             if (nanos >= Duration.ofHours(1).toNanos()) {
                 new java.util.concurrent.CountDownLatch(1).await();
             }
             clock.addAndGet(nanos);
         };
-        ForkUnderLoad quiet =
-                new ForkUnderLoad(new LoadGenerator(clock::get, clock::addAndGet), clock::get, hourBlocks);
+        ForkUnderLoad quiet = new ForkUnderLoad(
+                new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos())), clock::get, hourBlocks);
         ForkUnderLoadSpec hourly = spec.withBgsaveInterval(Duration.ofHours(1));
 
         persistence("rdb_last_bgsave_time_sec", "-1");

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 class HostBenchmarkTest {
     private final AtomicLong clock = new AtomicLong();
     private final FakeTarget target = new FakeTarget(clock, n -> 100_000);
-    private final LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+    private final LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
     private final HostBenchmark service = new HostBenchmark(
             h -> target,
             h -> {
                 throw new AssertionError("the builtin engine needs no shell");
             },
             new BuiltinBenchmark(generator),
-            new ForkUnderLoad(generator, clock::get, clock::addAndGet));
+            new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
     private final Host host = Host.implicitLocalhost();
 
     private BenchPlan plan(int rounds) {

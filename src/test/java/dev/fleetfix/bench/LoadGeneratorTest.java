@@ -14,7 +14,7 @@ class LoadGeneratorTest {
     private static final long MS = 1_000_000;
 
     private final AtomicLong clock = new AtomicLong(1_000 * MS);
-    private final LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+    private final LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
 
     private static LoadSpec oneConnection() {
         return LoadSpec.defaults()

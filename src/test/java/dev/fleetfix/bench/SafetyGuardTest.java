@@ -108,7 +108,7 @@ class SafetyGuardTest {
         AtomicLong clock = new AtomicLong();
         FakeTarget t = new FakeTarget(clock, n -> 1_000_000);
         t.keys.add("user:1");
-        LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+        LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
 
         new BuiltinBenchmark(generator).run(t, LoadSpec.defaults().withRequests(500), SafetyPolicy.DEFAULT);
 
@@ -148,7 +148,7 @@ class SafetyGuardTest {
         AtomicLong clock = new AtomicLong();
         FakeTarget t = new FakeTarget(clock, n -> 1_000_000);
         t.keys.addAll(java.util.List.of("user:1", "user:2"));
-        LoadGenerator generator = new LoadGenerator(clock::get, clock::addAndGet);
+        LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
         LoadSpec underUser = LoadSpec.defaults().withRequests(500).withKeyPrefix("user:");
 
         assertThatThrownBy(() -> new BuiltinBenchmark(generator).run(t, underUser, SafetyPolicy.DEFAULT))

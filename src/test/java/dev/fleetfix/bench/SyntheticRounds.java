@@ -84,7 +84,7 @@ final class SyntheticRounds {
     }
 
     private static double median(double[] v) {
-        return dev.fleetfix.bench.stats.RatioInterval.median(v);
+        return dev.fleetfix.bench.stats.Median.of(v);
     }
 
     List<BenchRun> comparison(String host, double latencyShift) {

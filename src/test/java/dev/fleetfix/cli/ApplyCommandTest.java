@@ -59,14 +59,14 @@ class ApplyCommandTest {
     }
 
     private CliRun apply(String... args) {
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        apply.clock = clock;
-        apply.sleeper = clock.sleeper();
-        apply.shellFactory = host -> hosts.get(host.name()).shell();
-        apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
-        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
-        apply.runsHome = dir.resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .clock(clock)
+                .sleeper(clock.sleeper())
+                .shells(host -> hosts.get(host.name()).shell())
+                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
+                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
+                .runsHome(dir.resolve("fleetfix-runs"))
+                .build());
         String[] all = new String[args.length + 1];
         all[0] = "apply";
         System.arraycopy(args, 0, all, 1, args.length);

@@ -43,12 +43,12 @@ class ApplyIT {
             LabHostSpec.named("lab-3").withThp(LabThp.ALWAYS).withReplicaOf("lab-2"));
 
     private static CliRun apply(Clock clock, String... args) {
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        command.runsHome = fleet.directory().resolve("fleetfix-runs");
+        Adapters.Builder adapters =
+                Adapters.builder().runsHome(fleet.directory().resolve("fleetfix-runs"));
         if (clock != null) {
-            command.clock = clock;
+            adapters.clock(clock);
         }
+        CommandLine cmd = Main.commandLine(adapters.build());
         String[] all = new String[args.length + 4];
         all[0] = "apply";
         all[1] = PLAYBOOK.toString();

@@ -198,20 +198,20 @@ class BadInputTest {
     }
 
     private CliRun apply(Path playbook, String... extra) {
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        apply.clock = clock;
-        apply.sleeper = clock.sleeper();
-        apply.shellFactory = host -> {
-            contacted.add(host.name());
-            return hosts.get(host.name()).shell();
-        };
-        apply.redisConnector = (host, timeout) -> {
-            contacted.add(host.name());
-            return hosts.get(host.name()).redis().connect();
-        };
-        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
-        apply.runsHome = dir.resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .clock(clock)
+                .sleeper(clock.sleeper())
+                .shells(host -> {
+                    contacted.add(host.name());
+                    return hosts.get(host.name()).shell();
+                })
+                .redis((host, timeout) -> {
+                    contacted.add(host.name());
+                    return hosts.get(host.name()).redis().connect();
+                })
+                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
+                .runsHome(dir.resolve("fleetfix-runs"))
+                .build());
         List<String> args = new ArrayList<>(List.of("apply", playbook.toString()));
         if (!List.of(extra).contains("-i")) {
             args.addAll(List.of("-i", inventory.toString()));

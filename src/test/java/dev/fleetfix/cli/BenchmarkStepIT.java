@@ -46,8 +46,8 @@ class BenchmarkStepIT {
     private CliRun apply(String... options) throws Exception {
         Path playbook = dir.resolve("bench.yaml");
         Files.writeString(playbook, PLAYBOOK);
-        CommandLine cmd = Main.commandLine();
-        ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).runsHome = dir.resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(
+                Adapters.builder().runsHome(dir.resolve("fleetfix-runs")).build());
         String[] args = new String[options.length + 4];
         args[0] = "apply";
         args[1] = playbook.toString();

@@ -43,9 +43,8 @@ class HostTrustIT {
     }
 
     private CliRun apply(Path playbook, String... args) {
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        command.runsHome = dir.resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(
+                Adapters.builder().runsHome(dir.resolve("fleetfix-runs")).build());
         List<String> all = new ArrayList<>(List.of(
                 "apply", playbook.toString(), "-i", fleet.inventoryFile().toString(), "--no-color"));
         all.addAll(List.of(args));

@@ -51,14 +51,14 @@ class InstancesPlanTest {
     private String listHosts(String play) throws Exception {
         Path playbook = dir.resolve("play.yaml");
         Files.writeString(playbook, play);
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        apply.clock = clock;
-        apply.sleeper = clock.sleeper();
-        apply.shellFactory = host -> hosts.get(host.name()).shell();
-        apply.redisConnector = (host, timeout) -> hosts.get(host.name()).redis().connect();
-        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
-        apply.runsHome = dir.resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .clock(clock)
+                .sleeper(clock.sleeper())
+                .shells(host -> hosts.get(host.name()).shell())
+                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
+                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
+                .runsHome(dir.resolve("fleetfix-runs"))
+                .build());
         CliRun run = CliRun.of(cmd, "apply", playbook.toString(), "-i", inventory.toString(), "--list-hosts");
         assertThat(run.exitCode()).as(run.toString()).isZero();
         return run.stdout();

@@ -63,9 +63,9 @@ class KernelTuningIT {
     }
 
     private static CliRun apply(String... args) {
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand command = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        command.runsHome = fleet.directory().resolve("fleetfix-runs");
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .runsHome(fleet.directory().resolve("fleetfix-runs"))
+                .build());
         String[] all = new String[args.length + 4];
         all[0] = "apply";
         all[1] = PLAYBOOK.toString();

@@ -65,18 +65,18 @@ class ReportSecretsTest {
         Path reports = dir.resolve("reports");
         Set<String> passwordsSeen = ConcurrentHashMap.newKeySet();
 
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
         TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
-        apply.clock = clock;
-        apply.sleeper = clock.sleeper();
-        apply.shellFactory = host -> hosts.get(host.name()).shell();
-        apply.redisConnector = (host, timeout) -> {
-            host.redis().auth().password().ifPresent(p -> passwordsSeen.add(p.reveal()));
-            host.redis().auth().passwordFile().ifPresent(p -> passwordsSeen.add(p.toString()));
-            return hosts.get(host.name()).redis().connect();
-        };
-        apply.policy = RolloutPolicy.of(2, Duration.ofMillis(10));
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .clock(clock)
+                .sleeper(clock.sleeper())
+                .shells(host -> hosts.get(host.name()).shell())
+                .redis((host, timeout) -> {
+                    host.redis().auth().password().ifPresent(p -> passwordsSeen.add(p.reveal()));
+                    host.redis().auth().passwordFile().ifPresent(p -> passwordsSeen.add(p.toString()));
+                    return hosts.get(host.name()).redis().connect();
+                })
+                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
+                .build());
         CliRun run = CliRun.of(
                 cmd, "apply", "-vv", playbook.toString(), "-i", inventory.toString(), "--report", reports.toString());
         CliRun show = CliRun.of("report", "show", reports.toString());

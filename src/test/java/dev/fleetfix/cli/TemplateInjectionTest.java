@@ -48,12 +48,12 @@ class TemplateInjectionTest {
         Path play = dir.resolve("play.yaml");
         Files.writeString(play, playbook);
 
-        CommandLine cmd = Main.commandLine();
-        ApplyCommand apply = (ApplyCommand) cmd.getSubcommands().get("apply").getCommand();
-        apply.runsHome = dir.resolve("runs");
-        apply.redisConnector = (host, timeout) -> {
-            throw new AssertionError("no Redis is needed for command steps");
-        };
+        CommandLine cmd = Main.commandLine(Adapters.builder()
+                .runsHome(dir.resolve("runs"))
+                .redis((host, timeout) -> {
+                    throw new AssertionError("no Redis is needed for command steps");
+                })
+                .build());
         CliRun run = CliRun.of(cmd, "-v", "apply", play.toString(), "-i", inventory.toString(), "--no-color");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);

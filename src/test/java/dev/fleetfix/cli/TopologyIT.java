@@ -247,8 +247,7 @@ class TopologyIT {
         // (batch 2, a failover and a failback) is in flight.
         Instant start = Instant.parse("2026-11-28T03:59:48Z");
         Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), start));
-        CommandLine cmd = Main.commandLine();
-        ((ApplyCommand) cmd.getSubcommands().get("apply").getCommand()).clock = clock;
+        CommandLine cmd = Main.commandLine(Adapters.builder().clock(clock).build());
         CliRun run = CliRun.of(
                 cmd,
                 "apply",

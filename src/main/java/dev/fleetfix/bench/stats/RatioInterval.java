@@ -39,13 +39,13 @@ public final class RatioInterval {
         if (!(level > 0 && level < 1)) {
             throw new IllegalArgumentException("level must be in (0, 1), was " + level);
         }
-        double b = median(pool(before));
-        double a = median(pool(after));
+        double b = Median.of(pool(before));
+        double a = Median.of(pool(after));
         double ratio = ratio(a, b);
         SplittableRandom random = new SplittableRandom(seed);
         double[] ratios = new double[RESAMPLES];
         for (int i = 0; i < RESAMPLES; i++) {
-            ratios[i] = ratio(median(resample(after, random)), median(resample(before, random)));
+            ratios[i] = ratio(Median.of(resample(after, random)), Median.of(resample(before, random)));
         }
         Arrays.sort(ratios);
         double tail = (1 - level) / 2;
@@ -78,17 +78,6 @@ public final class RatioInterval {
 
     static double[] pool(List<double[]> rounds) {
         return rounds.stream().flatMapToDouble(Arrays::stream).toArray();
-    }
-
-    /** The median; NaN for no values. */
-    public static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     /** Linear interpolation between order statistics of a sorted array. */

@@ -50,7 +50,7 @@ public final class RoundTest {
     private static double[] logMedians(List<double[]> rounds) {
         double[] out = new double[rounds.size()];
         for (int i = 0; i < out.length; i++) {
-            double m = RatioInterval.median(rounds.get(i));
+            double m = Median.of(rounds.get(i));
             if (!(m > 0)) {
                 return null;
             }

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.Poll;
 import dev.fleetfix.health.Wait;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;

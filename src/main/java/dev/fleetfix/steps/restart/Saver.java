@@ -1,6 +1,7 @@
 package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.health.GateTarget;
+import dev.fleetfix.health.Poll;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;

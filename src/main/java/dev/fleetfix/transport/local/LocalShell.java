@@ -1,9 +1,9 @@
 package dev.fleetfix.transport.local;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
 import dev.fleetfix.transport.Command;
-import dev.fleetfix.transport.DurationText;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.KillAfter;
 import dev.fleetfix.transport.RemoteShell;
@@ -92,7 +92,7 @@ public final class LocalShell implements RemoteShell {
                 throw TransportException.afterSending(
                         host,
                         Kind.TIMEOUT,
-                        "command timed out after " + DurationText.of(timeout) + ": " + script,
+                        "command timed out after " + Durations.typed(timeout) + ": " + script,
                         null);
             }
             String stdout = out.text(DRAIN_GRACE);

@@ -1,7 +1,7 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.transport.DurationText;
 import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
@@ -62,7 +62,7 @@ final class SshFailures {
             return new TransportException(
                     host,
                     Kind.TIMEOUT,
-                    via + "connect timed out after " + DurationText.of(attempt.connectTimeout()),
+                    via + "connect timed out after " + Durations.typed(attempt.connectTimeout()),
                     error);
         }
         if (attempt.hostKey().isPresent() && isHostKeyRefusal(error)) {
@@ -197,7 +197,7 @@ final class SshFailures {
         return TransportException.afterSending(
                 host,
                 Kind.TIMEOUT,
-                "command timed out after " + DurationText.of(timeout) + ": " + shorten(script),
+                "command timed out after " + Durations.typed(timeout) + ": " + shorten(script),
                 null);
     }
 

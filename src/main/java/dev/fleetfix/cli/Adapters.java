@@ -1,0 +1,142 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.checks.HostAuditor;
+import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.jedis.JedisBenchTarget;
+import dev.fleetfix.redis.jedis.JedisConnector;
+import dev.fleetfix.rollout.ApplyService;
+import dev.fleetfix.rollout.RolloutPolicy;
+import dev.fleetfix.steps.AuditorFacts;
+import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.transport.ShellFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import picocli.CommandLine;
+
+/**
+ * The composition root: the adapters every command works through (shells, Redis connections,
+ * Clock, Sleeper, the rollout policy and where run journals go), built once and handed to the
+ * commands by picocli's {@link CommandLine.IFactory}. Tests build one with fakes instead.
+ *
+ * @param clock the clock of windows, timeouts and run ids
+ * @param sleeper waits between polls and retries
+ * @param shells opens a host's shell; empty for SSH as the command's options say
+ * @param redis connects to a host's Redis
+ * @param policy retries and the circuit breaker
+ * @param runsHome where runs without --run-dir or --report keep their journal, one directory per run
+ */
+record Adapters(
+        Clock clock,
+        Sleeper sleeper,
+        Optional<ShellFactory> shells,
+        RedisConnector redis,
+        RolloutPolicy policy,
+        Path runsHome) {
+    /** Connect and read timeout of the benchmark step's Redis connections. */
+    private static final Duration BENCH_REDIS_TIMEOUT = Duration.ofSeconds(10);
+
+    Adapters {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(shells, "shells");
+        Objects.requireNonNull(redis, "redis");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(runsHome, "runsHome");
+    }
+
+    /** The real ones: the system clock, SSH, Jedis. */
+    static Adapters system() {
+        return builder().build();
+    }
+
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The shells: the given factory, else SSH configured by the command's options. */
+    ShellFactory shells(SshOptionsMixin ssh) {
+        return shells.orElseGet(ssh::shellFactory);
+    }
+
+    /** Builds {@link Adapters}; what is not set is the system's. */
+    static final class Builder {
+        private Clock clock = Clock.systemDefaultZone();
+        private Sleeper sleeper = Sleeper.system();
+        private Optional<ShellFactory> shells = Optional.empty();
+        private RedisConnector redis;
+        private RolloutPolicy policy = RolloutPolicy.defaults();
+        private Path runsHome = Path.of("fleetfix-runs");
+
+        Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        Builder sleeper(Sleeper value) {
+            this.sleeper = value;
+            return this;
+        }
+
+        Builder shells(ShellFactory value) {
+            this.shells = Optional.of(value);
+            return this;
+        }
+
+        Builder redis(RedisConnector value) {
+            this.redis = value;
+            return this;
+        }
+
+        Builder policy(RolloutPolicy value) {
+            this.policy = value;
+            return this;
+        }
+
+        Builder runsHome(Path value) {
+            this.runsHome = value;
+            return this;
+        }
+
+        Adapters build() {
+            return new Adapters(clock, sleeper, shells, redis != null ? redis : new JedisConnector(), policy, runsHome);
+        }
+    }
+
+    /** Connects the control node's load generator to a host's Redis, with this connect and read timeout. */
+    Function<Host, BenchTarget> benchTargets(Duration timeout) {
+        return host -> JedisBenchTarget.connect(host, timeout);
+    }
+
+    /** The apply service, its shells as {@code ssh} says unless they are given. */
+    ApplyService applyService(SshOptionsMixin ssh) {
+        return new ApplyService(
+                StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchTargets(BENCH_REDIS_TIMEOUT)),
+                clock,
+                sleeper,
+                policy,
+                Duration.ofMillis(500),
+                shells(ssh),
+                redis);
+    }
+
+    /** Makes commands, giving those that take them these adapters. */
+    record Factory(Adapters adapters) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                var constructor = type.getDeclaredConstructor(Adapters.class);
+                constructor.setAccessible(true);
+                return constructor.newInstance(adapters);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.fleetfix.report;
+
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.bench.Metric;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/** What {@code fleetfix bench} prints: the benchmark table, or its JSON. */
+public final class BenchOutput {
+    private BenchOutput() {}
+
+    /** JSON on stdout, so a script can parse it whole; skips and failures go to stderr as text. */
+    public static void json(List<HostBenchmark.Outcome> outcomes, PrintWriter out, PrintWriter err) {
+        List<BenchRun> runs = new ArrayList<>();
+        for (HostBenchmark.Outcome o : outcomes) {
+            runs.addAll(o.rounds());
+            o.skipped().ifPresent(reason -> err.println(o.host().name() + ": skipped: " + reason));
+            if (o.failure().isPresent()) {
+                err.println(o.host().name() + ": failed: " + o.failure().get());
+            }
+        }
+        out.print(ReportJson.writeBenchmarks("bench", runs));
+        out.flush();
+        err.flush();
+    }
+
+    /** One line a host, test and round: requests a second and latency percentiles; skips and failures after. */
+    public static void table(List<HostBenchmark.Outcome> outcomes, PrintWriter out) {
+        List<Metric> shown = List.of(Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX);
+        out.printf(Locale.ROOT, "%-16s %-16s %5s %10s", "HOST", "TEST", "ROUND", "RPS");
+        shown.forEach(m -> out.printf(Locale.ROOT, " %9s", m.label()));
+        out.println();
+        for (HostBenchmark.Outcome o : outcomes) {
+            int round = 0;
+            for (BenchRun run : o.rounds()) {
+                round++;
+                for (BenchResult r : run.results()) {
+                    out.printf(Locale.ROOT, "%-16s %-16s %5d %10.0f", o.host().name(), r.test(), round, r.rps());
+                    for (Metric m : shown) {
+                        OptionalDouble v = m.valueOf(r);
+                        out.printf(
+                                Locale.ROOT,
+                                " %9s",
+                                v.isPresent() ? String.format(Locale.ROOT, "%.3f", v.getAsDouble()) : "-");
+                    }
+                    out.println();
+                }
+            }
+            // reasons quote the host (redis-benchmark's stderr, Redis errors): never raw on a terminal
+            o.skipped().ifPresent(reason -> out.println(o.host().name() + ": skipped: " + HostText.clean(reason)));
+            if (o.failure().isPresent()) {
+                out.println(o.host().name() + ": failed: "
+                        + HostText.clean(o.failure().get()));
+            }
+        }
+        out.println("latencies in ms");
+        out.flush();
+    }
+}

@@ -1,0 +1,105 @@
+package dev.fleetfix.rollout;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.Inventory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One {@code fleetfix apply}, as parsed: what to run on which hosts, and where its journal goes.
+ * {@link ApplyService#apply} makes the run id and owns the journal, the resume set, the host locks'
+ * owner and the stop on a signal.
+ *
+ * @param playbook the playbook file
+ * @param inventory the inventory the plays select from
+ * @param hosts the hosts {@code --limit} selects (all without it), in inventory order
+ * @param inventoryFile the inventory as given, recorded in the journal for {@code --resume}
+ * @param limit {@code --limit} as given, recorded likewise
+ * @param options check, diff, forks, window
+ * @param lockStaleAfter when a host lock counts as stale (reported, never taken over)
+ * @param journalDir where the journal goes ({@code --run-dir}, else {@code --report}); empty for
+ *     {@code runsHome/RUN_ID}
+ * @param runsHome where runs without a journal dir keep theirs, one directory per run
+ * @param resume the run being resumed, if any: its journal dir is this run's
+ */
+public record ApplyRequest(
+        Path playbook,
+        Inventory inventory,
+        List<Host> hosts,
+        Optional<Path> inventoryFile,
+        Optional<String> limit,
+        RunOptions options,
+        Duration lockStaleAfter,
+        Optional<Path> journalDir,
+        Path runsHome,
+        Optional<Resume> resume) {
+
+    public ApplyRequest {
+        Objects.requireNonNull(playbook, "playbook");
+        Objects.requireNonNull(inventory, "inventory");
+        hosts = List.copyOf(hosts);
+        Objects.requireNonNull(inventoryFile, "inventoryFile");
+        Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(lockStaleAfter, "lockStaleAfter");
+        Objects.requireNonNull(journalDir, "journalDir");
+        Objects.requireNonNull(runsHome, "runsHome");
+        Objects.requireNonNull(resume, "resume");
+    }
+
+    /**
+     * A journaled run to continue ({@code --resume DIR}): hosts done there are skipped, and what
+     * it ran with fills what the command line leaves out.
+     *
+     * @param dir the run's journal dir
+     * @param journal what its journal says
+     */
+    public record Resume(Path dir, RunJournal.Resumable journal) {
+        public Resume {
+            Objects.requireNonNull(dir, "dir");
+            Objects.requireNonNull(journal, "journal");
+        }
+
+        /** @throws InputException when DIR holds no readable journal */
+        public static Resume read(Path dir) {
+            try {
+                return new Resume(dir, RunJournal.read(dir));
+            } catch (IllegalArgumentException e) {
+                throw new InputException("--resume: " + e.getMessage());
+            }
+        }
+
+        /**
+         * The playbook to run: the one given, which must be the journal's, else the journal's.
+         *
+         * @throws InputException when the given playbook is not the one the journal ran
+         */
+        public Optional<Path> playbook(Optional<Path> given) {
+            if (given.isEmpty()) {
+                return journal.playbook().map(Path::of);
+            }
+            Path path = given.get();
+            if (journal.playbook().isPresent()
+                    && !Path.of(journal.playbook().get())
+                            .equals(path.toAbsolutePath().normalize())) {
+                throw new InputException("--resume " + dir + " ran playbook "
+                        + journal.playbook().get() + ", not " + path);
+            }
+            return given;
+        }
+
+        /** The inventory given, else the journal's. */
+        public Optional<Path> inventory(Optional<Path> given) {
+            return given.isPresent() ? given : journal.inventory().map(Path::of);
+        }
+
+        /** The {@code --limit} given, else the journal's. */
+        public Optional<String> limit(Optional<String> given) {
+            return given.isPresent() ? given : journal.limit();
+        }
+    }
+}
