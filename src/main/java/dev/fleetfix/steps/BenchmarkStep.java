@@ -218,16 +218,8 @@ public final class BenchmarkStep implements StepType {
     }
 
     private static BenchPlan withProfile(BenchPlan plan, BenchPlan.Profile profile) {
-        return new BenchPlan(
-                plan.name(),
-                plan.engine(),
-                profile,
-                plan.load(),
-                plan.forkUnderLoad(),
-                plan.redisBenchmark(),
-                plan.rounds(),
-                plan.phase(),
-                plan.safety());
+        // the plan's own wither: a copy made here once dropped fields added to the plan later
+        return plan.withProfile(profile);
     }
 
     static String word(BenchPlan.Profile profile) {
