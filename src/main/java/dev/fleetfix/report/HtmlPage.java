@@ -46,6 +46,7 @@ final class HtmlPage {
         summary(h, report);
         hostTable(h, report);
         benchmarks(h, report);
+        h.append(SweepSection.render(report.benchmarks()));
         details(h, report);
         h.append("<footer>fleetfix report, schema_version ")
                 .append(report.schemaVersion())
@@ -134,7 +135,8 @@ final class HtmlPage {
             }
             String bench = report.benchmarks().comparisons().stream()
                     .filter(c -> c.host().equals(host.name()))
-                    .map(c -> c.test() + " " + badge(c.verdict()))
+                    .map(c -> Markup.of(c.test() + " ", Markup.trusted(badge(c.verdict())))
+                            .toString())
                     .collect(Collectors.joining("<br>"));
             h.append("<tr><td class=\"name\">")
                     .append(esc(host.name()))
@@ -161,7 +163,7 @@ final class HtmlPage {
     }
 
     private static void benchmarks(StringBuilder h, FleetReport report) {
-        if (report.benchmarks().runs().isEmpty()) {
+        if (nameTests(report).isEmpty()) {
             return;
         }
         h.append("<section>\n<h2>Benchmarks: the fleet</h2>\n<div class=\"charts\">\n");
@@ -178,7 +180,7 @@ final class HtmlPage {
         }
         h.append("</div>\n</section>\n<section>\n<h2>Benchmarks: per host</h2>\n<div class=\"charts\">\n");
         Set<String> hosts = new LinkedHashSet<>();
-        report.benchmarks().runs().forEach(r -> hosts.add(r.host()));
+        report.benchmarks().runs().stream().filter(r -> r.point() == null).forEach(r -> hosts.add(r.host()));
         for (String host : hosts) {
             for (List<String> key : nameTests(report)) {
                 List<LatencyChart.Series> series = new ArrayList<>();
@@ -344,7 +346,9 @@ final class HtmlPage {
     private static List<List<String>> nameTests(FleetReport report) {
         Set<List<String>> keys = new LinkedHashSet<>();
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
-            r.tests().forEach(t -> keys.add(List.of(r.name(), t.test())));
+            if (r.point() == null) { // a sweep's rounds have their own section
+                r.tests().forEach(t -> keys.add(List.of(r.name(), t.test())));
+            }
         }
         return List.copyOf(keys);
     }
@@ -354,6 +358,7 @@ final class HtmlPage {
         List<TestResultReport> tests = new ArrayList<>();
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
             if ((host == null || r.host().equals(host))
+                    && r.point() == null
                     && r.name().equals(name)
                     && r.phase().equals(phase)) {
                 r.tests().stream().filter(t -> t.test().equals(test)).forEach(tests::add);
