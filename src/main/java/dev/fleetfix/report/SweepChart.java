@@ -16,11 +16,11 @@ import java.util.TreeSet;
  */
 final class SweepChart {
     static final int WIDTH = 600;
-    static final int HEIGHT = 300;
+    static final int HEIGHT = 320;
     private static final int LEFT = 64;
     private static final int RIGHT = 16;
     private static final int TOP = 36;
-    private static final int BOTTOM = 70;
+    private static final int BOTTOM = 84;
 
     /** One line: legend, colour, and (value size, figure) points in increasing size. */
     record Line(String legend, String color, List<double[]> points) {
@@ -96,6 +96,7 @@ final class SweepChart {
                         "translate(16 " + fmt((TOP + HEIGHT - BOTTOM) / 2.0) + ") rotate(-90)"),
                 yLabel));
         int legendX = LEFT;
+        int legendY = HEIGHT - 28;
         for (Line l : drawn) {
             StringBuilder points = new StringBuilder();
             for (double[] p : l.points()) {
@@ -125,7 +126,12 @@ final class SweepChart {
                         attrs("cx", fmt(axis.x(p[0])), "cy", fmt(axis.y(p[1])), "r", 3, "fill", l.color()),
                         el("title", l.legend() + " at " + bytes(p[0]) + ": " + number(p[1]))));
             }
-            int y = HEIGHT - 14;
+            int width = 28 + 7 * l.legend().length();
+            if (legendX > LEFT && legendX + width > WIDTH - RIGHT) {
+                legendX = LEFT; // the next row: four legends do not fit in one
+                legendY += 18;
+            }
+            int y = legendY;
             parts.add(empty(
                     "line",
                     attrs(
@@ -142,7 +148,7 @@ final class SweepChart {
                             "stroke-width",
                             3)));
             parts.add(label(legendX + 22, y, "legend-text", "start", l.legend()));
-            legendX += 28 + 7 * l.legend().length();
+            legendX += width;
         }
         if (drawn.isEmpty()) {
             parts.add(label(WIDTH / 2.0, HEIGHT / 2.0, "empty", "middle", "no figures"));

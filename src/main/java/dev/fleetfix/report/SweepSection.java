@@ -20,7 +20,8 @@ import java.util.function.Function;
  * change, its interval and the verdict.
  */
 final class SweepSection {
-    private static final List<String> LATENCY_COLORS = List.of("#1971c2", "#d9480f", "#2b8a3e", "#862e9c");
+    private static final List<String> LATENCY_COLORS =
+            List.of("#1971c2", "#d9480f", "#2b8a3e", "#862e9c", "#e67700", "#0c8599");
     private static final List<String> FIGURES = List.of("rps", "p50", "p99", "p99.9");
 
     private SweepSection() {}
