@@ -75,6 +75,9 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
     public List<TestComparison> perHost(Collection<BenchRun> runs) {
         Map<List<String>, Sides> sides = new LinkedHashMap<>();
         for (BenchRun run : runs) {
+            if (run.point().isPresent()) {
+                continue; // a sweep's rounds are compared point against point, see Sweep
+            }
             for (BenchResult result : run.results()) {
                 List<String> key = List.of(run.host(), run.name(), result.test());
                 sides.computeIfAbsent(key, k -> new Sides(new EnumMap<>(Phase.class)))

@@ -1,6 +1,8 @@
 package dev.fleetfix.bench;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What {@code fleetfix bench} (or a benchmark step) runs on each host.
@@ -14,6 +16,9 @@ import java.util.Objects;
  * @param rounds how many times to run on each host, for the median and the spread
  * @param phase before or after the remediation
  * @param safety when writing to a primary is allowed
+ * @param tcpNoDelay the builtin client's TCP_NODELAY; empty keeps the client library's choice
+ * @param sweep the points a sweep runs, each round in turn (empty: one plain run of this plan); see
+ *     {@link #at(SweepPoint)}
  */
 public record BenchPlan(
         String name,
@@ -24,7 +29,9 @@ public record BenchPlan(
         RedisBenchmarkSpec redisBenchmark,
         int rounds,
         Phase phase,
-        SafetyPolicy safety) {
+        SafetyPolicy safety,
+        Optional<Boolean> tcpNoDelay,
+        List<SweepPoint> sweep) {
 
     /** Where the load comes from. */
     public enum Engine {
@@ -47,12 +54,74 @@ public record BenchPlan(
         Objects.requireNonNull(redisBenchmark, "redisBenchmark");
         Objects.requireNonNull(phase, "phase");
         Objects.requireNonNull(safety, "safety");
+        Objects.requireNonNull(tcpNoDelay, "tcpNoDelay");
+        sweep = List.copyOf(sweep);
         if (rounds < 1 || rounds > 100) {
             throw new IllegalArgumentException("rounds must be 1..100, was " + rounds);
         }
         if (engine == Engine.REDIS_BENCHMARK && profile == Profile.FORK_UNDER_LOAD) {
             throw new IllegalArgumentException("profile fork-under-load needs the builtin engine");
         }
+        if (engine == Engine.REDIS_BENCHMARK
+                && (tcpNoDelay.isPresent()
+                        || sweep.stream().anyMatch(p -> p.tcpNoDelay().isPresent()))) {
+            throw new IllegalArgumentException("tcp_nodelay is a setting of the builtin engine's client");
+        }
+        if (sweep.size() == 1) {
+            throw new IllegalArgumentException("a sweep needs at least two points, was " + sweep);
+        }
+        if (sweep.stream().distinct().count() != sweep.size()) {
+            throw new IllegalArgumentException("a sweep lists each point once, was " + sweep);
+        }
+    }
+
+    /** A plan of one plain run: no TCP_NODELAY setting, no sweep. */
+    public BenchPlan(
+            String name,
+            Engine engine,
+            Profile profile,
+            LoadSpec load,
+            ForkUnderLoadSpec forkUnderLoad,
+            RedisBenchmarkSpec redisBenchmark,
+            int rounds,
+            Phase phase,
+            SafetyPolicy safety) {
+        this(
+                name,
+                engine,
+                profile,
+                load,
+                forkUnderLoad,
+                redisBenchmark,
+                rounds,
+                phase,
+                safety,
+                Optional.empty(),
+                List.of());
+    }
+
+    public boolean isSweep() {
+        return !sweep.isEmpty();
+    }
+
+    /**
+     * The plain plan one point of the sweep runs: this plan's settings with the point's value size
+     * (for every engine and profile) and TCP_NODELAY.
+     */
+    public BenchPlan at(SweepPoint point) {
+        int size = point.valueSize();
+        return new BenchPlan(
+                name,
+                engine,
+                profile,
+                load.withValueSize(size),
+                forkUnderLoad.withLoad(forkUnderLoad.load().withValueSize(size)),
+                engine == Engine.REDIS_BENCHMARK ? redisBenchmark.withDataSize(size) : redisBenchmark,
+                rounds,
+                phase,
+                safety,
+                point.tcpNoDelay(),
+                List.of());
     }
 
     /** The prefix of every key this plan writes, for its engine and profile. */
@@ -69,7 +138,11 @@ public record BenchPlan(
      */
     public String clientSettings() {
         LoadSpec l = profile == Profile.FORK_UNDER_LOAD ? forkUnderLoad.load() : load;
-        String common = "engine " + engine.name().toLowerCase(java.util.Locale.ROOT) + ", rounds " + rounds;
+        String common = "engine " + engine.name().toLowerCase(java.util.Locale.ROOT) + ", rounds " + rounds
+                + tcpNoDelay.map(on -> ", tcp_nodelay " + SweepPoint.word(on)).orElse("")
+                + (sweep.isEmpty()
+                        ? ""
+                        : ", sweep " + sweep.stream().map(SweepPoint::label).toList());
         if (engine == Engine.REDIS_BENCHMARK) {
             RedisBenchmarkSpec r = redisBenchmark;
             return common + ", tests " + r.tests() + ", requests " + r.requests() + ", clients " + r.clients()
@@ -83,9 +156,16 @@ public record BenchPlan(
                 + (l.rate().isPresent() ? l.rate().getAsDouble() : "-");
     }
 
+    /** The same plan with another profile (a benchmark step's {@code profile: auto} picks one per host). */
+    public BenchPlan withProfile(Profile other) {
+        return new BenchPlan(
+                name, engine, other, load, forkUnderLoad, redisBenchmark, rounds, phase, safety, tcpNoDelay, sweep);
+    }
+
     /** The same plan measuring another phase. */
     public BenchPlan withPhase(Phase other) {
-        return new BenchPlan(name, engine, profile, load, forkUnderLoad, redisBenchmark, rounds, other, safety);
+        return new BenchPlan(
+                name, engine, profile, load, forkUnderLoad, redisBenchmark, rounds, other, safety, tcpNoDelay, sweep);
     }
 
     /**
@@ -103,6 +183,8 @@ public record BenchPlan(
                 redisBenchmark.withKeyPrefix(redisBenchmark.keyPrefix() + tag + ":"),
                 rounds,
                 phase,
-                safety);
+                safety,
+                tcpNoDelay,
+                sweep);
     }
 }

@@ -16,6 +16,17 @@ public interface BenchTarget extends AutoCloseable {
     /** Opens one more connection for a load thread. */
     BenchConnection connect();
 
+    /**
+     * Opens one more connection for a load thread with the TCP_NODELAY socket option as given (on:
+     * Nagle's algorithm off, each small write leaves at once; off: the kernel may hold a small
+     * write back until the previous one is acknowledged).
+     *
+     * @throws BenchmarkException when this target cannot set the option
+     */
+    default BenchConnection connect(boolean tcpNoDelay) {
+        throw new BenchmarkException("host " + hostName() + ": this client cannot set TCP_NODELAY");
+    }
+
     /** INFO of one section as key/value pairs. */
     Map<String, String> info(String section);
 

@@ -69,11 +69,25 @@ public final class HostBenchmark {
             // primary the safety rules allow; a replica is refused here before anything is deleted
             SafetyGuard.check(target, plan.safety());
             target.deleteEarlierRuns(onHost.keyPrefix());
-            warmUp(target, onHost);
+            List<Optional<SweepPoint>> points = onHost.isSweep()
+                    ? onHost.sweep().stream().map(Optional::of).toList()
+                    : List.of(Optional.<SweepPoint>empty());
+            warmUp(target, points.get(0).map(onHost::at).orElse(onHost));
             for (int i = 0; i < onHost.rounds(); i++) {
-                Optional<String> skipped = round(host, target, onHost, rounds);
-                if (skipped.isPresent()) {
-                    return new Outcome(host, rounds, skipped, Optional.empty());
+                // every round runs every point, in alternating order: a drift of the host over the
+                // run then falls on every point alike instead of on the last sizes
+                List<Optional<SweepPoint>> order = new ArrayList<>(points);
+                if (i % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Optional<SweepPoint> point : order) {
+                    BenchPlan one = point.map(onHost::at).orElse(onHost);
+                    Optional<String> skipped = round(host, TcpNoDelayTarget.of(target, one.tcpNoDelay()), one, rounds);
+                    if (skipped.isPresent()) {
+                        return new Outcome(host, rounds, skipped, Optional.empty());
+                    }
+                    point.ifPresent(p -> rounds.set(
+                            rounds.size() - 1, rounds.get(rounds.size() - 1).at(p)));
                 }
             }
             if (!rounds.isEmpty()) {
@@ -102,7 +116,10 @@ public final class HostBenchmark {
         LoadSpec load = plan.profile() == BenchPlan.Profile.FORK_UNDER_LOAD
                 ? plan.forkUnderLoad().load()
                 : plan.load();
-        builtin.run(target, load.withWarmup(Duration.ZERO).withDuration(CLIENT_WARMUP), plan.safety());
+        builtin.run(
+                TcpNoDelayTarget.of(target, plan.tcpNoDelay()),
+                load.withWarmup(Duration.ZERO).withDuration(CLIENT_WARMUP),
+                plan.safety());
     }
 
     private Optional<String> round(Host host, BenchTarget target, BenchPlan plan, List<BenchRun> rounds) {

@@ -103,6 +103,11 @@ public record RedisBenchmarkSpec(
                 timeout);
     }
 
+    public RedisBenchmarkSpec withDataSize(int bytes) {
+        return new RedisBenchmarkSpec(
+                address, port, tests, requests, clients, bytes, pipeline, keyspace, threads, keyPrefix, timeout);
+    }
+
     public RedisBenchmarkSpec withKeyPrefix(String prefix) {
         return new RedisBenchmarkSpec(
                 address, port, tests, requests, clients, dataSize, pipeline, keyspace, threads, prefix, timeout);

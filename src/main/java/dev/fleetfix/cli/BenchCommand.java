@@ -2,27 +2,18 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.bench.BenchPlan;
+import dev.fleetfix.bench.BenchPlanBuilder;
 import dev.fleetfix.bench.BuiltinBenchmark;
 import dev.fleetfix.bench.ForkUnderLoad;
-import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.LoadSpec;
-import dev.fleetfix.bench.Phase;
-import dev.fleetfix.bench.RedisBenchmarkSpec;
-import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.BenchOutput;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -81,52 +72,56 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = {"-c", "--clients"},
-            defaultValue = "10",
-            description = "Connections (default: ${DEFAULT-VALUE}).")
-    int clients;
+            description = "Connections (default: 10).")
+    String clients;
 
     @Option(
             names = {"-P", "--pipeline"},
-            defaultValue = "1",
-            description = "Pipeline depth (default: ${DEFAULT-VALUE}).")
-    int pipeline;
+            description = "Pipeline depth (default: 1).")
+    String pipeline;
 
     @Option(
-            names = {"-d", "--data-size"},
-            defaultValue = "64",
-            description = "Value bytes (default: ${DEFAULT-VALUE}).")
-    int dataSize;
+            names = {"-d", "--value-size", "--data-size"},
+            paramLabel = "BYTES[,BYTES...]",
+            description = "Value bytes (default: " + BenchPlanBuilder.DEFAULT_VALUE_SIZE + "). A list such as"
+                    + " 64,512,1024,2048,4096,8192 sweeps the sizes: every round runs each size, and each size is"
+                    + " compared with the next smaller one.")
+    String valueSizes;
+
+    @Option(
+            names = "--tcp-nodelay",
+            paramLabel = "on|off|on,off",
+            description = "The builtin client's TCP_NODELAY (default: the client's own, on). on,off measures both"
+                    + " and compares off (Nagle's algorithm on) with on.")
+    String tcpNoDelay;
 
     @Option(
             names = {"-r", "--keyspace"},
-            defaultValue = "100000",
-            description = "Random keys out of this many (default: ${DEFAULT-VALUE}).")
-    long keyspace;
+            description = "Random keys out of this many (default: 100000).")
+    String keyspace;
 
     @Option(
             names = {"-n", "--requests"},
             description = "Requests to measure (default: --duration for builtin, 100000 for redis-benchmark).")
-    Long requests;
+    String requests;
 
     @Option(
             names = "--duration",
             converter = DurationConverter.class,
-            defaultValue = "10s",
-            description = "How long the builtin engine measures (default: ${DEFAULT-VALUE}).")
+            description = "How long the builtin engine measures (default: 10s).")
     Duration duration;
 
     @Option(
             names = "--warmup",
             converter = DurationConverter.class,
-            defaultValue = "2s",
-            description = "Unmeasured load first (default: ${DEFAULT-VALUE}).")
+            description = "Unmeasured load first (default: 2s; builtin).")
     Duration warmup;
 
     @Option(names = "--rate", description = "Requests per second over all connections: a gentle, paced load (builtin).")
-    Double rate;
+    String rate;
 
     @Option(names = "--threads", description = "redis-benchmark --threads.")
-    Integer threads;
+    String threads;
 
     @Option(
             names = "--prefix",
@@ -137,15 +132,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--bgsave-interval",
             converter = DurationConverter.class,
-            defaultValue = "1500ms",
-            description = "fork-under-load: pause between BGSAVEs (default: ${DEFAULT-VALUE}).")
+            description = "fork-under-load: pause between BGSAVEs (default: 1500ms).")
     Duration bgsaveInterval;
 
     @Option(
             names = "--rounds",
-            defaultValue = "1",
-            description = "Runs per host (default: ${DEFAULT-VALUE}); 3 give a median and a spread.")
-    int rounds;
+            description = "Runs per host (default: 1, and " + BenchPlanBuilder.DEFAULT_SWEEP_ROUNDS
+                    + " for a sweep); 3 give a median and a spread.")
+    String rounds;
 
     @Option(
             names = "--force",
@@ -180,83 +174,52 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (json) {
             BenchOutput.json(outcomes, out, spec.commandLine().getErr());
+        } else if (plan.isSweep()) {
+            BenchOutput.sweep(outcomes, out);
         } else {
             BenchOutput.table(outcomes, out);
         }
         return outcomes.stream().anyMatch(o -> o.failure().isPresent()) ? ExitCode.FINDINGS : ExitCode.OK;
     }
 
-    private BenchPlan plan() {
-        Map<dev.fleetfix.bench.BenchCommand, Integer> mix = new EnumMap<>(dev.fleetfix.bench.BenchCommand.class);
-        List<dev.fleetfix.bench.BenchCommand> commands = new ArrayList<>();
-        for (String t : tests) {
-            try {
-                dev.fleetfix.bench.BenchCommand c =
-                        dev.fleetfix.bench.BenchCommand.valueOf(t.strip().toUpperCase(Locale.ROOT));
-                mix.put(c, 1);
-                commands.add(c);
-            } catch (IllegalArgumentException e) {
-                throw new InputException("--tests: unknown command '" + t + "'; use set, get, incr, lpush");
-            }
-        }
+    /** The options through the same plan builder as a playbook's benchmark step. */
+    BenchPlan plan() {
+        BenchPlanBuilder b = new BenchPlanBuilder().defaultRounds(1);
         try {
-            LoadSpec load = LoadSpec.defaults()
-                    .withTest(commands.size() == 1 ? commands.get(0).name() : "MIX")
-                    .withConnections(clients)
-                    .withPipeline(pipeline)
-                    .withMix(mix)
-                    .withValueSize(dataSize)
-                    .withKeyspace(keyspace)
-                    .withWarmup(warmup)
-                    .withKeyPrefix(prefix);
-            load = requests != null ? load.withRequests(requests) : load.withDuration(duration);
-            if (rate != null) {
-                load = load.withRate(rate);
+            b.engine(engine).profile(profile).tests(tests).prefix(prefix).force(force);
+            given(clients, b::connections);
+            given(pipeline, b::pipeline);
+            given(keyspace, b::keyspace);
+            given(requests, b::requests);
+            given(rate, b::rate);
+            given(threads, b::threads);
+            given(rounds, b::rounds);
+            if (valueSizes != null) {
+                b.valueSizes(List.of(valueSizes));
             }
-            ForkUnderLoadSpec fork = ForkUnderLoadSpec.defaults()
-                    .withLoad(load.withTest(ForkUnderLoadSpec.TEST)
-                            .withMix(Map.of(dev.fleetfix.bench.BenchCommand.SET, 1)))
-                    .withBgsaveInterval(bgsaveInterval);
-            RedisBenchmarkSpec rb = new RedisBenchmarkSpec(
-                    "127.0.0.1",
-                    6379,
-                    commands,
-                    requests != null ? requests : 100_000,
-                    clients,
-                    dataSize,
-                    pipeline,
-                    OptionalLong.of(keyspace),
-                    threads == null ? OptionalInt.empty() : OptionalInt.of(threads),
-                    prefix,
-                    Duration.ofMinutes(10));
-            return new BenchPlan(
-                    "bench",
-                    engine(),
-                    profile(),
-                    load,
-                    fork,
-                    rb,
-                    rounds,
-                    Phase.BEFORE,
-                    force ? SafetyPolicy.DEFAULT.forced() : SafetyPolicy.DEFAULT);
+            if (tcpNoDelay != null) {
+                b.tcpNoDelay(List.of(tcpNoDelay));
+            }
+            if (duration != null) {
+                b.duration(duration);
+            }
+            if (warmup != null) {
+                b.warmup(warmup);
+            }
+            if (bgsaveInterval != null) {
+                b.bgsaveInterval(bgsaveInterval);
+            }
+            return b.build();
+        } catch (BenchPlanBuilder.Invalid e) {
+            throw new InputException(e.render(e.field().option()));
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage());
         }
     }
 
-    private BenchPlan.Engine engine() {
-        return switch (engine) {
-            case "builtin" -> BenchPlan.Engine.BUILTIN;
-            case "redis-benchmark" -> BenchPlan.Engine.REDIS_BENCHMARK;
-            default -> throw new InputException("--engine: '" + engine + "'; use builtin or redis-benchmark");
-        };
-    }
-
-    private BenchPlan.Profile profile() {
-        return switch (profile) {
-            case "plain" -> BenchPlan.Profile.PLAIN;
-            case "fork-under-load" -> BenchPlan.Profile.FORK_UNDER_LOAD;
-            default -> throw new InputException("--profile: '" + profile + "'; use plain or fork-under-load");
-        };
+    private static void given(String value, java.util.function.Consumer<Object> setter) {
+        if (value != null) {
+            setter.accept(value);
+        }
     }
 }

@@ -29,6 +29,18 @@ public final class BenchOutput {
         err.flush();
     }
 
+    /** A sweep's table by point (value size, TCP_NODELAY); skips and failures after it. */
+    public static void sweep(List<HostBenchmark.Outcome> outcomes, PrintWriter out) {
+        List<BenchRun> runs = new ArrayList<>();
+        outcomes.forEach(o -> runs.addAll(o.rounds()));
+        SweepTable.write(out, "bench", runs);
+        for (HostBenchmark.Outcome o : outcomes) {
+            o.skipped().ifPresent(reason -> out.println(o.host().name() + ": skipped: " + HostText.clean(reason)));
+            o.failure().ifPresent(failure -> out.println(o.host().name() + ": failed: " + HostText.clean(failure)));
+        }
+        out.flush();
+    }
+
     /** One line a host, test and round: requests a second and latency percentiles; skips and failures after. */
     public static void table(List<HostBenchmark.Outcome> outcomes, PrintWriter out) {
         List<Metric> shown = List.of(Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX);

@@ -152,8 +152,9 @@ public final class ConsoleReporter implements RunListener {
             for (Metric m : List.of(Metric.P50, Metric.P99, Metric.P999, Metric.MAX)) {
                 m.valueOf(r).ifPresent(v -> figures.append(String.format(Locale.ROOT, " %s=%.3fms", m.label(), v)));
             }
-            out.println("      benchmark " + e.run().name() + " " + phase + " " + HostText.clean(r.test()) + ": "
-                    + figures);
+            String point = e.run().point().map(p -> " at " + p.label()).orElse("");
+            out.println("      benchmark " + e.run().name() + " " + phase + point + " " + HostText.clean(r.test())
+                    + ": " + figures);
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.fleetfix.report;
 
+import static dev.fleetfix.report.Markup.attrs;
+import static dev.fleetfix.report.Markup.el;
+import static dev.fleetfix.report.Markup.text;
+
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ChangeReport;
 import dev.fleetfix.report.model.ComparisonReport;
@@ -22,7 +26,10 @@ import java.util.stream.Collectors;
 
 /**
  * {@code report.html}: one self-contained page (inline CSS, inline SVG, no network): fleet summary,
- * per-host table, before/after latency plots for the fleet and per host, step details.
+ * per-host table, before/after latency plots for the fleet and per host, sweeps, step details.
+ *
+ * <p>Built from {@link Markup}: every value (host names, messages, test names that redis-benchmark
+ * printed) is escaped unless it already is markup, so forgetting to escape is not possible.
  */
 final class HtmlPage {
     static final String BEFORE = "#d9480f";
@@ -31,100 +38,90 @@ final class HtmlPage {
     private HtmlPage() {}
 
     static String render(FleetReport report) {
-        StringBuilder h = new StringBuilder(64 * 1024);
         RunInfo run = report.run();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>fleetfix report ")
-                .append(esc(run.id()))
-                .append("</title>\n<style>\n")
-                .append(HtmlStyle.CSS)
-                .append("</style>\n<script>\n")
-                .append(HtmlStyle.ERROR_HOOK)
-                .append("</script>\n</head>\n<body>\n");
-        header(h, report);
-        summary(h, report);
-        hostTable(h, report);
-        benchmarks(h, report);
-        details(h, report);
-        h.append("<footer>fleetfix report, schema_version ")
-                .append(report.schemaVersion())
-                .append(". Percentile axes are logarithmic in 1/(1−p), as HdrHistogram plots are read.</footer>\n")
-                .append("<pre id=\"console-errors\" hidden></pre>\n<script>\n")
-                .append(HtmlStyle.CHART_CHECK)
-                .append("</script>\n</body>\n</html>\n");
-        return h.toString();
+        Markup head = el(
+                "head",
+                Markup.trusted("<meta charset=\"utf-8\">\n"
+                        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"),
+                el("title", "fleetfix report " + run.id()),
+                Markup.trusted(
+                        "\n<style>\n" + HtmlStyle.CSS + "</style>\n<script>\n" + HtmlStyle.ERROR_HOOK + "</script>\n"));
+        Markup body = el(
+                "body",
+                header(report),
+                summary(report),
+                hostTable(report),
+                benchmarks(report),
+                SweepSection.render(report.benchmarks()),
+                details(report),
+                el(
+                        "footer",
+                        "fleetfix report, schema_version " + report.schemaVersion()
+                                + ". Percentile axes are logarithmic in 1/(1−p), as HdrHistogram plots are read."),
+                Markup.trusted("\n<pre id=\"console-errors\" hidden></pre>\n<script>\n" + HtmlStyle.CHART_CHECK
+                        + "</script>\n"));
+        return "<!DOCTYPE html>\n" + el("html", attrs("lang", "en"), head, "\n", body) + "\n";
     }
 
-    private static void header(StringBuilder h, FleetReport report) {
+    private static Markup header(FleetReport report) {
         RunInfo run = report.run();
         String outcome = run.outcome() == null ? "unfinished" : run.outcome();
-        h.append("<header>\n<h1>fleetfix <span class=\"muted\">")
-                .append(esc(run.playbook()))
-                .append("</span> ")
-                .append(badge(outcome))
-                .append(run.check() ? " " + badge("check mode") : "")
-                .append("</h1>\n<p class=\"muted\">run ")
-                .append(esc(run.id()))
-                .append(" · started ")
-                .append(esc(run.startedAt()))
-                .append(" · ")
-                .append(esc(ConsoleReporter.human(java.time.Duration.ofMillis(run.elapsedMs()))))
-                .append(" · forks ")
-                .append(run.forks())
-                .append("</p>\n");
-        if (!run.reason().isEmpty()) {
-            h.append("<p class=\"reason\">").append(esc(run.reason())).append("</p>\n");
-        }
-        h.append("</header>\n");
+        return el(
+                "header",
+                el(
+                        "h1",
+                        "fleetfix ",
+                        el("span", attrs("class", "muted"), run.playbook()),
+                        " ",
+                        badge(outcome),
+                        run.check() ? Markup.of(" ", badge("check mode")) : Markup.EMPTY),
+                el(
+                        "p",
+                        attrs("class", "muted"),
+                        "run " + run.id() + " · started " + run.startedAt() + " · "
+                                + ConsoleReporter.human(java.time.Duration.ofMillis(run.elapsedMs())) + " · forks "
+                                + run.forks()),
+                run.reason().isEmpty() ? Markup.EMPTY : el("p", attrs("class", "reason"), run.reason()));
     }
 
-    private static void summary(StringBuilder h, FleetReport report) {
+    private static Markup summary(FleetReport report) {
         Map<String, Long> outcomes = report.hosts().stream()
                 .collect(Collectors.groupingBy(HostReport::outcome, LinkedHashMap::new, Collectors.counting()));
-        h.append("<section class=\"cards\">\n");
-        card(h, "hosts", String.valueOf(report.hosts().size()), "");
-        card(h, "done", String.valueOf(outcomes.getOrDefault("done", 0L)), "ok");
-        card(h, "changed", String.valueOf(report.run().changed().size()), "changed");
+        List<Markup> cards = new ArrayList<>();
+        cards.add(card("hosts", String.valueOf(report.hosts().size()), ""));
+        cards.add(card("done", String.valueOf(outcomes.getOrDefault("done", 0L)), "ok"));
+        cards.add(card("changed", String.valueOf(report.run().changed().size()), "changed"));
         long failed = outcomes.getOrDefault("failed", 0L) + outcomes.getOrDefault("unreachable", 0L);
-        card(h, "failed", String.valueOf(failed), failed > 0 ? "bad" : "");
-        card(h, "untouched", String.valueOf(outcomes.getOrDefault("untouched", 0L)), "");
+        cards.add(card("failed", String.valueOf(failed), failed > 0 ? "bad" : ""));
+        cards.add(card("untouched", String.valueOf(outcomes.getOrDefault("untouched", 0L)), ""));
         for (FleetComparisonReport f : report.benchmarks().fleet()) {
-            card(h, f.name() + " · " + f.test(), f.verdict().replace('_', ' '), verdictClass(f.verdict()));
+            cards.add(card(f.name() + " · " + f.test(), f.verdict().replace('_', ' '), verdictClass(f.verdict())));
         }
-        h.append("</section>\n");
+        List<Markup> reasons = new ArrayList<>();
         for (var play : report.plays()) {
             if (play.halted() != null) {
-                h.append("<p class=\"reason\">play ")
-                        .append(esc(play.name()))
-                        .append(" halted: ")
-                        .append(esc(play.halted()))
-                        .append("</p>\n");
+                reasons.add(el("p", attrs("class", "reason"), "play " + play.name() + " halted: " + play.halted()));
             }
             if (play.windowClosed() != null) {
-                h.append("<p class=\"reason\">play ")
-                        .append(esc(play.name()))
-                        .append(": change window ")
-                        .append(esc(play.windowClosed()))
-                        .append("</p>\n");
+                reasons.add(el(
+                        "p",
+                        attrs("class", "reason"),
+                        "play " + play.name() + ": change window " + play.windowClosed()));
             }
         }
+        return Markup.of(el("section", attrs("class", "cards"), cards), reasons);
     }
 
-    private static void card(StringBuilder h, String label, String value, String cls) {
-        h.append("<div class=\"card ")
-                .append(cls)
-                .append("\"><div class=\"value\">")
-                .append(esc(value))
-                .append("</div><div class=\"label\">")
-                .append(esc(label))
-                .append("</div></div>\n");
+    private static Markup card(String label, String value, String cls) {
+        return el(
+                "div",
+                attrs("class", "card " + cls),
+                el("div", attrs("class", "value"), value),
+                el("div", attrs("class", "label"), label));
     }
 
-    private static void hostTable(StringBuilder h, FleetReport report) {
-        h.append("<section>\n<h2>Hosts</h2>\n<table class=\"hosts\">\n<thead><tr><th>host</th><th>outcome</th>")
-                .append(
-                        "<th>THP before → after</th><th>changes</th><th>benchmark</th><th>failure</th></tr></thead>\n<tbody>\n");
+    private static Markup hostTable(FleetReport report) {
+        List<Markup> rows = new ArrayList<>();
         for (HostReport host : report.hosts()) {
             List<String> changes = new ArrayList<>();
             for (StepReport s : host.steps()) {
@@ -132,39 +129,53 @@ final class HtmlPage {
                     changes.add(c.what() + ": " + c.before() + " → " + c.after());
                 }
             }
-            String bench = report.benchmarks().comparisons().stream()
-                    .filter(c -> c.host().equals(host.name()))
-                    .map(c -> c.test() + " " + badge(c.verdict()))
-                    .collect(Collectors.joining("<br>"));
-            h.append("<tr><td class=\"name\">")
-                    .append(esc(host.name()))
-                    .append("</td><td>")
-                    .append(badge(host.outcome()))
-                    .append("</td><td>")
-                    .append(thp(host))
-                    .append("</td><td>")
-                    .append(changes.isEmpty() ? "<span class=\"muted\">none</span>" : list(changes))
-                    .append("</td><td>")
-                    .append(bench.isEmpty() ? "<span class=\"muted\">–</span>" : bench)
-                    .append("</td><td class=\"failure\">")
-                    .append(esc(host.reason()))
-                    .append("</td></tr>\n");
+            List<Markup> bench = new ArrayList<>();
+            for (ComparisonReport c : report.benchmarks().comparisons()) {
+                if (c.host().equals(host.name())) {
+                    bench.add(Markup.of(
+                            bench.isEmpty() ? "" : Markup.trusted("<br>"), c.test() + " ", badge(c.verdict())));
+                }
+            }
+            rows.add(el(
+                    "tr",
+                    el("td", attrs("class", "name"), host.name()),
+                    el("td", badge(host.outcome())),
+                    el("td", thp(host)),
+                    el("td", changes.isEmpty() ? el("span", attrs("class", "muted"), "none") : lines(changes)),
+                    el("td", bench.isEmpty() ? el("span", attrs("class", "muted"), "–") : Markup.of(bench)),
+                    el("td", attrs("class", "failure"), host.reason())));
         }
-        h.append("</tbody>\n</table>\n</section>\n");
+        return el(
+                "section",
+                el("h2", "Hosts"),
+                el(
+                        "table",
+                        attrs("class", "hosts"),
+                        el(
+                                "thead",
+                                el(
+                                        "tr",
+                                        el("th", "host"),
+                                        el("th", "outcome"),
+                                        el("th", "THP before → after"),
+                                        el("th", "changes"),
+                                        el("th", "benchmark"),
+                                        el("th", "failure"))),
+                        el("tbody", rows)));
     }
 
-    private static String thp(HostReport host) {
+    private static Markup thp(HostReport host) {
         String before = host.thpBefore() == null ? "?" : host.thpBefore();
         String after = host.thpAfter() == null ? "?" : host.thpAfter();
         String cls = "never".equals(after) ? "ok" : "bad";
-        return "<code>" + esc(before) + "</code> → <code class=\"" + cls + "\">" + esc(after) + "</code>";
+        return Markup.of(el("code", before), " → ", el("code", attrs("class", cls), after));
     }
 
-    private static void benchmarks(StringBuilder h, FleetReport report) {
-        if (report.benchmarks().runs().isEmpty()) {
-            return;
+    private static Markup benchmarks(FleetReport report) {
+        if (nameTests(report).isEmpty()) {
+            return Markup.EMPTY;
         }
-        h.append("<section>\n<h2>Benchmarks: the fleet</h2>\n<div class=\"charts\">\n");
+        List<Markup> fleet = new ArrayList<>();
         for (List<String> key : nameTests(report)) {
             List<LatencyChart.Series> series = new ArrayList<>();
             for (String phase : List.of("before", "after")) {
@@ -174,11 +185,11 @@ final class HtmlPage {
                         color(phase),
                         LatencyCurves.fleetMedian(tests)));
             }
-            figure(h, "fleet · " + key.get(0) + " · " + key.get(1), series, fleetTable(report, key));
+            fleet.add(figure("fleet · " + key.get(0) + " · " + key.get(1), series, fleetTable(report, key)));
         }
-        h.append("</div>\n</section>\n<section>\n<h2>Benchmarks: per host</h2>\n<div class=\"charts\">\n");
+        List<Markup> perHost = new ArrayList<>();
         Set<String> hosts = new LinkedHashSet<>();
-        report.benchmarks().runs().forEach(r -> hosts.add(r.host()));
+        report.benchmarks().runs().stream().filter(r -> r.point() == null).forEach(r -> hosts.add(r.host()));
         for (String host : hosts) {
             for (List<String> key : nameTests(report)) {
                 List<LatencyChart.Series> series = new ArrayList<>();
@@ -192,42 +203,39 @@ final class HtmlPage {
                 if (series.isEmpty()) {
                     continue;
                 }
-                String table = report.benchmarks().comparisons().stream()
-                        .filter(c -> c.host().equals(host)
-                                && c.name().equals(key.get(0))
-                                && c.test().equals(key.get(1)))
-                        .map(c -> metricTable(c) + expectation(report, host))
-                        .collect(Collectors.joining());
-                figure(h, host + " · " + key.get(0) + " · " + key.get(1), series, table);
+                List<Markup> tables = new ArrayList<>();
+                for (ComparisonReport c : report.benchmarks().comparisons()) {
+                    if (c.host().equals(host)
+                            && c.name().equals(key.get(0))
+                            && c.test().equals(key.get(1))) {
+                        tables.add(metricTable(c));
+                        tables.add(expectation(report, host));
+                    }
+                }
+                perHost.add(figure(host + " · " + key.get(0) + " · " + key.get(1), series, Markup.of(tables)));
             }
         }
-        h.append("</div>\n</section>\n");
+        return Markup.of(
+                el("section", el("h2", "Benchmarks: the fleet"), el("div", attrs("class", "charts"), fleet)),
+                el("section", el("h2", "Benchmarks: per host"), el("div", attrs("class", "charts"), perHost)));
     }
 
-    private static void figure(StringBuilder h, String title, List<LatencyChart.Series> series, String table) {
-        h.append("<figure class=\"plot\">\n")
-                .append(LatencyChart.svg(title, series))
-                .append(table)
-                .append("</figure>\n");
+    private static Markup figure(String title, List<LatencyChart.Series> series, Markup table) {
+        // LatencyChart escapes every label it writes
+        return el("figure", attrs("class", "plot"), Markup.trusted(LatencyChart.svg(title, series)), table);
     }
 
-    private static String fleetTable(FleetReport report, List<String> key) {
-        StringBuilder t = new StringBuilder();
+    private static Markup fleetTable(FleetReport report, List<String> key) {
+        List<Markup> captions = new ArrayList<>();
         for (FleetComparisonReport f : report.benchmarks().fleet()) {
             if (f.name().equals(key.get(0)) && f.test().equals(key.get(1))) {
-                t.append("<figcaption>")
-                        .append(badge(f.verdict()))
-                        .append(" over ")
-                        .append(f.hosts().size())
-                        .append(" hosts: ")
-                        .append(f.improved())
-                        .append(" improved, ")
-                        .append(f.regressed())
-                        .append(" regressed, ")
-                        .append(f.withinNoise())
-                        .append(" within noise. Over hosts (geometric mean [95 % interval]): ");
-                t.append(f.effects().entrySet().stream()
-                        .map(e -> esc(Effects.of(e.getKey(), e.getValue())))
+                List<Object> parts = new ArrayList<>();
+                parts.add(badge(f.verdict()));
+                parts.add(" over " + f.hosts().size() + " hosts: " + f.improved() + " improved, " + f.regressed()
+                        + " regressed, " + f.withinNoise() + " within noise. Over hosts (geometric mean [95 %"
+                        + " interval]): ");
+                parts.add(f.effects().entrySet().stream()
+                        .map(e -> Effects.of(e.getKey(), e.getValue()))
                         .collect(Collectors.joining(", ")));
                 Set<String> expected = new LinkedHashSet<>();
                 for (HostReport host : report.hosts()) {
@@ -236,115 +244,111 @@ final class HtmlPage {
                     }
                 }
                 for (String e : expected) {
-                    t.append("<br>expected: ").append(esc(e));
+                    parts.add(Markup.trusted("<br>"));
+                    parts.add("expected: " + e);
                 }
-                t.append("</figcaption>\n");
+                captions.add(el("figcaption", parts));
             }
         }
-        return t.toString();
+        return Markup.of(captions);
     }
 
     /** What the host's era lets a THP benchmark show, so a verdict can be read against it. */
-    private static String expectation(FleetReport report, String host) {
+    private static Markup expectation(FleetReport report, String host) {
         return report.hosts().stream()
                 .filter(h -> h.name().equals(host))
                 .findFirst()
                 .flatMap(Effects::expectation)
-                .map(e -> "<p class=\"note\">expected: " + esc(e) + "</p>\n")
-                .orElse("");
+                .map(e -> el("p", attrs("class", "note"), "expected: " + e))
+                .orElse(Markup.EMPTY);
     }
 
-    private static String metricTable(ComparisonReport c) {
-        StringBuilder t = new StringBuilder("<table class=\"metrics\"><thead><tr><th>figure</th><th>before</th>"
-                + "<th>after</th><th>change [95 % interval]</th><th>p (Holm)</th><th>verdict</th></tr></thead>"
-                + "<tbody>\n");
+    private static Markup metricTable(ComparisonReport c) {
+        List<Markup> rows = new ArrayList<>();
         for (MetricReport m : c.metrics()) {
             String unit = m.metric().equals("rps") ? "" : " ms";
-            t.append("<tr><td>")
-                    .append(esc(m.metric()))
-                    .append("</td><td>")
-                    .append(fmt(m.beforeMedian()))
-                    .append(unit)
-                    .append("</td><td>")
-                    .append(fmt(m.afterMedian()))
-                    .append(unit)
-                    .append("</td><td>")
-                    .append(esc(Effects.of(m)))
-                    .append("</td><td>")
-                    .append(
-                            m.adjustedP() == null
-                                    ? "–"
-                                    : esc(String.format(java.util.Locale.ROOT, "%.3g", m.adjustedP())))
-                    .append("</td><td>")
-                    .append(
+            rows.add(el(
+                    "tr",
+                    el("td", m.metric()),
+                    el("td", fmt(m.beforeMedian()) + unit),
+                    el("td", fmt(m.afterMedian()) + unit),
+                    el("td", Effects.of(m)),
+                    el("td", m.adjustedP() == null ? "–" : String.format(Locale.ROOT, "%.3g", m.adjustedP())),
+                    el(
+                            "td",
                             m.decisive()
                                     ? badge(m.verdict())
-                                    : "<span title=\"" + esc(m.notDecisive()) + "\">not decisive</span>")
-                    .append("</td></tr>\n");
+                                    : el("span", attrs("title", m.notDecisive()), "not decisive"))));
         }
-        t.append("</tbody></table>\n");
-        t.append("<p class=\"note\">design: ")
-                .append(esc(c.design() == null ? "" : c.design()))
-                .append("</p>\n");
+        List<Markup> notes = new ArrayList<>();
+        notes.add(el("p", attrs("class", "note"), "design: " + (c.design() == null ? "" : c.design())));
         for (String note : c.notes()) {
-            t.append("<p class=\"note\">note: ").append(esc(note)).append("</p>\n");
+            notes.add(el("p", attrs("class", "note"), "note: " + note));
         }
-        return t.toString();
+        return Markup.of(
+                el(
+                        "table",
+                        attrs("class", "metrics"),
+                        el(
+                                "thead",
+                                el(
+                                        "tr",
+                                        el("th", "figure"),
+                                        el("th", "before"),
+                                        el("th", "after"),
+                                        el("th", "change [95 % interval]"),
+                                        el("th", "p (Holm)"),
+                                        el("th", "verdict"))),
+                        el("tbody", rows)),
+                notes);
     }
 
-    private static void details(StringBuilder h, FleetReport report) {
-        h.append("<section>\n<h2>Steps</h2>\n");
+    private static Markup details(FleetReport report) {
+        List<Markup> hosts = new ArrayList<>();
         for (HostReport host : report.hosts()) {
-            h.append("<details><summary><b>")
-                    .append(esc(host.name()))
-                    .append("</b> ")
-                    .append(badge(host.outcome()))
-                    .append(" <span class=\"muted\">")
-                    .append(host.steps().size())
-                    .append(" steps</span></summary>\n<table class=\"steps\"><tbody>\n");
+            List<Markup> rows = new ArrayList<>();
             for (StepReport s : host.steps()) {
-                h.append("<tr><td>")
-                        .append(esc(s.play()))
-                        .append(" #")
-                        .append(s.index())
-                        .append("</td><td>")
-                        .append(esc(s.name()))
-                        .append("</td><td>")
-                        .append(badge(s.status()))
-                        .append("</td><td>")
-                        .append(esc(s.message()));
+                List<Object> cell = new ArrayList<>();
+                cell.add(s.message());
                 for (GateReport g : s.gates()) {
-                    h.append("<br>gate ")
-                            .append(esc(g.gate()))
-                            .append(" ")
-                            .append(badge(g.forecast() != null ? "forecast" : g.passed() ? "passed" : "failed"))
-                            .append(" ")
-                            .append(esc(g.detail()));
+                    cell.add(Markup.trusted("<br>"));
+                    cell.add("gate " + g.gate() + " ");
+                    cell.add(badge(g.forecast() != null ? "forecast" : g.passed() ? "passed" : "failed"));
+                    cell.add(" " + g.detail());
                     if (g.forecast() != null) {
-                        h.append(" (").append(esc(g.forecast())).append(")");
+                        cell.add(" (" + g.forecast() + ")");
                     }
                 }
-                h.append("</td></tr>\n");
+                rows.add(el(
+                        "tr",
+                        el("td", s.play() + " #" + s.index()),
+                        el("td", s.name()),
+                        el("td", badge(s.status())),
+                        el("td", cell)));
             }
-            h.append("</tbody></table>\n");
-            if (!host.facts().isEmpty()) {
-                h.append("<p class=\"facts\">");
-                host.facts().forEach((k, v) -> h.append("<code>")
-                        .append(esc(k))
-                        .append("=")
-                        .append(esc(v))
-                        .append("</code> "));
-                h.append("</p>\n");
-            }
-            h.append("</details>\n");
+            List<Markup> facts = new ArrayList<>();
+            host.facts().forEach((k, v) -> facts.add(Markup.of(el("code", k + "=" + v), " ")));
+            hosts.add(el(
+                    "details",
+                    el(
+                            "summary",
+                            el("b", host.name()),
+                            " ",
+                            badge(host.outcome()),
+                            " ",
+                            el("span", attrs("class", "muted"), host.steps().size() + " steps")),
+                    el("table", attrs("class", "steps"), el("tbody", rows)),
+                    facts.isEmpty() ? Markup.EMPTY : el("p", attrs("class", "facts"), facts)));
         }
-        h.append("</section>\n");
+        return el("section", el("h2", "Steps"), hosts);
     }
 
     private static List<List<String>> nameTests(FleetReport report) {
         Set<List<String>> keys = new LinkedHashSet<>();
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
-            r.tests().forEach(t -> keys.add(List.of(r.name(), t.test())));
+            if (r.point() == null) { // a sweep's rounds have their own section
+                r.tests().forEach(t -> keys.add(List.of(r.name(), t.test())));
+            }
         }
         return List.copyOf(keys);
     }
@@ -354,6 +358,7 @@ final class HtmlPage {
         List<TestResultReport> tests = new ArrayList<>();
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
             if ((host == null || r.host().equals(host))
+                    && r.point() == null
                     && r.name().equals(name)
                     && r.phase().equals(phase)) {
                 r.tests().stream().filter(t -> t.test().equals(test)).forEach(tests::add);
@@ -366,12 +371,19 @@ final class HtmlPage {
         return phase.equals("before") ? BEFORE : AFTER;
     }
 
-    private static String list(List<String> items) {
-        return items.stream().map(i -> esc(i)).collect(Collectors.joining("<br>"));
+    private static Markup lines(List<String> items) {
+        List<Object> parts = new ArrayList<>();
+        for (String item : items) {
+            if (!parts.isEmpty()) {
+                parts.add(Markup.trusted("<br>"));
+            }
+            parts.add(text(item));
+        }
+        return Markup.of(parts);
     }
 
-    private static String badge(String word) {
-        return "<span class=\"badge " + verdictClass(word) + "\">" + esc(word.replace('_', ' ')) + "</span>";
+    private static Markup badge(String word) {
+        return el("span", attrs("class", "badge " + verdictClass(word)), word.replace('_', ' '));
     }
 
     private static String verdictClass(String word) {
@@ -394,9 +406,5 @@ final class HtmlPage {
             return String.format(Locale.ROOT, "%,.0f", v);
         }
         return String.format(Locale.ROOT, "%.3g", v);
-    }
-
-    private static String esc(String s) {
-        return Html.escape(s);
     }
 }

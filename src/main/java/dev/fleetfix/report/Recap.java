@@ -47,6 +47,7 @@ public final class Recap {
         }
         outcome(out, ansi, run);
         benchmarks(out, ansi, report);
+        SweepTable.write(out, report.benchmarks());
     }
 
     private static String counts(Ansi ansi, HostReport host) {

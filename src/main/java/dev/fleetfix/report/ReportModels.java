@@ -7,9 +7,12 @@ import dev.fleetfix.bench.FleetComparison;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.MetricComparison;
+import dev.fleetfix.bench.Sweep;
+import dev.fleetfix.bench.SweepPoint;
 import dev.fleetfix.bench.TestComparison;
 import dev.fleetfix.bench.Verdict;
 import dev.fleetfix.bench.stats.HostEffects;
+import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.report.model.BenchmarkReport;
 import dev.fleetfix.report.model.BenchmarkRunReport;
@@ -23,12 +26,17 @@ import dev.fleetfix.report.model.GateReport;
 import dev.fleetfix.report.model.LatencyPointReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.StepReport;
+import dev.fleetfix.report.model.SweepComparisonReport;
+import dev.fleetfix.report.model.SweepPointReport;
+import dev.fleetfix.report.model.SweepRowReport;
 import dev.fleetfix.report.model.TestResultReport;
 import dev.fleetfix.report.model.WindowReport;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.steps.model.StepResult;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 
@@ -98,7 +106,55 @@ final class ReportModels {
                         .toList(),
                 BeforeAfter.DEFAULT.fleet(runs).stream()
                         .map(ReportModels::fleet)
-                        .toList());
+                        .toList(),
+                sweepRows(runs),
+                new Sweep(BeforeAfter.DEFAULT)
+                        .compare(runs).stream()
+                                .map(c -> new SweepComparisonReport(
+                                        c.host(),
+                                        c.name(),
+                                        c.test(),
+                                        c.factor().name().toLowerCase(Locale.ROOT),
+                                        point(c.from()),
+                                        point(c.to()),
+                                        comparison(c.comparison())))
+                                .toList());
+    }
+
+    private static List<SweepRowReport> sweepRows(List<BenchRun> runs) {
+        List<SweepRowReport> rows = new ArrayList<>();
+        for (Sweep.Series s : Sweep.series(runs)) {
+            s.points()
+                    .forEach((p, results) -> rows.add(new SweepRowReport(
+                            s.host(),
+                            s.name(),
+                            s.test(),
+                            point(p),
+                            results.size(),
+                            median(results, Metric.RPS),
+                            finite(median(results, Metric.P50)),
+                            finite(median(results, Metric.P99)),
+                            finite(median(results, Metric.P999)))));
+        }
+        return rows;
+    }
+
+    /** The median of the rounds' figure; NaN when a round lacks it. */
+    private static double median(List<BenchResult> results, Metric metric) {
+        double[] values = new double[results.size()];
+        for (int i = 0; i < values.length; i++) {
+            OptionalDouble v = metric.valueOf(results.get(i));
+            if (v.isEmpty()) {
+                return Double.NaN;
+            }
+            values[i] = v.getAsDouble();
+        }
+        return Median.of(values);
+    }
+
+    static SweepPointReport point(SweepPoint p) {
+        return new SweepPointReport(
+                p.valueSize(), p.tcpNoDelay().map(SweepPoint::word).orElse(null), p.label());
     }
 
     private static BenchmarkRunReport run(MeasuredRun m) {
@@ -111,7 +167,8 @@ final class ReportModels {
                 r.results().stream().map(ReportModels::test).toList(),
                 r.evidence()
                         .map(e -> (Map<String, String>) new java.util.TreeMap<>(e.counters()))
-                        .orElse(null));
+                        .orElse(null),
+                r.point().map(ReportModels::point).orElse(null));
     }
 
     static TestResultReport test(BenchResult r) {

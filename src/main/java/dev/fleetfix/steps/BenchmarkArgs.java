@@ -1,25 +1,17 @@
 package dev.fleetfix.steps;
 
-import dev.fleetfix.bench.BenchCommand;
 import dev.fleetfix.bench.BenchPlan;
-import dev.fleetfix.bench.ForkUnderLoadSpec;
-import dev.fleetfix.bench.LoadSpec;
+import dev.fleetfix.bench.BenchPlanBuilder;
 import dev.fleetfix.bench.Phase;
-import dev.fleetfix.bench.RedisBenchmarkSpec;
-import dev.fleetfix.bench.SafetyPolicy;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The {@code benchmark} step's arguments turned into a {@link BenchPlan}, every value checked with
- * a message naming the playbook's field, before any host is contacted.
+ * The {@code benchmark} step's arguments turned into a {@link BenchPlan} by the same {@link
+ * BenchPlanBuilder} as {@code fleetfix bench}, every value checked with a message naming the
+ * playbook's field, before any host is contacted.
  */
 final class BenchmarkArgs {
     static final Set<String> NAMES = Set.of(
@@ -42,7 +34,8 @@ final class BenchmarkArgs {
             "prefix",
             "bgsave_interval",
             "threads",
-            "calibrate");
+            "calibrate",
+            "tcp_nodelay");
 
     /** {@code profile: auto}: fork-under-load when the host allows it, else plain. */
     static final String AUTO = "auto";
@@ -57,179 +50,85 @@ final class BenchmarkArgs {
     private BenchmarkArgs() {}
 
     static Parsed parse(StepArgs args) {
-        String name = args.text("name", "benchmark").strip();
-        if (name.isEmpty() || !name.matches("[A-Za-z0-9_.-]+")) {
-            throw args.error("name: expected letters, digits, '.', '_' or '-', was '" + name + "'");
-        }
-        if (!args.has("phase")) {
-            throw args.error("phase: required, before or after");
-        }
-        Phase phase = Phase.valueOf(
-                args.choice("phase", "before", List.of("before", "after")).toUpperCase(Locale.ROOT));
-        String engineWord = args.choice("engine", "builtin", List.of("builtin", "redis-benchmark"));
-        BenchPlan.Engine engine =
-                engineWord.equals("builtin") ? BenchPlan.Engine.BUILTIN : BenchPlan.Engine.REDIS_BENCHMARK;
-        String profileWord = args.choice("profile", "plain", List.of("plain", "fork-under-load", AUTO));
-        boolean auto = profileWord.equals(AUTO);
-        if (engine == BenchPlan.Engine.REDIS_BENCHMARK) {
-            if (profileWord.equals("fork-under-load")) {
-                throw args.error("profile: fork-under-load needs engine builtin, was engine redis-benchmark");
-            }
-            for (String builtinOnly : List.of("duration", "warmup", "rate", "mix", "bgsave_interval")) {
-                if (args.has(builtinOnly)) {
-                    throw args.error(builtinOnly + ": only for engine builtin, was engine redis-benchmark");
-                }
-            }
-        } else if (args.has("threads")) {
-            throw args.error("threads: only for engine redis-benchmark, was engine builtin");
-        }
-        BenchPlan.Profile profile = profileWord.equals("plain") || engine == BenchPlan.Engine.REDIS_BENCHMARK
-                ? BenchPlan.Profile.PLAIN
-                : BenchPlan.Profile.FORK_UNDER_LOAD;
-        if (args.has("duration") && args.has("requests")) {
-            throw args.error("give either duration or requests, not both");
-        }
-        String prefix = args.text("prefix", LoadSpec.DEFAULT_PREFIX);
-        if (prefix.isBlank() || prefix.contains("*") || prefix.contains("?") || prefix.contains("[")) {
-            throw args.error("prefix: expected a key prefix without glob characters, was '" + prefix + "'");
-        }
-        int connections = (int) whole(args, "connections", 10, 1, 10_000);
-        int pipeline = (int) whole(args, "pipeline", 1, 1, 100_000);
-        int rounds = (int) whole(args, "rounds", 3, 1, 100);
-        long keyspace = whole(args, "keyspace", 100_000, 1, Long.MAX_VALUE);
-        Map<BenchCommand, Integer> mix = mix(args, engine);
-        SafetyPolicy safety = args.bool("force", false) ? SafetyPolicy.DEFAULT.forced() : SafetyPolicy.DEFAULT;
+        BenchPlanBuilder b = new BenchPlanBuilder().defaultRounds(3);
         try {
-            LoadSpec load = LoadSpec.defaults()
-                    .withTest(mix.size() == 1 ? mix.keySet().iterator().next().name() : "MIX")
-                    .withConnections(connections)
-                    .withPipeline(pipeline)
-                    .withMix(mix)
-                    .withValueSize((int) whole(args, "value_size", 64, 1, LoadSpec.MAX_VALUE_SIZE))
-                    .withKeyspace(keyspace)
-                    .withWarmup(nonNegative(args, "warmup", Duration.ofSeconds(2)))
-                    .withKeyPrefix(prefix);
-            load = args.has("requests")
-                    ? load.withRequests(whole(args, "requests", 1, 1, Long.MAX_VALUE))
-                    : load.withDuration(args.duration("duration", Duration.ofSeconds(10)));
-            if (args.has("rate")) {
-                load = load.withRate(rate(args));
+            b.name(args.text("name", "benchmark"));
+            boolean sweep = isList(args, "value_size") || isList(args, "tcp_nodelay");
+            if (!args.has("phase") && !sweep) {
+                throw args.error("phase: required, before or after");
             }
-            ForkUnderLoadSpec fork = ForkUnderLoadSpec.defaults()
-                    .withLoad(load.withTest(ForkUnderLoadSpec.TEST).withMix(Map.of(BenchCommand.SET, 1)))
-                    .withBgsaveInterval(args.duration("bgsave_interval", Duration.ofMillis(1500)));
-            RedisBenchmarkSpec redisBenchmark = new RedisBenchmarkSpec(
-                    "127.0.0.1",
-                    6379,
-                    List.copyOf(mix.keySet()),
-                    args.has("requests") ? whole(args, "requests", 1, 1, Long.MAX_VALUE) : 100_000,
-                    connections,
-                    (int) whole(args, "value_size", 3, 1, 64 * 1024),
-                    pipeline,
-                    OptionalLong.of(keyspace),
-                    args.has("threads")
-                            ? OptionalInt.of((int) whole(args, "threads", 1, 1, 1024))
-                            : OptionalInt.empty(),
-                    prefix,
-                    Duration.ofMinutes(10));
-            BenchPlan plan = new BenchPlan(name, engine, profile, load, fork, redisBenchmark, rounds, phase, safety);
+            b.phase(Phase.valueOf(
+                    args.choice("phase", "before", List.of("before", "after")).toUpperCase(Locale.ROOT)));
+            String engine = args.choice("engine", "builtin", List.of("builtin", "redis-benchmark"));
+            b.engine(engine);
+            String profile = args.choice("profile", "plain", List.of("plain", "fork-under-load", AUTO));
+            boolean auto = profile.equals(AUTO);
+            if (!(auto && engine.equals("redis-benchmark"))) {
+                b.profile(auto ? "fork-under-load" : profile);
+            }
+            if (args.has("tests")) {
+                b.tests(args.list("tests"));
+            }
+            if (args.has("mix")) {
+                if (!(args.raw().get("mix") instanceof Map<?, ?> weights)) {
+                    throw args.error("mix: expected a mapping of command to weight like {set: 3, get: 1}, was '"
+                            + args.raw().get("mix") + "'");
+                }
+                b.mix(weights);
+            }
+            given(args, "connections", b::connections);
+            given(args, "pipeline", b::pipeline);
+            given(args, "keyspace", b::keyspace);
+            given(args, "requests", b::requests);
+            given(args, "rate", b::rate);
+            given(args, "threads", b::threads);
+            given(args, "rounds", b::rounds);
+            if (args.has("value_size")) {
+                b.valueSizes(args.list("value_size"));
+            }
+            if (args.has("tcp_nodelay")) {
+                b.tcpNoDelay(args.list("tcp_nodelay"));
+            }
+            if (args.has("duration")) {
+                b.duration(args.duration("duration", null));
+            }
+            if (args.has("warmup")) {
+                String w = String.valueOf(args.raw().get("warmup")).strip();
+                b.warmup(
+                        w.equals("0") || w.equals("0s") || w.equals("0ms")
+                                ? java.time.Duration.ZERO
+                                : args.duration("warmup", null));
+            }
+            if (args.has("bgsave_interval")) {
+                b.bgsaveInterval(args.duration("bgsave_interval", null));
+            }
+            b.prefix(args.text("prefix", dev.fleetfix.bench.LoadSpec.DEFAULT_PREFIX));
+            b.force(args.bool("force", false));
             boolean calibrate = args.bool("calibrate", false);
-            if (calibrate && phase != Phase.BEFORE) {
+            BenchPlan plan = b.build();
+            if (calibrate && plan.phase() != Phase.BEFORE) {
                 throw args.error("calibrate: only a before run is measured twice, this one is phase: after");
             }
-            return new Parsed(plan, auto && engine == BenchPlan.Engine.BUILTIN, calibrate);
+            if (calibrate && plan.isSweep()) {
+                throw args.error("calibrate: a sweep compares its points with each other, not with a calibration");
+            }
+            return new Parsed(plan, auto && plan.engine() == BenchPlan.Engine.BUILTIN, calibrate);
+        } catch (BenchPlanBuilder.Invalid e) {
+            throw args.error(e.render(e.field().key()));
         } catch (IllegalArgumentException e) {
             throw args.error(e.getMessage());
         }
     }
 
-    /** {@code tests: [set, get]} (equal weights) or {@code mix: {set: 3, get: 1}}; SET and GET by default. */
-    private static Map<BenchCommand, Integer> mix(StepArgs args, BenchPlan.Engine engine) {
-        if (args.has("tests") && args.has("mix")) {
-            throw args.error("give either tests or mix, not both");
-        }
-        Map<BenchCommand, Integer> mix = new EnumMap<>(BenchCommand.class);
-        if (args.has("mix")) {
-            if (!(args.raw().get("mix") instanceof Map<?, ?> weights) || weights.isEmpty()) {
-                throw args.error("mix: expected a mapping of command to weight like {set: 3, get: 1}, was '"
-                        + args.raw().get("mix") + "'");
-            }
-            for (Map.Entry<?, ?> e : weights.entrySet()) {
-                BenchCommand command = command(args, "mix", e.getKey());
-                long weight = wholeValue(args, "mix." + e.getKey(), e.getValue(), 1, 1_000);
-                mix.put(command, (int) weight);
-            }
-            return mix;
-        }
-        List<?> tests = args.has("tests") ? args.list("tests") : List.of("set", "get");
-        if (tests.isEmpty()) {
-            throw args.error("tests: give at least one of set, get, incr, lpush");
-        }
-        List<BenchCommand> commands = new ArrayList<>();
-        for (Object t : tests) {
-            for (String part : t.toString().split(",")) {
-                commands.add(command(args, "tests", part));
-            }
-        }
-        commands.forEach(c -> mix.put(c, 1));
-        return mix;
+    private static boolean isList(StepArgs args, String field) {
+        Object v = args.raw().get(field);
+        return v instanceof List<?> list && list.size() > 1 || v instanceof String s && s.contains(",");
     }
 
-    private static BenchCommand command(StepArgs args, String field, Object word) {
-        String text = String.valueOf(word).strip().toUpperCase(Locale.ROOT);
-        try {
-            return BenchCommand.valueOf(text);
-        } catch (IllegalArgumentException e) {
-            throw args.error(field + ": unknown command '" + word + "'; use set, get, incr or lpush");
-        }
-    }
-
-    private static long whole(StepArgs args, String field, long fallback, long min, long max) {
+    private static void given(StepArgs args, String field, java.util.function.Consumer<Object> setter) {
         Object value = args.raw().get(field);
-        return value == null ? fallback : wholeValue(args, field, value, min, max);
-    }
-
-    private static long wholeValue(StepArgs args, String field, Object value, long min, long max) {
-        String text = value.toString().strip().replace("_", "");
-        long n;
-        try {
-            // A BigInteger's longValue() wraps around: 2^64 + 1 would become 1.
-            n = value instanceof java.math.BigInteger big
-                    ? big.longValueExact()
-                    : value instanceof Number number && !(value instanceof Double || value instanceof Float)
-                            ? number.longValue()
-                            : Long.parseLong(text);
-        } catch (NumberFormatException | ArithmeticException e) {
-            n = Long.MIN_VALUE;
+        if (value != null) {
+            setter.accept(value);
         }
-        if (n < min || n > max) {
-            String range = max == Long.MAX_VALUE ? ">= " + min : "from " + min + " to " + max;
-            throw args.error(field + ": expected a whole number " + range + ", was '" + value + "'");
-        }
-        return n;
-    }
-
-    private static double rate(StepArgs args) {
-        Object value = args.raw().get("rate");
-        try {
-            double r = Double.parseDouble(value.toString().strip());
-            if (r > 0 && !Double.isInfinite(r)) {
-                return r;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw args.error("rate: expected requests per second above 0, was '" + value + "'");
-    }
-
-    private static Duration nonNegative(StepArgs args, String field, Duration fallback) {
-        Object value = args.raw().get(field);
-        if (value == null) {
-            return fallback;
-        }
-        String text = value.toString().strip();
-        return text.equals("0") || text.equals("0s") || text.equals("0ms")
-                ? Duration.ZERO
-                : args.parseDuration(field, value);
     }
 }

@@ -177,6 +177,12 @@ public final class BenchmarkStep implements StepType {
 
     /** "thp before, fork-under-load: 3 rounds, FORK-UNDER-LOAD median 41,210 rps p99 1.9ms max 23.0ms". */
     static String summary(BenchPlan plan, List<BenchRun> all) {
+        if (plan.isSweep()) {
+            // medians over points of different sizes would mean nothing: the recap's table has them per point
+            return plan.name() + " sweep, " + word(plan.profile()) + ": "
+                    + plan.sweep().size() + " points x " + plan.rounds() + " rounds, " + all.size()
+                    + " measured; per point in the SWEEP table";
+        }
         List<BenchRun> rounds =
                 all.stream().filter(r -> r.phase() == plan.phase()).toList();
         long calibration = all.size() - rounds.size();
@@ -214,16 +220,8 @@ public final class BenchmarkStep implements StepType {
     }
 
     private static BenchPlan withProfile(BenchPlan plan, BenchPlan.Profile profile) {
-        return new BenchPlan(
-                plan.name(),
-                plan.engine(),
-                profile,
-                plan.load(),
-                plan.forkUnderLoad(),
-                plan.redisBenchmark(),
-                plan.rounds(),
-                plan.phase(),
-                plan.safety());
+        // the plan's own wither: a copy made here once dropped fields added to the plan later
+        return plan.withProfile(profile);
     }
 
     static String word(BenchPlan.Profile profile) {

@@ -25,6 +25,9 @@ final class FakeTarget implements BenchTarget {
     /** Per deleteByPrefix call: "ops sent before it:keys it deleted". */
     final List<String> deletes = Collections.synchronizedList(new ArrayList<>());
 
+    /** The TCP_NODELAY asked of each connection opened with one, in order. */
+    final List<Boolean> tcpNoDelays = Collections.synchronizedList(new ArrayList<>());
+
     int errorsPerBatch;
     boolean closed;
 
@@ -72,6 +75,12 @@ final class FakeTarget implements BenchTarget {
             @Override
             public void close() {}
         };
+    }
+
+    @Override
+    public BenchConnection connect(boolean tcpNoDelay) {
+        tcpNoDelays.add(tcpNoDelay);
+        return connect();
     }
 
     @Override

@@ -117,4 +117,50 @@ class HostBenchmarkTest {
                 .isEmpty();
         assertThat(target.keys).containsExactly("user:1");
     }
+
+    @Test
+    void aSweepRunsEveryPointInEveryRoundInAlternatingOrderWithItsOwnSettings() {
+        BenchPlan base = plan(2);
+        List<SweepPoint> points = List.of(
+                new SweepPoint(64, java.util.Optional.of(true)),
+                new SweepPoint(1024, java.util.Optional.of(true)),
+                new SweepPoint(1024, java.util.Optional.of(false)));
+        BenchPlan sweep = new BenchPlan(
+                base.name(),
+                base.engine(),
+                base.profile(),
+                base.load(),
+                base.forkUnderLoad(),
+                base.redisBenchmark(),
+                2,
+                Phase.BEFORE,
+                base.safety(),
+                java.util.Optional.empty(),
+                points);
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), sweep).get(0);
+
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(outcome.rounds())
+                .extracting(r -> r.point().orElseThrow().label())
+                .containsExactly(
+                        "64 B, tcp_nodelay on",
+                        "1024 B, tcp_nodelay on",
+                        "1024 B, tcp_nodelay off",
+                        "1024 B, tcp_nodelay off",
+                        "1024 B, tcp_nodelay on",
+                        "64 B, tcp_nodelay on");
+        // values of the point's size were written; connections asked for the point's TCP_NODELAY
+        assertThat(target.ops.stream()
+                        .filter(op -> op.value() != null)
+                        .mapToInt(op -> op.value().length)
+                        .distinct()
+                        .sorted()
+                        .toArray())
+                .containsExactly(64, 1024);
+        assertThat(target.tcpNoDelays).contains(true, false);
+        // warm-up (2 connections) + 6 rounds of 2 connections; the off point's rounds asked for off
+        assertThat(target.tcpNoDelays.stream().filter(on -> !on).count()).isEqualTo(4);
+        assertThat(target.keys).noneMatch(k -> k.startsWith(LoadSpec.DEFAULT_PREFIX));
+    }
 }

@@ -88,7 +88,11 @@ class BenchCommandIT {
         assertThat(run.exitCode()).as(run.toString()).isZero();
         com.fasterxml.jackson.databind.JsonNode json =
                 new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout());
-        assertThat(json.fieldNames()).toIterable().containsExactly("runs", "comparisons", "fleet");
+        // the sweep fields are added (empty without a sweep), as the report schema adds fields
+        assertThat(json.fieldNames())
+                .toIterable()
+                .containsExactly("runs", "comparisons", "fleet", "sweep", "sweep_comparisons");
+        assertThat(json.get("sweep")).isEmpty();
         assertThat(json.get("runs")).hasSize(2);
         com.fasterxml.jackson.databind.JsonNode test =
                 json.get("runs").get(0).get("tests").get(0);
@@ -134,6 +138,7 @@ class BenchCommandIT {
         CliRun run = bench("--engine", "redis-benchmark", "--profile", "fork-under-load");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.stderr()).contains("fork-under-load needs the builtin engine");
+        // one plan builder for the command line and the playbook: one message, naming the option
+        assertThat(run.stderr()).contains("--profile: fork-under-load needs engine builtin");
     }
 }

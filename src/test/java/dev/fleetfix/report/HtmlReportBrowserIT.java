@@ -1,15 +1,11 @@
 package dev.fleetfix.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +31,7 @@ class HtmlReportBrowserIT {
 
     @Test
     void chartsHavePointsAfterRenderingAndTheConsoleHasNoErrors() throws Exception {
-        Browser run = chromium("--dump-dom", html.toUri().toString());
+        HeadlessChromium.Browser run = chromium("--dump-dom", html.toUri().toString());
         String dom = run.stdout();
         assertThat(dom).as(run.toString()).contains("<svg class=\"chart\"");
         Matcher charts = Pattern.compile("<svg class=\"chart\"[^>]*>").matcher(dom);
@@ -60,7 +56,7 @@ class HtmlReportBrowserIT {
     void screenshot() throws Exception {
         Path png = OUT.resolve("report.png").toAbsolutePath();
         Files.deleteIfExists(png);
-        Browser run = chromium(
+        HeadlessChromium.Browser run = chromium(
                 "--screenshot=" + png, "--window-size=1280,2000", html.toUri().toString());
         assertThat(png).as(run.toString()).exists();
         byte[] bytes = Files.readAllBytes(png);
@@ -74,50 +70,7 @@ class HtmlReportBrowserIT {
         return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
-    record Browser(int exit, String stdout, String stderr) {
-        @Override
-        public String toString() {
-            return "chromium exit " + exit + "\n--- stderr\n" + stderr;
-        }
-    }
-
-    private static Browser chromium(String... args) throws Exception {
-        String binary = findChromium();
-        Path profile = Files.createTempDirectory("fleetfix-chromium");
-        List<String> command = new ArrayList<>(List.of(
-                binary,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--enable-logging=stderr",
-                "--v=0",
-                "--user-data-dir=" + profile));
-        command.addAll(List.of(args));
-        Path stdout = Files.createTempFile(OUT.toAbsolutePath(), "chromium", ".out");
-        Path stderr = Files.createTempFile(OUT.toAbsolutePath(), "chromium", ".err");
-        Process p = new ProcessBuilder(command)
-                .redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile())
-                .start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("chromium did not finish within 120 s: " + command);
-        }
-        return new Browser(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
-    }
-
-    private static String findChromium() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-            Path candidate = Path.of(dir, "chromium");
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        return fail("chromium is not installed: run src/test/browser/prepare-chromium.sh (as root) first");
+    private static HeadlessChromium.Browser chromium(String... args) throws Exception {
+        return HeadlessChromium.run(OUT, args);
     }
 }

@@ -180,6 +180,58 @@ class BenchmarkStepTest {
         assertThat(plans).as("no host was contacted").isEmpty();
     }
 
+    /** Regression: the step gave redis-benchmark 3-byte values where fleetfix bench gave 64; one builder now. */
+    @Test
+    void redisBenchmarkValueSizeDefaultsTo64BytesLikeTheCommandLine() throws Exception {
+        Harness h = running("r1");
+        h.run(play("{name: rb, phase: before, engine: redis-benchmark, rounds: 1}"));
+        assertThat(plans.get(0).redisBenchmark().dataSize()).isEqualTo(64);
+    }
+
+    @Test
+    void aValueSizeListIsASweepWithoutPhaseAndTcpNoDelayComesAlong() throws Exception {
+        Harness h = running("r1");
+        h.run(play("{name: sizes, value_size: [64, 512, 1024], tcp_nodelay: [on, off], duration: 1s}"));
+        BenchPlan plan = plans.get(0);
+        assertThat(plan.phase()).isEqualTo(Phase.BEFORE);
+        assertThat(plan.rounds()).isEqualTo(5);
+        assertThat(plan.sweep())
+                .extracting(p -> p.label())
+                .containsExactly(
+                        "64 B, tcp_nodelay on",
+                        "512 B, tcp_nodelay on",
+                        "1024 B, tcp_nodelay on",
+                        "64 B, tcp_nodelay off",
+                        "512 B, tcp_nodelay off",
+                        "1024 B, tcp_nodelay off");
+    }
+
+    @Test
+    void badSweepListsAreRejectedWhenPlannedWithFileLineAndColumn() {
+        Harness h = running("r1");
+        List<String[]> cases = List.of(
+                new String[] {
+                    "{value_size: [64, abc]}", "value_size: expected a whole number from 1 to 1048576, was 'abc'"
+                },
+                new String[] {"{value_size: [64, 64]}", "value_size: lists 64 twice"},
+                new String[] {"{value_size: [64, 512], phase: after}", "value_size: a sweep compares its own points"},
+                new String[] {
+                    "{phase: before, tcp_nodelay: [on, maybe]}", "tcp_nodelay: expected on or off, was 'maybe'"
+                },
+                new String[] {
+                    "{phase: before, engine: redis-benchmark, tcp_nodelay: off}", "tcp_nodelay: only for engine builtin"
+                },
+                new String[] {"{value_size: [64, 512], calibrate: true}", "calibrate: a sweep compares its points"});
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> h.plan(play(c[0]), RunOptions.defaults()))
+                    .as(c[0])
+                    .isInstanceOf(InputException.class)
+                    .hasMessageContaining("play.yaml:3:7: ")
+                    .hasMessageContaining("benchmark (host r1): " + c[1]);
+        }
+        assertThat(plans).as("no host was contacted").isEmpty();
+    }
+
     @Test
     void unknownArgumentIsAnErrorOfTheParser() {
         Harness h = running("r1");

@@ -13,6 +13,9 @@ import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.InfoParser;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisServer;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,10 +26,13 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
@@ -95,6 +101,38 @@ public final class JedisBenchTarget implements BenchTarget {
     public BenchConnection connect() {
         Jedis jedis = call(() -> new Jedis(address, config));
         return new Connection(jedis);
+    }
+
+    @Override
+    public BenchConnection connect(boolean tcpNoDelay) {
+        Jedis jedis = call(() -> new Jedis(socketFactory(address, config, tcpNoDelay), config));
+        return new Connection(jedis);
+    }
+
+    /**
+     * Jedis's own sockets, then TCP_NODELAY set as asked: Jedis always turns it on, and a client
+     * that leaves Nagle's algorithm on is what the seeds' rumour is about.
+     */
+    static JedisSocketFactory socketFactory(HostAndPort address, JedisClientConfig config, boolean tcpNoDelay) {
+        DefaultJedisSocketFactory plain = new DefaultJedisSocketFactory(address, config);
+        return () -> {
+            Socket socket = plain.createSocket();
+            try {
+                socket.setTcpNoDelay(tcpNoDelay);
+            } catch (SocketException e) {
+                closeQuietly(socket);
+                throw new JedisConnectionException("setting TCP_NODELAY " + (tcpNoDelay ? "on" : "off") + ": " + e, e);
+            }
+            return socket;
+        };
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // the socket is being given up on already
+        }
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param redisEvidence Redis's own fork counters (INFO {@code latest_fork_usec}, {@code
  *     rdb_last_cow_size}, {@code aof_last_cow_size}, {@code mem_fragmentation_ratio}) read after the
  *     step's last round; null on the other rounds
+ * @param point the sweep point this round measured; null outside a sweep
  */
 public record BenchmarkRunReport(
         String host,
@@ -20,7 +21,8 @@ public record BenchmarkRunReport(
         String phase,
         String step,
         List<TestResultReport> tests,
-        java.util.Map<String, String> redisEvidence) {
+        java.util.Map<String, String> redisEvidence,
+        SweepPointReport point) {
     public BenchmarkRunReport {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");

@@ -10,7 +10,9 @@
  * {@code notes}; each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
  * bootstrap interval {@code low}/{@code high}, the test's {@code p} and Holm-{@code adjusted_p},
  * the effect {@code floor}, and whether the figure is {@code decisive} (else {@code not_decisive}
- * says why). {@code fleet[].effects} holds, per figure, the hosts' ratios taken together. Readers of
- * older files get empty lists and nulls for these fields.
+ * says why). {@code fleet[].effects} holds, per figure, the hosts' ratios taken together. A sweep
+ * (value sizes, TCP_NODELAY) marks each of its rounds with its {@code point}, lists the medians per
+ * point in {@code sweep} and each point against its neighbour in {@code sweep_comparisons}. Readers
+ * of older files get empty lists and nulls for these fields.
  */
 package dev.fleetfix.report.model;

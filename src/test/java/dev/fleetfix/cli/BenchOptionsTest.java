@@ -1,0 +1,80 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fleetfix.bench.BenchPlan;
+import dev.fleetfix.bench.SweepPoint;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code fleetfix bench}'s sweep options: parsed by the shared plan builder, refused before any host. */
+class BenchOptionsTest {
+    @TempDir
+    Path dir;
+
+    private static BenchPlan plan(String... args) {
+        BenchCommand command = new BenchCommand(Adapters.system());
+        new CommandLine(command).parseArgs(args);
+        return command.plan();
+    }
+
+    @Test
+    void valueSizeListAndTcpNoDelayBecomeSweepPoints() {
+        BenchPlan plan = plan("--value-size", "64,512,1024,2048,4096,8192", "--tcp-nodelay", "on,off");
+        assertThat(plan.sweep()).hasSize(12);
+        assertThat(plan.sweep()).extracting(SweepPoint::label).startsWith("64 B, tcp_nodelay on");
+        assertThat(plan.rounds()).isEqualTo(5);
+        assertThat(plan("-d", "128").load().valueSize()).isEqualTo(128);
+        assertThat(plan("--data-size", "128").isSweep()).isFalse();
+        assertThat(plan().load().valueSize()).isEqualTo(64);
+        assertThat(plan().rounds()).isEqualTo(1);
+        assertThat(plan("--engine", "redis-benchmark").redisBenchmark().dataSize())
+                .isEqualTo(64);
+    }
+
+    @Test
+    void redisBenchmarkRefusesBuiltinOnlyOptionsItUsedToIgnore() {
+        assertThatThrownBy(() -> plan("--engine", "redis-benchmark", "--duration", "5s"))
+                .hasMessage("--duration: only for engine builtin, was engine redis-benchmark");
+    }
+
+    @Test
+    void badListsExitTwoNamingTheOptionAndTouchNoHost() throws Exception {
+        try (ServerSocket redis = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                ServerSocket ssh = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Path inventory = dir.resolve("inventory.yaml");
+            Files.writeString(
+                    inventory,
+                    "all:\n  hosts:\n    r1:\n      ansible_host: 127.0.0.1\n      ansible_port: " + ssh.getLocalPort()
+                            + "\n      redis_port: " + redis.getLocalPort() + "\n");
+            List<String[]> cases = List.of(
+                    new String[] {"--value-size", "64,abc", "--value-size: expected a whole number from 1 to"},
+                    new String[] {"--value-size", "64,64", "--value-size: lists 64 twice"},
+                    new String[] {"--value-size", "0", "--value-size: expected a whole number from 1 to"},
+                    new String[] {"--tcp-nodelay", "maybe", "--tcp-nodelay: expected on or off, was 'maybe'"},
+                    new String[] {"--rounds", "0", "--rounds: expected a whole number from 1 to 100, was '0'"});
+            for (String[] c : cases) {
+                CliRun run = CliRun.of("bench", "-i", inventory.toString(), c[0], c[1]);
+                assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+                assertThat(run.stderr()).as(run.toString()).contains(c[2]);
+            }
+            CliRun rb = CliRun.of(
+                    "bench", "-i", inventory.toString(), "--engine", "redis-benchmark", "--tcp-nodelay", "off");
+            assertThat(rb.exitCode()).as(rb.toString()).isEqualTo(ExitCode.USAGE);
+            assertThat(rb.stderr()).contains("--tcp-nodelay: only for engine builtin");
+            for (ServerSocket s : List.of(redis, ssh)) {
+                s.setSoTimeout(200);
+                assertThatThrownBy(s::accept)
+                        .as("no connection to the host")
+                        .isInstanceOf(SocketTimeoutException.class);
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.fleetfix.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.Latency;
+import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.SweepPoint;
+import dev.fleetfix.bench.WindowSample;
+import dev.fleetfix.rollout.event.BenchmarkFinished;
+import dev.fleetfix.rollout.event.RunEvent;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A sweep in the text table, report.json and report.html; and HTML that escapes a hostile test name. */
+class SweepReportTest {
+    static final List<Integer> SIZES = List.of(64, 512, 1024, 2048, 4096, 8192);
+
+    @TempDir
+    Path dir;
+
+    /** Five rounds of every size on one host; latency flat up to 1 KiB, 40 % higher from 2 KiB on. */
+    static List<BenchRun> sweepRuns(String host) {
+        SplittableRandom random = new SplittableRandom(7);
+        List<BenchRun> runs = new ArrayList<>();
+        for (int round = 0; round < 5; round++) {
+            for (int size : SIZES) {
+                double f = size > 1024 ? 1.4 : 1.0;
+                List<WindowSample> windows = new ArrayList<>();
+                for (int w = 0; w < 10; w++) {
+                    double n = f * Math.exp(0.03 * random.nextGaussian());
+                    windows.add(
+                            new WindowSample(0.2, Math.round(8000 / n), 0.2 * n, 0.3 * n, 0.5 * n, 0.9 * n, 2 * n, 5));
+                }
+                long requests =
+                        windows.stream().mapToLong(WindowSample::requests).sum();
+                Latency latency = new Latency(
+                        OptionalDouble.empty(),
+                        OptionalDouble.empty(),
+                        OptionalDouble.of(5),
+                        Map.of(50.0, 0.2 * f, 90.0, 0.3 * f, 99.0, 0.5 * f, 99.9, 0.9 * f, 99.99, 2 * f),
+                        List.of(),
+                        Optional.empty());
+                BenchResult r = new BenchResult(
+                        "MIX", requests / 2.0, OptionalLong.of(requests), latency, windows, Optional.empty());
+                runs.add(new BenchRun(host, "sizes", Phase.BEFORE, List.of(r))
+                        .at(new SweepPoint(size, Optional.empty())));
+            }
+        }
+        return runs;
+    }
+
+    @Test
+    void theTextTableHasOneRowPerSizeAndSaysWhereLatencyJumps() {
+        StringWriter text = new StringWriter();
+        SweepTable.write(new PrintWriter(text, true), "bench", sweepRuns("lab-1"));
+
+        String out = text.toString();
+        assertThat(out).contains("HOST", "POINT", "RPS", "p99.9");
+        for (int size : SIZES) {
+            assertThat(out).containsPattern("lab-1 +MIX +" + size + " B +5 +[\\d,]+ +[\\d.]+ +[\\d.]+ +[\\d.]+");
+        }
+        assertThat(out)
+                .containsPattern("lab-1 MIX 1024 B vs 512 B: within noise; rps [−+±][\\d.]+ % \\[.*] within noise")
+                .containsPattern(
+                        "lab-1 MIX 2048 B vs 1024 B: slower; rps −2[0-9].\\d % \\[.*] slower, p50 \\+4\\d.\\d %")
+                .contains("lab-1 MIX 4096 B vs 2048 B: within noise");
+    }
+
+    @Test
+    void benchJsonCarriesPerSizeResultsAndComparisons() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(ReportJson.writeBenchmarks("bench", sweepRuns("lab-1")));
+
+        assertThat(json.get("runs")).hasSize(30);
+        assertThat(json.get("runs").get(3).get("point").get("value_size").asInt())
+                .isEqualTo(2048);
+        assertThat(json.get("comparisons")).isEmpty();
+        JsonNode rows = json.get("sweep");
+        assertThat(rows).hasSize(6);
+        assertThat(rows.get(2).get("point").get("label").asText()).isEqualTo("1024 B");
+        assertThat(rows.get(2).get("rounds").asInt()).isEqualTo(5);
+        assertThat(rows.get(2).get("p99").asDouble()).isEqualTo(0.5);
+        JsonNode comparisons = json.get("sweep_comparisons");
+        assertThat(comparisons).hasSize(5);
+        JsonNode jump = comparisons.get(2);
+        assertThat(jump.get("factor").asText()).isEqualTo("value_size");
+        assertThat(jump.get("from").get("value_size").asInt()).isEqualTo(1024);
+        assertThat(jump.get("to").get("value_size").asInt()).isEqualTo(2048);
+        assertThat(jump.get("comparison").get("verdict").asText()).isEqualTo("regressed");
+        JsonNode p50 = jump.get("comparison").get("metrics").get(1);
+        assertThat(p50.get("metric").asText()).isEqualTo("p50");
+        assertThat(p50.get("low").asDouble()).isLessThan(1.4);
+        assertThat(p50.get("high").asDouble()).isGreaterThan(1.4);
+    }
+
+    @Test
+    void theHtmlPageDrawsLatencyAndThroughputBySizeWithTheVerdicts() throws Exception {
+        Path html = dir.resolve("report.html");
+        HtmlReporter reporter = new HtmlReporter(html);
+        List<RunEvent> events = new ArrayList<>(SyntheticRun.events());
+        int end = events.size() - 1; // before RunEnded
+        for (BenchRun run : sweepRuns("r1")) {
+            events.add(end++, new BenchmarkFinished(SyntheticRun.T0, "thp off", "r1", 8, "sizes", run));
+        }
+        events.forEach(reporter::on);
+
+        String page = Files.readString(html);
+        assertThat(page).contains("<h2>Sweeps: by value size</h2>");
+        Matcher charts = Pattern.compile(
+                        "<svg class=\"chart\"[^>]*aria-label=\"r1 · sizes · MIX · (latency|throughput)\"")
+                .matcher(page);
+        int count = 0;
+        while (charts.find()) {
+            count++;
+        }
+        assertThat(count).isEqualTo(2);
+        Matcher lines = Pattern.compile(
+                        "<polyline class=\"series\"[^>]*data-legend=\"(p50|p99|rps)\" points=\"([^\"]*)\"")
+                .matcher(page);
+        int series = 0;
+        while (lines.find()) {
+            series++;
+            assertThat(lines.group(2).split(" ")).as(lines.group(1)).hasSize(6);
+        }
+        assertThat(series).isEqualTo(3);
+        assertThat(page)
+                .containsPattern("<td>2048 B vs 1024 B</td>.*<span class=\"badge bad\">slower</span>")
+                .containsPattern("<td>1024 B vs 512 B</td>.*<span class=\"badge neutral\">within noise</span>");
+        // the sweep's rounds are not drawn as a before/after benchmark of their own
+        assertThat(page).doesNotContain("fleet · sizes");
+    }
+
+    /** Regression: the host table put the test name, which redis-benchmark prints, into the page unescaped. */
+    @Test
+    void aHostileTestNameIsEscapedEverywhereOnThePage() throws Exception {
+        String hostile = "<img src=x onerror=alert(1)>";
+        Path html = dir.resolve("report.html");
+        HtmlReporter reporter = new HtmlReporter(html);
+        for (RunEvent e : SyntheticRun.events()) {
+            if (e instanceof BenchmarkFinished b) {
+                BenchRun r = b.run();
+                e = new BenchmarkFinished(
+                        b.at(),
+                        b.play(),
+                        b.host(),
+                        b.index(),
+                        b.step(),
+                        new BenchRun(
+                                r.host(),
+                                r.name(),
+                                r.phase(),
+                                List.of(r.results().get(0).renamed(hostile))));
+            }
+            reporter.on(e);
+        }
+
+        String page = Files.readString(html);
+        assertThat(page).containsIgnoringCase("&lt;img src=x onerror=alert(1)&gt;");
+        assertThat(page.toLowerCase(java.util.Locale.ROOT)).doesNotContain("<img");
+    }
+}
