@@ -252,7 +252,9 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
                 p,
                 Double.NaN,
                 floor,
-                notDecisive);
+                notDecisive,
+                RatioInterval.median(bAll),
+                RatioInterval.median(aAll));
     }
 
     private static Optional<String> whyNotDecisive(

@@ -255,18 +255,23 @@ final class HtmlPage {
     }
 
     private static String metricTable(ComparisonReport c) {
-        StringBuilder t = new StringBuilder("<table class=\"metrics\"><thead><tr><th>figure</th><th>before</th>"
-                + "<th>after</th><th>change [95 % interval]</th><th>p (Holm)</th><th>verdict</th></tr></thead>"
+        String unitOfSample = c.metrics().isEmpty() || c.metrics().get(0).sampleUnit() == null
+                ? "sample"
+                : c.metrics().get(0).sampleUnit();
+        StringBuilder t = new StringBuilder("<table class=\"metrics\"><thead><tr><th>figure</th>"
+                + "<th title=\"median of the before " + unitOfSample + "s, the figure the change is over\">before</th>"
+                + "<th title=\"median of the after " + unitOfSample + "s\">after</th>"
+                + "<th>change [95 % interval]</th><th>p (Holm)</th><th>verdict</th></tr></thead>"
                 + "<tbody>\n");
         for (MetricReport m : c.metrics()) {
             String unit = m.metric().equals("rps") ? "" : " ms";
             t.append("<tr><td>")
                     .append(esc(m.metric()))
                     .append("</td><td>")
-                    .append(fmt(m.beforeMedian()))
+                    .append(fmt(m.beforeSampleMedian() == null ? m.beforeMedian() : m.beforeSampleMedian()))
                     .append(unit)
                     .append("</td><td>")
-                    .append(fmt(m.afterMedian()))
+                    .append(fmt(m.afterSampleMedian() == null ? m.afterMedian() : m.afterSampleMedian()))
                     .append(unit)
                     .append("</td><td>")
                     .append(esc(Effects.of(m)))

@@ -98,8 +98,9 @@ public final class Recap {
         if (report.benchmarks().comparisons().isEmpty()) {
             return;
         }
-        out.println(ansi.bold("BENCHMARKS") + " after vs before: change of the median [95 % interval]; a verdict"
-                + " needs p < 0.01 after Holm, an interval without 0 and a change of at least 5 %");
+        out.println(ansi.bold("BENCHMARKS") + " after vs before: median of the samples (windows) before → after,"
+                + " its change [95 % interval]; a verdict needs p < 0.01 after Holm, an interval without 0 and a"
+                + " change of at least 5 %");
         Set<String> designs = new LinkedHashSet<>();
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
@@ -107,11 +108,10 @@ public final class Recap {
             StringBuilder figures = new StringBuilder();
             for (MetricReport m : c.metrics()) {
                 if (HOST_FIGURES.contains(m.metric())) {
-                    String format = m.metric().equals("rps") ? "%,.0f → %,.0f" : "%.2f → %.2f";
                     figures.append(", ")
                             .append(m.metric())
                             .append(' ')
-                            .append(String.format(Locale.ROOT, format, m.beforeMedian(), m.afterMedian()))
+                            .append(Effects.compared(m))
                             .append(' ')
                             .append(Effects.of(m));
                 }

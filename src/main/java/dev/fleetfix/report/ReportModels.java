@@ -177,7 +177,9 @@ final class ReportModels {
                 finite(m.adjustedP()),
                 m.floor(),
                 m.decisive(),
-                m.notDecisive().orElse(null));
+                m.notDecisive().orElse(null),
+                finite(m.beforeSampleMedian()),
+                finite(m.afterSampleMedian()));
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {
