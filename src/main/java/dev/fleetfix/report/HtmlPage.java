@@ -196,7 +196,7 @@ final class HtmlPage {
                         .filter(c -> c.host().equals(host)
                                 && c.name().equals(key.get(0))
                                 && c.test().equals(key.get(1)))
-                        .map(c -> metricTable(c) + expectation(report, host))
+                        .map(c -> metricTable(c) + redisFigures(report, c) + expectation(report, host))
                         .collect(Collectors.joining());
                 figure(h, host + " · " + key.get(0) + " · " + key.get(1), series, table);
             }
@@ -242,6 +242,13 @@ final class HtmlPage {
             }
         }
         return t.toString();
+    }
+
+    /** Redis's own figures around the restart, beside the synthetic ones. */
+    private static String redisFigures(FleetReport report, ComparisonReport c) {
+        return Recap.evidence(report, c)
+                .map(e -> "<p class=\"note\">redis, before → after: " + esc(e) + "</p>\n")
+                .orElse("");
     }
 
     /** What the host's era lets a THP benchmark show, so a verdict can be read against it. */

@@ -4,6 +4,7 @@ import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
+import dev.fleetfix.report.model.LatencySpikeReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.RunInfo;
 import dev.fleetfix.report.model.StepReport;
@@ -131,7 +132,7 @@ public final class Recap {
                                 .collect(Collectors.joining(", ")));
             }
             c.notes().forEach(n -> out.println("    note: " + ConsoleReporter.oneLine(n)));
-            evidence(report, c).ifPresent(e -> out.println("    redis (INFO after the last round): " + e));
+            evidence(report, c).ifPresent(e -> out.println("    redis (its own figures after the last round): " + e));
         }
         for (HostReport host : report.hosts()) {
             boolean benchmarked = report.benchmarks().comparisons().stream()
@@ -152,16 +153,20 @@ public final class Recap {
         }
     }
 
-    /** Redis's own fork counters, before → after, from the last round of each side that read them. */
+    /**
+     * Redis's own figures, before → after, from the last round of each side that read them: fork
+     * cost, copy-on-write bytes, huge pages held, fragmentation, the latency monitor's forks; and
+     * what could not be read, with why.
+     */
     static Optional<String> evidence(FleetReport report, ComparisonReport c) {
-        Map<String, String> before = null;
-        Map<String, String> after = null;
+        BenchmarkRunReport before = null;
+        BenchmarkRunReport after = null;
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
             if (r.host().equals(c.host()) && r.name().equals(c.name()) && r.redisEvidence() != null) {
                 if (r.phase().equals("before")) {
-                    before = r.redisEvidence();
+                    before = r;
                 } else if (r.phase().equals("after")) {
-                    after = r.redisEvidence();
+                    after = r;
                 }
             }
         }
@@ -169,13 +174,48 @@ public final class Recap {
             return Optional.empty();
         }
         List<String> parts = new ArrayList<>();
-        for (String field :
-                List.of("latest_fork_usec", "rdb_last_cow_size", "aof_last_cow_size", "mem_fragmentation_ratio")) {
-            if (before.containsKey(field) || after.containsKey(field)) {
-                parts.add(field + " " + before.getOrDefault(field, "-") + " → " + after.getOrDefault(field, "-"));
+        for (String field : List.of(
+                "latest_fork_usec",
+                "rdb_last_cow_size",
+                "aof_last_cow_size",
+                "mem_fragmentation_ratio",
+                "latency_monitor_threshold")) {
+            Map<String, String> b = before.redisEvidence();
+            Map<String, String> a = after.redisEvidence();
+            if (b.containsKey(field) || a.containsKey(field)) {
+                parts.add(field + " " + b.getOrDefault(field, "-") + " → " + a.getOrDefault(field, "-"));
             }
         }
-        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", parts));
+        if (before.redisAnonHugePagesKb() != null || after.redisAnonHugePagesKb() != null) {
+            parts.add("AnonHugePages " + kb(before.redisAnonHugePagesKb()) + " → " + kb(after.redisAnonHugePagesKb()));
+        }
+        if (!before.redisForkHistory().isEmpty() || !after.redisForkHistory().isEmpty()) {
+            parts.add("LATENCY fork " + forks(before) + " → " + forks(after));
+        }
+        Set<String> unread = new LinkedHashSet<>();
+        before.redisUnread().forEach(u -> unread.add("before: " + u));
+        after.redisUnread().forEach(u -> unread.add("after: " + u));
+        if (!unread.isEmpty()) {
+            parts.add("not read: " + String.join("; ", unread));
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(ConsoleReporter.oneLine(String.join(", ", parts)));
+    }
+
+    private static String kb(Long kb) {
+        return kb == null ? "-" : String.format(Locale.ROOT, "%,d kB", kb);
+    }
+
+    /** The fork spikes the latency monitor holds: how many, the largest and the latest. */
+    static String forks(BenchmarkRunReport r) {
+        if (r.redisForkHistory().isEmpty()) {
+            return "none";
+        }
+        long max = r.redisForkHistory().stream()
+                .mapToLong(LatencySpikeReport::ms)
+                .max()
+                .orElse(0);
+        long latest = r.redisForkHistory().get(r.redisForkHistory().size() - 1).ms();
+        return r.redisForkHistory().size() + " spikes (latest " + latest + " ms, max " + max + " ms)";
     }
 
     private static String verdict(Ansi ansi, String verdict) {

@@ -7,6 +7,7 @@ import dev.fleetfix.bench.FleetComparison;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.MetricComparison;
+import dev.fleetfix.bench.RedisEvidence;
 import dev.fleetfix.bench.TestComparison;
 import dev.fleetfix.bench.Verdict;
 import dev.fleetfix.bench.stats.HostEffects;
@@ -19,7 +20,9 @@ import dev.fleetfix.report.model.DiffReport;
 import dev.fleetfix.report.model.FleetComparisonReport;
 import dev.fleetfix.report.model.FleetEffectReport;
 import dev.fleetfix.report.model.GateReport;
+import dev.fleetfix.report.model.LatencyEventReport;
 import dev.fleetfix.report.model.LatencyPointReport;
+import dev.fleetfix.report.model.LatencySpikeReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.StepReport;
 import dev.fleetfix.report.model.TestResultReport;
@@ -111,7 +114,23 @@ final class ReportModels {
                 r.results().stream().map(ReportModels::test).toList(),
                 r.evidence()
                         .map(e -> (Map<String, String>) new java.util.TreeMap<>(e.counters()))
-                        .orElse(null));
+                        .orElse(null),
+                r.evidence()
+                        .flatMap(e -> e.anonHugePagesKb().isPresent()
+                                ? java.util.Optional.of(e.anonHugePagesKb().getAsLong())
+                                : java.util.Optional.empty())
+                        .orElse(null),
+                r.evidence()
+                        .map(e -> e.latencyLatest().stream()
+                                .map(l -> new LatencyEventReport(l.event(), l.at(), l.latestMs(), l.maxMs()))
+                                .toList())
+                        .orElse(List.of()),
+                r.evidence()
+                        .map(e -> e.forkHistory().stream()
+                                .map(l -> new LatencySpikeReport(l.at(), l.ms()))
+                                .toList())
+                        .orElse(List.of()),
+                r.evidence().map(RedisEvidence::unread).orElse(List.of()));
     }
 
     static TestResultReport test(BenchResult r) {

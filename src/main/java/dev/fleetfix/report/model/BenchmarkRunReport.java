@@ -11,8 +11,17 @@ import java.util.Objects;
  * @param step the playbook step that ran it
  * @param tests one result per test (SET, GET, fork-under-load...)
  * @param redisEvidence Redis's own fork counters (INFO {@code latest_fork_usec}, {@code
- *     rdb_last_cow_size}, {@code aof_last_cow_size}, {@code mem_fragmentation_ratio}) read after the
- *     step's last round; null on the other rounds
+ *     rdb_last_cow_size}, {@code aof_last_cow_size}, {@code mem_fragmentation_ratio}, and CONFIG
+ *     GET's {@code latency_monitor_threshold}) read after the step's last round; null on the other
+ *     rounds. The before step's reading is the Redis about to be restarted, the after step's the
+ *     restarted one
+ * @param redisAnonHugePagesKb {@code AnonHugePages} of the Redis process (smaps_rollup, or smaps on
+ *     kernels before 4.14), kB, read with {@code redis_evidence}; null when not read ({@code
+ *     redis_unread} says why)
+ * @param redisLatencyLatest LATENCY LATEST, read with {@code redis_evidence} when the latency
+ *     monitor is on; empty otherwise
+ * @param redisForkHistory LATENCY HISTORY fork, oldest first, likewise
+ * @param redisUnread one sentence per figure of the reading that could not be read, saying why
  */
 public record BenchmarkRunReport(
         String host,
@@ -20,11 +29,18 @@ public record BenchmarkRunReport(
         String phase,
         String step,
         List<TestResultReport> tests,
-        java.util.Map<String, String> redisEvidence) {
+        java.util.Map<String, String> redisEvidence,
+        Long redisAnonHugePagesKb,
+        List<LatencyEventReport> redisLatencyLatest,
+        List<LatencySpikeReport> redisForkHistory,
+        List<String> redisUnread) {
     public BenchmarkRunReport {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(phase, "phase");
         tests = List.copyOf(tests);
+        redisLatencyLatest = redisLatencyLatest == null ? List.of() : List.copyOf(redisLatencyLatest);
+        redisForkHistory = redisForkHistory == null ? List.of() : List.copyOf(redisForkHistory);
+        redisUnread = redisUnread == null ? List.of() : List.copyOf(redisUnread);
     }
 }
