@@ -14,16 +14,29 @@ import java.util.Optional;
  * @param results one result per test of the round
  * @param evidence Redis's fork counters read after the step's last round; empty on the other
  *     rounds and when not read
+ * @param controlFor on a control round ({@link Phase#CONTROL_BEFORE}, {@link Phase#CONTROL_AFTER}),
+ *     the changed host it is the control of; empty otherwise
  */
 public record BenchRun(
-        String host, String name, Phase phase, List<BenchResult> results, Optional<RedisEvidence> evidence) {
+        String host,
+        String name,
+        Phase phase,
+        List<BenchResult> results,
+        Optional<RedisEvidence> evidence,
+        Optional<String> controlFor) {
 
     public BenchRun(String host, String name, Phase phase, List<BenchResult> results) {
-        this(host, name, phase, results, Optional.empty());
+        this(host, name, phase, results, Optional.empty(), Optional.empty());
     }
 
     public BenchRun {
         Objects.requireNonNull(evidence, "evidence");
+        Objects.requireNonNull(controlFor, "controlFor");
+        if (controlFor.isPresent() != (phase == Phase.CONTROL_BEFORE || phase == Phase.CONTROL_AFTER)) {
+            throw new IllegalArgumentException(
+                    "a control round names the host it controls, and only a control round does: " + phase + " "
+                            + controlFor);
+        }
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(phase, "phase");
@@ -34,6 +47,12 @@ public record BenchRun(
     }
 
     public BenchRun withEvidence(RedisEvidence e) {
-        return new BenchRun(host, name, phase, results, Optional.of(e));
+        return new BenchRun(host, name, phase, results, Optional.of(e), controlFor);
+    }
+
+    /** This round as a control of {@code changedHost}, at the moment of its before or after side. */
+    public BenchRun asControlOf(String changedHost, Phase side) {
+        Phase p = side == Phase.AFTER ? Phase.CONTROL_AFTER : Phase.CONTROL_BEFORE;
+        return new BenchRun(host, name, p, results, evidence, Optional.of(changedHost));
     }
 }

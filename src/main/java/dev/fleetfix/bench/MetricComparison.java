@@ -32,6 +32,8 @@ import java.util.Optional;
  *     figure to show beside the change (the rounds' median {@code beforeMedian} can differ from it
  *     by more than the change)
  * @param afterSampleMedian median of the after samples: the numerator of {@code ratio}
+ * @param uncorrectedBeforeMedian median of the before samples as measured; equal to {@code
+ *     beforeSampleMedian} unless control hosts' drift corrected it (difference in differences)
  */
 public record MetricComparison(
         Metric metric,
@@ -53,7 +55,8 @@ public record MetricComparison(
         double floor,
         Optional<String> notDecisive,
         double beforeSampleMedian,
-        double afterSampleMedian) {
+        double afterSampleMedian,
+        double uncorrectedBeforeMedian) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
@@ -88,6 +91,7 @@ public record MetricComparison(
                 floor,
                 notDecisive,
                 beforeSampleMedian,
-                afterSampleMedian);
+                afterSampleMedian,
+                uncorrectedBeforeMedian);
     }
 }

@@ -130,7 +130,8 @@ final class ReportModels {
                                 .map(l -> new LatencySpikeReport(l.at(), l.ms()))
                                 .toList())
                         .orElse(List.of()),
-                r.evidence().map(RedisEvidence::unread).orElse(List.of()));
+                r.evidence().map(RedisEvidence::unread).orElse(List.of()),
+                r.controlFor().orElse(null));
     }
 
     static TestResultReport test(BenchResult r) {

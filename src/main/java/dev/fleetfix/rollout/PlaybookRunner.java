@@ -212,6 +212,15 @@ public final class PlaybookRunner {
                         i + 1,
                         batches.size(),
                         batch.stream().map(Host::name).toList()));
+                // hosts of later batches that no step has touched yet (a resumed run's done hosts are
+                // changed already): controls for benchmarks that measure drift beside the change
+                List<Host> controls = new ArrayList<>();
+                for (List<Host> later : batches.subList(i + 1, batches.size())) {
+                    later.stream()
+                            .filter(h -> !control.doneBefore(name, h.name())
+                                    && outcomes.get(h.name()) == HostOutcome.UNTOUCHED)
+                            .forEach(controls::add);
+                }
                 List<Callable<HostOutcome>> tasks = new ArrayList<>();
                 for (Host host : batch) {
                     tasks.add(() -> {
@@ -231,7 +240,8 @@ public final class PlaybookRunner {
                                 || breaker.getState() == CircuitBreaker.State.OPEN) {
                             return HostOutcome.UNTOUCHED;
                         }
-                        return hostRun.run(name, host, play.stepsByHost().get(host.name()), states.get(host.name()));
+                        return hostRun.run(
+                                name, host, play.stepsByHost().get(host.name()), states.get(host.name()), controls);
                     });
                 }
                 List<HostOutcome> results = executor.runAll(tasks);

@@ -42,7 +42,8 @@ final class BenchmarkArgs {
             "prefix",
             "bgsave_interval",
             "threads",
-            "calibrate");
+            "calibrate",
+            "controls");
 
     /** {@code profile: auto}: fork-under-load when the host allows it, else plain. */
     static final String AUTO = "auto";
@@ -51,8 +52,10 @@ final class BenchmarkArgs {
      * @param plan what to run (with {@code auto}, the fork-under-load profile, tried first)
      * @param auto whether the profile was {@code auto}
      * @param calibrate measure the before side twice; the A/A difference is the noise floor
+     * @param controls how many unchanged hosts of later batches to measure right after each side
+     *     (difference in differences); 0 for none
      */
-    record Parsed(BenchPlan plan, boolean auto, boolean calibrate) {}
+    record Parsed(BenchPlan plan, boolean auto, boolean calibrate, int controls) {}
 
     private BenchmarkArgs() {}
 
@@ -137,7 +140,12 @@ final class BenchmarkArgs {
             if (calibrate && phase != Phase.BEFORE) {
                 throw args.error("calibrate: only a before run is measured twice, this one is phase: after");
             }
-            return new Parsed(plan, auto && engine == BenchPlan.Engine.BUILTIN, calibrate);
+            int controls = (int) whole(args, "controls", 0, 0, 16);
+            if (controls > 0 && engine != BenchPlan.Engine.BUILTIN) {
+                throw args.error("controls: need engine builtin (a control host is loaded from this machine),"
+                        + " was engine redis-benchmark");
+            }
+            return new Parsed(plan, auto && engine == BenchPlan.Engine.BUILTIN, calibrate, controls);
         } catch (IllegalArgumentException e) {
             throw args.error(e.getMessage());
         }

@@ -7,7 +7,8 @@ import java.util.Objects;
  * One round of a named benchmark on one host.
  *
  * @param name the benchmark's name (before and after rounds share it)
- * @param phase {@code before} or {@code after}
+ * @param phase {@code before}, {@code after}, {@code calibration}, {@code control_before} or {@code
+ *     control_after}
  * @param step the playbook step that ran it
  * @param tests one result per test (SET, GET, fork-under-load...)
  * @param redisEvidence Redis's own fork counters (INFO {@code latest_fork_usec}, {@code
@@ -22,6 +23,9 @@ import java.util.Objects;
  *     monitor is on; empty otherwise
  * @param redisForkHistory LATENCY HISTORY fork, oldest first, likewise
  * @param redisUnread one sentence per figure of the reading that could not be read, saying why
+ * @param controlFor on a control round (phase {@code control_before} or {@code control_after}: an
+ *     unchanged host of a later batch measured right after a changed host's side), that changed
+ *     host; null otherwise
  */
 public record BenchmarkRunReport(
         String host,
@@ -33,7 +37,8 @@ public record BenchmarkRunReport(
         Long redisAnonHugePagesKb,
         List<LatencyEventReport> redisLatencyLatest,
         List<LatencySpikeReport> redisForkHistory,
-        List<String> redisUnread) {
+        List<String> redisUnread,
+        String controlFor) {
     public BenchmarkRunReport {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");
