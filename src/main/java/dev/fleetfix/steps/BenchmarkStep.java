@@ -260,7 +260,8 @@ public final class BenchmarkStep implements StepType {
     static String summary(BenchPlan plan, List<BenchRun> all) {
         List<BenchRun> rounds =
                 all.stream().filter(r -> r.phase() == plan.phase()).toList();
-        long calibration = all.size() - rounds.size();
+        long calibration =
+                all.stream().filter(r -> r.phase() == Phase.CALIBRATION).count();
         StringBuilder text = new StringBuilder(plan.name() + " "
                 + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
                 + (rounds.size() == 1 ? " round" : " rounds")
