@@ -192,9 +192,12 @@ public final class Recap {
         if (!before.redisForkHistory().isEmpty() || !after.redisForkHistory().isEmpty()) {
             parts.add("LATENCY fork " + forks(before) + " → " + forks(after));
         }
+        // a reason both sides give (the latency monitor off) is said once
+        List<String> b = before.redisUnread();
+        List<String> a = after.redisUnread();
         Set<String> unread = new LinkedHashSet<>();
-        before.redisUnread().forEach(u -> unread.add("before: " + u));
-        after.redisUnread().forEach(u -> unread.add("after: " + u));
+        b.forEach(u -> unread.add(a.contains(u) ? u : "before: " + u));
+        a.stream().filter(u -> !b.contains(u)).forEach(u -> unread.add("after: " + u));
         if (!unread.isEmpty()) {
             parts.add("not read: " + String.join("; ", unread));
         }

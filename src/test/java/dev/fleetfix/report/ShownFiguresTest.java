@@ -6,6 +6,7 @@ import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.HistogramLatency;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.RedisEvidence;
 import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.MetricReport;
@@ -100,6 +101,46 @@ class ShownFiguresTest {
         assertThat(Math.round((after / before - 1) * 100))
                 .as("the change printed beside %s → %s in: %s", m.group(1), m.group(2), line)
                 .isEqualTo(shown);
+    }
+
+    @Test
+    void redisOwnFiguresStandBesideTheComparisonWithWhatWasNotRead() {
+        List<RunEvent> events = new ArrayList<>(events());
+        String sameBoth = "LATENCY: the latency monitor is off";
+        RedisEvidence before = new RedisEvidence(
+                java.util.Map.of("latest_fork_usec", "48000", "rdb_last_cow_size", "2097152"),
+                OptionalLong.of(329_728),
+                List.of(),
+                List.of(new RedisEvidence.LatencySpike(1, 48), new RedisEvidence.LatencySpike(2, 34)),
+                List.of(sameBoth));
+        RedisEvidence after = new RedisEvidence(
+                java.util.Map.of("latest_fork_usec", "3000", "rdb_last_cow_size", "4096"),
+                OptionalLong.of(0),
+                List.of(),
+                List.of(),
+                List.of(sameBoth, "AnonHugePages: no shell"));
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i) instanceof BenchmarkFinished b && (i == 3 || i == 6)) {
+                events.set(
+                        i,
+                        new BenchmarkFinished(
+                                b.at(),
+                                b.play(),
+                                b.host(),
+                                b.index(),
+                                b.step(),
+                                b.run().withEvidence(i == 3 ? before : after)));
+            }
+        }
+        StringWriter text = new StringWriter();
+        ConsoleReporter console = new ConsoleReporter(new PrintWriter(text), false, false);
+        events.forEach(console::on);
+
+        assertThat(text.toString())
+                .contains("    redis (its own figures after the last round): latest_fork_usec 48000 → 3000,"
+                        + " rdb_last_cow_size 2097152 → 4096, AnonHugePages 329,728 kB → 0 kB,"
+                        + " LATENCY fork 2 spikes (latest 34 ms, max 48 ms) → none,"
+                        + " not read: LATENCY: the latency monitor is off; after: AnonHugePages: no shell");
     }
 
     @TempDir
