@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
 /**
  * This machine's kernel THP mode, which every lab container shares: a real-THP lab sets it to
  * {@code always} for its lifetime and puts the mode it found back when it is removed. The mode found
- * is kept in the lab's directory, so {@code lab down} from another process restores it too.
+ * is kept in the lab's directory, so {@code lab down} from another process restores it too. Several
+ * real-THP labs under one home share it: a later one keeps the mode the first found, and only the
+ * last one removed puts it back (labs under other homes are not seen).
  */
 final class LabKernelThp {
     static final Path KERNEL = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -43,8 +45,11 @@ final class LabKernelThp {
     void setAlways(Path labDir) {
         String before;
         try {
-            before = selected(Files.readString(kernel))
-                    .orElseThrow(() -> new LabException("real THP: " + kernel + " names no mode"));
+            Optional<Path> held = others(labDir).findFirst();
+            before = held.isPresent()
+                    ? Files.readString(held.get()).strip()
+                    : selected(Files.readString(kernel))
+                            .orElseThrow(() -> new LabException("real THP: " + kernel + " names no mode"));
         } catch (IOException e) {
             throw new LabException("real THP: the kernel's THP mode cannot be read from " + kernel + " ("
                     + e.getClass().getSimpleName() + ": " + e.getMessage()
@@ -61,6 +66,22 @@ final class LabKernelThp {
         }
     }
 
+    /** The saved modes of the other real-THP labs under the same home. */
+    private static java.util.stream.Stream<Path> others(Path labDir) throws IOException {
+        Path home = labDir.toAbsolutePath().getParent();
+        if (home == null || !Files.isDirectory(home)) {
+            return java.util.stream.Stream.empty();
+        }
+        try (var dirs = Files.list(home)) {
+            return dirs
+                    .filter(d -> !d.equals(labDir.toAbsolutePath()))
+                    .map(d -> d.resolve(SAVED))
+                    .filter(Files::isRegularFile)
+                    .toList()
+                    .stream();
+        }
+    }
+
     /**
      * Puts back the mode {@code labDir} recorded, if any; returns it. Called when the lab goes, so a
      * failure is reported as text rather than thrown.
@@ -72,6 +93,10 @@ final class LabKernelThp {
         }
         try {
             String mode = Files.readString(saved).strip();
+            if (others(labDir).findAny().isPresent()) {
+                Files.delete(saved);
+                return Optional.of("kept at always: another real-THP lab still runs");
+            }
             if (!mode.matches("always|madvise|never")) {
                 return Optional.of("not restored: " + saved + " holds '" + mode + "'");
             }

@@ -36,6 +36,23 @@ class LabKernelThpTest {
     }
 
     @Test
+    void twoLabsAtOnceKeepTheFirstModeAndTheLastRemovedPutsItBack() throws Exception {
+        Path kernel = Files.writeString(dir.resolve("enabled"), "always [madvise] never\n");
+        LabKernelThp thp = new LabKernelThp(kernel);
+        Path first = dir.resolve("home/a");
+        Path second = dir.resolve("home/b");
+
+        thp.setAlways(first);
+        thp.setAlways(second);
+        assertThat(Files.readString(second.resolve(LabKernelThp.SAVED))).isEqualTo("madvise\n");
+
+        assertThat(thp.restore(first)).hasValue("kept at always: another real-THP lab still runs");
+        assertThat(Files.readString(kernel)).isEqualTo("always");
+        assertThat(thp.restore(second)).hasValue("madvise");
+        assertThat(Files.readString(kernel)).isEqualTo("madvise");
+    }
+
+    @Test
     void aKernelWithoutThpIsNamed() {
         LabKernelThp thp = new LabKernelThp(dir.resolve("no-such/enabled"));
         assertThatThrownBy(() -> thp.setAlways(dir.resolve("lab")))
