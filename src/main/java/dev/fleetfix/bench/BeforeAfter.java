@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.bench.stats.DifferenceInDifferences;
 import dev.fleetfix.bench.stats.Holm;
 import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.bench.stats.RankTest;
@@ -71,14 +72,30 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
         }
     }
 
-    /** Per host, per named benchmark, per test: every test that has rounds on both sides. */
+    /**
+     * Per host, per named benchmark, per test: every test that has rounds on both sides. Control
+     * rounds ({@link BenchRun#controlFor()}) count for the host they control, never for their own.
+     */
     public List<TestComparison> perHost(Collection<BenchRun> runs) {
         Map<List<String>, Sides> sides = new LinkedHashMap<>();
+        Map<List<String>, Sides> controls = new LinkedHashMap<>();
+        Map<List<String>, java.util.Set<String>> controlHosts = new LinkedHashMap<>();
         for (BenchRun run : runs) {
             if (run.point().isPresent()) {
                 continue; // a sweep's rounds are compared point against point, see Sweep
             }
             for (BenchResult result : run.results()) {
+                if (run.controlFor().isPresent()) {
+                    List<String> key = List.of(run.controlFor().get(), run.name(), result.test());
+                    controls.computeIfAbsent(key, k -> new Sides(new EnumMap<>(Phase.class)))
+                            .byPhase()
+                            .computeIfAbsent(run.phase(), p -> new ArrayList<>())
+                            .add(result);
+                    controlHosts
+                            .computeIfAbsent(key, k -> new java.util.LinkedHashSet<>())
+                            .add(run.host());
+                    continue;
+                }
                 List<String> key = List.of(run.host(), run.name(), result.test());
                 sides.computeIfAbsent(key, k -> new Sides(new EnumMap<>(Phase.class)))
                         .byPhase()
@@ -89,13 +106,22 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
         List<TestComparison> comparisons = new ArrayList<>();
         sides.forEach((key, s) -> {
             if (!s.of(Phase.BEFORE).isEmpty() && !s.of(Phase.AFTER).isEmpty()) {
+                Sides c = controls.getOrDefault(key, new Sides(Map.of()));
+                Controls ctl = c.of(Phase.CONTROL_BEFORE).isEmpty()
+                                || c.of(Phase.CONTROL_AFTER).isEmpty()
+                        ? Controls.NONE
+                        : new Controls(
+                                List.copyOf(controlHosts.get(key)),
+                                c.of(Phase.CONTROL_BEFORE),
+                                c.of(Phase.CONTROL_AFTER));
                 comparisons.add(compare(
                         key.get(0),
                         key.get(1),
                         key.get(2),
                         s.of(Phase.BEFORE),
                         s.of(Phase.AFTER),
-                        s.of(Phase.CALIBRATION)));
+                        s.of(Phase.CALIBRATION),
+                        ctl));
             }
         });
         return comparisons;
@@ -118,10 +144,6 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
         return compare(host, name, test, before, after, List.of());
     }
 
-    /**
-     * @param calibration the before side measured a second time; when present, its difference from
-     *     the first before side raises each figure's effect floor
-     */
     public TestComparison compare(
             String host,
             String name,
@@ -129,22 +151,58 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
             List<BenchResult> before,
             List<BenchResult> after,
             List<BenchResult> calibration) {
+        return compare(host, name, test, before, after, calibration, Controls.NONE);
+    }
+
+    /**
+     * Unchanged hosts measured right after each side of the changed one.
+     *
+     * @param hosts their names
+     * @param before their rounds at the moment of the before side
+     * @param after their rounds at the moment of the after side
+     */
+    public record Controls(List<String> hosts, List<BenchResult> before, List<BenchResult> after) {
+        public static final Controls NONE = new Controls(List.of(), List.of(), List.of());
+
+        public Controls {
+            hosts = List.copyOf(hosts);
+            before = List.copyOf(before);
+            after = List.copyOf(after);
+        }
+
+        boolean present() {
+            return !before.isEmpty() && !after.isEmpty();
+        }
+    }
+
+    /**
+     * @param calibration the before side measured a second time; when present, its difference from
+     *     the first before side raises each figure's effect floor
+     * @param controls when present, each figure's change is divided by the controls' change over the
+     *     same two moments (difference in differences)
+     */
+    public TestComparison compare(
+            String host,
+            String name,
+            String test,
+            List<BenchResult> before,
+            List<BenchResult> after,
+            List<BenchResult> calibration,
+            Controls controls) {
         Map<Metric, Double> floors = new EnumMap<>(Metric.class);
-        List<MetricComparison> aa = calibration.isEmpty() ? List.of() : metrics(before, calibration, Map.of());
+        List<MetricComparison> aa =
+                calibration.isEmpty() ? List.of() : metrics(before, calibration, Map.of(), Controls.NONE);
         for (MetricComparison m : aa) {
             if (Double.isFinite(m.ratio())) {
                 floors.put(m.metric(), Math.max(relativeNoise, Math.abs(m.ratio() - 1)));
             }
         }
-        List<MetricComparison> metrics = metrics(before, after, floors);
+        List<MetricComparison> metrics = metrics(before, after, floors, controls);
         Verdict verdict = Verdict.combine(metrics.stream()
                 .filter(MetricComparison::decisive)
                 .map(MetricComparison::verdict)
                 .toList());
-        String design = calibration.isEmpty()
-                ? "before/after; no control host, so drift between the two sides is not separated from the change"
-                : "before/after with an A/A calibration (before measured twice; its difference is the noise floor);"
-                        + " no control host";
+        String design = design(calibration, controls);
         return new TestComparison(
                 host,
                 name,
@@ -155,11 +213,44 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
                 verdict,
                 design,
                 aa,
-                notes(before, after, calibration));
+                notes(before, after, calibration, controls, metrics));
     }
 
-    private static List<String> notes(List<BenchResult> before, List<BenchResult> after, List<BenchResult> cal) {
+    private static String design(List<BenchResult> calibration, Controls controls) {
+        String cal = calibration.isEmpty()
+                ? ""
+                : " with an A/A calibration (before measured twice; its difference is the noise floor)";
+        if (controls.present()) {
+            return "difference in differences" + cal + ": control host"
+                    + (controls.hosts().size() == 1 ? " " : "s ")
+                    + String.join(", ", controls.hosts())
+                    + " (a later batch, not yet changed) measured right after each side; the host's change is"
+                    + " divided by theirs, and the before figure shown is corrected by their drift";
+        }
+        return "before/after" + cal
+                + "; no control host (none asked for with controls: N, or none left in a later batch),"
+                + " so drift between the two sides is not separated from the change";
+    }
+
+    private static List<String> notes(
+            List<BenchResult> before,
+            List<BenchResult> after,
+            List<BenchResult> cal,
+            Controls controls,
+            List<MetricComparison> metrics) {
         List<String> notes = new ArrayList<>();
+        if (controls.present()) {
+            List<String> drift = new ArrayList<>();
+            for (MetricComparison m : metrics) {
+                if (m.metric() == Metric.RPS || m.metric() == Metric.P99) {
+                    double d = m.beforeSampleMedian() / m.uncorrectedBeforeMedian();
+                    drift.add(String.format(
+                            java.util.Locale.ROOT, "%s %+.1f %%", m.metric().label(), (d - 1) * 100));
+                }
+            }
+            notes.add("the control hosts drifted " + String.join(", ", drift)
+                    + " between the two sides; that drift is taken out of the change");
+        }
         saturated("before", before).ifPresent(notes::add);
         saturated("calibration", cal).ifPresent(notes::add);
         saturated("after", after).ifPresent(notes::add);
@@ -186,13 +277,25 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
     }
 
     private List<MetricComparison> metrics(
-            List<BenchResult> before, List<BenchResult> after, Map<Metric, Double> floors) {
+            List<BenchResult> before, List<BenchResult> after, Map<Metric, Double> floors, Controls controls) {
         List<MetricComparison> metrics = new ArrayList<>();
         for (Metric metric : Metric.values()) {
             List<Double> b = values(metric, before);
             List<Double> a = values(metric, after);
+            boolean controlled = controls.present()
+                    && values(metric, controls.before()).size()
+                            == controls.before().size()
+                    && values(metric, controls.after()).size()
+                            == controls.after().size();
             if (b.size() == before.size() && a.size() == after.size()) {
-                metrics.add(compare(metric, before, after, b, a, floors.getOrDefault(metric, relativeNoise)));
+                metrics.add(compare(
+                        metric,
+                        before,
+                        after,
+                        b,
+                        a,
+                        floors.getOrDefault(metric, relativeNoise),
+                        controlled ? controls : Controls.NONE));
             }
         }
         List<Integer> decisive = new ArrayList<>();
@@ -225,19 +328,42 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
             List<BenchResult> after,
             List<Double> beforeRounds,
             List<Double> afterRounds,
-            double floor) {
-        boolean windows = hasWindows(before) && hasWindows(after);
+            double floor,
+            Controls controls) {
+        boolean windows = hasWindows(before)
+                && hasWindows(after)
+                && (!controls.present() || (hasWindows(controls.before()) && hasWindows(controls.after())));
         List<double[]> bs = windows ? windowValues(metric, before) : perRound(beforeRounds);
         List<double[]> as = windows ? windowValues(metric, after) : perRound(afterRounds);
         double[] bAll = bs.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
         double[] aAll = as.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
-        RatioInterval.Result interval = RatioInterval.of(bs, as, level, SEED + metric.ordinal());
         Optional<String> notDecisive = whyNotDecisive(metric, windows, before, after, bAll.length, aAll.length);
-        // the larger of two p-values: the rank test over windows sees small changes, the t-test
-        // over rounds stays valid when rounds drift more than the windows let the first estimate
-        double p = notDecisive.isPresent()
-                ? Double.NaN
-                : Math.max(RankTest.clustered(bs, as).result().p(), windows ? RoundTest.p(bs, as) : 0);
+        RatioInterval.Result interval;
+        double p;
+        double drift = 1;
+        if (controls.present()) {
+            List<double[]> cbs =
+                    windows ? windowValues(metric, controls.before()) : perRound(values(metric, controls.before()));
+            List<double[]> cas =
+                    windows ? windowValues(metric, controls.after()) : perRound(values(metric, controls.after()));
+            DifferenceInDifferences.Result did =
+                    DifferenceInDifferences.of(bs, as, cbs, cas, level, SEED + metric.ordinal());
+            interval = new RatioInterval.Result(did.ratio(), did.low(), did.high());
+            drift = did.controlRatio();
+            if (notDecisive.isEmpty()
+                    && Math.min(controls.before().size(), controls.after().size()) < 2) {
+                notDecisive = Optional.of(
+                        "one control round on a side: how much the controls' rounds differ is" + " unknown");
+            }
+            p = notDecisive.isPresent() ? Double.NaN : did.p();
+        } else {
+            interval = RatioInterval.of(bs, as, level, SEED + metric.ordinal());
+            // the larger of two p-values: the rank test over windows sees small changes, the t-test
+            // over rounds stays valid when rounds drift more than the windows let the first estimate
+            p = notDecisive.isPresent()
+                    ? Double.NaN
+                    : Math.max(RankTest.clustered(bs, as).result().p(), windows ? RoundTest.p(bs, as) : 0);
+        }
         return new MetricComparison(
                 metric,
                 beforeRounds,
@@ -256,7 +382,12 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
                 p,
                 Double.NaN,
                 floor,
-                notDecisive);
+                notDecisive,
+                // with controls, the before figure the change is over is the host's before times
+                // the controls' drift: what the host would show at the after moment unchanged
+                Median.of(bAll) * drift,
+                Median.of(aAll),
+                Median.of(bAll));
     }
 
     private static Optional<String> whyNotDecisive(

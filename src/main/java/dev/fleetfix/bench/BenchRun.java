@@ -16,6 +16,8 @@ import java.util.Optional;
  *     rounds and when not read
  * @param point the sweep point this round measured; empty outside a sweep. A sweep's rounds are
  *     compared point against point, never before against after
+ * @param controlFor on a control round ({@link Phase#CONTROL_BEFORE}, {@link Phase#CONTROL_AFTER}),
+ *     the changed host it is the control of; empty otherwise
  */
 public record BenchRun(
         String host,
@@ -23,20 +25,27 @@ public record BenchRun(
         Phase phase,
         List<BenchResult> results,
         Optional<RedisEvidence> evidence,
-        Optional<SweepPoint> point) {
+        Optional<SweepPoint> point,
+        Optional<String> controlFor) {
 
     public BenchRun(String host, String name, Phase phase, List<BenchResult> results) {
-        this(host, name, phase, results, Optional.empty(), Optional.empty());
+        this(host, name, phase, results, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     public BenchRun(
             String host, String name, Phase phase, List<BenchResult> results, Optional<RedisEvidence> evidence) {
-        this(host, name, phase, results, evidence, Optional.empty());
+        this(host, name, phase, results, evidence, Optional.empty(), Optional.empty());
     }
 
     public BenchRun {
         Objects.requireNonNull(evidence, "evidence");
         Objects.requireNonNull(point, "point");
+        Objects.requireNonNull(controlFor, "controlFor");
+        if (controlFor.isPresent() != (phase == Phase.CONTROL_BEFORE || phase == Phase.CONTROL_AFTER)) {
+            throw new IllegalArgumentException(
+                    "a control round names the host it controls, and only a control round does: " + phase + " "
+                            + controlFor);
+        }
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(phase, "phase");
@@ -47,11 +56,17 @@ public record BenchRun(
     }
 
     public BenchRun withEvidence(RedisEvidence e) {
-        return new BenchRun(host, name, phase, results, Optional.of(e), point);
+        return new BenchRun(host, name, phase, results, Optional.of(e), point, controlFor);
     }
 
     /** This round as a measurement of one sweep point. */
     public BenchRun at(SweepPoint p) {
-        return new BenchRun(host, name, phase, results, evidence, Optional.of(p));
+        return new BenchRun(host, name, phase, results, evidence, Optional.of(p), controlFor);
+    }
+
+    /** This round as a control of {@code changedHost}, at the moment of its before or after side. */
+    public BenchRun asControlOf(String changedHost, Phase side) {
+        Phase p = side == Phase.AFTER ? Phase.CONTROL_AFTER : Phase.CONTROL_BEFORE;
+        return new BenchRun(host, name, p, results, evidence, point, Optional.of(changedHost));
     }
 }

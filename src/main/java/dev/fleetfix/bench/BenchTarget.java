@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,6 +33,20 @@ public interface BenchTarget extends AutoCloseable {
 
     /** CONFIG GET of one parameter; empty when Redis refuses or does not know it. */
     Optional<String> configGet(String parameter);
+
+    /**
+     * LATENCY LATEST: per event the latency monitor recorded, its latest and largest spike.
+     *
+     * @throws dev.fleetfix.redis.RedisException when Redis refuses (renamed, ACL, before 2.8.13)
+     */
+    List<RedisEvidence.LatencyEvent> latencyLatest();
+
+    /**
+     * LATENCY HISTORY of one event ({@code fork}), oldest first.
+     *
+     * @throws dev.fleetfix.redis.RedisException when Redis refuses
+     */
+    List<RedisEvidence.LatencySpike> latencyHistory(String event);
 
     /** Starts a BGSAVE; throws when Redis refuses (one already running, for instance). */
     void bgsave();

@@ -92,7 +92,8 @@ public final class HostBenchmark {
             }
             if (!rounds.isEmpty()) {
                 int last = rounds.size() - 1;
-                rounds.set(last, rounds.get(last).withEvidence(RedisEvidence.read(target)));
+                ProcessHugePages hugePages = ProcessHugePages.overShell(() -> shells.apply(host), host.become());
+                rounds.set(last, rounds.get(last).withEvidence(RedisEvidence.read(target, hugePages)));
             }
             return new Outcome(host, rounds, Optional.empty(), Optional.empty());
         } catch (BenchmarkRefusedException e) {

@@ -28,6 +28,12 @@ import java.util.Optional;
  * @param floor the smallest relative change taken as real (the effect floor, or the calibrated
  *     A/A difference when larger)
  * @param notDecisive why this figure cannot decide the verdict; empty when it can
+ * @param beforeSampleMedian median of the before samples: the denominator of {@code ratio}, so the
+ *     figure to show beside the change (the rounds' median {@code beforeMedian} can differ from it
+ *     by more than the change)
+ * @param afterSampleMedian median of the after samples: the numerator of {@code ratio}
+ * @param uncorrectedBeforeMedian median of the before samples as measured; equal to {@code
+ *     beforeSampleMedian} unless control hosts' drift corrected it (difference in differences)
  */
 public record MetricComparison(
         Metric metric,
@@ -47,7 +53,10 @@ public record MetricComparison(
         double p,
         double adjustedP,
         double floor,
-        Optional<String> notDecisive) {
+        Optional<String> notDecisive,
+        double beforeSampleMedian,
+        double afterSampleMedian,
+        double uncorrectedBeforeMedian) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
@@ -80,6 +89,9 @@ public record MetricComparison(
                 p,
                 holm,
                 floor,
-                notDecisive);
+                notDecisive,
+                beforeSampleMedian,
+                afterSampleMedian,
+                uncorrectedBeforeMedian);
     }
 }

@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,6 +48,16 @@ final class TcpNoDelayTarget implements BenchTarget {
     @Override
     public Optional<String> configGet(String parameter) {
         return target.configGet(parameter);
+    }
+
+    @Override
+    public List<RedisEvidence.LatencyEvent> latencyLatest() {
+        return target.latencyLatest();
+    }
+
+    @Override
+    public List<RedisEvidence.LatencySpike> latencyHistory(String event) {
+        return target.latencyHistory(event);
     }
 
     @Override

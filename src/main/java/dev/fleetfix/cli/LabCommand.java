@@ -125,6 +125,14 @@ public final class LabCommand implements Runnable {
                         + " without systemd) (default: ${DEFAULT-VALUE}).")
         LabPreset preset;
 
+        @Option(
+                names = "--real-thp",
+                description = "Make THP real for the lab's Redis: this machine's kernel THP is set to always while"
+                        + " the lab lives (put back at lab down), and a host whose THP reads never starts its Redis"
+                        + " with THP disabled for the process. Needs root and a writable /sys; changes the mode for"
+                        + " everything else on this machine too.")
+        boolean realThp;
+
         @Override
         public void run() {
             int count = hosts == null ? preset.defaultHosts() : hosts;
@@ -139,14 +147,19 @@ public final class LabCommand implements Runnable {
             }
             PrintWriter err = spec.commandLine().getErr();
             long started = System.nanoTime();
-            LabFleet fleet = LabFleet.start(specs, LabSettings.forUser(home.dir, line -> {
+            LabSettings settings = LabSettings.forUser(home.dir, line -> {
                 err.println("lab: " + line);
                 err.flush();
-            }));
+            });
+            LabFleet fleet = LabFleet.start(specs, realThp ? settings.withRealThp() : settings);
             PrintWriter out = spec.commandLine().getOut();
             out.printf(
-                    "lab %s: %d hosts up in %.1f s (%s)%n",
-                    fleet.id(), count, (System.nanoTime() - started) / 1e9, preset.cliName());
+                    "lab %s: %d hosts up in %.1f s (%s%s)%n",
+                    fleet.id(),
+                    count,
+                    (System.nanoTime() - started) / 1e9,
+                    preset.cliName(),
+                    realThp ? ", real THP: this machine's kernel THP is always until lab down" : "");
             LabOutput.hosts(fleet, out);
             out.println("inventory: " + fleet.inventoryFile());
             out.println("next: fleetfix audit -i " + fleet.inventoryFile());

@@ -190,9 +190,9 @@ final class ThpDemo implements Runnable {
         out.printf(
                 Locale.ROOT,
                 "%-12s %26s %26s %7s  %s%n",
-                "median of " + before.size(),
-                bl + " (min-max)",
-                al + " (min-max)",
+                "median",
+                bl + " (rounds min-max)",
+                al + " (rounds min-max)",
                 "ratio",
                 "verdict");
         for (MetricComparison m : c.metrics()) {
@@ -201,8 +201,8 @@ final class ThpDemo implements Runnable {
                     Locale.ROOT,
                     "%-12s %26s %26s %7.2f  %s%n",
                     m.metric().label() + unit,
-                    median(m.metric(), m.beforeMedian(), m.before()),
-                    median(m.metric(), m.afterMedian(), m.after()),
+                    median(m.metric(), m.beforeSampleMedian(), m.before()),
+                    median(m.metric(), m.afterSampleMedian(), m.after()),
                     m.ratio(),
                     m.verdict().name().toLowerCase(Locale.ROOT));
         }

@@ -88,8 +88,28 @@ public final class LabFleet implements AutoCloseable {
         String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
         Path dir = settings.home().resolve(id);
         LabFleet fleet = null;
+        if (settings.realThp()) {
+            // before any container: a failure here leaves nothing to clean but the kernel's mode
+            try {
+                new LabKernelThp(LabKernelThp.KERNEL).setAlways(dir);
+            } catch (LabException e) {
+                new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
+                LabBuilder.deleteTree(dir);
+                throw e;
+            }
+        }
         try {
             Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, images);
+            if (settings.realThp()) {
+                // read at first boot, so written before it
+                for (LabHostSpec spec : specs) {
+                    LabHost host = containers.keySet().stream()
+                            .filter(h -> h.name().equals(spec.name()))
+                            .findFirst()
+                            .orElseThrow();
+                    LabHostSetup.writeThpLauncher(spec, host, new LabHostFiles(dir, spec.name()));
+                }
+            }
             fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
             settings.progress().accept("booting " + specs.size() + " lab hosts");
             new LabBoot(docker).bootAll(containers);
@@ -100,6 +120,7 @@ public final class LabFleet implements AutoCloseable {
                 fleet.close();
             } else {
                 removeContainers(docker, id);
+                new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
                 LabBuilder.deleteTree(dir);
             }
             throw e;
@@ -373,6 +394,8 @@ public final class LabFleet implements AutoCloseable {
         }
         closed = true;
         removeContainers(docker, id);
+        // a real-THP lab put this machine's kernel to always: put back what it found
+        new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
         LabBuilder.deleteTree(dir);
     }
 

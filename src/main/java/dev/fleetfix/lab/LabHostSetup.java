@@ -83,6 +83,63 @@ final class LabHostSetup {
                 .formatted(server.versionPrefix(), OLD_BUILD_BINARY, OLD_BUILD_BINARY, OLD_BUILD_BINARY);
     }
 
+    static final String THP_LAUNCHER = "/usr/local/sbin/fleetfix-thp-launch";
+    static final String THP_DROP_IN = "/etc/systemd/system/redis-server.service.d/30-fleetfix-real-thp.conf";
+
+    /**
+     * For a real-THP lab: Debian's Redis unit starts through {@link #launcher()}. Hosts with another
+     * build or several instances keep their units, so their Redis sees the kernel's mode whatever
+     * their THP file says; returns whether the host got the launcher.
+     */
+    static boolean writeThpLauncher(LabHostSpec spec, LabHost host, LabHostFiles files) {
+        if (spec.server().oldBuild()
+                || host.redisPorts().size() > 1
+                || !host.services().contains("redis-server")) {
+            return false;
+        }
+        Path root = files.etc().resolve("files");
+        LabHostFiles.write(under(root, THP_LAUNCHER), launcher());
+        LabHostFiles.write(under(root, THP_DROP_IN), thpDropIn());
+        return true;
+    }
+
+    /**
+     * Starts its arguments with THP disabled for the process (prctl PR_SET_THP_DISABLE, inherited across
+     * exec) when this host's THP file reads {@code never}: the containers share this machine's kernel,
+     * whose mode a real-THP lab sets to {@code always}, and the host's file is a bind-mounted copy the
+     * kernel does not read. So the host's setting reaches its Redis the way a kernel's would.
+     */
+    static String launcher() {
+        return """
+                # fleetfix lab (real THP): start Redis as this host's THP setting would have the kernel start it.
+                mode=
+                for f in /sys/kernel/mm/transparent_hugepage/enabled \
+                         /sys/kernel/mm/redhat_transparent_hugepage/enabled; do
+                  if [ -r "$f" ]; then read -r mode < "$f" || true; break; fi
+                done
+                case "$mode" in
+                  never|*"[never]"*)
+                    # 157 is prctl on x86-64, 41 PR_SET_THP_DISABLE
+                    exec /usr/bin/perl -e 'syscall(157, 41, 1, 0, 0, 0) == 0 or die "prctl PR_SET_THP_DISABLE: $!\n";
+                      exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\n"' -- "$@" ;;
+                esac
+                exec "$@"
+                """;
+    }
+
+    /** Debian's ExecStart through the launcher; the unit's exec allow-list would refuse sh and perl. */
+    static String thpDropIn() {
+        return """
+                # fleetfix lab (real THP): Redis starts through %s, which disables THP for its process
+                # when this host's THP file reads never.
+                [Service]
+                NoExecPaths=
+                ExecStart=
+                ExecStart=/bin/sh %s /usr/bin/redis-server /etc/redis/redis.conf --supervised systemd --daemonize no
+                """
+                .formatted(THP_LAUNCHER, THP_LAUNCHER);
+    }
+
     /** Debian's default {@code /etc/default/grub}: the lab's boot honours its kernel command line. */
     static String grub() {
         return """

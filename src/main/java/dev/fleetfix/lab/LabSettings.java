@@ -11,8 +11,21 @@ import java.util.function.Consumer;
  * @param outliveJvm false: the fleet is removed when the JVM exits, if not closed before (tests); true: the
  *     containers stay until {@code lab down} ({@code fleetfix lab up})
  * @param progress receives one line per slow step (image build, boot)
+ * @param realThp make THP real for the lab's Redis: this machine's kernel THP goes to {@code always}
+ *     while the lab lives (and back when it is removed), and each host's Redis starts with THP
+ *     disabled for its process when that host's THP file reads {@code never}
  */
-public record LabSettings(Path home, boolean outliveJvm, Consumer<String> progress) {
+public record LabSettings(Path home, boolean outliveJvm, Consumer<String> progress, boolean realThp) {
+
+    public LabSettings(Path home, boolean outliveJvm, Consumer<String> progress) {
+        this(home, outliveJvm, progress, false);
+    }
+
+    /** The same settings with THP real for the lab's Redis. */
+    public LabSettings withRealThp() {
+        return new LabSettings(home, outliveJvm, progress, true);
+    }
+
     public LabSettings {
         Objects.requireNonNull(home, "home");
         Objects.requireNonNull(progress, "progress");

@@ -146,7 +146,10 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private void benchmark(BenchmarkFinished e) {
-        String phase = e.run().phase().name().toLowerCase(Locale.ROOT);
+        String phase = e.run().controlFor().isPresent()
+                ? (e.run().phase() == dev.fleetfix.bench.Phase.CONTROL_BEFORE ? "before" : "after") + ", control "
+                        + HostText.clean(e.run().host())
+                : e.run().phase().name().toLowerCase(Locale.ROOT);
         for (BenchResult r : e.run().results()) {
             StringBuilder figures = new StringBuilder(String.format(Locale.ROOT, "%,.0f rps", r.rps()));
             for (Metric m : List.of(Metric.P50, Metric.P99, Metric.P999, Metric.MAX)) {

@@ -21,6 +21,19 @@ final class Effects {
         return percent(m.ratio()) + interval + (m.decisive() ? "" : " (not decisive)");
     }
 
+    /**
+     * The two figures the change compares, {@code 84,512 → 84,498}: the medians of the samples the
+     * ratio is over. A file written before they were stored has only the rounds' medians, which can
+     * differ from each other by more than the change; those are labelled so.
+     */
+    static String compared(MetricReport m) {
+        boolean samples = m.beforeSampleMedian() != null && m.afterSampleMedian() != null;
+        double before = samples ? m.beforeSampleMedian() : m.beforeMedian();
+        double after = samples ? m.afterSampleMedian() : m.afterMedian();
+        String format = m.metric().equals("rps") ? "%,.0f → %,.0f" : "%.2f → %.2f";
+        return String.format(Locale.ROOT, format, before, after) + (samples ? "" : " (medians of rounds)");
+    }
+
     static String of(String metric, FleetEffectReport e) {
         String interval =
                 e.low() != null && e.high() != null ? " [" + percent(e.low()) + ", " + percent(e.high()) + "]" : "";

@@ -209,6 +209,7 @@ final class HtmlPage {
                             && c.name().equals(key.get(0))
                             && c.test().equals(key.get(1))) {
                         tables.add(metricTable(c));
+                        tables.add(redisFigures(report, c));
                         tables.add(expectation(report, host));
                     }
                 }
@@ -253,6 +254,13 @@ final class HtmlPage {
         return Markup.of(captions);
     }
 
+    /** Redis's own figures around the restart, beside the synthetic ones. */
+    private static Markup redisFigures(FleetReport report, ComparisonReport c) {
+        return Recap.evidence(report, c)
+                .map(e -> el("p", attrs("class", "note"), "redis, before → after: " + e))
+                .orElse(Markup.EMPTY);
+    }
+
     /** What the host's era lets a THP benchmark show, so a verdict can be read against it. */
     private static Markup expectation(FleetReport report, String host) {
         return report.hosts().stream()
@@ -264,14 +272,17 @@ final class HtmlPage {
     }
 
     private static Markup metricTable(ComparisonReport c) {
+        String unitOfSample = c.metrics().isEmpty() || c.metrics().get(0).sampleUnit() == null
+                ? "sample"
+                : c.metrics().get(0).sampleUnit();
         List<Markup> rows = new ArrayList<>();
         for (MetricReport m : c.metrics()) {
             String unit = m.metric().equals("rps") ? "" : " ms";
             rows.add(el(
                     "tr",
                     el("td", m.metric()),
-                    el("td", fmt(m.beforeMedian()) + unit),
-                    el("td", fmt(m.afterMedian()) + unit),
+                    el("td", fmt(m.beforeSampleMedian() == null ? m.beforeMedian() : m.beforeSampleMedian()) + unit),
+                    el("td", fmt(m.afterSampleMedian() == null ? m.afterMedian() : m.afterSampleMedian()) + unit),
                     el("td", Effects.of(m)),
                     el("td", m.adjustedP() == null ? "–" : String.format(Locale.ROOT, "%.3g", m.adjustedP())),
                     el(
@@ -294,8 +305,14 @@ final class HtmlPage {
                                 el(
                                         "tr",
                                         el("th", "figure"),
-                                        el("th", "before"),
-                                        el("th", "after"),
+                                        el(
+                                                "th",
+                                                attrs(
+                                                        "title",
+                                                        "median of the before " + unitOfSample
+                                                                + "s, the figure the change is over"),
+                                                "before"),
+                                        el("th", attrs("title", "median of the after " + unitOfSample + "s"), "after"),
                                         el("th", "change [95 % interval]"),
                                         el("th", "p (Holm)"),
                                         el("th", "verdict"))),

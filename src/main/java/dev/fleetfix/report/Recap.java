@@ -4,6 +4,7 @@ import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
+import dev.fleetfix.report.model.LatencySpikeReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.RunInfo;
 import dev.fleetfix.report.model.StepReport;
@@ -99,8 +100,9 @@ public final class Recap {
         if (report.benchmarks().comparisons().isEmpty()) {
             return;
         }
-        out.println(ansi.bold("BENCHMARKS") + " after vs before: change of the median [95 % interval]; a verdict"
-                + " needs p < 0.01 after Holm, an interval without 0 and a change of at least 5 %");
+        out.println(ansi.bold("BENCHMARKS") + " after vs before: median of the samples (windows) before → after,"
+                + " its change [95 % interval]; a verdict needs p < 0.01 after Holm, an interval without 0 and a"
+                + " change of at least 5 %");
         Set<String> designs = new LinkedHashSet<>();
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
@@ -108,11 +110,10 @@ public final class Recap {
             StringBuilder figures = new StringBuilder();
             for (MetricReport m : c.metrics()) {
                 if (HOST_FIGURES.contains(m.metric())) {
-                    String format = m.metric().equals("rps") ? "%,.0f → %,.0f" : "%.2f → %.2f";
                     figures.append(", ")
                             .append(m.metric())
                             .append(' ')
-                            .append(String.format(Locale.ROOT, format, m.beforeMedian(), m.afterMedian()))
+                            .append(Effects.compared(m))
                             .append(' ')
                             .append(Effects.of(m));
                 }
@@ -132,7 +133,7 @@ public final class Recap {
                                 .collect(Collectors.joining(", ")));
             }
             c.notes().forEach(n -> out.println("    note: " + ConsoleReporter.oneLine(n)));
-            evidence(report, c).ifPresent(e -> out.println("    redis (INFO after the last round): " + e));
+            evidence(report, c).ifPresent(e -> out.println("    redis (its own figures after the last round): " + e));
         }
         for (HostReport host : report.hosts()) {
             boolean benchmarked = report.benchmarks().comparisons().stream()
@@ -153,16 +154,20 @@ public final class Recap {
         }
     }
 
-    /** Redis's own fork counters, before → after, from the last round of each side that read them. */
+    /**
+     * Redis's own figures, before → after, from the last round of each side that read them: fork
+     * cost, copy-on-write bytes, huge pages held, fragmentation, the latency monitor's forks; and
+     * what could not be read, with why.
+     */
     static Optional<String> evidence(FleetReport report, ComparisonReport c) {
-        Map<String, String> before = null;
-        Map<String, String> after = null;
+        BenchmarkRunReport before = null;
+        BenchmarkRunReport after = null;
         for (BenchmarkRunReport r : report.benchmarks().runs()) {
             if (r.host().equals(c.host()) && r.name().equals(c.name()) && r.redisEvidence() != null) {
                 if (r.phase().equals("before")) {
-                    before = r.redisEvidence();
+                    before = r;
                 } else if (r.phase().equals("after")) {
-                    after = r.redisEvidence();
+                    after = r;
                 }
             }
         }
@@ -170,13 +175,51 @@ public final class Recap {
             return Optional.empty();
         }
         List<String> parts = new ArrayList<>();
-        for (String field :
-                List.of("latest_fork_usec", "rdb_last_cow_size", "aof_last_cow_size", "mem_fragmentation_ratio")) {
-            if (before.containsKey(field) || after.containsKey(field)) {
-                parts.add(field + " " + before.getOrDefault(field, "-") + " → " + after.getOrDefault(field, "-"));
+        for (String field : List.of(
+                "latest_fork_usec",
+                "rdb_last_cow_size",
+                "aof_last_cow_size",
+                "mem_fragmentation_ratio",
+                "latency_monitor_threshold")) {
+            Map<String, String> b = before.redisEvidence();
+            Map<String, String> a = after.redisEvidence();
+            if (b.containsKey(field) || a.containsKey(field)) {
+                parts.add(field + " " + b.getOrDefault(field, "-") + " → " + a.getOrDefault(field, "-"));
             }
         }
-        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", parts));
+        if (before.redisAnonHugePagesKb() != null || after.redisAnonHugePagesKb() != null) {
+            parts.add("AnonHugePages " + kb(before.redisAnonHugePagesKb()) + " → " + kb(after.redisAnonHugePagesKb()));
+        }
+        if (!before.redisForkHistory().isEmpty() || !after.redisForkHistory().isEmpty()) {
+            parts.add("LATENCY fork " + forks(before) + " → " + forks(after));
+        }
+        // a reason both sides give (the latency monitor off) is said once
+        List<String> b = before.redisUnread();
+        List<String> a = after.redisUnread();
+        Set<String> unread = new LinkedHashSet<>();
+        b.forEach(u -> unread.add(a.contains(u) ? u : "before: " + u));
+        a.stream().filter(u -> !b.contains(u)).forEach(u -> unread.add("after: " + u));
+        if (!unread.isEmpty()) {
+            parts.add("not read: " + String.join("; ", unread));
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(ConsoleReporter.oneLine(String.join(", ", parts)));
+    }
+
+    private static String kb(Long kb) {
+        return kb == null ? "-" : String.format(Locale.ROOT, "%,d kB", kb);
+    }
+
+    /** The fork spikes the latency monitor holds: how many, the largest and the latest. */
+    static String forks(BenchmarkRunReport r) {
+        if (r.redisForkHistory().isEmpty()) {
+            return "none";
+        }
+        long max = r.redisForkHistory().stream()
+                .mapToLong(LatencySpikeReport::ms)
+                .max()
+                .orElse(0);
+        long latest = r.redisForkHistory().get(r.redisForkHistory().size() - 1).ms();
+        return r.redisForkHistory().size() + " spikes (latest " + latest + " ms, max " + max + " ms)";
     }
 
     private static String verdict(Ansi ansi, String verdict) {

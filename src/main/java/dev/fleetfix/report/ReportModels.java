@@ -7,6 +7,7 @@ import dev.fleetfix.bench.FleetComparison;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.MetricComparison;
+import dev.fleetfix.bench.RedisEvidence;
 import dev.fleetfix.bench.Sweep;
 import dev.fleetfix.bench.SweepPoint;
 import dev.fleetfix.bench.TestComparison;
@@ -23,7 +24,9 @@ import dev.fleetfix.report.model.DiffReport;
 import dev.fleetfix.report.model.FleetComparisonReport;
 import dev.fleetfix.report.model.FleetEffectReport;
 import dev.fleetfix.report.model.GateReport;
+import dev.fleetfix.report.model.LatencyEventReport;
 import dev.fleetfix.report.model.LatencyPointReport;
+import dev.fleetfix.report.model.LatencySpikeReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.StepReport;
 import dev.fleetfix.report.model.SweepComparisonReport;
@@ -168,6 +171,23 @@ final class ReportModels {
                 r.evidence()
                         .map(e -> (Map<String, String>) new java.util.TreeMap<>(e.counters()))
                         .orElse(null),
+                r.evidence()
+                        .flatMap(e -> e.anonHugePagesKb().isPresent()
+                                ? java.util.Optional.of(e.anonHugePagesKb().getAsLong())
+                                : java.util.Optional.empty())
+                        .orElse(null),
+                r.evidence()
+                        .map(e -> e.latencyLatest().stream()
+                                .map(l -> new LatencyEventReport(l.event(), l.at(), l.latestMs(), l.maxMs()))
+                                .toList())
+                        .orElse(List.of()),
+                r.evidence()
+                        .map(e -> e.forkHistory().stream()
+                                .map(l -> new LatencySpikeReport(l.at(), l.ms()))
+                                .toList())
+                        .orElse(List.of()),
+                r.evidence().map(RedisEvidence::unread).orElse(List.of()),
+                r.controlFor().orElse(null),
                 r.point().map(ReportModels::point).orElse(null));
     }
 
@@ -234,7 +254,9 @@ final class ReportModels {
                 finite(m.adjustedP()),
                 m.floor(),
                 m.decisive(),
-                m.notDecisive().orElse(null));
+                m.notDecisive().orElse(null),
+                finite(m.beforeSampleMedian()),
+                finite(m.afterSampleMedian()));
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {

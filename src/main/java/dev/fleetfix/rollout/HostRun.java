@@ -55,6 +55,12 @@ final class HostRun {
     }
 
     HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state) throws InterruptedException {
+        return run(play, host, steps, state, List.of());
+    }
+
+    /** @param controls unchanged hosts of later batches, for benchmarks that measure controls */
+    HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state, List<Host> controls)
+            throws InterruptedException {
         Instant start = env.clock().instant();
         state.startPlay(play);
         env.listener().on(new HostStarted(start, play, host.name()));
@@ -77,7 +83,7 @@ final class HostRun {
             if (held.isPresent()) {
                 return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
             }
-            return runSteps(play, host, steps, state, shell, start);
+            return runSteps(play, host, steps, state, shell, start, controls);
         }
         if (lock.isPresent()) {
             Optional<String> refused;
@@ -95,7 +101,7 @@ final class HostRun {
             }
         }
         try {
-            return runSteps(play, host, steps, state, shell, start);
+            return runSteps(play, host, steps, state, shell, start, controls);
         } finally {
             lock.ifPresent(owner -> {
                 try {
@@ -108,7 +114,13 @@ final class HostRun {
     }
 
     private HostOutcome runSteps(
-            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, Instant start)
+            String play,
+            Host host,
+            List<PlannedStep> steps,
+            HostState state,
+            RemoteShell shell,
+            Instant start,
+            List<Host> controls)
             throws InterruptedException {
         SendLog sendLog = new SendLog();
         // the step in progress, for the waits it announces
@@ -125,7 +137,8 @@ final class HostRun {
                 env.sleeper(),
                 env.runStamp(),
                 env.pollInterval(),
-                wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)));
+                wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)),
+                controls);
         int index = 0;
         for (PlannedStep planned : steps) {
             index++;

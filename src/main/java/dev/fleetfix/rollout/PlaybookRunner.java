@@ -210,7 +210,16 @@ public final class PlaybookRunner {
                         i + 1,
                         batches.size(),
                         batch.stream().map(Host::name).toList()));
-                List<HostOutcome> results = runBatch(name, play, batch, hostRun);
+                // hosts of later batches that no step has touched yet (a resumed run's done hosts are
+                // changed already): controls for benchmarks that measure drift beside the change
+                List<Host> controls = new ArrayList<>();
+                for (List<Host> later : batches.subList(i + 1, batches.size())) {
+                    later.stream()
+                            .filter(h -> !control.doneBefore(name, h.name())
+                                    && outcomes.get(h.name()) == HostOutcome.UNTOUCHED)
+                            .forEach(controls::add);
+                }
+                List<HostOutcome> results = runBatch(name, play, batch, hostRun, controls);
                 boolean skippedForWindow = false;
                 for (int h = 0; h < batch.size(); h++) {
                     HostOutcome outcome = results.get(h);
@@ -235,7 +244,8 @@ public final class PlaybookRunner {
         }
 
         /** Runs one batch's hosts, at most forks at a time; a host's outcome per host, in batch order. */
-        private List<HostOutcome> runBatch(String name, PlannedPlay play, List<Host> batch, HostRun hostRun)
+        private List<HostOutcome> runBatch(
+                String name, PlannedPlay play, List<Host> batch, HostRun hostRun, List<Host> controls)
                 throws InterruptedException {
             List<Forks.Outcome<Host, HostOutcome>> ran =
                     Forks.runInterruptibly(batch, plan.options().forks(), host -> {
@@ -253,7 +263,8 @@ public final class PlaybookRunner {
                         if (control.stopRequested().isPresent() || windowClosed(play) || failures.breakerOpen()) {
                             return HostOutcome.UNTOUCHED;
                         }
-                        return hostRun.run(name, host, play.stepsByHost().get(host.name()), states.get(host.name()));
+                        return hostRun.run(
+                                name, host, play.stepsByHost().get(host.name()), states.get(host.name()), controls);
                     });
             List<HostOutcome> results = new ArrayList<>();
             for (Forks.Outcome<Host, HostOutcome> o : ran) {

@@ -35,7 +35,11 @@ final class BenchmarkArgs {
             "bgsave_interval",
             "threads",
             "calibrate",
-            "tcp_nodelay");
+            "tcp_nodelay",
+            "controls");
+
+    /** The most control hosts a benchmark step measures beside the changed one. */
+    private static final int MAX_CONTROLS = 16;
 
     /** {@code profile: auto}: fork-under-load when the host allows it, else plain. */
     static final String AUTO = "auto";
@@ -44,8 +48,10 @@ final class BenchmarkArgs {
      * @param plan what to run (with {@code auto}, the fork-under-load profile, tried first)
      * @param auto whether the profile was {@code auto}
      * @param calibrate measure the before side twice; the A/A difference is the noise floor
+     * @param controls how many unchanged hosts of later batches to measure right after each side
+     *     (difference in differences); 0 for none
      */
-    record Parsed(BenchPlan plan, boolean auto, boolean calibrate) {}
+    record Parsed(BenchPlan plan, boolean auto, boolean calibrate, int controls) {}
 
     private BenchmarkArgs() {}
 
@@ -112,7 +118,15 @@ final class BenchmarkArgs {
             if (calibrate && plan.isSweep()) {
                 throw args.error("calibrate: a sweep compares its points with each other, not with a calibration");
             }
-            return new Parsed(plan, auto && plan.engine() == BenchPlan.Engine.BUILTIN, calibrate);
+            int controls = controls(args);
+            if (controls > 0 && plan.engine() != BenchPlan.Engine.BUILTIN) {
+                throw args.error("controls: need engine builtin (a control host is loaded from this machine),"
+                        + " was engine redis-benchmark");
+            }
+            if (controls > 0 && plan.isSweep()) {
+                throw args.error("controls: a sweep compares its points with each other, not with control hosts");
+            }
+            return new Parsed(plan, auto && plan.engine() == BenchPlan.Engine.BUILTIN, calibrate, controls);
         } catch (BenchPlanBuilder.Invalid e) {
             throw args.error(e.render(e.field().key()));
         } catch (IllegalArgumentException e) {
@@ -130,5 +144,19 @@ final class BenchmarkArgs {
         if (value != null) {
             setter.accept(value);
         }
+    }
+
+    /** {@code controls: N}, 0 to 16 control hosts; 0 when not given. */
+    private static int controls(StepArgs args) {
+        Object value = args.raw().get("controls");
+        if (value == null) {
+            return 0;
+        }
+        String text = value.toString().strip();
+        boolean whole = !(value instanceof Double || value instanceof Float) && text.matches("[0-9]{1,2}");
+        if (!whole || Integer.parseInt(text) > MAX_CONTROLS) {
+            throw args.error("controls: expected a whole number from 0 to " + MAX_CONTROLS + ", was '" + value + "'");
+        }
+        return Integer.parseInt(text);
     }
 }

@@ -13,6 +13,7 @@ import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.RemoteShell;
 import java.util.ArrayList;
@@ -81,6 +82,32 @@ public final class BenchmarkStep implements StepType {
         String profileFact = "benchmark." + plan.name() + ".profile";
         String settingsFact = "benchmark." + plan.name() + ".settings";
         return ctx -> {
+            List<String> controlNotes = new ArrayList<>();
+            StepResult r = run(ctx, parsed, plan, profileFact, settingsFact, controlNotes);
+            if (controlNotes.isEmpty()) {
+                return r;
+            }
+            return new StepResult(
+                            r.status(),
+                            r.message() + "; " + String.join("; ", controlNotes),
+                            r.changes(),
+                            r.diffs(),
+                            r.gates(),
+                            r.facts(),
+                            r.benchmarks(),
+                            r.predicted())
+                    .withBenchmarks(r.benchmarks());
+        };
+    }
+
+    private StepResult run(
+            StepContext ctx,
+            BenchmarkArgs.Parsed parsed,
+            BenchPlan plan,
+            String profileFact,
+            String settingsFact,
+            List<String> controlNotes) {
+        {
             if (ctx.check()) {
                 return StepResult.skipped(CHECK_MODE);
             }
@@ -101,7 +128,8 @@ public final class BenchmarkStep implements StepType {
                                 Optional.empty());
                     }
                 }
-                HostBenchmark.Outcome first = runner.run(ctx.host(), ctx.shell(), p);
+                HostBenchmark.Outcome first =
+                        withControls(ctx, p, runner.run(ctx.host(), ctx.shell(), p), parsed.controls(), controlNotes);
                 if (!parsed.calibrate()
                         || first.rounds().isEmpty()
                         || first.failure().isPresent()) {
@@ -137,6 +165,62 @@ public final class BenchmarkStep implements StepType {
                 return result(plainOutcome, plain, note, facts);
             }
             return result(fork, plan, "", facts);
+        }
+    }
+
+    /**
+     * The changed host's rounds followed by those of up to {@code wanted} control hosts, measured
+     * right after it with the same plan: hosts of later batches that nothing has changed yet. Their
+     * drift between the before and after sides is taken out of the host's change (difference in
+     * differences). When none is left (the last batch), {@code notes} says so.
+     */
+    private HostBenchmark.Outcome withControls(
+            StepContext ctx, BenchPlan plan, HostBenchmark.Outcome measured, int wanted, List<String> notes) {
+        if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
+            return measured;
+        }
+        List<Host> controls = ctx.controls().stream().limit(wanted).toList();
+        if (controls.isEmpty()) {
+            notes.add("no control host left: no later batch holds an unchanged host, so drift is not taken out");
+            return measured;
+        }
+        List<BenchRun> all = new ArrayList<>(measured.rounds());
+        for (Host control : controls) {
+            HostBenchmark.Outcome o = runner.run(control, noShell(control), plan);
+            o.rounds().forEach(r -> all.add(r.asControlOf(ctx.host().name(), plan.phase())));
+            if (o.rounds().isEmpty()) {
+                notes.add("control " + control.name() + " not measured: "
+                        + o.failure().or(o::skipped).orElse("no rounds"));
+            } else {
+                notes.add("control " + control.name() + ": " + o.rounds().size() + " rounds");
+            }
+        }
+        return new HostBenchmark.Outcome(ctx.host(), all, measured.skipped(), measured.failure());
+    }
+
+    /**
+     * A control host is loaded from this machine and needs no shell; the steps of this run have not
+     * opened one to it (it belongs to a later batch), so Redis's figures that need one say so.
+     */
+    private static RemoteShell noShell(Host host) {
+        return new RemoteShell() {
+            @Override
+            public String hostName() {
+                return host.name();
+            }
+
+            @Override
+            public dev.fleetfix.transport.ExecResult exec(dev.fleetfix.transport.Command command) {
+                throw new UnsupportedOperationException("a control host's shell is not opened before its own batch");
+            }
+
+            @Override
+            public void put(String remotePath, byte[] content, int mode, boolean become) {
+                throw new UnsupportedOperationException("a control host's shell is not opened before its own batch");
+            }
+
+            @Override
+            public void close() {}
         };
     }
 
@@ -185,7 +269,8 @@ public final class BenchmarkStep implements StepType {
         }
         List<BenchRun> rounds =
                 all.stream().filter(r -> r.phase() == plan.phase()).toList();
-        long calibration = all.size() - rounds.size();
+        long calibration =
+                all.stream().filter(r -> r.phase() == Phase.CALIBRATION).count();
         StringBuilder text = new StringBuilder(plan.name() + " "
                 + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
                 + (rounds.size() == 1 ? " round" : " rounds")

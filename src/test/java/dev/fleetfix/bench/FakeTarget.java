@@ -28,6 +28,9 @@ final class FakeTarget implements BenchTarget {
     /** The TCP_NODELAY asked of each connection opened with one, in order. */
     final List<Boolean> tcpNoDelays = Collections.synchronizedList(new ArrayList<>());
 
+    final List<RedisEvidence.LatencyEvent> latencyLatest = new ArrayList<>();
+    final List<RedisEvidence.LatencySpike> forkHistory = new ArrayList<>();
+
     int errorsPerBatch;
     boolean closed;
 
@@ -50,6 +53,16 @@ final class FakeTarget implements BenchTarget {
                         "ok"));
         info.put("stats", Map.of("latest_fork_usec", "1234"));
         config.put("dir", "/var/lib/redis");
+    }
+
+    @Override
+    public List<RedisEvidence.LatencyEvent> latencyLatest() {
+        return List.copyOf(latencyLatest);
+    }
+
+    @Override
+    public List<RedisEvidence.LatencySpike> latencyHistory(String event) {
+        return event.equals("fork") ? List.copyOf(forkHistory) : List.of();
     }
 
     @Override

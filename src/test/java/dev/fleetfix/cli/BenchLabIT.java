@@ -2,6 +2,8 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
@@ -58,5 +60,73 @@ class BenchLabIT {
         assertThat(run.stdout()).as(run.toString()).containsPattern("lab-1\\s+MIX\\s+1\\s+\\d");
         assertThat(redisCli("--scan --pattern 'fleetfix:bench:*'")).isEmpty();
         assertThat(redisCli("GET user:1")).isEqualTo("keep me");
+    }
+
+    /**
+     * Redis's own figures come with the synthetic ones, at no extra load: with the latency monitor
+     * on and 100 MB to copy, the profile's BGSAVEs leave a fork in LATENCY HISTORY, and the Redis
+     * process's AnonHugePages (read as root over SSH) is a number, not a guess.
+     */
+    @Test
+    void jsonCarriesRedisOwnForkHugePageAndFragmentationFigures() throws Exception {
+        LabHost host = fleet.host("lab-1");
+        fleet.rootExec(
+                "lab-1",
+                "redis-benchmark -h " + host.address() + " -p " + host.redisPort()
+                        + " -t set -n 100000 -r 100000 -d 1000 -q >/dev/null");
+        assertThat(redisCli("CONFIG SET latency-monitor-threshold 1")).isEqualTo("OK");
+        try {
+            CliRun run = bench(
+                    "--json",
+                    "--profile",
+                    "fork-under-load",
+                    "--duration",
+                    "3s",
+                    "--warmup",
+                    "100ms",
+                    "-c",
+                    "4",
+                    "--bgsave-interval",
+                    "1s",
+                    "--rounds",
+                    "1");
+
+            assertThat(run.exitCode()).as(run.toString()).isZero();
+            JsonNode last =
+                    new ObjectMapper().readTree(run.stdout()).get("runs").get(0);
+            System.out.println("redis figures: " + last.get("redis_evidence") + " anon_huge_pages_kb="
+                    + last.get("redis_anon_huge_pages_kb") + " fork history=" + last.get("redis_fork_history")
+                    + " latest=" + last.get("redis_latency_latest") + " unread=" + last.get("redis_unread"));
+            JsonNode evidence = last.get("redis_evidence");
+            assertThat(evidence.get("latest_fork_usec").asLong())
+                    .as(run.stdout())
+                    .isPositive();
+            assertThat(evidence.get("rdb_last_cow_size").asLong())
+                    .as(run.stdout())
+                    .isNotNegative();
+            assertThat(evidence.get("mem_fragmentation_ratio").asDouble())
+                    .as(run.stdout())
+                    .isBetween(0.1, 50.0);
+            assertThat(evidence.get("latency_monitor_threshold").asText()).isEqualTo("1");
+            assertThat(last.get("redis_unread")).as(run.stdout()).isEmpty();
+            // 100 MB of keys: the process is at least that big, and the huge pages it holds are a
+            // number between none and all of it
+            assertThat(last.get("redis_anon_huge_pages_kb").isIntegralNumber())
+                    .as(run.stdout())
+                    .isTrue();
+            assertThat(last.get("redis_anon_huge_pages_kb").asLong()).isBetween(0L, 4_000_000L);
+            JsonNode forks = last.get("redis_fork_history");
+            assertThat(forks).as(run.stdout()).isNotEmpty();
+            for (JsonNode spike : forks) {
+                assertThat(spike.get("ms").asLong()).isGreaterThanOrEqualTo(1);
+                assertThat(spike.get("at").asLong()).isGreaterThan(1_700_000_000L);
+            }
+            assertThat(last.get("redis_latency_latest").findValuesAsText("event"))
+                    .contains("fork");
+        } finally {
+            redisCli("CONFIG SET latency-monitor-threshold 0");
+            redisCli("--scan --pattern 'key:*' | xargs -r -n 1000 redis-cli -h " + host.address() + " -p "
+                    + host.redisPort() + " UNLINK > /dev/null");
+        }
     }
 }

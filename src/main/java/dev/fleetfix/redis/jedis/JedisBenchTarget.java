@@ -6,6 +6,7 @@ import dev.fleetfix.bench.BenchOp;
 import dev.fleetfix.bench.BenchTarget;
 import dev.fleetfix.bench.BenchmarkException;
 import dev.fleetfix.bench.BenchmarkRefusedException;
+import dev.fleetfix.bench.RedisEvidence;
 import dev.fleetfix.bench.RunKeys;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisEndpoint;
@@ -32,6 +33,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.args.LatencyEvent;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -155,6 +157,23 @@ public final class JedisBenchTarget implements BenchTarget {
                     "CONFIG GET " + parameter,
                     e);
         }
+    }
+
+    @Override
+    public synchronized List<RedisEvidence.LatencyEvent> latencyLatest() {
+        return command("LATENCY LATEST", () -> admin.latencyLatest().values().stream()
+                .map(l -> new RedisEvidence.LatencyEvent(
+                        l.getCommand(), l.getTimestamp(), l.getLastEventLatency(), l.getMaxEventLatency()))
+                .toList());
+    }
+
+    @Override
+    public synchronized List<RedisEvidence.LatencySpike> latencyHistory(String event) {
+        LatencyEvent e =
+                LatencyEvent.valueOf(event.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        return command("LATENCY HISTORY " + event, () -> admin.latencyHistory(e).stream()
+                .map(h -> new RedisEvidence.LatencySpike(h.getTimestamp(), h.getLatency()))
+                .toList());
     }
 
     @Override

@@ -30,6 +30,11 @@ import java.util.List;
  * @param floor the smallest relative change taken as real (0.05, or a calibration's A/A difference)
  * @param decisive whether this figure can decide the verdict
  * @param notDecisive why not; null when decisive
+ * @param beforeSampleMedian median of the before samples (windows or rounds, see {@code
+ *     sample_unit}): {@code ratio} is {@code after_sample_median / before_sample_median}, so these
+ *     are the figures to show beside the change; the rounds' medians can differ from them by more
+ *     than the change. Null in files written before this field existed
+ * @param afterSampleMedian median of the after samples; null likewise
  */
 public record MetricReport(
         String metric,
@@ -50,7 +55,9 @@ public record MetricReport(
         Double adjustedP,
         Double floor,
         boolean decisive,
-        String notDecisive) {
+        String notDecisive,
+        Double beforeSampleMedian,
+        Double afterSampleMedian) {
     public MetricReport {
         before = List.copyOf(before);
         after = List.copyOf(after);

@@ -10,9 +10,16 @@
  * {@code notes}; each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
  * bootstrap interval {@code low}/{@code high}, the test's {@code p} and Holm-{@code adjusted_p},
  * the effect {@code floor}, and whether the figure is {@code decisive} (else {@code not_decisive}
- * says why). {@code fleet[].effects} holds, per figure, the hosts' ratios taken together. A sweep
- * (value sizes, TCP_NODELAY) marks each of its rounds with its {@code point}, lists the medians per
- * point in {@code sweep} and each point against its neighbour in {@code sweep_comparisons}. Readers
- * of older files get empty lists and nulls for these fields.
+ * says why), and {@code before_sample_median}/{@code after_sample_median}, the two figures the
+ * ratio is over (show these beside the change, not the rounds' {@code before_median}). The last
+ * round of each benchmark step carries Redis's own figures: {@code redis_evidence} (fork and
+ * copy-on-write counters, fragmentation, the latency monitor's threshold), {@code
+ * redis_anon_huge_pages_kb}, {@code redis_latency_latest}, {@code redis_fork_history}, and {@code
+ * redis_unread} naming what could not be read and why. A control round ({@code control_before},
+ * {@code control_after}) names the changed host in {@code control_for}. {@code fleet[].effects}
+ * holds, per figure, the hosts' ratios taken together. A sweep (value sizes, TCP_NODELAY) marks
+ * each of its rounds with its {@code point}, lists the medians per point in {@code sweep} and each
+ * point against its neighbour in {@code sweep_comparisons}. Readers of older files get empty lists
+ * and nulls for these fields.
  */
 package dev.fleetfix.report.model;

@@ -16,8 +16,9 @@ public record BenchmarkFinished(Instant at, String play, String host, int index,
         implements RunEvent {
     public BenchmarkFinished {
         Objects.requireNonNull(run, "run");
-        if (!run.host().equals(host)) {
-            throw new IllegalArgumentException("run.host must be " + host + ", was " + run.host());
+        // a control round is measured on another host, for this one
+        if (!run.host().equals(host) && !run.controlFor().filter(host::equals).isPresent()) {
+            throw new IllegalArgumentException("run.host must be " + host + " (or a control of it), was " + run.host());
         }
     }
 }

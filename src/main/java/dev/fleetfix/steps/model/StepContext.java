@@ -9,6 +9,7 @@ import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.transport.RemoteShell;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,8 @@ import java.util.Objects;
  * @param runStamp the run's id ({@code 20261128T013000Z-3f9a1c07}), used in backup file names
  * @param pollInterval how often gates poll
  * @param waits told of every wait that lasts, or may last, noticeably long ({@link Wait})
+ * @param controls hosts of this play's later batches that nothing has changed yet, in batch order:
+ *     the control hosts a benchmark may measure beside this one (empty in the last batch)
  */
 public record StepContext(
         Host host,
@@ -39,7 +42,8 @@ public record StepContext(
         Sleeper sleeper,
         String runStamp,
         Duration pollInterval,
-        WaitListener waits) {
+        WaitListener waits,
+        List<Host> controls) {
 
     public StepContext {
         Objects.requireNonNull(waits, "waits");
@@ -53,6 +57,37 @@ public record StepContext(
         Objects.requireNonNull(sleeper, "sleeper");
         Objects.requireNonNull(runStamp, "runStamp");
         Objects.requireNonNull(pollInterval, "pollInterval");
+        controls = List.copyOf(controls);
+    }
+
+    /** A context without control hosts. */
+    public StepContext(
+            Host host,
+            RemoteShell shell,
+            GateTarget.Connect redis,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels,
+            boolean check,
+            HostState state,
+            Clock clock,
+            Sleeper sleeper,
+            String runStamp,
+            Duration pollInterval,
+            WaitListener waits) {
+        this(
+                host,
+                shell,
+                redis,
+                primaries,
+                sentinels,
+                check,
+                state,
+                clock,
+                sleeper,
+                runStamp,
+                pollInterval,
+                waits,
+                List.of());
     }
 
     /** A context whose waits nobody is told about. */
@@ -90,6 +125,7 @@ public record StepContext(
     /** The same context, gates polling every {@code interval}. */
     public StepContext withPollInterval(Duration interval) {
         return new StepContext(
-                host, shell, redis, primaries, sentinels, check, state, clock, sleeper, runStamp, interval, waits);
+                host, shell, redis, primaries, sentinels, check, state, clock, sleeper, runStamp, interval, waits,
+                controls);
     }
 }
