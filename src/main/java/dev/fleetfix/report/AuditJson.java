@@ -1,14 +1,12 @@
 package dev.fleetfix.report;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fleetfix.checks.AuditSummary;
-import dev.fleetfix.checks.BootSetting;
 import dev.fleetfix.checks.BootSource;
-import dev.fleetfix.checks.Finding;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostFacts;
 import dev.fleetfix.checks.RedisFacts;
@@ -23,8 +21,8 @@ import java.util.OptionalLong;
 
 /**
  * The audit as JSON for machines, with the same facts as the table. Field names are snake_case and
- * stable: they are written out here one by one, not derived from the Java model, so renaming a record
- * component cannot change them. A fact that is unknown is {@code null}.
+ * stable: they are named here, in records of their own, not derived from the checks' model, so renaming a
+ * fact cannot change them. A fact that is unknown is {@code null}.
  *
  * <pre>
  * {"hosts": [{"host", "verdict", "findings": [{"severity", "code", "text"}],
@@ -39,127 +37,173 @@ public final class AuditJson {
     private AuditJson() {}
 
     public static String render(List<HostAudit> audits) {
-        ObjectNode root = MAPPER.createObjectNode();
-        ArrayNode hosts = root.putArray("hosts");
-        audits.forEach(audit -> hosts.add(host(audit)));
         AuditSummary summary = AuditSummary.of(audits);
-        ObjectNode counts = root.putObject("summary");
-        counts.put("hosts", summary.hosts());
-        counts.put("ok", summary.ok());
-        counts.put("at_risk", summary.atRisk());
-        counts.put("unreachable", summary.unreachable());
+        Audit audit = new Audit(
+                audits.stream().map(AuditJson::host).toList(),
+                new Summary(summary.hosts(), summary.ok(), summary.atRisk(), summary.unreachable()));
         try {
-            return MAPPER.writeValueAsString(root) + "\n";
+            return MAPPER.writeValueAsString(audit) + "\n";
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static ObjectNode host(HostAudit audit) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("host", audit.host());
-        node.put("verdict", audit.verdict().word());
-        ArrayNode findings = node.putArray("findings");
-        for (Finding finding : audit.findings()) {
-            ObjectNode f = findings.addObject();
-            f.put("severity", finding.severity().word());
-            f.put("code", finding.code());
-            f.put("text", finding.text());
-        }
-        if (audit.facts().isPresent()) {
-            node.set("facts", facts(audit.facts().get()));
-        } else {
-            node.putNull("facts");
-        }
-        return node;
+    // The document, record by record; the field names and their order are the contract.
+
+    @JsonPropertyOrder({"hosts", "summary"})
+    record Audit(List<HostJson> hosts, Summary summary) {}
+
+    @JsonPropertyOrder({"hosts", "ok", "at_risk", "unreachable"})
+    record Summary(int hosts, int ok, @JsonProperty("at_risk") int atRisk, int unreachable) {}
+
+    @JsonPropertyOrder({"host", "verdict", "findings", "facts"})
+    record HostJson(String host, String verdict, List<FindingJson> findings, FactsJson facts) {}
+
+    @JsonPropertyOrder({"severity", "code", "text"})
+    record FindingJson(String severity, String code, String text) {}
+
+    @JsonPropertyOrder({
+        "kernel",
+        "root",
+        "thp",
+        "thp_boot",
+        "vm_overcommit_memory",
+        "net_core_somaxconn",
+        "redis",
+        "redis_process"
+    })
+    record FactsJson(
+            String kernel,
+            boolean root,
+            Thp thp,
+            @JsonProperty("thp_boot") Boot thpBoot,
+            @JsonProperty("vm_overcommit_memory") Integer vmOvercommitMemory,
+            @JsonProperty("net_core_somaxconn") Integer netCoreSomaxconn,
+            RedisJson redis,
+            @JsonProperty("redis_process") ProcessJson redisProcess) {}
+
+    @JsonPropertyOrder({"sysfs_dir", "enabled", "defrag"})
+    record Thp(@JsonProperty("sysfs_dir") String sysfsDir, String enabled, String defrag) {}
+
+    @JsonPropertyOrder({"persisted", "enabled_after_reboot", "kernel_default", "persisted_by", "settings"})
+    record Boot(
+            boolean persisted,
+            @JsonProperty("enabled_after_reboot") String enabledAfterReboot,
+            @JsonProperty("kernel_default") String kernelDefault,
+            @JsonProperty("persisted_by") List<String> persistedBy,
+            List<Setting> settings) {}
+
+    @JsonPropertyOrder({"source", "file", "line", "target", "mode", "active"})
+    record Setting(String source, String file, String line, String target, String mode, boolean active) {}
+
+    @JsonPropertyOrder({
+        "endpoint",
+        "reachable",
+        "error",
+        "auth_failed",
+        "refused_commands",
+        "version",
+        "flavour",
+        "redis_compat_version",
+        "mode",
+        "role",
+        "disable_thp",
+        "tcp_backlog",
+        "process_id"
+    })
+    record RedisJson(
+            String endpoint,
+            boolean reachable,
+            String error,
+            @JsonProperty("auth_failed") boolean authFailed,
+            @JsonProperty("refused_commands") List<String> refusedCommands,
+            String version,
+            String flavour,
+            @JsonProperty("redis_compat_version") String redisCompatVersion,
+            String mode,
+            String role,
+            @JsonProperty("disable_thp") Boolean disableThp,
+            @JsonProperty("tcp_backlog") Integer tcpBacklog,
+            @JsonProperty("process_id") Long processId) {}
+
+    @JsonPropertyOrder({"pid", "pid_source", "anon_huge_pages_kb", "error"})
+    record ProcessJson(
+            Long pid,
+            @JsonProperty("pid_source") String pidSource,
+            @JsonProperty("anon_huge_pages_kb") Long anonHugePagesKb,
+            String error) {}
+
+    private static HostJson host(HostAudit audit) {
+        return new HostJson(
+                audit.host(),
+                audit.verdict().word(),
+                audit.findings().stream()
+                        .map(f -> new FindingJson(f.severity().word(), f.code(), f.text()))
+                        .toList(),
+                audit.facts().map(AuditJson::facts).orElse(null));
     }
 
-    private static ObjectNode facts(HostFacts facts) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("kernel", facts.kernelRelease());
-        node.put("root", facts.root());
-        ObjectNode thp = node.putObject("thp");
-        thp.put("sysfs_dir", facts.thp().sysfsDir().orElse(null));
-        thp.put("enabled", word(facts.thp().enabled()));
-        thp.put("defrag", word(facts.thp().defrag()));
-        node.set("thp_boot", boot(facts));
-        put(node, "vm_overcommit_memory", facts.overcommitMemory());
-        put(node, "net_core_somaxconn", facts.somaxconn());
-        node.set("redis", redis(facts.redis()));
-        node.set("redis_process", process(facts.redisProcess()));
-        return node;
+    private static FactsJson facts(HostFacts facts) {
+        return new FactsJson(
+                facts.kernelRelease(),
+                facts.root(),
+                new Thp(
+                        facts.thp().sysfsDir().orElse(null),
+                        word(facts.thp().enabled()),
+                        word(facts.thp().defrag())),
+                boot(facts),
+                boxed(facts.overcommitMemory()),
+                boxed(facts.somaxconn()),
+                redis(facts.redis()),
+                process(facts.redisProcess()));
     }
 
-    private static ObjectNode boot(HostFacts facts) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("persisted", facts.boot().persisted());
-        node.put("enabled_after_reboot", word(facts.boot().enabledAfterReboot()));
-        node.put("kernel_default", word(facts.boot().kernelDefault()));
-        ArrayNode sources = node.putArray("persisted_by");
-        facts.boot().activeSources().stream().map(BootSource::word).forEach(sources::add);
-        ArrayNode settings = node.putArray("settings");
-        for (BootSetting setting : facts.boot().settings()) {
-            ObjectNode s = settings.addObject();
-            s.put("source", setting.source().word());
-            s.put("file", setting.file());
-            s.put("line", setting.line());
-            s.put("target", setting.target());
-            s.put("mode", word(setting.mode()));
-            s.put("active", setting.active());
-        }
-        return node;
+    private static Boot boot(HostFacts facts) {
+        return new Boot(
+                facts.boot().persisted(),
+                word(facts.boot().enabledAfterReboot()),
+                word(facts.boot().kernelDefault()),
+                facts.boot().activeSources().stream().map(BootSource::word).toList(),
+                facts.boot().settings().stream()
+                        .map(s -> new Setting(
+                                s.source().word(), s.file(), s.line(), s.target(), word(s.mode()), s.active()))
+                        .toList());
     }
 
-    private static ObjectNode redis(RedisFacts redis) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("endpoint", redis.endpoint());
-        node.put("reachable", redis.reachable());
-        node.put("error", redis.error().orElse(null));
-        node.put("auth_failed", redis.authFailed());
-        redis.refused().forEach(node.putArray("refused_commands")::add);
-        node.put("version", redis.version().orElse(null));
-        node.put("flavour", redis.server().map(v -> v.flavour().word()).orElse(null));
-        node.put(
-                "redis_compat_version",
-                redis.server().map(v -> v.redisCompat().toString()).orElse(null));
-        node.put("mode", redis.server().flatMap(RedisServer::mode).orElse(null));
-        node.put("role", redis.role().orElse(null));
-        if (redis.disableThp().isPresent()) {
-            node.put("disable_thp", redis.disableThp().get());
-        } else {
-            node.putNull("disable_thp");
-        }
-        put(node, "tcp_backlog", redis.tcpBacklog());
-        put(node, "process_id", redis.processId());
-        return node;
+    private static RedisJson redis(RedisFacts redis) {
+        return new RedisJson(
+                redis.endpoint(),
+                redis.reachable(),
+                redis.error().orElse(null),
+                redis.authFailed(),
+                redis.refused(),
+                redis.version().orElse(null),
+                redis.server().map(v -> v.flavour().word()).orElse(null),
+                redis.server().map(v -> v.redisCompat().toString()).orElse(null),
+                redis.server().flatMap(RedisServer::mode).orElse(null),
+                redis.role().orElse(null),
+                redis.disableThp().orElse(null),
+                boxed(redis.tcpBacklog()),
+                boxed(redis.processId()));
     }
 
-    private static ObjectNode process(RedisProcess process) {
-        ObjectNode node = MAPPER.createObjectNode();
-        put(node, "pid", process.pid());
-        node.put("pid_source", process.pidSource().orElse(null));
-        put(node, "anon_huge_pages_kb", process.anonHugePagesKb());
-        node.put("error", process.error().orElse(null));
-        return node;
+    private static ProcessJson process(RedisProcess process) {
+        return new ProcessJson(
+                boxed(process.pid()),
+                process.pidSource().orElse(null),
+                boxed(process.anonHugePagesKb()),
+                process.error().orElse(null));
     }
 
     private static String word(Optional<ThpMode> mode) {
         return mode.map(ThpMode::word).orElse(null);
     }
 
-    private static void put(ObjectNode node, String field, OptionalInt value) {
-        if (value.isPresent()) {
-            node.put(field, value.getAsInt());
-        } else {
-            node.putNull(field);
-        }
+    private static Integer boxed(OptionalInt value) {
+        return value.isPresent() ? value.getAsInt() : null;
     }
 
-    private static void put(ObjectNode node, String field, OptionalLong value) {
-        if (value.isPresent()) {
-            node.put(field, value.getAsLong());
-        } else {
-            node.putNull(field);
-        }
+    private static Long boxed(OptionalLong value) {
+        return value.isPresent() ? value.getAsLong() : null;
     }
 }

@@ -1,8 +1,10 @@
 package dev.fleetfix.rollout;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fleetfix.InputException;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
@@ -159,34 +161,52 @@ public final class RunJournal implements RunListener, AutoCloseable {
 
     @Override
     public void on(RunEvent event) {
-        ObjectNode line = JSON.createObjectNode();
-        line.put("at", event.at().toString());
+        String at = event.at().toString();
+        Object line;
         if (event instanceof RunStarted e) {
-            line.put("event", "run_started")
-                    .put("run", e.runId())
-                    .put("playbook", e.playbook().toString());
-            line.putPOJO("hosts", e.hosts());
+            line = new RunStartedLine(at, "run_started", e.runId(), e.playbook().toString(), e.hosts());
         } else if (event instanceof HostFinished e) {
-            line.put("event", "host_finished")
-                    .put("play", e.play())
-                    .put("host", e.host())
-                    .put("outcome", e.outcome().name())
-                    .put("reason", HeadTail.cut(e.reason(), REASON_CHARS));
+            line = new HostFinishedLine(
+                    at,
+                    "host_finished",
+                    e.play(),
+                    e.host(),
+                    e.outcome().name(),
+                    HeadTail.cut(e.reason(), REASON_CHARS));
         } else if (event instanceof PlayHalted e) {
-            line.put("event", "halted").put("play", e.play()).put("reason", e.reason());
+            line = new HaltedLine(at, "halted", e.play(), e.reason());
         } else if (event instanceof WindowClosed e) {
-            line.put("event", "window_closed").put("play", e.play()).put("window", e.window());
+            line = new WindowClosedLine(at, "window_closed", e.play(), e.window());
         } else if (event instanceof RunEnded e) {
-            line.put("event", "run_ended")
-                    .put("outcome", e.summary().outcome().name())
-                    .put("reason", e.summary().reason());
+            line = new RunEndedLine(
+                    at, "run_ended", e.summary().outcome().name(), e.summary().reason());
         } else {
             return;
         }
         append(line);
     }
 
-    private synchronized void append(ObjectNode line) {
+    // The journal's lines, one record a kind, fields in the order they are written.
+    @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit"})
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ApplyLine(String event, String run, String playbook, String inventory, String limit) {}
+
+    @JsonPropertyOrder({"at", "event", "run", "playbook", "hosts"})
+    record RunStartedLine(String at, String event, String run, String playbook, List<String> hosts) {}
+
+    @JsonPropertyOrder({"at", "event", "play", "host", "outcome", "reason"})
+    record HostFinishedLine(String at, String event, String play, String host, String outcome, String reason) {}
+
+    @JsonPropertyOrder({"at", "event", "play", "reason"})
+    record HaltedLine(String at, String event, String play, String reason) {}
+
+    @JsonPropertyOrder({"at", "event", "play", "window"})
+    record WindowClosedLine(String at, String event, String play, String window) {}
+
+    @JsonPropertyOrder({"at", "event", "outcome", "reason"})
+    record RunEndedLine(String at, String event, String outcome, String reason) {}
+
+    private synchronized void append(Object line) {
         written = true;
         try {
             ByteBuffer bytes = ByteBuffer.wrap((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -203,14 +223,12 @@ public final class RunJournal implements RunListener, AutoCloseable {
      * so that {@code --resume DIR} alone runs the same thing again.
      */
     public void invocation(String runId, Path playbook, Optional<Path> inventory, Optional<String> limit) {
-        ObjectNode line = JSON.createObjectNode();
-        line.put("event", "apply")
-                .put("run", runId)
-                .put("playbook", playbook.toAbsolutePath().normalize().toString());
-        inventory.ifPresent(
-                i -> line.put("inventory", i.toAbsolutePath().normalize().toString()));
-        limit.ifPresent(l -> line.put("limit", l));
-        append(line);
+        append(new ApplyLine(
+                "apply",
+                runId,
+                playbook.toAbsolutePath().normalize().toString(),
+                inventory.map(i -> i.toAbsolutePath().normalize().toString()).orElse(null),
+                limit.orElse(null)));
     }
 
     /**
@@ -254,9 +272,13 @@ public final class RunJournal implements RunListener, AutoCloseable {
             if (text.isBlank()) {
                 continue;
             }
-            JsonNode line;
+            Line line;
             try {
-                line = JSON.readTree(text);
+                JsonNode tree = JSON.readTree(text);
+                if (!tree.isObject()) {
+                    continue;
+                }
+                line = JSON.treeToValue(tree, Line.class);
             } catch (IOException e) {
                 // A run killed mid-write leaves a partial last line; anything else is not our journal.
                 if (n == lines.size()) {
@@ -264,31 +286,42 @@ public final class RunJournal implements RunListener, AutoCloseable {
                 }
                 throw new IllegalArgumentException(file + ":" + n + ": not a journal line: " + e.getMessage());
             }
-            switch (line.path("event").asText()) {
+            switch (line.event() == null ? "" : line.event()) {
                 case "apply" -> {
-                    text(line, "run").ifPresent(runs::add);
-                    playbook =
-                            playbook.or(() -> Optional.of(line.path("playbook").asText()));
-                    inventory = inventory.or(() -> text(line, "inventory"));
-                    limit = limit.or(() -> text(line, "limit"));
+                    Optional.ofNullable(line.run()).ifPresent(runs::add);
+                    String book = line.playbook() == null ? "" : line.playbook();
+                    playbook = playbook.or(() -> Optional.of(book));
+                    inventory = inventory.or(() -> Optional.ofNullable(line.inventory()));
+                    limit = limit.or(() -> Optional.ofNullable(line.limit()));
                 }
                 case "host_finished" -> {
-                    String key = RunControl.key(
-                            line.path("play").asText(), line.path("host").asText());
-                    if (line.path("outcome").asText().equals(HostOutcome.DONE.name())) {
+                    String key = RunControl.key(orEmpty(line.play()), orEmpty(line.host()));
+                    if (HostOutcome.DONE.name().equals(line.outcome())) {
                         done.add(key);
                     } else {
                         done.remove(key);
                     }
                 }
-                case "run_ended" -> outcome = Optional.of(line.path("outcome").asText());
+                case "run_ended" -> outcome = Optional.of(orEmpty(line.outcome()));
                 default -> {}
             }
         }
         return new Resumable(playbook, inventory, limit, done, outcome, runs);
     }
 
-    private static Optional<String> text(JsonNode line, String field) {
-        return line.hasNonNull(field) ? Optional.of(line.get(field).asText()) : Optional.empty();
+    private static String orEmpty(String text) {
+        return text == null ? "" : text;
     }
+
+    /** Any journal line, as read back: the fields resuming needs. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Line(
+            String event,
+            String run,
+            String playbook,
+            String inventory,
+            String limit,
+            String play,
+            String host,
+            String outcome) {}
 }
