@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -124,14 +125,15 @@ public final class LabCommand implements Runnable {
                 description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
                         + " (replicated, and a Sentinel on every host), cluster (a Redis Cluster of primary/replica"
                         + " pairs) or eras (Redis 2.8, 6.2, 7.0, 8.0, Valkey 8.1, a host with three instances, a host"
-                        + " without systemd) (default: ${DEFAULT-VALUE}).")
+                        + " without systemd) or scale (up to 1000 sshd-only hosts in one container, for audit"
+                        + " benchmarks: no init, no restarts, Redis shared by 16 hosts) (default: ${DEFAULT-VALUE}).")
         LabPreset preset;
 
         @Override
         public void run() {
             int count = hosts == null ? preset.defaultHosts() : hosts;
-            if (count < 1 || count > LabFleet.MAX_HOSTS) {
-                throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + count);
+            if (count < 1 || count > preset.maxHosts()) {
+                throw new InputException("--hosts must be 1.." + preset.maxHosts() + ", was " + count);
             }
             List<LabHostSpec> specs;
             try {
@@ -141,7 +143,7 @@ public final class LabCommand implements Runnable {
             }
             PrintWriter err = spec.commandLine().getErr();
             long started = System.nanoTime();
-            LabFleet fleet = LabFleet.start(specs, LabSettings.forUser(home.dir, line -> {
+            LabFleet fleet = LabFleet.start(preset, specs, LabSettings.forUser(home.dir, line -> {
                 err.println("lab: " + line);
                 err.flush();
             }));
@@ -202,7 +204,9 @@ public final class LabCommand implements Runnable {
                                     status.redisUp() ? "up" : "down",
                                     status.role().orElse("-"),
                                     status.instances().get(0).server().orElse("-"),
-                                    host.init() == LabInit.SYSV ? "  init sysv" : "",
+                                    host.init() == LabInit.SYSTEMD
+                                            ? ""
+                                            : "  init " + host.init().name().toLowerCase(Locale.ROOT),
                                     host.sentinelPort().isPresent()
                                             ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
                                             : "")
