@@ -14,7 +14,9 @@ for line in open(results):
     key = (int(parts[1]), parts[0])
     if key not in runs:
         order.append(key)
-    runs[key].append(dict(zip(FIELDS, map(float, parts[3:]))))
+    run = dict(zip(FIELDS, map(float, parts[3:11])))
+    run["ok"] = parts[11] == "ok" if len(parts) > 11 else True
+    runs[key].append(run)
 load = defaultdict(dict)
 for line in open(loads):
     n, when, value = line.split()
@@ -43,8 +45,9 @@ for n in sorted(by_n):
         c = cpu(key)
         print(f"{key[1]:<20}{n:>5}{med(key, 'wall'):>9.2f}{c:>8.2f}{c / n * 1000:>8.1f}ms"
               f"{max(r['rss'] for r in runs[key]) / 1024:>9.0f}{max(r['procs'] for r in runs[key]):>7.0f}"
-              f"{max(r['threads'] for r in runs[key]):>9.0f}{max(r['fds'] for r in runs[key]):>7.0f}")
-    if "ansible" in ansible and "not installed" in ansible:
+              f"{max(r['threads'] for r in runs[key]):>9.0f}{max(r['fds'] for r in runs[key]):>7.0f}"
+              + ("" if all(r["ok"] for r in runs[key]) else "  FAILED: not every host reached"))
+    if "not installed" in ansible:
         print(f"{'ansible-playbook':<20}{n:>5}  not installed")
     print(f"    load average (1/5/15 min) at start {load[n].get('start', '?')}, at end {load[n].get('end', '?')}")
 print()
