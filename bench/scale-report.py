@@ -96,4 +96,4 @@ for c, name in enumerate(sorted(series)):
 out.append("</svg>")
 with open(svg_path, "w") as f:
     f.write("\n".join(out) + "\n")
-print(f"\nchart: {svg_path}")
+print(f"\nchart: target/bench/{svg_path.rsplit('/', 1)[-1]}")
