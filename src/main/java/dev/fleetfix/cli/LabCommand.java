@@ -122,7 +122,8 @@ public final class LabCommand implements Runnable {
                 description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
                         + " (replicated, and a Sentinel on every host), cluster (a Redis Cluster of primary/replica"
                         + " pairs) or eras (Redis 2.8, 6.2, 7.0, 8.0, Valkey 8.1, a host with three instances, a host"
-                        + " without systemd) (default: ${DEFAULT-VALUE}).")
+                        + " without systemd) or scale (up to 1000 sshd-only hosts in one container, for audit"
+                        + " benchmarks: no init, no restarts, Redis shared by 16 hosts) (default: ${DEFAULT-VALUE}).")
         LabPreset preset;
 
         @Option(
@@ -136,8 +137,8 @@ public final class LabCommand implements Runnable {
         @Override
         public void run() {
             int count = hosts == null ? preset.defaultHosts() : hosts;
-            if (count < 1 || count > LabFleet.MAX_HOSTS) {
-                throw new InputException("--hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + count);
+            if (count < 1 || count > preset.maxHosts()) {
+                throw new InputException("--hosts must be 1.." + preset.maxHosts() + ", was " + count);
             }
             List<LabHostSpec> specs;
             try {
@@ -151,7 +152,7 @@ public final class LabCommand implements Runnable {
                 err.println("lab: " + line);
                 err.flush();
             });
-            LabFleet fleet = LabFleet.start(specs, realThp ? settings.withRealThp() : settings);
+            LabFleet fleet = LabFleet.start(preset, specs, realThp ? settings.withRealThp() : settings);
             PrintWriter out = spec.commandLine().getOut();
             out.printf(
                     "lab %s: %d hosts up in %.1f s (%s%s)%n",

@@ -59,8 +59,7 @@ final class LabBuilder {
     private Map<LabHost, String> createContainers(LabTopology topology, Map<LabImage.Suite, String> images) {
         List<LabHostSpec> specs = topology.specs();
         Set<String> claimed = docker.allLabContainers().stream()
-                .map(c -> c.getLabels().get(LabDocker.LABEL_ADDRESS))
-                .filter(a -> a != null)
+                .flatMap(c -> LabHostLabels.addresses(c.getLabels()).stream())
                 .collect(Collectors.toCollection(HashSet::new));
         List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, claimed);
         Map<String, LabHost> hostByName = new LinkedHashMap<>();
@@ -166,7 +165,7 @@ final class LabBuilder {
                 inventory(dir), LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles));
     }
 
-    private static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {
+    static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {
         Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), LOCK_FILE);
         FileChannel channel;
         try {

@@ -43,6 +43,8 @@ final class LabDocker {
     static final String LABEL_REDIS_PORTS = "dev.fleetfix.lab.redis-ports";
     static final String LABEL_SERVER = "dev.fleetfix.lab.server";
     static final String LABEL_INIT = "dev.fleetfix.lab.init";
+    /** Every address a scale lab's one container claims, comma-separated. */
+    static final String LABEL_ADDRESSES = "dev.fleetfix.lab.addresses";
 
     /** PID 1 of a host without systemd, in the image (build-image.sh). */
     static final String SYSV_INIT = "/usr/local/sbin/sysv-init";
@@ -128,7 +130,10 @@ final class LabDocker {
                 .withEnv("container=docker")
                 .withLabels(labels)
                 .withHostConfig(hostConfig);
-        if (init == LabInit.SYSV) {
+        if (init == LabInit.NONE) {
+            // the scale lab: its start script is PID 1 and stops its daemons on SIGTERM
+            create.withCmd("bash", "/etc/fleetfix-lab/start.sh").withStopSignal("SIGTERM");
+        } else if (init == LabInit.SYSV) {
             // the init script runs the stop scripts on SIGTERM, as SysV init does on 'telinit 0'
             create.withCmd(SYSV_INIT).withStopSignal("SIGTERM");
         } else {

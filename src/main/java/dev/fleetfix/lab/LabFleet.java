@@ -71,6 +71,33 @@ public final class LabFleet implements AutoCloseable {
     }
 
     /**
+     * Starts the preset's hosts ({@code specs}, as {@link LabPreset#specs} laid them out): a scale lab in one
+     * container, any other preset as {@link #start(List, LabSettings)}.
+     */
+    public static LabFleet start(LabPreset preset, List<LabHostSpec> specs, LabSettings settings) {
+        if (preset != LabPreset.SCALE) {
+            return start(specs, settings);
+        }
+        if (settings.realThp()) {
+            throw new LabException("real THP is for full lab hosts, whose Redis is restarted under it; the scale"
+                    + " preset's hosts share Redis processes and are never restarted");
+        }
+        LabDocker docker = LabDocker.connect();
+        String image = LabImage.ensure(docker, settings.home(), settings.progress(), LabImage.Suite.BOOKWORM);
+        String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        Path dir = settings.home().resolve(id);
+        try {
+            settings.progress().accept("starting " + specs.size() + " scale hosts in one container");
+            Map<LabHost, String> containers = new LabScale(id, dir, docker).start(specs.size(), image);
+            return new LabFleet(id, dir, docker, containers, settings.outliveJvm());
+        } catch (RuntimeException e) {
+            removeContainers(docker, id);
+            LabBuilder.deleteTree(dir);
+            throw e;
+        }
+    }
+
+    /**
      * Starts the hosts and returns once they are ready to work on: sshd and Redis answer, every replica's link to
      * its primary is up, a Redis Cluster is formed and {@code cluster_state:ok} on every node, and every Sentinel
      * knows the primary, its replicas and the other Sentinels.
@@ -137,7 +164,11 @@ public final class LabFleet implements AutoCloseable {
                 Comparator.comparingInt(c -> Integer.parseInt(c.getLabels().getOrDefault(LabDocker.LABEL_INDEX, "0"))));
         Map<LabHost, String> containers = new LinkedHashMap<>();
         for (Container container : found) {
-            containers.put(LabHostLabels.host(container.getLabels()), container.getId());
+            if (LabInit.NONE.name().equals(container.getLabels().get(LabDocker.LABEL_INIT))) {
+                LabScale.hosts(labDir).forEach(host -> containers.put(host, container.getId()));
+            } else {
+                containers.put(LabHostLabels.host(container.getLabels()), container.getId());
+            }
         }
         return new LabFleet(properties.id(), labDir, docker, containers, true);
     }
@@ -269,6 +300,7 @@ public final class LabFleet implements AutoCloseable {
      * change. Returns when sshd, Redis and the host's Sentinel, if it runs one, answer again.
      */
     public void reboot(String host) {
+        withInit(host, "reboot");
         files(host).resetThp();
         docker.restart(container(host));
         new LabBoot(docker).awaitReady(host(host), container(host), true);
@@ -276,11 +308,13 @@ public final class LabFleet implements AutoCloseable {
 
     /** Powers the host off: sshd and Redis stop answering. */
     public void stop(String host) {
+        withInit(host, "power off");
         docker.stop(container(host));
     }
 
     /** Powers the host on (THP files at their boot mode) and waits for sshd, Redis and its Sentinel. */
     public void start(String host) {
+        withInit(host, "power on");
         files(host).resetThp();
         docker.start(container(host));
         new LabBoot(docker).awaitReady(host(host), container(host), true);
@@ -293,6 +327,7 @@ public final class LabFleet implements AutoCloseable {
      * restarts it.
      */
     public void killRedis(String host) {
+        withInit(host, "kill Redis on");
         LabHost target = host(host);
         checked(
                 host,
@@ -329,6 +364,7 @@ public final class LabFleet implements AutoCloseable {
     }
 
     private void service(String host, List<String> services, String action) {
+        withInit(host, action + " a service on");
         if (host(host).init() == LabInit.SYSV) {
             for (String service : services) {
                 checked(host, "/etc/init.d/" + service + " " + action);
@@ -338,11 +374,19 @@ public final class LabFleet implements AutoCloseable {
         }
     }
 
+    /** A scale host shares its container and Redis with others and has no init: refuse what needs one. */
+    private void withInit(String host, String action) {
+        if (host(host).init() == LabInit.NONE) {
+            throw new LabException("cannot " + action + " " + host + ": it is a scale lab host (sshd and a shared"
+                    + " Redis, no init); use a full lab (fleetfix lab up without --preset scale)");
+        }
+    }
+
     /** Each host's container state, whether its sshd, Redis and Sentinel answer, and its Redis role. */
     public List<LabHostStatus> status() {
         Map<String, String> states = new LinkedHashMap<>();
         for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
-            states.put(container.getLabels().get(LabDocker.LABEL_HOST), container.getState());
+            states.put(container.getId(), container.getState());
         }
         List<LabHostStatus> status = new ArrayList<>();
         for (LabHost host : hosts.values()) {
@@ -360,7 +404,7 @@ public final class LabFleet implements AutoCloseable {
             boolean redisUp = instances.get(0).up();
             status.add(new LabHostStatus(
                     host,
-                    states.getOrDefault(host.name(), "missing"),
+                    states.getOrDefault(containers.get(host.name()), "missing"),
                     LabProbe.sshUp(host.address(), host.sshPort()),
                     redisUp,
                     redisUp ? LabProbe.role(host.address(), host.redisPort()) : Optional.empty(),

@@ -1,6 +1,7 @@
 package dev.fleetfix.lab;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,15 @@ final class LabHostLabels {
         labels.put(LabDocker.LABEL_INIT, host.init().name());
         host.sentinelPort().ifPresent(port -> labels.put(LabDocker.LABEL_SENTINEL_PORT, Integer.toString(port)));
         return labels;
+    }
+
+    /** The loopback addresses a lab container claims: its host's, or every address of a scale lab. */
+    static List<String> addresses(Map<String, String> labels) {
+        List<String> addresses = new ArrayList<>();
+        Optional.ofNullable(labels.get(LabDocker.LABEL_ADDRESS)).ifPresent(addresses::add);
+        Optional.ofNullable(labels.get(LabDocker.LABEL_ADDRESSES))
+                .ifPresent(all -> addresses.addAll(List.of(all.split(","))));
+        return addresses;
     }
 
     /** The host the labels describe; labs started by an older fleetfix lack the newer labels. */

@@ -34,7 +34,16 @@ public enum LabPreset {
      * {@code /etc/rc.local}). Every host has an {@code /etc/default/grub} whose kernel command line its boot
      * honours. More hosts repeat the cycle.
      */
-    ERAS;
+    ERAS,
+    /**
+     * Hundreds of cheap hosts in one container, to measure the control node (see {@link LabScale}): each has its own
+     * loopback address, sshd and Redis INFO, but no init, no PAM session, and a Redis shared with up to 15 others.
+     * Audit and read-only work only.
+     */
+    SCALE;
+
+    /** The most hosts a scale lab starts: far below what 127.0.1.0-127.0.255.255 holds, above any bench. */
+    public static final int MAX_SCALE_HOSTS = 1000;
 
     /** The seven shapes of {@link #ERAS}, in host order. */
     private static final int ERAS_SHAPES = 7;
@@ -46,7 +55,16 @@ public enum LabPreset {
 
     /** How many hosts {@code lab up --preset} starts without {@code --hosts}: one of each shape for eras. */
     public int defaultHosts() {
-        return this == ERAS ? ERAS_SHAPES : 3;
+        return switch (this) {
+            case ERAS -> ERAS_SHAPES;
+            case SCALE -> 100;
+            default -> 3;
+        };
+    }
+
+    /** How many hosts the preset can start: a scale lab's hosts are processes, a full lab's are containers. */
+    public int maxHosts() {
+        return this == SCALE ? MAX_SCALE_HOSTS : LabFleet.MAX_HOSTS;
     }
 
     public static LabPreset parse(String text) {
@@ -60,8 +78,8 @@ public enum LabPreset {
     }
 
     public List<LabHostSpec> specs(int hosts) {
-        if (hosts < 1 || hosts > LabFleet.MAX_HOSTS) {
-            throw new IllegalArgumentException("hosts must be 1.." + LabFleet.MAX_HOSTS + ", was " + hosts);
+        if (hosts < 1 || hosts > maxHosts()) {
+            throw new IllegalArgumentException("hosts must be 1.." + maxHosts() + ", was " + hosts);
         }
         if (this == SENTINEL && hosts < 2) {
             throw new IllegalArgumentException("the sentinel preset needs 2 hosts at least (a primary and a replica to"
@@ -77,7 +95,7 @@ public enum LabPreset {
     private LabHostSpec spec(int index) {
         LabHostSpec base = LabHostSpec.named("lab-" + index);
         return switch (this) {
-            case THP_ALWAYS -> base;
+            case THP_ALWAYS, SCALE -> base;
             case REPLICATED -> index == 1 ? base : base.withReplicaOf("lab-1");
             case SENTINEL -> (index == 1 ? base : base.withReplicaOf("lab-1")).withSentinel();
             case CLUSTER -> index % 2 == 1

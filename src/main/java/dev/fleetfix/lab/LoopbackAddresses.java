@@ -42,8 +42,13 @@ final class LoopbackAddresses {
 
     /** One endpoint per spec, in order, each with the ports its spec needs free. */
     static List<Endpoint> pick(List<LabHostSpec> specs, Set<String> claimed) {
+        return pick(specs, claimed, 0);
+    }
+
+    /** As {@link #pick(List, Set)}, from 127.0.{@code firstThird}.11 on. */
+    static List<Endpoint> pick(List<LabHostSpec> specs, Set<String> claimed, int firstThird) {
         List<Endpoint> picked = new ArrayList<>();
-        for (int third = 0; third < 256 && picked.size() < specs.size(); third++) {
+        for (int third = firstThird; third < 256 && picked.size() < specs.size(); third++) {
             for (int fourth = FIRST; fourth <= LAST && picked.size() < specs.size(); fourth++) {
                 String address = "127.0." + third + "." + fourth;
                 if (!claimed.contains(address)) {

@@ -5,6 +5,7 @@ import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabInit;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /** What {@code fleetfix lab} prints: the hosts of a lab just up, and each host's status. */
 public final class LabOutput {
@@ -40,7 +41,9 @@ public final class LabOutput {
                             status.redisUp() ? "up" : "down",
                             status.role().orElse("-"),
                             status.instances().get(0).server().orElse("-"),
-                            host.init() == LabInit.SYSV ? "  init sysv" : "",
+                            host.init() == LabInit.SYSTEMD
+                                    ? ""
+                                    : "  init " + host.init().name().toLowerCase(Locale.ROOT),
                             host.sentinelPort().isPresent()
                                     ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
                                     : "")

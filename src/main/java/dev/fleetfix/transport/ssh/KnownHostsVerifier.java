@@ -1,11 +1,14 @@
 package dev.fleetfix.transport.ssh;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
@@ -15,8 +18,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
@@ -63,39 +68,73 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     /** One line of the file as fleetfix reads it: its number, its marker ("" when none), its key. */
     private record Line(int number, String marker, KnownHostEntry entry, byte[] key) {}
 
+    /** A file's lines as read at one size and modification time. */
+    private record Parsed(long size, FileTime modified, List<Line> lines) {}
+
+    /**
+     * Every host of a run builds its own verifier from the same file, and parsing a line decodes its key (for
+     * ed25519 a point decompression, about 0.1 ms): a verifier per host that parsed the whole file made an audit of
+     * N hosts decode N^2 keys, half its CPU at 200 hosts. So a file is parsed once per content, known by its size
+     * and modification time (an append by accept-new changes both).
+     */
+    private static final Map<Path, Parsed> PARSED = new ConcurrentHashMap<>();
+
+    /** How many times a known_hosts file was parsed in this process: for tests. */
+    static final AtomicLong PARSES = new AtomicLong();
+
     private final Path file;
     private final boolean acceptNew;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
     private volatile Outcome outcome;
 
     private KnownHostsVerifier(Path file, boolean acceptNew) throws IOException {
-        super(file.toFile());
+        // SSHJ's own parse of the file is not used: verify() and findExistingAlgorithms() read this class's lines
+        super(new StringReader(""));
         this.file = file;
         this.acceptNew = acceptNew;
         if (Files.exists(file)) {
-            List<String> text = Files.readAllLines(file, StandardCharsets.UTF_8);
-            EntryFactory parser = new EntryFactory();
-            for (int i = 0; i < text.size(); i++) {
-                parse(parser, i + 1, text.get(i));
-            }
+            lines.addAll(parsed(file));
         }
     }
 
-    private void parse(EntryFactory parser, int number, String text) {
+    private List<Line> parsed(Path file) throws IOException {
+        Path key = file.toAbsolutePath().normalize();
+        BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
+        Parsed cached = PARSED.get(key);
+        if (cached != null
+                && cached.size() == attributes.size()
+                && cached.modified().equals(attributes.lastModifiedTime())) {
+            return cached.lines();
+        }
+        PARSES.incrementAndGet();
+        List<String> text = Files.readAllLines(key, StandardCharsets.UTF_8);
+        EntryFactory parser = new EntryFactory();
+        List<Line> lines = new ArrayList<>();
+        for (int i = 0; i < text.size(); i++) {
+            parse(parser, i + 1, text.get(i)).ifPresent(lines::add);
+        }
+        List<Line> result = List.copyOf(lines);
+        PARSED.put(key, new Parsed(attributes.size(), attributes.lastModifiedTime(), result));
+        return result;
+    }
+
+    private static Optional<Line> parse(EntryFactory parser, int number, String text) {
         String[] words = text.strip().split("\\s+");
         if (words.length < 3 || words[0].startsWith("#")) {
-            return;
+            return Optional.empty();
         }
         String marker = words[0].startsWith("@") ? words[0].toLowerCase(Locale.ROOT) : "";
         int keyAt = marker.isEmpty() ? 2 : 3;
         try {
             KnownHostEntry entry = parser.parseEntry(text);
             if (entry instanceof HostEntry && words.length > keyAt) {
-                lines.add(new Line(number, marker, entry, Base64.getDecoder().decode(words[keyAt])));
+                return Optional.of(
+                        new Line(number, marker, entry, Base64.getDecoder().decode(words[keyAt])));
             }
         } catch (IOException | RuntimeException e) {
             // A line SSHJ cannot parse is skipped, as OpenSSH skips it.
         }
+        return Optional.empty();
     }
 
     /** SSHJ's and OpenSSH's form of a host on a port other than 22: {@code [10.0.0.1]:2222}. */
@@ -166,7 +205,10 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     private static boolean applies(Line line, String host) {
         try {
-            return line.entry().appliesTo(host);
+            // entries are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
+            synchronized (line.entry()) {
+                return line.entry().appliesTo(host);
+            }
         } catch (IOException e) {
             return false;
         }

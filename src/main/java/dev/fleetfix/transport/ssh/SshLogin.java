@@ -5,12 +5,18 @@ import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.security.KeyPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.userauth.UserAuthException;
+import net.schmizz.sshj.userauth.keyprovider.KeyPairWrapper;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
 import net.schmizz.sshj.userauth.method.AuthMethod;
 import net.schmizz.sshj.userauth.method.AuthPublickey;
@@ -158,6 +164,19 @@ final class SshLogin {
         }
     }
 
+    /** A key file as loaded once: its path, size and modification time, and the passphrase it was opened with. */
+    private record LoadedKey(Path file, long size, FileTime modified, Optional<String> passphrase) {}
+
+    /**
+     * Every host of a run logs in with the same key file, and loading one parses it and, for ed25519, derives the
+     * public key from the private one (a scalar multiplication): once per process is enough. The pair is kept as
+     * read, so a file changed mid-run is read again.
+     */
+    private static final Map<LoadedKey, KeyProvider> LOADED = new ConcurrentHashMap<>();
+
+    /** How many times a key file was read and decrypted in this process: for tests. */
+    static final AtomicLong KEY_LOADS = new AtomicLong();
+
     /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
     private KeyProvider load(SSHClient ssh, Path key) throws KeyUnusableException {
         String shown = SshFailures.tilde(key, home);
@@ -165,9 +184,22 @@ final class SshLogin {
             throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
         }
         try {
+            BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
+            LoadedKey loaded = new LoadedKey(
+                    key.toAbsolutePath().normalize(),
+                    attributes.size(),
+                    attributes.lastModifiedTime(),
+                    passphraseEnv.map(env::get));
+            KeyProvider cached = LOADED.get(loaded);
+            if (cached != null) {
+                return cached;
+            }
+            KEY_LOADS.incrementAndGet();
             KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
-            provider.getPrivate();
-            return provider;
+            // an immutable pair: the file's provider decrypts lazily and is not meant to be shared by threads
+            KeyProvider pair = new KeyPairWrapper(new KeyPair(provider.getPublic(), provider.getPrivate()));
+            LOADED.put(loaded, pair);
+            return pair;
         } catch (IOException | RuntimeException e) {
             String reason = passphraseEnv.isEmpty()
                     ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR"

@@ -49,6 +49,29 @@ class KnownHostsVerifierTest {
     }
 
     @Test
+    void theVerifiersOfAFleetParseTheFileOnceAndSeeItsChanges() throws Exception {
+        // a verifier per host used to parse the whole file: N^2 key decodes for N hosts
+        Path file = file("10.0.0.1 ecdsa-sha2-nistp256 " + blob(key), "10.0.0.2 ecdsa-sha2-nistp256 " + blob(key));
+        long before = KnownHostsVerifier.PARSES.get();
+
+        for (int host = 0; host < 50; host++) {
+            assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.2", 22, key))
+                    .isTrue();
+        }
+        assertThat(KnownHostsVerifier.PARSES.get() - before).isEqualTo(1);
+
+        Files.writeString(
+                file,
+                "10.0.0.3 ecdsa-sha2-nistp256 " + blob(otherKey) + "\n",
+                StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
+        KnownHostsVerifier changed = KnownHostsVerifier.load(file, false);
+        assertThat(changed.verify("10.0.0.3", 22, otherKey)).isTrue();
+        assertThat(changed.verify("10.0.0.1", 22, otherKey)).isFalse();
+        assertThat(changed.outcome()).isInstanceOf(Changed.class);
+    }
+
+    @Test
     void aMatchingEntryVerifies() throws Exception {
         KnownHostsVerifier verifier =
                 KnownHostsVerifier.load(file("[10.0.0.1]:2222 ecdsa-sha2-nistp256 " + blob(key)), false);

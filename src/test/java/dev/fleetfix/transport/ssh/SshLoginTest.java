@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import net.schmizz.sshj.SSHClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,43 @@ class SshLoginTest {
         assertThat(login(plain, SshOptions.defaults()).knownHosts()).isEqualTo(home.resolve(".ssh/known_hosts"));
         assertThat(login(plain, override).knownHosts()).isEqualTo(Path.of("fleet/known_hosts"));
         assertThat(login(own, override).knownHosts()).isEqualTo(home.resolve("lab/known_hosts"));
+    }
+
+    @Test
+    void aKeyFileIsReadOncePerRunAndAgainWhenItChanges() throws Exception {
+        // every host used to read and decrypt the key file anew: a scalar multiplication per host for ed25519
+        Path key = home.resolve("keys/lab");
+        keygen(key);
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+        long before = SshLogin.KEY_LOADS.get();
+
+        for (int i = 0; i < 20; i++) {
+            tryLogin(login(host, SshOptions.defaults()));
+        }
+        assertThat(SshLogin.KEY_LOADS.get() - before).isEqualTo(1);
+
+        Files.delete(key);
+        Files.delete(key.resolveSibling("lab.pub"));
+        keygen(key);
+        tryLogin(login(host, SshOptions.defaults()));
+        assertThat(SshLogin.KEY_LOADS.get() - before).isEqualTo(2);
+    }
+
+    private static void keygen(Path key) throws Exception {
+        Files.createDirectories(key.getParent());
+        Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(p.waitFor()).isZero();
+    }
+
+    /** Loads the keys, then fails: the client is not connected. */
+    private static void tryLogin(SshLogin login) {
+        try (SSHClient ssh = new SSHClient()) {
+            login.authenticate(ssh, "fleetfix");
+        } catch (Exception e) {
+            assertThat(e).isNotInstanceOf(SshLogin.KeyUnusableException.class);
+        }
     }
 
     @Test
