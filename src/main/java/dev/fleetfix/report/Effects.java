@@ -18,7 +18,28 @@ final class Effects {
         }
         String interval =
                 m.low() != null && m.high() != null ? " [" + percent(m.low()) + ", " + percent(m.high()) + "]" : "";
-        return percent(m.ratio()) + interval + (m.decisive() ? "" : " (not decisive)");
+        return percent(m.ratio()) + interval + (m.decisive() ? whyNoiseDespiteInterval(m) : " (not decisive)");
+    }
+
+    /**
+     * Why a figure whose interval leaves out "no change" is still within noise, or nothing. Without it a line
+     * reads "rps −39 % [−62 %, −4 %]" next to a "within noise" badge, which looks like a contradiction: the
+     * interval is each figure's own 95 %, while the verdict also asks the rank test, corrected for the number of
+     * figures (Holm), and the effect floor.
+     */
+    static String whyNoiseDespiteInterval(MetricReport m) {
+        boolean excludesNoChange = m.low() != null && m.high() != null && (m.low() > 1 || m.high() < 1);
+        if (!excludesNoChange || !"within_noise".equals(m.verdict()) || m.ratio() == null) {
+            return "";
+        }
+        if (m.floor() != null && Math.abs(m.ratio() - 1) < m.floor()) {
+            return String.format(Locale.ROOT, " (within the ±%.0f %% noise floor)", m.floor() * 100);
+        }
+        if (m.adjustedP() != null && Double.isFinite(m.adjustedP())) {
+            return String.format(
+                    Locale.ROOT, " (p %.2g after Holm: not significant at the comparison's level)", m.adjustedP());
+        }
+        return " (not significant at the comparison's level)";
     }
 
     /**

@@ -75,7 +75,8 @@ public final class SweepTable {
     static String figures(ComparisonReport c) {
         return c.metrics().stream()
                 .filter(m -> FIGURES.contains(m.metric()))
-                .map(m -> m.metric() + " " + change(m) + " " + (m.decisive() ? word(m.verdict()) : "(not decisive)"))
+                .map(m -> m.metric() + " " + change(m) + " "
+                        + (m.decisive() ? word(m.verdict()) + Effects.whyNoiseDespiteInterval(m) : "(not decisive)"))
                 .collect(Collectors.joining(", "));
     }
 

@@ -1,0 +1,57 @@
+package dev.fleetfix.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.report.model.MetricReport;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A change's text never contradicts its verdict silently: an interval that leaves out "no change" beside a
+ * "within noise" badge says what kept the figure from deciding.
+ */
+class EffectsTest {
+    private static MetricReport rps(double ratio, double low, double high, String verdict, double adjustedP) {
+        return new MetricReport(
+                "rps",
+                List.of(),
+                List.of(),
+                100,
+                100 * ratio,
+                0,
+                0,
+                ratio,
+                verdict,
+                "window",
+                30,
+                30,
+                low,
+                high,
+                adjustedP / 2,
+                adjustedP,
+                0.05,
+                true,
+                null,
+                100.0,
+                100 * ratio);
+    }
+
+    @Test
+    void anIntervalBeyondNoChangeJudgedWithinNoiseNamesTheTest() {
+        // the lab recap that read "rps −39 % [−62 %, −4 %]" beside "within noise"
+        assertThat(Effects.of(rps(0.61, 0.38, 0.96, "within_noise", 0.083)))
+                .isEqualTo("−39 % [−62 %, −4 %] (p 0.083 after Holm: not significant at the comparison's level)");
+    }
+
+    @Test
+    void aChangeInsideTheFloorSaysSo() {
+        assertThat(Effects.of(rps(0.97, 0.95, 0.99, "within_noise", 0.001)))
+                .isEqualTo("−3 % [−5 %, −1 %] (within the ±5 % noise floor)");
+    }
+
+    @Test
+    void agreeingFiguresNeedNoWord() {
+        assertThat(Effects.of(rps(0.61, 0.38, 0.96, "regressed", 0.001))).isEqualTo("−39 % [−62 %, −4 %]");
+        assertThat(Effects.of(rps(0.95, 0.80, 1.10, "within_noise", 0.4))).isEqualTo("−5 % [−20 %, +10 %]");
+    }
+}
