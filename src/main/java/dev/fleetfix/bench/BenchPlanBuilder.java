@@ -369,21 +369,27 @@ public final class BenchPlanBuilder {
                 }
             }
         }
-        LoadSpec load = LoadSpec.defaults()
-                .withTest(mix.size() == 1 ? mix.keySet().iterator().next().name() : "MIX")
-                .withConnections(connections)
-                .withPipeline(pipeline)
-                .withMix(mix)
-                .withValueSize(firstSize)
-                .withKeyspace(keyspace)
-                .withWarmup(warmup)
-                .withKeyPrefix(prefix);
-        load = requests.isPresent() ? load.withRequests(requests.getAsLong()) : load.withDuration(duration);
-        if (rate.isPresent()) {
-            load = load.withRate(rate.get());
+        LoadSpec.Builder loadBuilder = LoadSpec.builder()
+                .test(mix.size() == 1 ? mix.keySet().iterator().next().name() : "MIX")
+                .connections(connections)
+                .pipeline(pipeline)
+                .mix(mix)
+                .valueSize(firstSize)
+                .keyspace(keyspace)
+                .warmup(warmup)
+                .keyPrefix(prefix);
+        if (requests.isPresent()) {
+            loadBuilder.requests(requests.getAsLong());
+        } else {
+            loadBuilder.duration(duration);
         }
+        rate.ifPresent(loadBuilder::rate);
+        LoadSpec load = loadBuilder.build();
         ForkUnderLoadSpec fork = ForkUnderLoadSpec.defaults()
-                .withLoad(load.withTest(ForkUnderLoadSpec.TEST).withMix(Map.of(BenchCommand.SET, 1)))
+                .withLoad(load.toBuilder()
+                        .test(ForkUnderLoadSpec.TEST)
+                        .mix(Map.of(BenchCommand.SET, 1))
+                        .build())
                 .withBgsaveInterval(bgsaveInterval);
         RedisBenchmarkSpec redisBenchmark = new RedisBenchmarkSpec(
                 "127.0.0.1",

@@ -30,13 +30,14 @@ public record ForkUnderLoadSpec(LoadSpec load, Duration bgsaveInterval, Duration
 
     /** SET of 3-byte values over 5M keys from 50 connections for 30 s, BGSAVE every 1.5 s. */
     public static ForkUnderLoadSpec defaults() {
-        LoadSpec load = LoadSpec.defaults()
-                .withTest(TEST)
-                .withConnections(50)
-                .withMix(Map.of(BenchCommand.SET, 1))
-                .withValueSize(3)
-                .withKeyspace(5_000_000)
-                .withDuration(Duration.ofSeconds(30));
+        LoadSpec load = LoadSpec.builder()
+                .test(TEST)
+                .connections(50)
+                .mix(Map.of(BenchCommand.SET, 1))
+                .valueSize(3)
+                .keyspace(5_000_000)
+                .duration(Duration.ofSeconds(30))
+                .build();
         return new ForkUnderLoadSpec(load, Duration.ofMillis(1500), Duration.ofMinutes(5));
     }
 

@@ -119,7 +119,7 @@ public final class HostBenchmark {
                 : plan.load();
         builtin.run(
                 TcpNoDelayTarget.of(target, plan.tcpNoDelay()),
-                load.withWarmup(Duration.ZERO).withDuration(CLIENT_WARMUP),
+                load.toBuilder().warmup(Duration.ZERO).duration(CLIENT_WARMUP).build(),
                 plan.safety());
     }
 

@@ -84,114 +84,160 @@ public record LoadSpec(
                 1);
     }
 
-    public LoadSpec withTest(String name) {
-        return new LoadSpec(
-                name,
-                connections,
-                pipeline,
-                mix,
-                valueSize,
-                keyspace,
-                duration,
-                requests,
-                warmup,
-                rate,
-                keyPrefix,
-                seed);
+    /** A builder that starts from {@link #defaults()}. */
+    public static Builder builder() {
+        return defaults().toBuilder();
     }
+
+    /** A builder that starts from this spec; {@link Builder#build()} validates as the constructor does. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    // The withers that many call sites use for one field; each is one builder step. For more, use the builder.
 
     public LoadSpec withConnections(int n) {
-        return new LoadSpec(
-                test, n, pipeline, mix, valueSize, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
-    }
-
-    public LoadSpec withPipeline(int depth) {
-        return new LoadSpec(
-                test, connections, depth, mix, valueSize, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
-    }
-
-    public LoadSpec withMix(Map<BenchCommand, Integer> weights) {
-        return new LoadSpec(
-                test,
-                connections,
-                pipeline,
-                weights,
-                valueSize,
-                keyspace,
-                duration,
-                requests,
-                warmup,
-                rate,
-                keyPrefix,
-                seed);
+        return toBuilder().connections(n).build();
     }
 
     public LoadSpec withValueSize(int bytes) {
-        return new LoadSpec(
-                test, connections, pipeline, mix, bytes, keyspace, duration, requests, warmup, rate, keyPrefix, seed);
+        return toBuilder().valueSize(bytes).build();
     }
 
     public LoadSpec withKeyspace(long keys) {
-        return new LoadSpec(
-                test, connections, pipeline, mix, valueSize, keys, duration, requests, warmup, rate, keyPrefix, seed);
+        return toBuilder().keyspace(keys).build();
     }
 
+    /** Bounds the measured part by time; clears any request count. */
     public LoadSpec withDuration(Duration d) {
-        return new LoadSpec(
-                test,
-                connections,
-                pipeline,
-                mix,
-                valueSize,
-                keyspace,
-                Optional.of(d),
-                OptionalLong.empty(),
-                warmup,
-                rate,
-                keyPrefix,
-                seed);
+        return toBuilder().duration(d).build();
     }
 
+    /** Bounds the measured part by a request count; clears any duration. */
     public LoadSpec withRequests(long n) {
-        return new LoadSpec(
-                test,
-                connections,
-                pipeline,
-                mix,
-                valueSize,
-                keyspace,
-                Optional.empty(),
-                OptionalLong.of(n),
-                warmup,
-                rate,
-                keyPrefix,
-                seed);
+        return toBuilder().requests(n).build();
     }
 
     public LoadSpec withWarmup(Duration d) {
-        return new LoadSpec(
-                test, connections, pipeline, mix, valueSize, keyspace, duration, requests, d, rate, keyPrefix, seed);
-    }
-
-    public LoadSpec withRate(double requestsPerSecond) {
-        return new LoadSpec(
-                test,
-                connections,
-                pipeline,
-                mix,
-                valueSize,
-                keyspace,
-                duration,
-                requests,
-                warmup,
-                OptionalDouble.of(requestsPerSecond),
-                keyPrefix,
-                seed);
+        return toBuilder().warmup(d).build();
     }
 
     public LoadSpec withKeyPrefix(String prefix) {
-        return new LoadSpec(
-                test, connections, pipeline, mix, valueSize, keyspace, duration, requests, warmup, rate, prefix, seed);
+        return toBuilder().keyPrefix(prefix).build();
+    }
+
+    /**
+     * Sets fields one at a time; nothing is checked until {@link #build()}, so a spec can pass through
+     * states the record would refuse (e.g. both bounds while switching from one to the other).
+     */
+    public static final class Builder {
+        private String test;
+        private int connections;
+        private int pipeline;
+        private Map<BenchCommand, Integer> mix;
+        private int valueSize;
+        private long keyspace;
+        private Optional<Duration> duration;
+        private OptionalLong requests;
+        private Duration warmup;
+        private OptionalDouble rate;
+        private String keyPrefix;
+        private long seed;
+
+        private Builder(LoadSpec from) {
+            test = from.test;
+            connections = from.connections;
+            pipeline = from.pipeline;
+            mix = from.mix;
+            valueSize = from.valueSize;
+            keyspace = from.keyspace;
+            duration = from.duration;
+            requests = from.requests;
+            warmup = from.warmup;
+            rate = from.rate;
+            keyPrefix = from.keyPrefix;
+            seed = from.seed;
+        }
+
+        public Builder test(String name) {
+            test = name;
+            return this;
+        }
+
+        public Builder connections(int n) {
+            connections = n;
+            return this;
+        }
+
+        public Builder pipeline(int depth) {
+            pipeline = depth;
+            return this;
+        }
+
+        public Builder mix(Map<BenchCommand, Integer> weights) {
+            mix = weights;
+            return this;
+        }
+
+        public Builder valueSize(int bytes) {
+            valueSize = bytes;
+            return this;
+        }
+
+        public Builder keyspace(long keys) {
+            keyspace = keys;
+            return this;
+        }
+
+        /** Bounds the measured part by time and clears any request count. */
+        public Builder duration(Duration d) {
+            duration = Optional.of(d);
+            requests = OptionalLong.empty();
+            return this;
+        }
+
+        /** Bounds the measured part by a request count and clears any duration. */
+        public Builder requests(long n) {
+            duration = Optional.empty();
+            requests = OptionalLong.of(n);
+            return this;
+        }
+
+        public Builder warmup(Duration d) {
+            warmup = d;
+            return this;
+        }
+
+        public Builder rate(double requestsPerSecond) {
+            rate = OptionalDouble.of(requestsPerSecond);
+            return this;
+        }
+
+        public Builder keyPrefix(String prefix) {
+            keyPrefix = prefix;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public LoadSpec build() {
+            return new LoadSpec(
+                    test,
+                    connections,
+                    pipeline,
+                    mix,
+                    valueSize,
+                    keyspace,
+                    duration,
+                    requests,
+                    warmup,
+                    rate,
+                    keyPrefix,
+                    seed);
+        }
     }
 
     private static void check(boolean ok, String message) {

@@ -129,13 +129,13 @@ final class ThpDemo implements Runnable {
 
     static int run(Map<String, String> o, PrintWriter out) throws IOException {
         int port = Integer.parseInt(o.get("port"));
-        LoadSpec load = ForkUnderLoadSpec.defaults()
-                .load()
-                .withConnections(Integer.parseInt(o.getOrDefault("connections", "50")))
-                .withKeyspace(Long.parseLong(o.getOrDefault("keyspace", "1000000")))
-                .withValueSize(Integer.parseInt(o.getOrDefault("value-size", "1000")))
-                .withWarmup(Duration.ofSeconds(Long.parseLong(o.getOrDefault("warmup", "3"))))
-                .withDuration(Duration.ofSeconds(Long.parseLong(o.getOrDefault("seconds", "45"))));
+        LoadSpec load = ForkUnderLoadSpec.defaults().load().toBuilder()
+                .connections(Integer.parseInt(o.getOrDefault("connections", "50")))
+                .keyspace(Long.parseLong(o.getOrDefault("keyspace", "1000000")))
+                .valueSize(Integer.parseInt(o.getOrDefault("value-size", "1000")))
+                .warmup(Duration.ofSeconds(Long.parseLong(o.getOrDefault("warmup", "3"))))
+                .duration(Duration.ofSeconds(Long.parseLong(o.getOrDefault("seconds", "45"))))
+                .build();
         ForkUnderLoadSpec spec = ForkUnderLoadSpec.defaults()
                 .withLoad(load)
                 .withBgsaveInterval(Duration.ofMillis(Long.parseLong(o.getOrDefault("interval-ms", "1500"))));

@@ -18,12 +18,12 @@ class ForkUnderLoadTest {
             clock::get,
             d -> clock.addAndGet(d.toNanos()));
     private final ForkUnderLoadSpec spec = ForkUnderLoadSpec.defaults()
-            .withLoad(ForkUnderLoadSpec.defaults()
-                    .load()
-                    .withConnections(2)
-                    .withKeyspace(1000)
-                    .withWarmup(Duration.ZERO)
-                    .withRequests(5000));
+            .withLoad(ForkUnderLoadSpec.defaults().load().toBuilder()
+                    .connections(2)
+                    .keyspace(1000)
+                    .warmup(Duration.ZERO)
+                    .requests(5000)
+                    .build());
 
     private void persistence(String field, String value) {
         Map<String, String> p = new HashMap<>(target.info.get("persistence"));

@@ -25,17 +25,19 @@ class HostBenchmarkTest {
     private final Host host = Host.implicitLocalhost();
 
     private BenchPlan plan(int rounds) {
-        LoadSpec load = LoadSpec.defaults()
-                .withConnections(2)
-                .withKeyspace(100)
-                .withWarmup(Duration.ZERO)
-                .withRequests(500);
+        LoadSpec load = LoadSpec.builder()
+                .connections(2)
+                .keyspace(100)
+                .warmup(Duration.ZERO)
+                .requests(500)
+                .build();
         return new BenchPlan(
                 "thp",
                 BenchPlan.Engine.BUILTIN,
                 BenchPlan.Profile.PLAIN,
                 load,
-                ForkUnderLoadSpec.defaults().withLoad(load.withTest(ForkUnderLoadSpec.TEST)),
+                ForkUnderLoadSpec.defaults()
+                        .withLoad(load.toBuilder().test(ForkUnderLoadSpec.TEST).build()),
                 new RedisBenchmarkSpec(
                         "127.0.0.1",
                         6379,

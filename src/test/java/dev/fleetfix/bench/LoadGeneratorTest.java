@@ -17,12 +17,13 @@ class LoadGeneratorTest {
     private final LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
 
     private static LoadSpec oneConnection() {
-        return LoadSpec.defaults()
-                .withTest("SET")
-                .withMix(Map.of(BenchCommand.SET, 1))
-                .withConnections(1)
-                .withWarmup(Duration.ZERO)
-                .withDuration(Duration.ofSeconds(1));
+        return LoadSpec.builder()
+                .test("SET")
+                .mix(Map.of(BenchCommand.SET, 1))
+                .connections(1)
+                .warmup(Duration.ZERO)
+                .duration(Duration.ofSeconds(1))
+                .build();
     }
 
     /** Every call takes 0.1 ms, except call 100, which stalls for 50 ms (a fork, say). */
@@ -32,7 +33,8 @@ class LoadGeneratorTest {
 
     @Test
     void pacedLoadCountsTheStallInEveryRequestThatShouldHaveBeenSentDuringIt() {
-        LoadResult paced = generator.run(stallingTarget(), oneConnection().withRate(1000));
+        LoadResult paced = generator.run(
+                stallingTarget(), oneConnection().toBuilder().rate(1000).build());
 
         BenchResult r = paced.result();
         assertThat(r.requests()).hasValue(1000);
@@ -70,11 +72,12 @@ class LoadGeneratorTest {
     @Test
     void aRequestCountIsMetExactlyAcrossConnectionsAndPipelines() {
         FakeTarget target = new FakeTarget(clock, n -> MS);
-        LoadSpec spec = oneConnection()
-                .withConnections(4)
-                .withPipeline(16)
-                .withRequests(1000)
-                .withMix(Map.of(BenchCommand.SET, 3, BenchCommand.GET, 1));
+        LoadSpec spec = oneConnection().toBuilder()
+                .connections(4)
+                .pipeline(16)
+                .requests(1000)
+                .mix(Map.of(BenchCommand.SET, 3, BenchCommand.GET, 1))
+                .build();
 
         LoadResult result = generator.run(target, spec);
 
@@ -88,12 +91,13 @@ class LoadGeneratorTest {
     @Test
     void writesOnlyUnderThePrefixWithinTheKeyspace() {
         FakeTarget target = new FakeTarget(clock, n -> MS);
-        LoadSpec spec = oneConnection()
-                .withKeyPrefix("t:")
-                .withKeyspace(50)
-                .withRequests(2000)
-                .withValueSize(7)
-                .withMix(Map.of(BenchCommand.SET, 1, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1, BenchCommand.GET, 1));
+        LoadSpec spec = oneConnection().toBuilder()
+                .keyPrefix("t:")
+                .keyspace(50)
+                .requests(2000)
+                .valueSize(7)
+                .mix(Map.of(BenchCommand.SET, 1, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1, BenchCommand.GET, 1))
+                .build();
 
         generator.run(target, spec);
 
@@ -114,8 +118,9 @@ class LoadGeneratorTest {
 
     @Test
     void percentilesNeverDecrease() {
-        BenchResult r =
-                generator.run(stallingTarget(), oneConnection().withRate(1000)).result();
+        BenchResult r = generator
+                .run(stallingTarget(), oneConnection().toBuilder().rate(1000).build())
+                .result();
 
         double previous = 0;
         for (Metric m : new Metric[] {Metric.P50, Metric.P90, Metric.P99, Metric.P999, Metric.P9999, Metric.MAX}) {
@@ -128,9 +133,9 @@ class LoadGeneratorTest {
     void rejectsBadSpecsNamingTheField() {
         assertThatThrownBy(() -> LoadSpec.defaults().withConnections(0))
                 .hasMessage("connections must be 1..10000, was 0");
-        assertThatThrownBy(() -> LoadSpec.defaults().withRate(-1)).hasMessage("rate must be > 0, was -1.0");
+        assertThatThrownBy(() -> LoadSpec.builder().rate(-1).build()).hasMessage("rate must be > 0, was -1.0");
         assertThatThrownBy(() -> LoadSpec.defaults().withKeyPrefix(" ")).hasMessage("keyPrefix must not be blank");
-        assertThatThrownBy(() -> LoadSpec.defaults().withMix(Map.of()))
+        assertThatThrownBy(() -> LoadSpec.builder().mix(Map.of()).build())
                 .hasMessage("mix must name at least one command");
     }
 }

@@ -55,18 +55,20 @@ class VerdictLabIT {
     }
 
     private static BenchPlan plan(Phase phase, int rounds) {
-        LoadSpec load = LoadSpec.defaults()
-                .withConnections(4)
-                .withKeyspace(20_000)
-                .withValueSize(32)
-                .withWarmup(Duration.ofMillis(200))
-                .withDuration(Duration.ofMillis(1200));
+        LoadSpec load = LoadSpec.builder()
+                .connections(4)
+                .keyspace(20_000)
+                .valueSize(32)
+                .warmup(Duration.ofMillis(200))
+                .duration(Duration.ofMillis(1200))
+                .build();
         return new BenchPlan(
                 "aa",
                 BenchPlan.Engine.BUILTIN,
                 BenchPlan.Profile.PLAIN,
                 load,
-                ForkUnderLoadSpec.defaults().withLoad(load.withTest(ForkUnderLoadSpec.TEST)),
+                ForkUnderLoadSpec.defaults()
+                        .withLoad(load.toBuilder().test(ForkUnderLoadSpec.TEST).build()),
                 new RedisBenchmarkSpec(
                         "127.0.0.1",
                         6379,

@@ -17,11 +17,12 @@ class ForkUnderLoadIT {
 
     private static ForkUnderLoadSpec shortRun() {
         ForkUnderLoadSpec defaults = ForkUnderLoadSpec.defaults();
-        return defaults.withLoad(defaults.load()
-                        .withConnections(8)
-                        .withKeyspace(200_000)
-                        .withWarmup(Duration.ofMillis(300))
-                        .withDuration(Duration.ofSeconds(3)))
+        return defaults.withLoad(defaults.load().toBuilder()
+                        .connections(8)
+                        .keyspace(200_000)
+                        .warmup(Duration.ofMillis(300))
+                        .duration(Duration.ofSeconds(3))
+                        .build())
                 .withBgsaveInterval(Duration.ofMillis(500));
     }
 

@@ -57,13 +57,14 @@ class JedisBenchTargetIT {
     }
 
     private static LoadSpec mix() {
-        return LoadSpec.defaults()
-                .withConnections(4)
-                .withPipeline(8)
-                .withKeyspace(1000)
-                .withWarmup(Duration.ofMillis(200))
-                .withRequests(20_000)
-                .withMix(Map.of(BenchCommand.SET, 2, BenchCommand.GET, 2, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1));
+        return LoadSpec.builder()
+                .connections(4)
+                .pipeline(8)
+                .keyspace(1000)
+                .warmup(Duration.ofMillis(200))
+                .requests(20_000)
+                .mix(Map.of(BenchCommand.SET, 2, BenchCommand.GET, 2, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1))
+                .build();
     }
 
     @Test
@@ -114,7 +115,11 @@ class JedisBenchTargetIT {
 
     @Test
     void aPacedLoadKeepsToItsRate() {
-        LoadSpec paced = mix().withRequests(4000).withWarmup(Duration.ZERO).withRate(2000);
+        LoadSpec paced = mix().toBuilder()
+                .requests(4000)
+                .warmup(Duration.ZERO)
+                .rate(2000)
+                .build();
 
         LoadResult load = LoadGenerator.system().run(target, paced);
 
