@@ -119,20 +119,7 @@ public final class InventoryOptions {
         }
         List<Host> hosts = new ArrayList<>();
         for (Host h : inventory.hosts()) {
-            hosts.add(new Host(
-                    h.name(),
-                    h.address(),
-                    h.port(),
-                    h.user(),
-                    h.keyFile(),
-                    h.become(),
-                    h.jump().or(() -> jump),
-                    h.knownHosts(),
-                    h.connection(),
-                    h.redis(),
-                    h.groups(),
-                    h.vars(),
-                    h.sentinel()));
+            hosts.add(h.toBuilder().jump(h.jump().or(() -> jump)).build());
         }
         return new Inventory(inventory.source(), hosts, inventory.groups());
     }

@@ -280,20 +280,11 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         for (Host h : inventory.hosts()) {
             boolean becomeSet =
                     h.vars().containsKey("ansible_become") || h.vars().containsKey("become");
-            hosts.add(new Host(
-                    h.name(),
-                    h.address(),
-                    h.port(),
-                    h.user().or(() -> user),
-                    h.keyFile().or(() -> key),
-                    becomeSet ? h.become() : become.orElse(h.become()),
-                    h.jump(),
-                    h.knownHosts(),
-                    h.connection(),
-                    h.redis(),
-                    h.groups(),
-                    h.vars(),
-                    h.sentinel()));
+            hosts.add(h.toBuilder()
+                    .user(h.user().or(() -> user))
+                    .keyFile(h.keyFile().or(() -> key))
+                    .become(becomeSet ? h.become() : become.orElse(h.become()))
+                    .build());
         }
         return new Inventory(inventory.source(), hosts, inventory.groups());
     }

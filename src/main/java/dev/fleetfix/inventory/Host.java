@@ -57,43 +57,12 @@ public record Host(
         Objects.requireNonNull(sentinel, "sentinel");
     }
 
-    /** A host that runs no Sentinel. */
-    public Host(
-            String name,
-            String address,
-            int port,
-            Optional<String> user,
-            Optional<Path> keyFile,
-            boolean become,
-            Optional<String> jump,
-            Optional<Path> knownHosts,
-            Connection connection,
-            RedisEndpoint redis,
-            List<String> groups,
-            Map<String, Object> vars) {
-        this(
-                name,
-                address,
-                port,
-                user,
-                keyFile,
-                become,
-                jump,
-                knownHosts,
-                connection,
-                redis,
-                groups,
-                vars,
-                Optional.empty());
-    }
-
     /**
      * This host seen through its Sentinel: the same host, whose {@link #redis()} is the Sentinel's
      * endpoint, so a {@code RedisConnector} reaches the Sentinel. Empty when it runs none.
      */
     public Optional<Host> asSentinel() {
-        return sentinel.map(s -> new Host(
-                name, address, port, user, keyFile, become, jump, knownHosts, connection, s, groups, vars, sentinel));
+        return sentinel.map(s -> toBuilder().redis(s).build());
     }
 
     /** The implicit {@code localhost} of an empty inventory: local connection, Redis on 127.0.0.1:6379. */
@@ -110,7 +79,8 @@ public record Host(
                 Connection.LOCAL,
                 RedisEndpoint.defaultsFor("127.0.0.1"),
                 List.of("all", "ungrouped"),
-                Map.of());
+                Map.of(),
+                Optional.empty());
     }
 
     /** "redis-3 (10.1.2.3:22)": how errors name a host. */
@@ -119,5 +89,115 @@ public record Host(
             return name + " (local)";
         }
         return name + " (" + address + ":" + port + ")";
+    }
+
+    /** A builder that starts from this host; {@link Builder#build()} validates as the constructor does. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Changes some fields of a host that was already built (defaults, SSH config, instances). */
+    public static final class Builder {
+        private String name;
+        private String address;
+        private int port;
+        private Optional<String> user;
+        private Optional<Path> keyFile;
+        private boolean become;
+        private Optional<String> jump;
+        private Optional<Path> knownHosts;
+        private Connection connection;
+        private RedisEndpoint redis;
+        private List<String> groups;
+        private Map<String, Object> vars;
+        private Optional<RedisEndpoint> sentinel;
+
+        private Builder(Host from) {
+            name = from.name;
+            address = from.address;
+            port = from.port;
+            user = from.user;
+            keyFile = from.keyFile;
+            become = from.become;
+            jump = from.jump;
+            knownHosts = from.knownHosts;
+            connection = from.connection;
+            redis = from.redis;
+            groups = from.groups;
+            vars = from.vars;
+            sentinel = from.sentinel;
+        }
+
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        public Builder address(String value) {
+            address = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            port = value;
+            return this;
+        }
+
+        public Builder user(Optional<String> value) {
+            user = value;
+            return this;
+        }
+
+        public Builder keyFile(Optional<Path> value) {
+            keyFile = value;
+            return this;
+        }
+
+        public Builder become(boolean value) {
+            become = value;
+            return this;
+        }
+
+        public Builder jump(Optional<String> value) {
+            jump = value;
+            return this;
+        }
+
+        public Builder knownHosts(Optional<Path> value) {
+            knownHosts = value;
+            return this;
+        }
+
+        public Builder redis(RedisEndpoint value) {
+            redis = value;
+            return this;
+        }
+
+        public Builder vars(Map<String, Object> value) {
+            vars = value;
+            return this;
+        }
+
+        public Builder sentinel(Optional<RedisEndpoint> value) {
+            sentinel = value;
+            return this;
+        }
+
+        public Host build() {
+            return new Host(
+                    name,
+                    address,
+                    port,
+                    user,
+                    keyFile,
+                    become,
+                    jump,
+                    knownHosts,
+                    connection,
+                    redis,
+                    groups,
+                    vars,
+                    sentinel);
+        }
     }
 }

@@ -85,21 +85,13 @@ final class RedisInstances {
             }
             vars.put("redis_instance_of", host.name());
             vars.put("redis_instance_services", services);
-            hosts.add(new Host(
-                    host.name() + "@" + port,
-                    host.address(),
-                    host.port(),
-                    host.user(),
-                    host.keyFile(),
-                    host.become(),
-                    host.jump(),
-                    host.knownHosts(),
-                    host.connection(),
-                    redis,
-                    host.groups(),
-                    vars,
+            hosts.add(host.toBuilder()
+                    .name(host.name() + "@" + port)
+                    .redis(redis)
+                    .vars(vars)
                     // the machine's one Sentinel, listed once
-                    hosts.isEmpty() ? host.sentinel() : java.util.Optional.empty()));
+                    .sentinel(hosts.isEmpty() ? host.sentinel() : java.util.Optional.empty())
+                    .build());
         }
         return hosts;
     }

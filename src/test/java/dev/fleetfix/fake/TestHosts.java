@@ -162,7 +162,8 @@ public final class TestHosts {
                     connection,
                     redis.orElseGet(() -> RedisEndpoint.defaultsFor(address)),
                     groups,
-                    vars);
+                    vars,
+                    Optional.empty());
         }
     }
 }

@@ -36,7 +36,8 @@ class TopologyTest {
                 Connection.SSH,
                 new RedisEndpoint(address, 6379, RedisAuth.NONE, false, "redis-server"),
                 List.of("all"),
-                Map.of());
+                Map.of(),
+                Optional.empty());
     }
 
     static Map<String, String> primary(String... replicas) {

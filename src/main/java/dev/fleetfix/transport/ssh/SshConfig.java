@@ -201,20 +201,16 @@ public final class SshConfig {
         Optional<RedisEndpoint> sentinel = host.vars().containsKey("sentinel_host")
                 ? host.sentinel()
                 : host.sentinel().map(e -> moved(e, address));
-        return new Host(
-                host.name(),
-                address,
-                port,
-                user,
-                key,
-                host.become(),
-                jump,
-                knownHosts,
-                host.connection(),
-                redis,
-                host.groups(),
-                host.vars(),
-                sentinel);
+        return host.toBuilder()
+                .address(address)
+                .port(port)
+                .user(user)
+                .keyFile(key)
+                .jump(jump)
+                .knownHosts(knownHosts)
+                .redis(redis)
+                .sentinel(sentinel)
+                .build();
     }
 
     private static RedisEndpoint moved(RedisEndpoint e, String address) {
