@@ -45,7 +45,7 @@ public final class AuditRules {
         List<Finding> ordered = new ArrayList<>();
         findings.stream().filter(Finding::isRisk).forEach(ordered::add);
         findings.stream().filter(f -> !f.isRisk()).forEach(ordered::add);
-        Verdict verdict = ordered.stream().anyMatch(Finding::isRisk) ? Verdict.AT_RISK : Verdict.OK;
+        HostVerdict verdict = ordered.stream().anyMatch(Finding::isRisk) ? HostVerdict.AT_RISK : HostVerdict.OK;
         return new HostAudit(facts.host(), verdict, ordered, Optional.of(facts));
     }
 

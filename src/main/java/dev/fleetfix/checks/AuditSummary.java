@@ -15,9 +15,9 @@ public record AuditSummary(int hosts, int ok, int atRisk, int unreachable) {
     public static AuditSummary of(List<HostAudit> audits) {
         return new AuditSummary(
                 audits.size(),
-                count(audits, Verdict.OK),
-                count(audits, Verdict.AT_RISK),
-                count(audits, Verdict.UNREACHABLE));
+                count(audits, HostVerdict.OK),
+                count(audits, HostVerdict.AT_RISK),
+                count(audits, HostVerdict.UNREACHABLE));
     }
 
     /** Whether every host is ok: the audit's exit code is 0 only then. */
@@ -25,7 +25,7 @@ public record AuditSummary(int hosts, int ok, int atRisk, int unreachable) {
         return ok == hosts;
     }
 
-    private static int count(List<HostAudit> audits, Verdict verdict) {
+    private static int count(List<HostAudit> audits, HostVerdict verdict) {
         return (int) audits.stream().filter(a -> a.verdict() == verdict).count();
     }
 }

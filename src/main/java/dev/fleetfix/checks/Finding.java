@@ -12,7 +12,7 @@ import java.util.Objects;
  */
 public record Finding(Severity severity, String code, String text) {
 
-    /** Risk findings make the verdict {@link Verdict#AT_RISK}; advice does not change the verdict. */
+    /** Risk findings make the verdict {@link HostVerdict#AT_RISK}; advice does not change the verdict. */
     public enum Severity {
         RISK("risk"),
         ADVICE("advice");

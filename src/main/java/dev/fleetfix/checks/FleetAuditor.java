@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * Audits many hosts, at most {@code forks} at once, and returns their audits in inventory order. A host
- * whose shell cannot even be opened is {@link Verdict#UNREACHABLE} with the transport's message.
+ * whose shell cannot even be opened is {@link HostVerdict#UNREACHABLE} with the transport's message.
  */
 public final class FleetAuditor {
     private final HostAuditor auditor;

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param findings reasons and advice in plain words, risks first
  * @param facts what was found; empty when the host was unreachable
  */
-public record HostAudit(String host, Verdict verdict, List<Finding> findings, Optional<HostFacts> facts) {
+public record HostAudit(String host, HostVerdict verdict, List<Finding> findings, Optional<HostFacts> facts) {
 
     public HostAudit {
         Objects.requireNonNull(host, "host");
@@ -20,20 +20,21 @@ public record HostAudit(String host, Verdict verdict, List<Finding> findings, Op
         Objects.requireNonNull(facts, "facts");
         findings = List.copyOf(findings);
         boolean risky = findings.stream().anyMatch(Finding::isRisk);
-        if (verdict == Verdict.UNREACHABLE ? facts.isPresent() : facts.isEmpty()) {
+        if (verdict == HostVerdict.UNREACHABLE ? facts.isPresent() : facts.isEmpty()) {
             throw new IllegalArgumentException(
                     "host " + host + ": facts must be present exactly when the host was reached, verdict " + verdict);
         }
-        if (verdict == Verdict.OK && risky) {
+        if (verdict == HostVerdict.OK && risky) {
             throw new IllegalArgumentException("host " + host + ": verdict ok with a risk finding");
         }
-        if (verdict == Verdict.AT_RISK && !risky) {
+        if (verdict == HostVerdict.AT_RISK && !risky) {
             throw new IllegalArgumentException("host " + host + ": verdict at-risk without a risk finding");
         }
     }
 
     /** A host that could not be reached; {@code reason} is the transport's message. */
     public static HostAudit unreachable(String host, String reason) {
-        return new HostAudit(host, Verdict.UNREACHABLE, List.of(Finding.risk("unreachable", reason)), Optional.empty());
+        return new HostAudit(
+                host, HostVerdict.UNREACHABLE, List.of(Finding.risk("unreachable", reason)), Optional.empty());
     }
 }

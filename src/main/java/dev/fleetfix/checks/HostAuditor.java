@@ -36,7 +36,7 @@ public final class HostAuditor {
 
     /**
      * The host's verdict, findings and facts. A host that cannot be reached (or whose fact script
-     * fails) is {@link Verdict#UNREACHABLE} with the transport's message; this method does not throw
+     * fails) is {@link HostVerdict#UNREACHABLE} with the transport's message; this method does not throw
      * for one host's failure.
      */
     public HostAudit audit(Host host, RemoteShell shell, RedisConnector redis) {

@@ -4,9 +4,9 @@ import dev.fleetfix.checks.AuditSummary;
 import dev.fleetfix.checks.Finding;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostFacts;
+import dev.fleetfix.checks.HostVerdict;
 import dev.fleetfix.checks.RedisFacts;
 import dev.fleetfix.checks.ThpMode;
-import dev.fleetfix.checks.Verdict;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
@@ -75,15 +75,15 @@ public final class AuditOpenMetrics {
                 .add(at.toEpochMilli() / 1000.0);
         AuditSummary summary = AuditSummary.of(audits);
         Gauge hosts = gauge("fleetfix_audit_hosts", "Audited hosts per verdict.");
-        hosts.add(summary.ok(), "verdict", Verdict.OK.word());
-        hosts.add(summary.atRisk(), "verdict", Verdict.AT_RISK.word());
-        hosts.add(summary.unreachable(), "verdict", Verdict.UNREACHABLE.word());
+        hosts.add(summary.ok(), "verdict", HostVerdict.OK.word());
+        hosts.add(summary.atRisk(), "verdict", HostVerdict.AT_RISK.word());
+        hosts.add(summary.unreachable(), "verdict", HostVerdict.UNREACHABLE.word());
     }
 
     private void host(HostAudit audit) {
         String host = audit.host();
         Gauge verdict = gauge("fleetfix_host_verdict", "1 for the host's audit verdict, 0 for the others.");
-        for (Verdict v : Verdict.values()) {
+        for (HostVerdict v : HostVerdict.values()) {
             verdict.add(v == audit.verdict() ? 1 : 0, "host", host, "verdict", v.word());
         }
         Gauge findings = gauge("fleetfix_host_finding", "1 for each finding of the host (severity risk or advice).");

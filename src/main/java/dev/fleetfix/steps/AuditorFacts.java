@@ -4,8 +4,8 @@ import dev.fleetfix.checks.Finding;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.checks.HostFacts;
+import dev.fleetfix.checks.HostVerdict;
 import dev.fleetfix.checks.ThpMode;
-import dev.fleetfix.checks.Verdict;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.steps.model.StepContext;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ public final class AuditorFacts implements FactGatherer {
     public Map<String, String> gather(StepContext ctx) {
         RedisConnector redis = (host, timeout) -> ctx.redis().open(timeout);
         HostAudit audit = auditor.audit(ctx.host(), ctx.shell(), redis);
-        if (audit.verdict() == Verdict.UNREACHABLE) {
+        if (audit.verdict() == HostVerdict.UNREACHABLE) {
             throw new StepFailure("audit: "
                     + audit.findings().stream().map(Finding::text).findFirst().orElse("unreachable"));
         }

@@ -38,7 +38,7 @@ class AuditRulesTest {
     void aHostWithThpNeverPersistedAndSaneSysctlsIsOk() {
         HostAudit audit = judge(FactOutput.debian12(), REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings()).isEmpty();
         assertThat(audit.facts()).isPresent();
     }
@@ -47,7 +47,7 @@ class AuditRulesTest {
     void thpAlwaysWithRedisOptingOutIsLowRiskAdvice() {
         HostAudit audit = judge(always(), REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("THP is [always], but Redis 7.0 runs with disable-thp yes: low risk for Redis; set"
@@ -59,7 +59,7 @@ class AuditRulesTest {
     void thpAlwaysWithARedisThatCannotOptOutOnAnOldKernelRisksForkSpikes() {
         HostAudit audit = judge(always().set("kernel", "4.19.0-25-amd64"), REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("THP is [always] and Redis 5.0 cannot opt out: latency spikes on fork (BGSAVE, AOF"
@@ -71,7 +71,7 @@ class AuditRulesTest {
     void onAKernelFrom5Point8TheRiskIsMemoryNotForkSpikes() {
         HostAudit audit = judge(always(), REDIS_5); // Debian 12: 6.1
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings().get(0).text())
                 .doesNotContain("latency spikes")
                 .contains("memory bloat and fragmentation")
@@ -93,7 +93,7 @@ class AuditRulesTest {
         HostAudit audit =
                 judge(always().set("kernel", "3.10.0-1160.el7.x86_64"), redis("7.2.4", Optional.of(false), 511));
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings().get(0).text())
                 .startsWith("THP is [always] and Redis 7.2 runs with disable-thp no: latency spikes on fork");
     }
@@ -107,7 +107,7 @@ class AuditRulesTest {
                         .set("kconfig", "CONFIG_TRANSPARENT_HUGEPAGE_MADVISE=y"),
                 REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings()).isEmpty();
     }
 
@@ -115,7 +115,7 @@ class AuditRulesTest {
     void hugePagesHeldByRedisAreARisk() {
         HostAudit audit = judge(FactOutput.debian12().set("smaps", "kb 421888"), REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("Redis holds 412 MB of huge pages (AnonHugePages)");
@@ -125,7 +125,7 @@ class AuditRulesTest {
     void overcommitOtherThanOneIsARisk() {
         HostAudit audit = judge(FactOutput.debian12().set("overcommit", "0"), REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("vm.overcommit_memory is 0: BGSAVE may fail under memory pressure; set 1");
@@ -135,7 +135,7 @@ class AuditRulesTest {
     void somaxconnBelowTheBacklogIsARisk() {
         HostAudit audit = judge(FactOutput.debian12().set("somaxconn", "128"), REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly(
@@ -146,7 +146,7 @@ class AuditRulesTest {
     void somaxconnEqualToTheBacklogIsFine() {
         HostAudit audit = judge(FactOutput.debian12().set("somaxconn", "511"), REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
     }
 
     @Test
@@ -156,11 +156,11 @@ class AuditRulesTest {
         HostAudit old = judge(notPersisted, REDIS_5);
         HostAudit optingOut = judge(notPersisted, REDIS_7);
 
-        assertThat(old.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(old.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(old.findings())
                 .extracting(Finding::text)
                 .containsExactly("THP setting is not persisted: it will return to [always] after reboot");
-        assertThat(optingOut.verdict()).isEqualTo(Verdict.OK);
+        assertThat(optingOut.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(optingOut.findings()).extracting(Finding::severity).containsExactly(Finding.Severity.ADVICE);
     }
 
@@ -168,7 +168,7 @@ class AuditRulesTest {
     void neverNotPersistedWithAnUnknownKernelDefaultIsAdvice() {
         HostAudit audit = judge(FactOutput.debian12().set("systemd").set("kconfig"), REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("THP setting is not persisted: nothing sets [never] at boot, so it returns to the"
@@ -203,7 +203,7 @@ class AuditRulesTest {
                                         "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT transparent_hugepage=never\"")),
                 REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
     }
 
     @Test
@@ -212,7 +212,7 @@ class AuditRulesTest {
                 FactOutput.debian12().set("redis.pid", "pidof ").without("smaps"),
                 RedisFacts.unreachable(ENDPOINT, "connection refused"));
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("Redis is not answering on 127.0.0.11:6379: connection refused");
@@ -225,7 +225,7 @@ class AuditRulesTest {
                 RedisFacts.authFailed(
                         ENDPOINT, "authentication failed: WRONGPASS invalid username-password pair (user ops)"));
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::code, Finding::text)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(
@@ -243,7 +243,7 @@ class AuditRulesTest {
                         .set("smaps", "error awk: cannot open /proc/4242/smaps_rollup (Permission denied)"),
                 REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("Redis's AnonHugePages could not be read (pid 4242): awk: cannot open"
@@ -261,7 +261,7 @@ class AuditRulesTest {
                         .set("systemd"),
                 REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings()).isEmpty();
     }
 
@@ -272,7 +272,7 @@ class AuditRulesTest {
                         .set("overcommit", "0"),
                 REDIS_7);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::code)
                 .containsExactly("overcommit", "thp-low-risk", "thp-defrag");

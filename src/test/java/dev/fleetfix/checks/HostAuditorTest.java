@@ -40,7 +40,7 @@ class HostAuditorTest {
         assertThat(redis.connections()).isEqualTo(1);
         assertThat(redis.closes()).isEqualTo(1);
         assertThat(shell.closed()).as("the shell belongs to the pool").isFalse();
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         HostFacts facts = audit.facts().orElseThrow();
         assertThat(facts.redis().version()).contains("7.0.15");
         assertThat(facts.redis().role()).contains("master");
@@ -81,7 +81,7 @@ class HostAuditorTest {
 
         HostAudit audit = auditor.audit(lab1, shell, old);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .anySatisfy(f -> assertThat(f.text()).startsWith("THP is [always] and Redis 2.8 cannot opt out"));
     }
@@ -121,7 +121,7 @@ class HostAuditorTest {
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.redis7());
 
         assertThat(shell.commands()).extracting(c -> c.become()).containsExactly(true, false);
-        assertThat(audit.verdict()).isEqualTo(Verdict.OK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.OK);
         assertThat(audit.findings()).extracting(Finding::code).containsExactly("huge-pages-unknown");
     }
 
@@ -134,7 +134,7 @@ class HostAuditorTest {
 
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.redis7());
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.UNREACHABLE);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.UNREACHABLE);
         assertThat(audit.facts()).isEmpty();
         assertThat(audit.findings())
                 .extracting(Finding::text)
@@ -153,7 +153,7 @@ class HostAuditorTest {
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.refusing("connection refused"));
 
         assertThat(shell.commands().get(0).script()).startsWith("redis_pid=''\n");
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .extracting(Finding::text)
                 .containsExactly("Redis is not answering on 127.0.0.11:6379: connection refused");
@@ -214,7 +214,7 @@ class HostAuditorTest {
 
         HostAudit audit = auditor.audit(TestHosts.lab("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.UNREACHABLE);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.UNREACHABLE);
         assertThat(audit.findings().get(0).text())
                 .isEqualTo("host lab-1: the fact script failed (exit 127): sh: not found");
     }
@@ -243,7 +243,9 @@ class HostAuditorTest {
         List<HostAudit> audits = fleet.audit(hosts);
 
         assertThat(audits).extracting(HostAudit::host).containsExactly("lab-1", "lab-2", "lab-3");
-        assertThat(audits).extracting(HostAudit::verdict).containsExactly(Verdict.OK, Verdict.UNREACHABLE, Verdict.OK);
+        assertThat(audits)
+                .extracting(HostAudit::verdict)
+                .containsExactly(HostVerdict.OK, HostVerdict.UNREACHABLE, HostVerdict.OK);
         assertThat(audits.get(1).findings().get(0).text())
                 .isEqualTo("host lab-2: 127.0.0.12:22: connect timed out after 5s");
     }

@@ -1,7 +1,7 @@
 package dev.fleetfix.checks;
 
 /**
- * A host's audit result.
+ * A host's audit result (not a benchmark comparison's, which is {@code bench.Verdict}).
  *
  * <ul>
  *   <li>{@link #OK}: no finding of severity {@link Finding.Severity#RISK}; advisory findings may be present.
@@ -10,14 +10,14 @@ package dev.fleetfix.checks;
  *   <li>{@link #UNREACHABLE}: the host itself could not be reached or logged into; no facts.
  * </ul>
  */
-public enum Verdict {
+public enum HostVerdict {
     OK("ok"),
     AT_RISK("at-risk"),
     UNREACHABLE("unreachable");
 
     private final String word;
 
-    Verdict(String word) {
+    HostVerdict(String word) {
         this.word = word;
     }
 
