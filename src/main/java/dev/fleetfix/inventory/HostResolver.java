@@ -339,21 +339,9 @@ final class HostResolver {
         }
 
         Optional<Integer> port(List<String> names) {
-            return find(names).map(v -> {
-                Object value = v.node().value();
-                String text = value instanceof String s ? s.strip() : String.valueOf(value);
-                if (value instanceof Number || value instanceof String) {
-                    try {
-                        int port = Integer.parseInt(text);
-                        if (port >= 1 && port <= 65535) {
-                            return port;
-                        }
-                    } catch (NumberFormatException e) {
-                        // reported below
-                    }
-                }
-                throw error(v, v.name() + " must be a number 1..65535, was " + InventoryLoader.describe(v.node()));
-            });
+            return find(names).map(v -> InventoryPort.parse(v.node())
+                    .orElseThrow(() -> error(
+                            v, v.name() + " must be a number 1..65535, was " + InventoryLoader.describe(v.node()))));
         }
 
         /** Ansible's boolean(): true/false, yes/no, on/off, 1/0. */

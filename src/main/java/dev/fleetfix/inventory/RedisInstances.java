@@ -105,23 +105,12 @@ final class RedisInstances {
     }
 
     private static int port(Path file, Host host, YamlNode node) {
-        Object value = node.value();
-        String text = value instanceof String s ? s.strip() : String.valueOf(value);
-        if (value instanceof Number || value instanceof String) {
-            try {
-                int port = Integer.parseInt(text);
-                if (port >= 1 && port <= 65535) {
-                    return port;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw error(
-                file,
-                host,
-                node,
-                "redis_instances: port must be a number 1..65535, was " + InventoryLoader.describe(node));
+        return InventoryPort.parse(node)
+                .orElseThrow(() -> error(
+                        file,
+                        host,
+                        node,
+                        "redis_instances: port must be a number 1..65535, was " + InventoryLoader.describe(node)));
     }
 
     private static InputException error(Path file, Host host, YamlNode node, String message) {
