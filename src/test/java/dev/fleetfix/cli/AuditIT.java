@@ -118,6 +118,8 @@ class AuditIT {
         assertThat(one.at("/kernel").asText()).isEqualTo(root("audit-1", "uname -r"));
         assertThat(one.at("/root").asBoolean()).as("become through sudo").isTrue();
         assertThat(one.at("/thp/sysfs_dir").asText()).isEqualTo("/sys/kernel/mm/transparent_hugepage");
+        // the lab's THP file is bind-mounted from the lab's directory: not sysfs, and JSON says which it is
+        assertThat(one.at("/thp/filesystem").asText()).isNotBlank().isNotEqualTo("sysfs");
         assertThat(one.at("/thp/enabled").asText()).isEqualTo("always");
         assertThat(one.at("/thp/defrag").asText()).isEqualTo("madvise");
         assertThat(one.at("/net_core_somaxconn").asInt())

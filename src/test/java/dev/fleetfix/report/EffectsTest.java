@@ -60,7 +60,7 @@ class EffectsTest {
     }
 
     private static HostReport host(Map<String, String> facts) {
-        return new HostReport("lab-1", "done", "", 0, facts, null, null, List.of());
+        return new HostReport("lab-1", "done", "", 0, facts, null, null, List.of(), null);
     }
 
     /** Regression: the lab's emulated THP got only the kernel era's text, which never said why nothing moved. */
