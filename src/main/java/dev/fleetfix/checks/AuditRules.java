@@ -23,7 +23,8 @@ import java.util.Optional;
  *       that refused fleetfix's credentials is said to be so ({@code redis-auth}), not down.
  * </ul>
  *
- * Advice: THP {@code [always]} while Redis opts out with {@code disable-thp yes} (low risk for Redis, the
+ * Advice: THP files that are not the kernel's (not on sysfs: a container's own view; then the THP risk
+ * claims no era's cost), THP {@code [always]} while Redis opts out with {@code disable-thp yes} (low risk for Redis, the
  * rest of the host still pays), a THP setting that is not persisted but would not come back as
  * {@code [always]}, {@code defrag [always]}, facts that could not be read (smaps without root), and
  * the commands fleetfix needs that Redis refuses it (renamed away, or not in its ACL user's rights).
@@ -35,6 +36,7 @@ public final class AuditRules {
         List<Finding> findings = new ArrayList<>();
         redisDown(facts).ifPresent(findings::add);
         thpExposure(facts).ifPresent(findings::add);
+        thpNotKernels(facts).ifPresent(findings::add);
         hugePagesHeld(facts).ifPresent(findings::add);
         persistence(facts).ifPresent(findings::add);
         defrag(facts).ifPresent(findings::add);
@@ -98,7 +100,7 @@ public final class AuditRules {
                     "thp-exposed",
                     "THP is [always] and " + name
                             + " runs with disable-thp no: "
-                            + ThpEra.consequence(facts.kernelRelease(), Optional.of(false))
+                            + consequence(facts, Optional.of(false))
                             + "; set never (or disable-thp yes)"));
         }
         if (redis.canOptOutOfThp()) {
@@ -106,14 +108,41 @@ public final class AuditRules {
                     "thp-exposed",
                     "THP is [always] and " + name
                             + "'s disable-thp could not be read (CONFIG refused): "
-                            + ThpEra.consequence(facts.kernelRelease(), Optional.empty())
+                            + consequence(facts, Optional.empty())
                             + ", unless it is yes; set never"));
         }
         return Optional.of(Finding.risk(
                 "thp-exposed",
                 "THP is [always] and " + name
-                        + " cannot opt out: " + ThpEra.consequence(facts.kernelRelease(), Optional.empty())
+                        + " cannot opt out: " + consequence(facts, Optional.empty())
                         + "; set never"));
+    }
+
+    /**
+     * What THP always costs Redis here. When the THP file is not the kernel's, the kernel's own mode is
+     * unknown from this view, so no era's cost (fork spikes, bloat) is claimed.
+     */
+    private static String consequence(HostFacts facts, Optional<Boolean> disableThp) {
+        if (facts.thp().kernels().equals(Optional.of(false))) {
+            return "what it costs Redis depends on the kernel's own setting, which this file is not (see"
+                    + " thp-not-kernel)";
+        }
+        return ThpEra.consequence(facts.kernelRelease(), disableThp);
+    }
+
+    /** A THP file that is not on sysfs: a container's own view, or a file put over the kernel's. */
+    private static Optional<Finding> thpNotKernels(HostFacts facts) {
+        ThpFacts thp = facts.thp();
+        if (!thp.kernels().equals(Optional.of(false))) {
+            return Optional.empty();
+        }
+        return Optional.of(Finding.advice(
+                "thp-not-kernel",
+                "THP under " + thp.sysfsDir().orElse(ThpFacts.STANDARD_DIR) + " is not the kernel's (on "
+                        + thp.filesystem().orElseThrow() + ", not sysfs): the setting here does not reach the"
+                        + " kernel, so changing it cannot change what Redis gets, unless something on this host"
+                        + " carries it to Redis (e.g. a container with its own view of /sys); check the THP of the"
+                        + " machine that runs this kernel"));
     }
 
     private static Optional<Finding> hugePagesHeld(HostFacts facts) {

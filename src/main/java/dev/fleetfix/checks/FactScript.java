@@ -29,6 +29,7 @@ public final class FactScript {
     private static final String RESOURCE = "facts.sh";
     private static final Pattern MODE_WORD =
             Pattern.compile("(?<![\\w+])(always|madvise|never|defer\\+madvise|defer)(?![\\w+])");
+    private static final Pattern FS_TYPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_./+-]{0,39}");
     private static final Pattern CMDLINE_THP = Pattern.compile("transparent_hugepage=([\\w+]+)");
     private static final Pattern CLAUSE_SPLIT = Pattern.compile("&&|\\|\\||;|\\|");
     private static final Set<String> ACTIVE_UNIT_STATES =
@@ -110,7 +111,28 @@ public final class FactScript {
         if (dir.isEmpty()) {
             return ThpFacts.unsupported();
         }
-        return new ThpFacts(dir, mode(sections, "thp.enabled"), mode(sections, "thp.defrag"));
+        return new ThpFacts(dir, mode(sections, "thp.enabled"), mode(sections, "thp.defrag"), filesystem(sections));
+    }
+
+    /**
+     * The filesystem type that holds THP's {@code enabled}: statfs's name when it gave one, else
+     * mountinfo's. A word that is not a plain type name (an old coreutils' {@code UNKNOWN (0x...)},
+     * control characters, a long line) counts as unread, never as "not the kernel's".
+     */
+    static Optional<String> filesystem(Map<String, List<String>> sections) {
+        List<String> lines = sections.getOrDefault("thp.fs", List.of());
+        for (String source : List.of("statfs ", "mountinfo ")) {
+            for (String line : lines) {
+                if (!line.startsWith(source)) {
+                    continue;
+                }
+                String type = line.substring(source.length()).strip();
+                if (FS_TYPE.matcher(type).matches() && !type.startsWith("UNKNOWN")) {
+                    return Optional.of(type);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static Optional<ThpMode> mode(Map<String, List<String>> sections, String name) {

@@ -82,8 +82,9 @@ public final class AuditJson {
             RedisJson redis,
             @JsonProperty("redis_process") ProcessJson redisProcess) {}
 
-    @JsonPropertyOrder({"sysfs_dir", "enabled", "defrag"})
-    record Thp(@JsonProperty("sysfs_dir") String sysfsDir, String enabled, String defrag) {}
+    /** {@code filesystem}: the type holding {@code enabled}; {@code sysfs} when the file is the kernel's. */
+    @JsonPropertyOrder({"sysfs_dir", "enabled", "defrag", "filesystem"})
+    record Thp(@JsonProperty("sysfs_dir") String sysfsDir, String enabled, String defrag, String filesystem) {}
 
     @JsonPropertyOrder({"persisted", "enabled_after_reboot", "kernel_default", "persisted_by", "settings"})
     record Boot(
@@ -150,7 +151,8 @@ public final class AuditJson {
                 new Thp(
                         facts.thp().sysfsDir().orElse(null),
                         word(facts.thp().enabled()),
-                        word(facts.thp().defrag())),
+                        word(facts.thp().defrag()),
+                        facts.thp().filesystem().orElse(null)),
                 boot(facts),
                 boxed(facts.overcommitMemory()),
                 boxed(facts.somaxconn()),

@@ -1,10 +1,12 @@
 package dev.fleetfix.report;
 
 import dev.fleetfix.checks.ThpEra;
+import dev.fleetfix.checks.ThpFacts;
 import dev.fleetfix.report.model.FleetEffectReport;
 import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.report.model.MetricReport;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** How a before/after change is written: {@code p99 −38 % [−45 %, −30 %]}, the way a reader acts on it. */
@@ -71,14 +73,27 @@ final class Effects {
         return (rounded > 0 ? "+" : "−") + String.format(Locale.ROOT, "%,d", Math.abs(rounded)) + " %";
     }
 
-    /** What a THP benchmark should show on this host, from its audit facts; empty without a kernel fact. */
+    /**
+     * What a THP benchmark should show on this host, from its audit facts; empty without a kernel fact. A
+     * THP file that is not the kernel's comes first: the era then only says what the kernel would do.
+     */
     static Optional<String> expectation(HostReport host) {
-        String kernel = host.facts().get("kernel");
+        return expectation(host.facts());
+    }
+
+    static Optional<String> expectation(Map<String, String> facts) {
+        String kernel = facts.get("kernel");
         if (kernel == null) {
             return Optional.empty();
         }
-        String optOut = host.facts().get("redis.disable_thp");
+        String optOut = facts.get("redis.disable_thp");
         Optional<Boolean> disableThp = optOut == null ? Optional.empty() : Optional.of(optOut.equals("yes"));
-        return Optional.of(ThpEra.expectation(kernel, disableThp));
+        String era = ThpEra.expectation(kernel, disableThp);
+        String filesystem = facts.get("thp.filesystem");
+        if (filesystem != null && !filesystem.equals(ThpFacts.SYSFS)) {
+            return Optional.of("THP here is not the kernel's (not on sysfs: " + filesystem
+                    + "): a benchmark cannot show a THP effect; " + era);
+        }
+        return Optional.of(era);
     }
 }

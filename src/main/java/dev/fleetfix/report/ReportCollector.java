@@ -129,7 +129,8 @@ public final class ReportCollector implements RunListener {
                 h.facts,
                 h.thpBefore,
                 h.facts.getOrDefault("thp.enabled", h.thpBefore),
-                h.steps)));
+                h.steps,
+                Effects.expectation(h.facts).orElse(null))));
         return ReportJson.sanitized(new FleetReport(
                 FleetReport.SCHEMA_VERSION, runInfo(), playReports, hostReports, ReportModels.benchmarks(benchmarks)));
     }

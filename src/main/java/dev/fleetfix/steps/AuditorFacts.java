@@ -41,6 +41,7 @@ public final class AuditorFacts implements FactGatherer {
         facts.put("kernel", f.kernelRelease());
         f.thp().enabled().map(ThpMode::word).ifPresent(v -> facts.put("thp.enabled", v));
         f.thp().defrag().map(ThpMode::word).ifPresent(v -> facts.put("thp.defrag", v));
+        f.thp().filesystem().ifPresent(v -> facts.put("thp.filesystem", v));
         facts.put("redis.state", f.redis().reachable() ? "answered" : f.redis().authFailed() ? "auth failed" : "down");
         f.redis().version().ifPresent(v -> facts.put("redis.version", v));
         f.redis().disableThp().ifPresent(v -> facts.put("redis.disable_thp", v ? "yes" : "no"));

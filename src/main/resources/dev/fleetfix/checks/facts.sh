@@ -22,6 +22,15 @@ s thp.dir; echo "$thp"
 if [ -n "$thp" ]; then
   s thp.enabled; cat "$thp/enabled" 2>&1
   s thp.defrag; cat "$thp/defrag" 2>&1
+  # whether the file is the kernel's: a container may bind-mount a plain file over sysfs. statfs
+  # first; busybox without stat, or an old coreutils that cannot name the type, leaves mountinfo
+  # (the longest mount point that holds the file; the last of stacked mounts is the visible one)
+  s thp.fs
+  f=$thp/enabled
+  printf 'statfs %s\n' "$(stat -f -c %T "$f" 2>/dev/null)"
+  awk -v f="$f" '{ for (i = 7; i <= NF && $i != "-"; i++) ; m = $5
+    if ((m == f || m == "/" || index(f, m "/") == 1) && length(m) >= best) { best = length(m); t = $(i + 1) } }
+    END { print "mountinfo " t }' /proc/self/mountinfo 2>/dev/null
 fi
 s kconfig; grep -h '^CONFIG_TRANSPARENT_HUGEPAGE_[A-Z]*=y' "/boot/config-$(uname -r)" 2>/dev/null
 s cmdline; cat /proc/cmdline 2>/dev/null

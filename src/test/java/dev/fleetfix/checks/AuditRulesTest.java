@@ -277,4 +277,39 @@ class AuditRulesTest {
                 .extracting(Finding::code)
                 .containsExactly("overcommit", "thp-low-risk", "thp-defrag");
     }
+
+    /** Regression: a THP file bind-mounted over sysfs (a container's own view) was judged as the kernel's. */
+    @Test
+    void aThpFileThatIsNotTheKernelsClaimsNoEraCostAndSaysWhy() {
+        HostAudit audit = judge(
+                always().set("kernel", "4.19.0-25-amd64").set("thp.fs", "statfs overlay", "mountinfo overlay"),
+                REDIS_5);
+
+        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.findings()).extracting(Finding::code).containsExactly("thp-exposed", "thp-not-kernel");
+        assertThat(audit.findings().get(0).text())
+                .doesNotContain("latency spikes")
+                .doesNotContain("memory bloat")
+                .contains("depends on the kernel's own setting, which this file is not");
+        Finding note = audit.findings().get(1);
+        assertThat(note.severity()).isEqualTo(Finding.Severity.ADVICE);
+        assertThat(note.text())
+                .startsWith("THP under /sys/kernel/mm/transparent_hugepage is not the kernel's (on overlay, not"
+                        + " sysfs): the setting here does not reach the kernel, so changing it cannot change what"
+                        + " Redis gets");
+    }
+
+    @Test
+    void aThpFileOnSysfsOrOfUnknownFilesystemGetsNoSuchNote() {
+        assertThat(judge(always(), REDIS_5).findings())
+                .extracting(Finding::code)
+                .doesNotContain("thp-not-kernel");
+        assertThat(judge(always().without("thp.fs"), REDIS_5).findings())
+                .extracting(Finding::code)
+                .doesNotContain("thp-not-kernel");
+        assertThat(judge(FactOutput.debian12().set("thp.fs", "statfs ext4"), REDIS_5)
+                        .findings())
+                .extracting(Finding::code)
+                .containsExactly("thp-not-kernel");
+    }
 }

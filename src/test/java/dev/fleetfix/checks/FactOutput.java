@@ -15,6 +15,7 @@ public final class FactOutput {
                 .set("thp.dir", ThpFacts.STANDARD_DIR)
                 .set("thp.enabled", "always madvise [never]")
                 .set("thp.defrag", "always defer defer+madvise [madvise] never")
+                .set("thp.fs", "statfs sysfs", "mountinfo sysfs")
                 .set("kconfig", "CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS=y")
                 .set("cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 root=UUID=0b1c ro quiet")
                 .set("grub")

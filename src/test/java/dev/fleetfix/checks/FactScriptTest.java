@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -244,5 +245,75 @@ class FactScriptTest {
         assertThat(facts.kernelRelease()).as(out).isEqualTo(System.getProperty("os.version"));
         assertThat(facts.overcommitMemory()).as(out).isPresent();
         assertThat(facts.redis()).isEqualTo(REDIS);
+    }
+
+    private static Optional<String> filesystem(String... lines) {
+        return FactScript.parse(
+                        "lab-1", FactOutput.debian12().set("thp.fs", lines).text(), REDIS)
+                .thp()
+                .filesystem();
+    }
+
+    @Test
+    void theThpFileIsTheKernelsWhenItIsOnSysfs() {
+        HostFacts facts = FactScript.parse("lab-1", FactOutput.debian12().text(), REDIS);
+
+        assertThat(facts.thp().filesystem()).hasValue("sysfs");
+        assertThat(facts.thp().kernels()).hasValue(true);
+    }
+
+    @Test
+    void aFileBindMountedOverSysfsIsNotTheKernels() {
+        HostFacts facts = FactScript.parse(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("thp.fs", "statfs ext2/ext3", "mountinfo ext4")
+                        .text(),
+                REDIS);
+
+        assertThat(facts.thp().filesystem()).hasValue("ext2/ext3");
+        assertThat(facts.thp().kernels()).hasValue(false);
+    }
+
+    @Test
+    void withoutANamedStatfsTypeMountinfoDecides() {
+        // busybox without stat, an old coreutils that cannot name sysfs's magic, a stat that failed
+        assertThat(filesystem("statfs ", "mountinfo sysfs")).hasValue("sysfs");
+        assertThat(filesystem("statfs UNKNOWN (0x62656572)", "mountinfo sysfs")).hasValue("sysfs");
+        assertThat(filesystem("statfs UNKNOWN", "mountinfo overlay")).hasValue("overlay");
+    }
+
+    @Test
+    void hostileOrMissingOutputLeavesTheFilesystemUnknownNeverNotTheKernels() {
+        assertThat(filesystem("statfs ", "mountinfo ")).isEmpty();
+        assertThat(filesystem("statfs \u001b[31mext4", "mountinfo tmpfs; rm -rf /"))
+                .isEmpty();
+        assertThat(filesystem("statfs " + "x".repeat(200))).isEmpty();
+        assertThat(filesystem("ext4", "tmpfs")).as("lines without their source").isEmpty();
+        HostFacts none = FactScript.parse(
+                "lab-1", FactOutput.debian12().without("thp.fs").text(), REDIS);
+        assertThat(none.thp().kernels()).isEmpty();
+        HostFacts noThp = FactScript.parse(
+                "lab-1",
+                FactOutput.debian12()
+                        .set("thp.dir")
+                        .without("thp.enabled")
+                        .without("thp.defrag")
+                        .set("thp.fs", "statfs ext4")
+                        .text(),
+                REDIS);
+        assertThat(noThp.thp().kernels()).as("no THP directory, no claim").isEmpty();
+    }
+
+    @Test
+    void onThisMachineTheScriptFindsTheKernelsThpOnSysfs() throws IOException, InterruptedException {
+        Process sh = new ProcessBuilder("sh", "-c", FactScript.script(OptionalLong.empty()))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(sh.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(FactScript.sections(out).get("thp.fs")).as(out).containsExactly("statfs sysfs", "mountinfo sysfs");
+        assertThat(FactScript.parse("localhost", out, REDIS).thp().kernels()).hasValue(true);
     }
 }

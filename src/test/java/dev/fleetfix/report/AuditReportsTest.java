@@ -85,6 +85,7 @@ class AuditReportsTest {
         assertThat(lab1.at("/facts/thp/enabled").asText()).isEqualTo("never");
         assertThat(lab1.at("/facts/thp/defrag").asText()).isEqualTo("madvise");
         assertThat(lab1.at("/facts/thp/sysfs_dir").asText()).isEqualTo("/sys/kernel/mm/transparent_hugepage");
+        assertThat(lab1.at("/facts/thp/filesystem").asText()).isEqualTo("sysfs");
         assertThat(lab1.at("/facts/thp_boot/persisted").asBoolean()).isTrue();
         assertThat(lab1.at("/facts/thp_boot/persisted_by/0").asText()).isEqualTo("systemd");
         assertThat(lab1.at("/facts/thp_boot/settings/0/file").asText())

@@ -2,8 +2,12 @@ package dev.fleetfix.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.checks.ThpEra;
+import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.report.model.MetricReport;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,5 +57,30 @@ class EffectsTest {
     void agreeingFiguresNeedNoWord() {
         assertThat(Effects.of(rps(0.61, 0.38, 0.96, "regressed", 0.001))).isEqualTo("−39 % [−62 %, −4 %]");
         assertThat(Effects.of(rps(0.95, 0.80, 1.10, "within_noise", 0.4))).isEqualTo("−5 % [−20 %, +10 %]");
+    }
+
+    private static HostReport host(Map<String, String> facts) {
+        return new HostReport("lab-1", "done", "", 0, facts, null, null, List.of(), null);
+    }
+
+    /** Regression: the lab's emulated THP got only the kernel era's text, which never said why nothing moved. */
+    @Test
+    void aThpFileThatIsNotTheKernelsComesBeforeTheKernelEra() {
+        String expected = Effects.expectation(host(Map.of("kernel", "6.18.0", "thp.filesystem", "ext2/ext3")))
+                .orElseThrow();
+
+        assertThat(expected)
+                .startsWith("THP here is not the kernel's (not on sysfs: ext2/ext3): a benchmark cannot show a THP"
+                        + " effect; ")
+                .endsWith(ThpEra.expectation("6.18.0", Optional.empty()));
+    }
+
+    @Test
+    void onSysfsOrWithoutTheFactOnlyTheKernelEraIsSaid() {
+        assertThat(Effects.expectation(host(Map.of("kernel", "6.18.0", "thp.filesystem", "sysfs"))))
+                .hasValue(ThpEra.expectation("6.18.0", Optional.empty()));
+        assertThat(Effects.expectation(host(Map.of("kernel", "4.19.0", "redis.disable_thp", "no"))))
+                .hasValue(ThpEra.expectation("4.19.0", Optional.of(false)));
+        assertThat(Effects.expectation(host(Map.of("thp.filesystem", "ext4")))).isEmpty();
     }
 }

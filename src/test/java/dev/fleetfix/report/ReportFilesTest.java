@@ -54,6 +54,17 @@ class ReportFilesTest {
                 .containsExactly("done", "done", "failed", "untouched");
         HostReport r1 = report.hosts().get(0);
         assertThat(r1.facts()).containsEntry("redis.version", "7.0.15").containsEntry("thp.enabled", "never");
+        // the hosts' THP file is on ext4, not sysfs: the expectation says a benchmark cannot show a THP effect
+        assertThat(r1.expectation())
+                .startsWith("THP here is not the kernel's (not on sysfs: ext4): a benchmark cannot show a THP effect;")
+                .contains("kernel 6.18.0 >= 5.8");
+        assertThat(json).contains("\"expectation\" : \"THP here is not the kernel's (not on sysfs: ext4)");
+        assertThat(console)
+                .contains("  expect r1: THP here is not the kernel's (not on sysfs: ext4): a benchmark cannot show a"
+                        + " THP effect; kernel 6.18.0 >= 5.8");
+        assertThat(Files.readString(dir.resolve("report.html")))
+                .contains(
+                        "THP here is not the kernel&#39;s (not on sysfs: ext4): a benchmark cannot show a THP effect");
         assertThat(r1.steps().get(2).changes().get(0).before()).isEqualTo("always");
         assertThat(r1.steps().get(4).gates().get(0).gate()).isEqualTo("ping");
         assertThat(report.benchmarks().runs()).hasSize(12);

@@ -129,7 +129,17 @@ final class SyntheticRun {
 
     private static StepResult audit() {
         return StepResult.ok("thp enabled=always defrag=madvise")
-                .withFacts(Map.of("thp.enabled", "always", "thp.defrag", "madvise", "redis.version", "7.0.15"));
+                .withFacts(Map.of(
+                        "thp.enabled",
+                        "always",
+                        "thp.defrag",
+                        "madvise",
+                        "redis.version",
+                        "7.0.15",
+                        "kernel",
+                        "6.18.0",
+                        "thp.filesystem",
+                        "ext4"));
     }
 
     private static StepResult thpChanged() {

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param thpBefore THP {@code enabled} mode before the run changed it, when known
  * @param thpAfter THP {@code enabled} mode at the end, when known
  * @param steps its step results in the order they ran
+ * @param expectation what a THP benchmark should show on this host, from its audit facts (the kernel
+ *     era, whether Redis opts out, whether THP's files are the kernel's); null without a kernel fact
  */
 public record HostReport(
         String name,
@@ -26,7 +28,8 @@ public record HostReport(
         Map<String, String> facts,
         String thpBefore,
         String thpAfter,
-        List<StepReport> steps) {
+        List<StepReport> steps,
+        String expectation) {
     public HostReport {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(outcome, "outcome");
