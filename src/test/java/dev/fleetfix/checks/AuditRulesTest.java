@@ -285,7 +285,7 @@ class AuditRulesTest {
                 always().set("kernel", "4.19.0-25-amd64").set("thp.fs", "statfs overlay", "mountinfo overlay"),
                 REDIS_5);
 
-        assertThat(audit.verdict()).isEqualTo(Verdict.AT_RISK);
+        assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings()).extracting(Finding::code).containsExactly("thp-exposed", "thp-not-kernel");
         assertThat(audit.findings().get(0).text())
                 .doesNotContain("latency spikes")
