@@ -10,7 +10,6 @@ import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
 import dev.fleetfix.report.ReportFiles;
-import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -105,23 +104,23 @@ final class AuditCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         }
-        try (ShellPool shells = new ShellPool(adapters.shells(ssh))) {
-            FleetAuditor auditor = new FleetAuditor(new HostAuditor(), shells::shell, adapters.redis(), forks);
-            List<HostAudit> audits = auditor.audit(hosts);
-            String text =
-                    switch (chosen) {
-                        case TABLE -> AuditTable.render(audits);
-                        case JSON -> AuditJson.render(audits);
-                        case OPENMETRICS -> AuditOpenMetrics.render(
-                                audits, adapters.clock().instant());
-                    };
-            if (output != null) {
-                ReportFiles.writeWorldReadable(output, text);
-            } else {
-                out.print(text);
-                out.flush();
-            }
-            return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
+        // no ShellPool: the auditor opens and closes each host's shell itself, so open connections stay
+        // bounded by --forks rather than by the fleet's size
+        FleetAuditor auditor = new FleetAuditor(new HostAuditor(), adapters.shells(ssh), adapters.redis(), forks);
+        List<HostAudit> audits = auditor.audit(hosts);
+        String text =
+                switch (chosen) {
+                    case TABLE -> AuditTable.render(audits);
+                    case JSON -> AuditJson.render(audits);
+                    case OPENMETRICS -> AuditOpenMetrics.render(
+                            audits, adapters.clock().instant());
+                };
+        if (output != null) {
+            ReportFiles.writeWorldReadable(output, text);
+        } else {
+            out.print(text);
+            out.flush();
         }
+        return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
     }
 }

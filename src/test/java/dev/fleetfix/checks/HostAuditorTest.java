@@ -10,10 +10,14 @@ import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class HostAuditorTest {
@@ -248,5 +252,60 @@ class HostAuditorTest {
                 .containsExactly(HostVerdict.OK, HostVerdict.UNREACHABLE, HostVerdict.OK);
         assertThat(audits.get(1).findings().get(0).text())
                 .isEqualTo("host lab-2: 127.0.0.12:22: connect timed out after 5s");
+    }
+
+    @Test
+    void theFleetAuditorClosesEachHostsShellWhenItsAuditIsDoneSoAtMostForksAreOpen() {
+        List<Host> hosts = IntStream.rangeClosed(1, 12)
+                .mapToObj(i -> TestHosts.lab("lab-" + i, "127.0.0." + (10 + i)))
+                .toList();
+        List<RecordingShell> opened = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger mostOpen = new AtomicInteger();
+        FleetAuditor fleet = new FleetAuditor(
+                auditor,
+                host -> {
+                    RecordingShell shell = shell(host.name(), command -> {
+                        // while this host's audit runs: how many shells are open right now
+                        long open;
+                        synchronized (opened) {
+                            open = opened.stream().filter(s -> !s.closed()).count();
+                        }
+                        mostOpen.accumulateAndGet((int) open, Math::max);
+                        return RecordingShell.ok(FactOutput.debian12().text());
+                    });
+                    opened.add(shell);
+                    return shell;
+                },
+                FakeRedis.redis7(),
+                3);
+
+        List<HostAudit> audits = fleet.audit(hosts);
+
+        assertThat(audits).extracting(HostAudit::verdict).containsOnly(HostVerdict.OK);
+        assertThat(opened).as("one login per host").hasSize(12);
+        assertThat(opened).extracting(RecordingShell::hostName).doesNotHaveDuplicates();
+        assertThat(opened).allSatisfy(shell -> {
+            assertThat(shell.closed()).as(shell.hostName() + " closed").isTrue();
+            assertThat(shell.commands())
+                    .as(shell.hostName() + ": one round trip")
+                    .hasSize(1);
+        });
+        assertThat(mostOpen.get()).as("shells open at once").isBetween(1, 3);
+    }
+
+    @Test
+    void aShellThatFailsToCloseKeepsItsHostsVerdict() {
+        List<Host> hosts = List.of(TestHosts.lab("lab-1", "127.0.0.11"), TestHosts.lab("lab-2", "127.0.0.12"));
+        FleetAuditor fleet = new FleetAuditor(
+                auditor,
+                host -> printing(host.name(), FactOutput.debian12().text())
+                        .failOnClose(new TransportException(
+                                host.name(), TransportException.Kind.BROKEN, "connection reset on disconnect", null)),
+                FakeRedis.redis7(),
+                1);
+
+        List<HostAudit> audits = fleet.audit(hosts);
+
+        assertThat(audits).extracting(HostAudit::verdict).containsExactly(HostVerdict.OK, HostVerdict.OK);
     }
 }
