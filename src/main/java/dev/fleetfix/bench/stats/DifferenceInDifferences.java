@@ -43,15 +43,19 @@ public final class DifferenceInDifferences {
                 throw new IllegalArgumentException("every side needs at least one round");
             }
         }
-        double treated = ratio(median(after), median(before));
-        double control = ratio(median(controlAfter), median(controlBefore));
-        double point = ratio(treated, control);
+        double treated = RatioInterval.ratio(median(after), median(before));
+        double control = RatioInterval.ratio(median(controlAfter), median(controlBefore));
+        double point = RatioInterval.ratio(treated, control);
         SplittableRandom random = new SplittableRandom(seed);
         double[] ratios = new double[RatioInterval.RESAMPLES];
         for (int i = 0; i < ratios.length; i++) {
-            double t = ratio(Median.of(resample(after, random)), Median.of(resample(before, random)));
-            double c = ratio(Median.of(resample(controlAfter, random)), Median.of(resample(controlBefore, random)));
-            ratios[i] = ratio(t, c);
+            double t = RatioInterval.ratio(
+                    Median.of(RatioInterval.resample(after, random)),
+                    Median.of(RatioInterval.resample(before, random)));
+            double c = RatioInterval.ratio(
+                    Median.of(RatioInterval.resample(controlAfter, random)),
+                    Median.of(RatioInterval.resample(controlBefore, random)));
+            ratios[i] = RatioInterval.ratio(t, c);
         }
         Arrays.sort(ratios);
         double tail = (1 - level) / 2;
@@ -109,29 +113,5 @@ public final class DifferenceInDifferences {
 
     private static double median(List<double[]> rounds) {
         return Median.of(RatioInterval.pool(rounds));
-    }
-
-    private static double ratio(double a, double b) {
-        if (b == 0) {
-            return a == 0 ? 1 : Double.POSITIVE_INFINITY;
-        }
-        return a / b;
-    }
-
-    private static double[] resample(List<double[]> rounds, SplittableRandom random) {
-        int total = 0;
-        double[][] drawn = new double[rounds.size()][];
-        for (int r = 0; r < rounds.size(); r++) {
-            drawn[r] = rounds.get(random.nextInt(rounds.size()));
-            total += drawn[r].length;
-        }
-        double[] out = new double[total];
-        int k = 0;
-        for (double[] round : drawn) {
-            for (int j = 0; j < round.length; j++) {
-                out[k++] = round[random.nextInt(round.length)];
-            }
-        }
-        return out;
     }
 }

@@ -52,14 +52,16 @@ public final class RatioInterval {
         return new Result(ratio, quantile(ratios, tail), quantile(ratios, 1 - tail));
     }
 
-    private static double ratio(double after, double before) {
+    /** after / before; 1 when both are 0, infinite when only before is. */
+    static double ratio(double after, double before) {
         if (before == 0) {
             return after == 0 ? 1 : Double.POSITIVE_INFINITY;
         }
         return after / before;
     }
 
-    private static double[] resample(List<double[]> rounds, SplittableRandom random) {
+    /** A two-stage bootstrap draw: rounds with replacement, then samples within each drawn round. */
+    static double[] resample(List<double[]> rounds, SplittableRandom random) {
         int total = 0;
         double[][] drawn = new double[rounds.size()][];
         for (int r = 0; r < rounds.size(); r++) {
