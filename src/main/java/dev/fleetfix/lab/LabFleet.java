@@ -350,8 +350,29 @@ public final class LabFleet implements AutoCloseable {
         service(host, List.of("ssh"), "stop");
     }
 
+    /** Starts sshd and returns when it answers. */
     public void startSshd(String host) {
         service(host, List.of("ssh"), "start");
+        awaitSshd(host);
+    }
+
+    /**
+     * Makes sshd read its configuration again and returns when it answers. sshd re-executes itself on a reload,
+     * so its port refuses connections for a moment: a login right after {@code systemctl reload ssh} can fail.
+     */
+    public void reloadSshd(String host) {
+        service(host, List.of("ssh"), "reload");
+        awaitSshd(host);
+    }
+
+    private void awaitSshd(String name) {
+        LabHost h = host(name);
+        LabWait.until(
+                Duration.ofSeconds(30),
+                "sshd on " + name,
+                () -> LabProbe.sshUp(h.address(), h.sshPort())
+                        ? Optional.empty()
+                        : Optional.of("sshd does not answer on " + h.address() + ":" + h.sshPort()));
     }
 
     /** The name of the host's PID 1 as {@code /proc/1/comm} gives it: {@code systemd}, {@code sysv-init}. */

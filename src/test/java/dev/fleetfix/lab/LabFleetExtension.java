@@ -185,6 +185,10 @@ public final class LabFleetExtension implements BeforeAllCallback, AfterAllCallb
         get().startSshd(host);
     }
 
+    public void reloadSshd(String host) {
+        get().reloadSshd(host);
+    }
+
     public String pid1(String host) {
         return get().pid1(host);
     }
