@@ -104,8 +104,7 @@ final class ApplyCommand implements Callable<Integer> {
         // Everything this run will write is checked before any host (or Redis) is contacted.
         Optional<Path> reports = Optional.ofNullable(reportDir);
         RunListener listener = ApplyOutput.listener(out, Colors.enabled(noColor), run.diff, reports);
-        ApplyService.ApplyResult result = service.apply(request, listener);
-        ApplyOutput.ending(result, reports, out);
+        ApplyService.ApplyResult result = service.apply(request, listener, r -> ApplyOutput.ending(r, reports, out));
         return ExitCode.of(result.summary(), run.check);
     }
 }

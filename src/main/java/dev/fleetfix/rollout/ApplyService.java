@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -98,17 +99,23 @@ public final class ApplyService {
      * flight finish). Check mode writes nothing and takes no lock, but reads them: a host another run
      * holds would refuse apply.
      *
+     * <p>{@code ending} is given the result before the run lets go of a signal: the JVM exits on
+     * SIGTERM only after it returns, so what it prints (the journal, how to continue) is printed.
+     *
      * @throws dev.fleetfix.InputException for a mistake in the playbook, its variables or options;
      *     no host is touched then, and a journal made for it is removed
      */
-    public ApplyResult apply(ApplyRequest request, RunListener listener) throws InterruptedException {
+    public ApplyResult apply(ApplyRequest request, RunListener listener, Consumer<ApplyResult> ending)
+            throws InterruptedException {
         String runId = RunId.next(clock.instant());
         Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
         if (request.options().check()) {
             RunControl peek = new RunControl(
                     Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), Set.of())), Set.of());
             RunPlan plan = plan(request);
-            return new ApplyResult(runId, run(request, plan, listener, peek), Optional.empty());
+            ApplyResult result = new ApplyResult(runId, run(request, plan, listener, peek), Optional.empty());
+            ending.accept(result);
+            return result;
         }
         Path dir = request.resume()
                 .map(ApplyRequest.Resume::dir)
@@ -121,9 +128,12 @@ public final class ApplyService {
                 RunControl control = new RunControl(
                         Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
                         request.resume().map(r -> r.journal().done()).orElse(Set.of()));
-                RunSummary summary = stoppedBySignal(
-                        control, () -> run(request, plan, RunListener.all(List.of(listener, journal)), control));
-                return new ApplyResult(runId, summary, Optional.of(journal.file()));
+                return stoppedBySignal(control, () -> {
+                    RunSummary summary = run(request, plan, RunListener.all(List.of(listener, journal)), control);
+                    ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));
+                    ending.accept(result);
+                    return result;
+                });
             } catch (InputException e) {
                 journal.discardUnused();
                 throw e;
@@ -160,14 +170,14 @@ public final class ApplyService {
 
     @FunctionalInterface
     private interface Run {
-        RunSummary call() throws InterruptedException;
+        ApplyResult call() throws InterruptedException;
     }
 
     /**
      * Runs with a shutdown hook that asks the run to stop (a signal, Ctrl-C) and holds the JVM until
-     * the hosts in flight have finished, for up to 10 minutes.
+     * the hosts in flight have finished and the run's ending is told, for up to 10 minutes.
      */
-    private static RunSummary stoppedBySignal(RunControl control, Run run) throws InterruptedException {
+    private static ApplyResult stoppedBySignal(RunControl control, Run run) throws InterruptedException {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(
                 () -> {

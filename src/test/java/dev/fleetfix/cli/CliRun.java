@@ -2,7 +2,9 @@ package dev.fleetfix.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 
 /**
@@ -30,6 +32,50 @@ public record CliRun(List<String> command, int exitCode, String stdout, String s
         cmd.setErr(new PrintWriter(err, true));
         int exitCode = cmd.execute(args);
         return new CliRun(List.of(args), exitCode, out.toString(), err.toString());
+    }
+
+    /**
+     * Runs {@code cmd} and hands each whole line of its stdout to {@code onLine} as it is printed, so
+     * a test can act at a point of the run (move a clock, say) instead of at a guessed time.
+     */
+    public static CliRun of(CommandLine cmd, Consumer<String> onLine, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(new LineTap(out, onLine), true));
+        cmd.setErr(new PrintWriter(err, true));
+        int exitCode = cmd.execute(args);
+        return new CliRun(List.of(args), exitCode, out.toString(), err.toString());
+    }
+
+    /** Writes through to {@code out} and tells {@code onLine} of every line ended. */
+    private static final class LineTap extends Writer {
+        private final StringWriter out;
+        private final Consumer<String> onLine;
+        private final StringBuilder line = new StringBuilder();
+
+        LineTap(StringWriter out, Consumer<String> onLine) {
+            this.out = out;
+            this.onLine = onLine;
+        }
+
+        @Override
+        public synchronized void write(char[] chars, int off, int len) {
+            out.write(chars, off, len);
+            for (int i = off; i < off + len; i++) {
+                if (chars[i] == '\n') {
+                    onLine.accept(line.toString());
+                    line.setLength(0);
+                } else {
+                    line.append(chars[i]);
+                }
+            }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
     }
 
     /** Fails with everything printed unless the run exited with {@code expected}. */

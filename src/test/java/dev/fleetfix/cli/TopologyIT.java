@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -243,13 +246,36 @@ class TopologyIT {
                     - command: {cmd: "sleep 2", changed_when: "true"}
                     - restart_redis: {timeout: 60s, failback: true}
                 """);
-        // Saturday 04:59:48 in Berlin, running on: the window closes 12 s into the run, while lab-1
-        // (batch 2, a failover and a failback) is in flight.
-        Instant start = Instant.parse("2026-11-28T03:59:48Z");
-        Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), start));
+        // Saturday 04:55 in Berlin, running on; the clock jumps past 05:00 once lab-1 (batch 2, a failover and a
+        // failback) has run its command, so the window closes while lab-1 is in flight, whatever the load.
+        Instant open = Instant.parse("2026-11-28T03:55:00Z");
+        Instant closed = Instant.parse("2026-11-28T04:00:30Z");
+        AtomicReference<Instant> base = new AtomicReference<>(open);
+        Instant started = Instant.now();
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return base.get().plus(Duration.between(started, Instant.now()));
+            }
+        };
         CommandLine cmd = Main.commandLine(Adapters.builder().clock(clock).build());
         CliRun run = CliRun.of(
                 cmd,
+                line -> {
+                    if (line.contains("changed: [lab-1] command")) {
+                        base.set(closed);
+                    }
+                },
                 "apply",
                 playbook.toString(),
                 "-i",
