@@ -10,6 +10,7 @@ import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
+import dev.fleetfix.steps.restart.ServiceRestart;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;

@@ -28,9 +28,10 @@ class LocalCheckIT {
     private static final Duration QUICK = Duration.ofSeconds(15);
 
     /**
-     * A Redis that refuses connections is known to be down only through its systemd unit; this
-     * machine may have no systemd, and restart_redis then refuses it as possibly holding data.
-     * Here it is known to be down (the test never started it), so the test says so.
+     * A Redis that refuses connections is known to be down through its service's state (systemd, or
+     * the SysV script's status) and nothing listening on its port. The Redis of these tests is not the
+     * machine's service, whose state says nothing about it; it is known to be down (the test never
+     * started it), so the test says so.
      */
     private static final String STOPPED = "allow_data_loss: true";
 
@@ -194,6 +195,72 @@ class LocalCheckIT {
                 .contains("localhost: would fail at restart_redis")
                 .contains("  restart: apply would fail: service fleetfix-no-such-unit cannot be restarted on this host"
                         + " (");
+    }
+
+    /**
+     * The issue's own case: the shipped playbook on the implicit localhost (no inventory), this
+     * machine's packaged redis-server stopped, then started by its init script. Both forecasts come
+     * in seconds with exit 3; a stopped Redis is forecast to be started (its service says it is not
+     * running and nothing listens on 6379), a running one to be saved and restarted.
+     */
+    @Test
+    void theShippedPlaybookOnTheImplicitLocalhostForecastsInSecondsWhetherRedisRunsOrNot() throws Exception {
+        Path runs = dir.resolve("runs");
+        service("stop");
+        cleanup.add(() -> service("stop"));
+        CliRun stopped = timedCheck(
+                        "playbooks/thp-off.yaml", "--run-dir", runs.resolve("1").toString())
+                .expectExit(ExitCode.CHANGES_PENDING);
+        assertThat(stopped.stdout())
+                .contains("would change: [localhost] restart_redis: Redis is not running (127.0.0.1:6379: connection"
+                        + " refused; unit redis-server is inactive and nothing listens on port 6379): nothing in"
+                        + " memory to lose; check mode: nothing done")
+                .contains("localhost: would change")
+                .contains("  restart: start it (it does not answer now)")
+                .contains("apply waits up to 60s once Redis is started")
+                .contains("check: changes pending on localhost")
+                .doesNotContain("would fail");
+
+        service("start");
+        port = 6379;
+        assertThat(redisAnswers())
+                .as("the init script started this machine's Redis")
+                .isTrue();
+        CliRun running = timedCheck(
+                        "playbooks/thp-off.yaml", "--run-dir", runs.resolve("2").toString())
+                .expectExit(ExitCode.CHANGES_PENDING);
+        assertThat(running.stdout())
+                .contains("localhost: would change")
+                .containsPattern("  restart: BGSAVE, then restart in place \\(primary, no replica")
+                .contains("apply waits up to 60s once Redis is restarted")
+                .doesNotContain("would fail");
+    }
+
+    private static CliRun timedCheck(String playbook, String... more) {
+        List<String> args = new ArrayList<>(List.of("apply", playbook, "--check", "--no-color"));
+        args.addAll(List.of(more));
+        long start = System.nanoTime();
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        System.out.println(run + "\ntook " + took.toMillis() + " ms");
+        assertThat(took).as("check mode waits for nothing\n" + run).isLessThan(QUICK);
+        return run;
+    }
+
+    /** This machine's packaged Redis through its init script, as an operator would. */
+    private static void service(String action) {
+        try {
+            int rc = new ProcessBuilder("/etc/init.d/redis-server", action)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+            assertThat(rc).as("/etc/init.d/redis-server " + action).isZero();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void shutdown(int p) {

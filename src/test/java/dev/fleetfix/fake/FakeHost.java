@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * the steps' shell text is exercised as written.
  */
 public final class FakeHost {
-    /** How {@link dev.fleetfix.steps.ServiceRestart}'s script begins. */
+    /** How {@link dev.fleetfix.steps.restart.ServiceRestart}'s script begins. */
     private static final String RESTART_SCRIPT = "if [ \"$(cat /proc/1/comm";
 
     private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(sys|etc|run|boot)/");
@@ -212,7 +212,11 @@ public final class FakeHost {
                 Files.writeString(
                         script,
                         "#!/bin/sh\necho \"init.d " + service + " $*\" >> \"$FAKE_ROOT/calls.log\"\n"
-                                + "if [ -e \"$FAKE_ROOT/fail-restart\" ]; then exit 1; fi\n");
+                                // LSB status: 3 when not running
+                                + "if [ \"$1\" = status ]; then [ -e \"$FAKE_ROOT/var/redis-stopped\" ] && exit 3;"
+                                + " exit 0; fi\n"
+                                + "if [ -e \"$FAKE_ROOT/fail-restart\" ]; then exit 1; fi\n"
+                                + "rm -f \"$FAKE_ROOT/var/redis-stopped\"\n");
                 Files.setPosixFilePermissions(script, perms(0755));
             }
         } catch (IOException e) {

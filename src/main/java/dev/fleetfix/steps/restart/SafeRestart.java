@@ -237,14 +237,15 @@ public final class SafeRestart {
     }
 
     /**
-     * {@code unit=active} and {@code listening=N}: sockets listening on the port at Redis's address
+     * {@code unit=active} (the service's state on systemd or SysV init, see {@link ServiceRestart#stateScript})
+     * and {@code listening=N}: sockets listening on the port at Redis's address
      * or a wildcard one. Sockets of other addresses are other instances (several per host, or
      * containers sharing the network); when the address is a name rather than an IP, every
      * listener on the port counts, since which IP it is cannot be told here.
      */
     static String processScript(String unit, String address, int port) {
         String ip = address.matches("[0-9.]+|[0-9a-fA-F:]+") ? address : "";
-        return "echo unit=$(systemctl show -p ActiveState --value " + ShellQuote.quote(unit) + " 2>/dev/null);"
+        return "echo unit=$(" + ServiceRestart.stateScript(unit) + ");"
                 + " echo listening=$(ss -ltnH 2>/dev/null | awk -v a=" + ShellQuote.quote(ip) + " -v p=" + port
                 + " '{ l = $4; sub(/%[^:]*/, \"\", l); n = split(l, x, \":\"); if (x[n] != p) next;"
                 + " h = substr(l, 1, length(l) - length(p) - 1); gsub(/^\\[|\\]$/, \"\", h);"

@@ -356,4 +356,36 @@ class SafeRestartTest {
                 .doesNotContain("nothing in memory");
         assertThat(h.host("p").redis().restarts()).isZero();
     }
+
+    @Test
+    void onAHostWithoutSystemdARedisItsInitScriptCallsStoppedIsStartedAsHavingNothingInMemory() throws Exception {
+        Harness h = new Harness(dir, "p");
+        h.host("p").sysv("redis-server").stopRedis();
+
+        RunSummary summary = h.run(playbook(""));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(restart.message())
+                .contains("Redis is not running (connection refused (fake); unit redis-server is inactive and"
+                        + " nothing listens on port 6379): nothing in memory to lose");
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
+    }
+
+    @Test
+    void onAHostWithoutSystemdARedisThatRefusesConnectionsWhileItsInitScriptSaysRunningIsNotTakenForDown()
+            throws Exception {
+        Harness h = new Harness(dir, "p");
+        h.host("p").sysv("redis-server").redis().data().put("k1", "v1");
+        h.host("p").redis().kill();
+
+        h.run(playbook(""));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(restart.message())
+                .contains("but unit redis-server is active and 1 sockets listen on port 6379")
+                .doesNotContain("nothing in memory");
+        assertThat(h.host("p").redis().restarts()).isZero();
+    }
 }

@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.transport.ShellQuote;
 
@@ -47,6 +47,26 @@ public final class ServiceRestart {
                 "else",
                 "  echo 'no systemd as PID 1 and no executable '" + sysv + " >&2",
                 "  exit 1",
+                "fi");
+    }
+
+    /**
+     * A script that prints the service's state in systemd's words ({@code active}, {@code inactive}, {@code
+     * failed}), or nothing when it cannot be told, on the init system {@link #script} would restart it with:
+     * systemd's {@code ActiveState}; else the SysV script's {@code status}, read by the LSB exit codes (0
+     * running, 1 and 2 dead with a pid or lock file left, 3 not running; 4 or anything else: unknown).
+     */
+    public static String stateScript(String service) {
+        String q = ShellQuote.quote(service);
+        String sysv = ShellQuote.quote("/etc/init.d/" + service);
+        return String.join(
+                "\n",
+                "pid1=\"$(cat /proc/1/comm 2>/dev/null)\"",
+                "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
+                "  systemctl show -p ActiveState --value " + q + " 2>/dev/null",
+                "elif [ -x " + sysv + " ]; then",
+                "  " + sysv + " status >/dev/null 2>&1",
+                "  case $? in 0) echo active ;; 1 | 2) echo failed ;; 3) echo inactive ;; esac",
                 "fi");
     }
 
