@@ -126,7 +126,7 @@ class ErasFleetIT {
         System.out.printf("ErasFleetIT: thp-off on the eras fleet took %.1f s%n", (System.nanoTime() - started) / 1e9);
         assertThat(run.exitCode()).as(run.toString()).isZero();
         for (LabHost host : fleet.hosts()) {
-            assertThat(fleet.thp(host.name())).as(host.name()).contains("never");
+            assertThat(fleet.thpMode(host.name())).as(host.name()).hasValue("never");
         }
         // THP is the machine's: the instances that found it never are restarted too
         assertThat(run.stdout())
@@ -141,9 +141,9 @@ class ErasFleetIT {
     void thpStaysNeverAfterEveryHostReboots() {
         for (LabHost host : fleet.hosts()) {
             fleet.reboot(host.name());
-            assertThat(fleet.thp(host.name()))
+            assertThat(fleet.thpMode(host.name()))
                     .as(host.name() + " after its reboot")
-                    .contains("never");
+                    .hasValue("never");
         }
         assertEveryKeyKeptAndNoBenchmarkKeyLeft();
         assertThat(fleet.rootExec("lab-7", "grep -c fleetfix-thp /etc/rc.local")
