@@ -12,9 +12,11 @@ import java.util.Set;
 /**
  * A host's {@code redis_instances}: several Redis servers on one machine, each its own inventory
  * host. An entry is {@code {port: 6380, service: redis-server@b, config: /etc/redis/redis-b.conf}};
- * {@code service} defaults to Debian's template unit {@code redis-server@<name or port>}, {@code
- * name} names the instance for that default, {@code host} is the address Redis listens on (default:
- * the host's {@code redis_host}).
+ * {@code service} defaults to a template unit, {@code <template>@<name or port>}: the template is the
+ * host's {@code redis_service} up to its {@code @} ({@code valkey-server} or {@code valkey-server@}
+ * give Valkey's {@code valkey-server@6380}), else Debian's {@code redis-server}; {@code name} names
+ * the instance for that default, {@code host} is the address Redis listens on (default: the host's
+ * {@code redis_host}).
  */
 final class RedisInstances {
     private static final Set<String> KEYS = Set.of("port", "service", "config", "name", "host");
@@ -66,11 +68,13 @@ final class RedisInstances {
             }
             entries.add(entry);
         }
-        List<String> services = entries.stream().map(RedisInstances::service).toList();
+        String template = template(host.redis().serviceUnit());
+        List<String> services =
+                entries.stream().map(entry -> service(entry, template)).toList();
         List<Host> hosts = new ArrayList<>();
         for (Map<String, Object> entry : entries) {
             int port = (Integer) entry.get("port");
-            String service = service(entry);
+            String service = service(entry, template);
             RedisEndpoint redis = new RedisEndpoint(
                     (String) entry.getOrDefault("host", host.redis().address()),
                     port,
@@ -96,12 +100,23 @@ final class RedisInstances {
         return hosts;
     }
 
-    private static String service(Map<String, Object> entry) {
+    private static String service(Map<String, Object> entry, String template) {
         Object service = entry.get("service");
         if (service != null) {
             return (String) service;
         }
-        return "redis-server@" + entry.getOrDefault("name", entry.get("port"));
+        return template + entry.getOrDefault("name", entry.get("port"));
+    }
+
+    /**
+     * The template unit, with its {@code @}, that the host's {@code redis_service} names ({@code redis-server}
+     * when the host names none): {@code valkey-server}, {@code valkey-server@}, {@code valkey-server@.service} and
+     * {@code valkey-server@main} all give {@code valkey-server@}.
+     */
+    static String template(String hostUnit) {
+        String unit = hostUnit.endsWith(".service") ? hostUnit.substring(0, hostUnit.length() - 8) : hostUnit;
+        int at = unit.indexOf('@');
+        return (at >= 0 ? unit.substring(0, at) : unit) + "@";
     }
 
     private static int port(Path file, Host host, YamlNode node) {

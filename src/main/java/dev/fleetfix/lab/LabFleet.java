@@ -274,6 +274,15 @@ public final class LabFleet implements AutoCloseable {
     }
 
     /**
+     * The mode the host's THP {@code enabled} file selects: the plain word a write left in a lab file
+     * ({@code never}) or the bracketed one of a kernel's list ({@code always madvise [never]});
+     * {@code always} for a freshly booted lab host ({@code [always] madvise never}); empty when it names none.
+     */
+    public Optional<String> thpMode(String host) {
+        return LabKernelThp.selected(thp(host));
+    }
+
+    /**
      * Gives the host a kernel whose boot value of {@code name} ({@code vm.overcommit_memory} or
      * {@code net.core.somaxconn}, the parameters each lab host has its own file for) is {@code value}, and sets the
      * running value to it: as if the host had booted so. Later boots start from it, then apply the host's sysctl.d.

@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.steps.model.FileEdit;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.ExecResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,14 +96,34 @@ public final class PersistMethods {
                 + "w " + t.thpDir() + "/defrag - - - - " + t.defrag() + "\n";
     }
 
-    /** Lines in /etc/rc.local before its {@code exit 0}, for hosts without systemd. */
+    /**
+     * What rc.local alone leaves open, said where it is the only boot-time setting: SysV init runs it last, after
+     * {@code /etc/init.d/redis-server} (Debian's rc.local "is executed at the end of each multiuser runlevel").
+     */
+    static final String RC_LOCAL_RUNS_AFTER_REDIS = "rc.local runs at the end of boot, after Redis has started: a"
+            + " Redis before 6.2 (no disable-thp) loads its data under the boot THP mode and keeps those huge pages"
+            + " until its next restart; method grub sets THP on the kernel command line, before any process starts";
+
+    /**
+     * Lines in /etc/rc.local before its {@code exit 0}, for hosts without systemd; a changed file carries
+     * {@link #RC_LOCAL_RUNS_AFTER_REDIS} as its note.
+     */
     public static PersistMethod rcLocal() {
         return (ctx, t, result) -> {
-            List<String> lines = List.of(
-                    "echo " + t.enabled() + " > " + t.thpDir() + "/enabled " + MARKER + " enabled",
-                    "echo " + t.defrag() + " > " + t.thpDir() + "/defrag " + MARKER + " defrag");
-            result.file(HostFiles.edit(ctx, RC_LOCAL, old -> withRcLocalLines(old, lines), 0755));
+            if (writeRcLocal(ctx, t, result)) {
+                result.note(RC_LOCAL_RUNS_AFTER_REDIS);
+            }
         };
+    }
+
+    /** Writes rc.local's lines; true when the file changed (or would, in check mode). */
+    private static boolean writeRcLocal(StepContext ctx, PersistMethod.Target t, StepResult.Builder result) {
+        List<String> lines = List.of(
+                "echo " + t.enabled() + " > " + t.thpDir() + "/enabled " + MARKER + " enabled",
+                "echo " + t.defrag() + " > " + t.thpDir() + "/defrag " + MARKER + " defrag");
+        FileEdit edit = HostFiles.edit(ctx, RC_LOCAL, old -> withRcLocalLines(old, lines), 0755);
+        result.file(edit);
+        return edit.changed();
     }
 
     /**
@@ -208,7 +229,12 @@ public final class PersistMethods {
         return text.substring(0, m.start()) + line + text.substring(m.end());
     }
 
-    /** systemd when PID 1 is systemd, rc.local otherwise (SysV init, or no init system fleetfix knows). */
+    /**
+     * systemd when PID 1 is systemd. Without it (SysV init), rc.local runs only after Redis has started, so where
+     * grub boots the host (grubby, or {@code /etc/default/grub}) the kernel command line sets {@code enabled} before
+     * any process, and rc.local's lines carry {@code defrag}, which the command line cannot set; without grub, rc.local
+     * alone, noting what it leaves open ({@link #RC_LOCAL_RUNS_AFTER_REDIS}).
+     */
     public static PersistMethod auto() {
         return (ctx, t, result) -> {
             String init = ctx.state()
@@ -220,10 +246,24 @@ public final class PersistMethods {
                                     .ok()
                             ? "systemd"
                             : "other");
-            PersistMethod chosen = init.equals("systemd") ? systemd() : rcLocal();
-            result.fact("persist_thp.method", init.equals("systemd") ? "systemd" : "rc.local");
-            chosen.persist(ctx, t, result);
+            if (init.equals("systemd")) {
+                result.fact("persist_thp.method", "systemd");
+                systemd().persist(ctx, t, result);
+            } else if (grubBoots(ctx)) {
+                result.fact("persist_thp.method", "grub+rc.local");
+                grub().persist(ctx, t, result);
+                writeRcLocal(ctx, t, result);
+            } else {
+                result.fact("persist_thp.method", "rc.local");
+                rcLocal().persist(ctx, t, result);
+            }
         };
+    }
+
+    /** grubby is installed, or /etc/default/grub is there for update-grub or grub2-mkconfig to read. */
+    private static boolean grubBoots(StepContext ctx) {
+        String tool = ctx.state().fact("grub.tool").orElseGet(() -> grubTool(ctx));
+        return tool.equals("grubby") || HostFiles.exists(ctx, DEFAULT_GRUB);
     }
 
     static Map<String, PersistMethod> all() {

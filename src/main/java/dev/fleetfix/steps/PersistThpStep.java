@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * {@code persist_thp: {method: auto}}: makes the THP modes survive a reboot. Methods: systemd,
- * tmpfiles, rc.local, grub, auto (systemd when the host runs it, else rc.local).
+ * tmpfiles, rc.local, grub, auto (systemd when the host runs it, else grub and rc.local, or rc.local
+ * alone without grub: see {@link PersistMethods#auto()}).
  */
 final class PersistThpStep implements StepType {
     static final List<String> METHODS = List.of("auto", "systemd", "tmpfiles", "rc.local", "grub");

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabPreset;
+import dev.fleetfix.transport.ExecResult;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The mixed fleet of every era and shape (lab preset eras: Redis 2.8.19, 6.2, 7.0, 8.0, Valkey 8.1,
  * a host with three instances, a host without systemd): audit, then playbooks/thp-off.yaml, then a
  * reboot of every host. Every Redis instance must come back at its own version with every key
- * (same DBSIZE and DEBUG DIGEST), no benchmark key left, and THP never after the reboot.
+ * (same DBSIZE and DEBUG DIGEST), no benchmark key left, and THP never after the reboot. On the host
+ * without systemd, grub's kernel command line and rc.local are each proven alone by a reboot.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ErasFleetIT {
@@ -126,7 +129,7 @@ class ErasFleetIT {
         System.out.printf("ErasFleetIT: thp-off on the eras fleet took %.1f s%n", (System.nanoTime() - started) / 1e9);
         assertThat(run.exitCode()).as(run.toString()).isZero();
         for (LabHost host : fleet.hosts()) {
-            assertThat(fleet.thp(host.name())).as(host.name()).contains("never");
+            assertThat(fleet.thpMode(host.name())).as(host.name()).hasValue("never");
         }
         // THP is the machine's: the instances that found it never are restarted too
         assertThat(run.stdout())
@@ -141,42 +144,91 @@ class ErasFleetIT {
     void thpStaysNeverAfterEveryHostReboots() {
         for (LabHost host : fleet.hosts()) {
             fleet.reboot(host.name());
-            assertThat(fleet.thp(host.name()))
+            assertThat(fleet.thpMode(host.name()))
                     .as(host.name() + " after its reboot")
-                    .contains("never");
+                    .hasValue("never");
         }
         assertEveryKeyKeptAndNoBenchmarkKeyLeft();
-        assertThat(fleet.rootExec("lab-7", "grep -c fleetfix-thp /etc/rc.local")
-                        .stdout()
-                        .strip())
-                .isEqualTo("2");
+        // without systemd, auto puts THP on the kernel command line (set before /etc/init.d/redis-server runs)
+        // and in rc.local (defrag, which the command line cannot set; rc.local runs last)
+        assertThat(root("lab-7", "grep -c fleetfix-thp /etc/rc.local")).isEqualTo("2");
+        assertThat(root("lab-7", "cat /proc/cmdline")).contains("transparent_hugepage=never");
     }
 
     @Test
     @Order(4)
     void onTheHostWithoutSystemdGrubsCommandLineAloneKeepsThpNeverAcrossAReboot() {
-        // take rc.local's lines away: only the kernel command line is left to set THP at boot
-        fleet.rootExec("lab-7", "sed -i '/fleetfix-thp/d' /etc/rc.local");
+        withoutBootSettings("lab-7");
+        CliRun run = persistThp("lab-7", "grub");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(root("lab-7", "grep ^GRUB_CMDLINE_LINUX= /etc/default/grub")).contains("transparent_hugepage=never");
+        assertThat(root("lab-7", "grep -c fleetfix-thp /etc/rc.local || true")).isIn("", "0");
+
         fleet.reboot("lab-7");
-        assertThat(fleet.thp("lab-7")).as("rc.local no longer sets it").contains("[always]");
+
+        assertThat(fleet.thpMode("lab-7")).as("after the reboot").hasValue("never");
+        assertThat(state("lab-7", 6379)).isEqualTo(seeded.get("lab-7:6379"));
+    }
+
+    @Test
+    @Order(5)
+    void onTheHostWithoutSystemdRcLocalAloneKeepsThpNeverAcrossAReboot() {
+        withoutBootSettings("lab-7");
+        CliRun run = persistThp("lab-7", "rc.local");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout()).contains("rc.local runs at the end of boot, after Redis has started");
+        assertThat(root("lab-7", "grep -c fleetfix-thp /etc/rc.local")).isEqualTo("2");
+        assertThat(root("lab-7", "grep ^GRUB_CMDLINE_LINUX= /etc/default/grub")).doesNotContain("transparent_hugepage");
+
+        fleet.reboot("lab-7");
+
+        assertThat(root("lab-7", "cat /proc/cmdline")).doesNotContain("transparent_hugepage");
+        // rc.local runs after the init scripts of sshd and Redis, which the reboot waits for
+        LabData.await(() -> fleet.thpMode("lab-7").equals(Optional.of("never")), 10_000);
+        assertThat(fleet.thpMode("lab-7")).as("after the reboot, from rc.local").hasValue("never");
+        assertThat(root("lab-7", "cat /sys/kernel/mm/transparent_hugepage/defrag"))
+                .isEqualTo("never");
+        assertThat(state("lab-7", 6379)).isEqualTo(seeded.get("lab-7:6379"));
+    }
+
+    /**
+     * Takes fleetfix's boot-time THP settings off the host (rc.local's lines, grub's {@code transparent_hugepage=})
+     * and reboots it: THP is at its boot mode, always, so that one method's reboot can prove that method alone.
+     */
+    private static void withoutBootSettings(String host) {
+        root(
+                host,
+                "if [ -f /etc/rc.local ]; then sed -i '/fleetfix-thp/d' /etc/rc.local; fi;"
+                        + " sed -i -E '/^GRUB_CMDLINE_LINUX=/s/ ?transparent_hugepage=[a-z]+//' /etc/default/grub");
+        fleet.reboot(host);
+        assertThat(fleet.thpMode(host))
+                .as(host + " without fleetfix's boot settings")
+                .hasValue("always");
+    }
+
+    /** {@code persist_thp} with one method on one host, through {@code fleetfix apply}. */
+    private static CliRun persistThp(String host, String method) {
         CliRun run = CliRun.of(
                 "apply",
-                writePlaybook("- hosts: all\n  steps:\n    - persist_thp: {method: grub}\n"),
+                writePlaybook("- hosts: all\n  steps:\n    - persist_thp: {method: " + method + "}\n"),
                 "-i",
                 fleet.inventoryFile().toString(),
                 "--limit",
-                "lab-7",
+                host,
                 "--no-color",
                 "--run-dir",
-                dir.resolve("run-grub").toString());
+                dir.resolve("run-" + method + "-" + System.nanoTime()).toString());
         System.out.println(run);
-        assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(fleet.rootExec("lab-7", "grep ^GRUB_CMDLINE_LINUX= /etc/default/grub")
-                        .stdout())
-                .contains("transparent_hugepage=never");
-        fleet.reboot("lab-7");
-        assertThat(fleet.thp("lab-7")).as("after the reboot").contains("never").doesNotContain("[always]");
-        assertThat(state("lab-7", 6379)).isEqualTo(seeded.get("lab-7:6379"));
+        return run;
+    }
+
+    /** A root command on the host that must succeed; its stdout, stripped. */
+    private static String root(String host, String command) {
+        ExecResult result = fleet.rootExec(host, command);
+        assertThat(result.exitCode())
+                .as("%s: %s: %s", host, command, result.stderr())
+                .isZero();
+        return result.stdout().strip();
     }
 
     private static String writePlaybook(String yaml) {

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The hand-over by hand (no Sentinel, no FAILOVER command) on a real primary and replica. The lab
- * has no 5.0 or 6.0 build: Redis 6.2 with {@code failover: manual} takes the same route, pausing
- * writes with CLIENT PAUSE WRITE where 3.0-6.0 pause every client.
+ * The hand-over by hand (no Sentinel, no FAILOVER command) chosen with {@code failover: manual} on
+ * a real Redis 6.2 primary and replica, which has FAILOVER: the same route 3.0-6.0 take for want of
+ * it, here pausing writes with CLIENT PAUSE WRITE where 3.0-6.0 pause every client. The route on a
+ * real 6.0, chosen because it has no FAILOVER, is {@link PreFailoverHandoverIT}'s.
  */
 class ManualFailoverIT {
     @RegisterExtension

@@ -162,9 +162,9 @@ class PreFailoverHandoverIT {
         assertThat(v60.cli("v60-1", "INFO replication")).contains("role:slave", "master_link_status:up");
         assertIntactWithoutBenchmarkKeys();
         for (String host : List.of("v60-1", "v60-2")) {
-            assertThat(fleet.thp(host)).as(host).contains("never");
+            assertThat(fleet.thpMode(host)).as(host).hasValue("never");
             fleet.reboot(host);
-            assertThat(fleet.thp(host)).as(host + " after its reboot").contains("never");
+            assertThat(fleet.thpMode(host)).as(host + " after its reboot").hasValue("never");
         }
         assertIntactWithoutBenchmarkKeys();
         assertThat(v60.cli("v60-2", "INFO replication")).contains("role:master");

@@ -57,6 +57,36 @@ class RedisInstancesTest {
     }
 
     @Test
+    void anInstanceWithoutServiceFollowsTheTemplateOfTheHostsRedisService() throws Exception {
+        Path file = write(
+                """
+                vk:
+                  redis_service: valkey-server
+                  redis_instances:
+                    - {port: 6390}
+                    - {port: 6391, name: b}
+                    - {port: 6392, service: redis-server@x}
+                """);
+        assertThat(InventoryLoader.load(file).hosts())
+                .extracting(h -> h.redis().serviceUnit())
+                .containsExactly("valkey-server@6390", "valkey-server@b", "redis-server@x");
+        assertThat(InventoryLoader.load(write(
+                                "vk:\n  redis_service: valkey-server@\n  redis_instances:\n" + "    - {port: 6390}\n"))
+                        .hosts()
+                        .get(0)
+                        .vars())
+                .containsEntry("redis_service", "valkey-server@6390")
+                .containsEntry("redis_instance_services", List.of("valkey-server@6390"));
+    }
+
+    @Test
+    void theTemplateIsTheHostsUnitUpToItsAt() {
+        assertThat(List.of("redis-server", "valkey-server", "valkey-server@", "valkey-server@.service", "redis@main"))
+                .extracting(RedisInstances::template)
+                .containsExactly("redis-server@", "valkey-server@", "valkey-server@", "valkey-server@", "redis@");
+    }
+
+    @Test
     void badEntriesNameTheirPlace() throws Exception {
         assertThatThrownBy(() -> InventoryLoader.load(write("h:\n  redis_instances:\n    - {service: x}\n")))
                 .isInstanceOf(InputException.class)

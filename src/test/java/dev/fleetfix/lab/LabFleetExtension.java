@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -143,6 +144,11 @@ public final class LabFleetExtension implements BeforeAllCallback, AfterAllCallb
 
     public String thp(String host) {
         return get().thp(host);
+    }
+
+    /** See {@link LabFleet#thpMode}. */
+    public Optional<String> thpMode(String host) {
+        return get().thpMode(host);
     }
 
     public void kernelDefault(String host, String name, int value) {

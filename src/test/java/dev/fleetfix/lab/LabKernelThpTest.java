@@ -20,6 +20,13 @@ class LabKernelThpTest {
     }
 
     @Test
+    void aFreshlyBootedLabHostsFileSelectsAlwaysThoughItListsNever() {
+        // what LabFleet.thpMode reads: a check for the word never in the file passes on both of these
+        assertThat(LabKernelThp.selected("[always] madvise never\n")).hasValue("always");
+        assertThat(LabKernelThp.selected("always madvise [never]\n")).hasValue("never");
+    }
+
+    @Test
     void setsAlwaysAndPutsBackWhatItFound() throws Exception {
         Path kernel = Files.writeString(dir.resolve("enabled"), "always [madvise] never\n");
         Path lab = dir.resolve("lab");

@@ -6,6 +6,7 @@ import dev.fleetfix.fake.Harness;
 import dev.fleetfix.redis.RedisServerTest;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.steps.model.Change;
+import dev.fleetfix.steps.model.FileDiff;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
@@ -28,8 +29,12 @@ class ErasOnFakeHostTest {
     @TempDir
     Path dir;
 
+    /**
+     * SysV init runs rc.local last, after /etc/init.d/redis-server: a 2.8 (no disable-thp) would start under THP
+     * always at every boot. Where grub is, auto puts THP on the kernel command line, and defrag in rc.local.
+     */
     @Test
-    void aSysvHostIsRestartedThroughItsInitScriptAndPersistsThpInRcLocal() throws Exception {
+    void aSysvHostIsRestartedThroughItsInitScriptAndPersistsThpOnTheKernelCommandLineAndInRcLocal() throws Exception {
         Harness h = new Harness(dir, "old");
         h.host("old").sysv("redis-server").redis().version("2.8.19").data().put("k", "v");
 
@@ -39,16 +44,45 @@ class ErasOnFakeHostTest {
                 .containsEntry("init", "sysv")
                 .containsEntry("init.pid1", "init")
                 .containsEntry("redis.version", "2.8.19");
-        assertThat(h.result("old", "persist_thp").facts()).containsEntry("persist_thp.method", "rc.local");
+        StepResult persist = h.result("old", "persist_thp");
+        assertThat(persist.facts()).containsEntry("persist_thp.method", "grub+rc.local");
+        assertThat(persist.message()).doesNotContain("rc.local runs");
+        assertThat(h.host("old").read("/etc/default/grub"))
+                .hasValueSatisfying(g -> assertThat(g).contains("GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\""));
         assertThat(h.host("old").read("/etc/rc.local")).hasValueSatisfying(rc -> assertThat(rc)
                 .contains("echo never > /sys/kernel/mm/transparent_hugepage/enabled # fleetfix-thp enabled")
+                .contains("echo never > /sys/kernel/mm/transparent_hugepage/defrag # fleetfix-thp defrag")
                 .endsWith("exit 0\n"));
-        assertThat(h.host("old").calls()).containsExactly("init.d redis-server restart");
+        assertThat(h.host("old").calls()).containsExactly("update-grub", "init.d redis-server restart");
         assertThat(h.result("old", "restart_redis").changes())
                 .extracting(Change::what)
                 .contains("service redis-server");
         assertThat(h.host("old").redis().data()).containsEntry("k", "v");
         assertThat(h.host("old").redis().commands()).contains("BGSAVE");
+    }
+
+    @Test
+    void aSysvHostWithoutGrubPersistsInRcLocalAloneAndSaysThatItRunsAfterRedis() throws Exception {
+        Harness h = new Harness(dir, "old");
+        h.host("old").sysv("redis-server");
+        h.host("old").delete("/etc/default/grub");
+        String play = "- hosts: all\n  steps:\n    - persist_thp: {method: auto}\n";
+
+        h.run(play);
+
+        StepResult persist = h.result("old", "persist_thp");
+        assertThat(persist.status()).isEqualTo(StepStatus.CHANGED);
+        assertThat(persist.facts()).containsEntry("persist_thp.method", "rc.local");
+        assertThat(persist.message())
+                .isEqualTo("rc.local runs at the end of boot, after Redis has started: a Redis before 6.2 (no"
+                        + " disable-thp) loads its data under the boot THP mode and keeps those huge pages until its"
+                        + " next restart; method grub sets THP on the kernel command line, before any process starts");
+        assertThat(persist.diffs()).extracting(FileDiff::path).containsExactly("/etc/rc.local");
+        assertThat(h.host("old").read("/etc/default/grub")).isEmpty();
+        assertThat(h.host("old").calls()).isEmpty();
+
+        h.run(play);
+        assertThat(h.result("old", "persist_thp").status()).isEqualTo(StepStatus.OK);
     }
 
     @Test

@@ -145,13 +145,16 @@ class StepsOnFakeHostTest {
     }
 
     @Test
-    void persistAutoPicksSystemdOrRcLocal() throws Exception {
+    void persistAutoPicksSystemdOrTheKernelCommandLineAndRcLocal() throws Exception {
         Harness h = new Harness(dir, "sd", "sysv");
         h.host("sysv").removeSystemd();
         h.run(play("    - persist_thp: {method: auto}\n"));
         assertThat(h.host("sd").read(PersistMethods.UNIT_PATH)).isPresent();
         assertThat(h.host("sd").read("/etc/rc.local")).isEmpty();
+        assertThat(h.host("sd").read("/etc/default/grub").orElseThrow()).doesNotContain("transparent_hugepage");
         assertThat(h.host("sysv").read(PersistMethods.UNIT_PATH)).isEmpty();
+        assertThat(h.host("sysv").read("/etc/default/grub").orElseThrow())
+                .contains("GRUB_CMDLINE_LINUX=\"transparent_hugepage=never\"");
         assertThat(h.host("sysv").read("/etc/rc.local"))
                 .hasValueSatisfying(
                         rc -> assertThat(rc).startsWith("#!/bin/sh -e\n").endsWith("exit 0\n"));
