@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes this machine ready for the lab: docker and debootstrap installed, dockerd answering, the lab host
-# images built (Debian 12 and Debian 13), the old Redis builds fetched with Maven. Safe to run again: each step is skipped when already done. Fails (non-zero) with a message
-# naming what is wrong when Docker cannot be made to work: the lab's tests never skip.
+# images built (Debian 12 and Debian 13), the old Redis builds fetched with Maven; and ansible-core installed for
+# the integration test that checks the inventory golden files against Ansible. Safe to run again: each step is
+# skipped when already done. Fails (non-zero) with a message naming what is wrong when Docker cannot be made to
+# work: the lab's tests never skip.
 #
 # dockerd is started, when not running, with --iptables=false --bridge=none: lab containers use the host
 # network only (each lab host on its own loopback address), nothing is routed off the machine.
@@ -32,6 +34,9 @@ command -v redis-cli >/dev/null || missing+=(redis-tools)
 command -v redis-server >/dev/null || missing+=(redis-server)
 # The audit's OpenMetrics output is checked with the official Prometheus client's parsers (Debian's python3).
 /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing+=(python3-prometheus-client)
+# AnsibleInventoryIT runs the real ansible-inventory and ansible on the inventory fixtures: Debian 12's ansible-core
+# (2.14) is the Ansible their golden files were made with. Only the core: the collections of 'ansible' are not needed.
+command -v ansible-inventory >/dev/null && command -v ansible >/dev/null || missing+=(ansible-core)
 if ((${#missing[@]} > 0)); then
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"

@@ -3,7 +3,8 @@
 #   FIXTURE.inventory.json   ansible-inventory -i FIXTURE.yaml --list
 #   FIXTURE.list-hosts.txt   one line per pattern of FIXTURE.patterns: "PATTERN<TAB>host host ...",
 #                            from ansible -i FIXTURE.yaml PATTERN --list-hosts
-# The unit tests read these files; they never run Ansible.
+# The unit tests read these files; they never run Ansible. AnsibleInventoryIT runs these same commands and fails
+# when what Ansible prints is not the committed file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for yaml in *.yaml; do

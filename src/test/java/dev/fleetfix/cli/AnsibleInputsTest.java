@@ -2,6 +2,8 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.Inventory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,6 +221,43 @@ class AnsibleInputsTest {
         }
     }
 
+    private static Inventory probed(AnsibleSettings settings, String... args) {
+        Probe probe = new Probe();
+        picocli.CommandLine cmd = Main.commandLine(settings);
+        cmd.addSubcommand("probe", probe);
+        String[] all = new String[args.length + 1];
+        all[0] = "probe";
+        System.arraycopy(args, 0, all, 1, args.length);
+        CliRun.of(cmd, all).expectExit(0);
+        return probe.inventory.inventory();
+    }
+
+    @Test
+    void withoutFTheUsersSshConfigInTheHomeDirectoryGivesAddressPortAndUser() throws IOException {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path cwd = Files.createDirectories(dir.resolve("work"));
+        write("home/.ssh/config", "Host r1\n    HostName 10.9.8.7\n    Port 2200\n    User deploy\n");
+        Path hosts = write("work/hosts.ini", "[redis]\nr1\nr2\n");
+        AnsibleSettings settings = new AnsibleSettings(Map.of(), cwd, home, true);
+
+        Inventory inventory = probed(settings, "-i", hosts.toString());
+
+        Host r1 = inventory.host("r1").orElseThrow();
+        assertThat(r1.address()).isEqualTo("10.9.8.7");
+        assertThat(r1.port()).isEqualTo(2200);
+        assertThat(r1.user()).contains("deploy");
+        Host r2 = inventory.host("r2").orElseThrow();
+        assertThat(r2.address()).isEqualTo("r2");
+        assertThat(r2.port()).isEqualTo(22);
+
+        // -F none: no file, the home directory's neither
+        Host bare = probed(new AnsibleSettings(Map.of(), cwd, home, true), "-F", "none", "-i", hosts.toString())
+                .host("r1")
+                .orElseThrow();
+        assertThat(bare.address()).isEqualTo("r1");
+        assertThat(bare.port()).isEqualTo(22);
+    }
+
     @Test
     void ansibleCfgGivesJumpUserForksAndTimeoutWhereTheCommandLineAndInventoryDoNot() throws IOException {
         Path cfg = write(
@@ -238,7 +277,7 @@ class AnsibleInputsTest {
 
         assertThat(probe.forks).isEqualTo(7);
         assertThat(probe.options.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
-        dev.fleetfix.inventory.Inventory inventory = probe.inventory.inventory();
+        Inventory inventory = probe.inventory.inventory();
         assertThat(inventory.host("r1").orElseThrow().jump()).contains("ops@bastion:2222");
         assertThat(inventory.host("r1").orElseThrow().user()).contains("deploy");
         assertThat(inventory.host("r2").orElseThrow().jump()).contains("other@hop");

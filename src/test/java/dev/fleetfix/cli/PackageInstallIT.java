@@ -8,9 +8,11 @@ import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.transport.ExecResult;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,15 +49,32 @@ class PackageInstallIT {
                 built.getFileName(), Files.size(built) / 1024, (System.nanoTime() - started) / 1e9);
     }
 
+    /**
+     * The package of this build's version (the pom's, as Maven wrote it into version.properties), in Debian's
+     * spelling (build-deb.sh: 0.1.0-SNAPSHOT is 0.1.0~SNAPSHOT). Packages of other versions left in target/ by
+     * earlier builds are not this build's.
+     */
     private static Path builtPackage() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            List<Path> debs = files.filter(f -> f.getFileName().toString().matches("fleetfix_.*_all\\.deb"))
-                    .toList();
-            assertThat(debs)
-                    .as("mvn package builds exactly one target/fleetfix_VERSION_all.deb (src/packaging/deb)")
-                    .hasSize(1);
-            return debs.get(0);
+        Properties props = new Properties();
+        try (InputStream in = PackageInstallIT.class.getResourceAsStream("/dev/fleetfix/version.properties")) {
+            assertThat(in)
+                    .as("version.properties, written by Maven from the pom")
+                    .isNotNull();
+            props.load(in);
         }
+        String version = props.getProperty("version");
+        Path deb = Path.of("target", "fleetfix_" + version.replace('-', '~') + "_all.deb");
+        List<String> all;
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            all = files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".deb"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(deb)
+                .as("mvn package builds %s for version %s (src/packaging/deb); target/ has %s", deb, version, all)
+                .isRegularFile();
+        return deb;
     }
 
     /** An inventory of the target host for the control node, whose key and known_hosts were copied into {@code dir}. */
