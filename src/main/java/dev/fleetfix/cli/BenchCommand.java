@@ -7,6 +7,7 @@ import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.BenchOutput;
+import dev.fleetfix.report.HostList;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -156,7 +157,7 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Host> hosts = inventory.selectHosts();
         if (inventory.listHosts()) {
-            hosts.forEach(h -> out.println(h.name()));
+            HostList.print(hosts, out);
             return ExitCode.OK;
         }
         BenchPlan plan = plan();
