@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine;
 
@@ -140,8 +141,11 @@ record Adapters(
         return ForkUnderLoad.system();
     }
 
-    /** The apply service, its shells as {@code ssh} says unless they are given. */
-    ApplyService applyService(SshOptionsMixin ssh) {
+    /**
+     * The apply service, its shells as {@code ssh} says unless they are given; a playbook's warnings
+     * go to {@code warnings}.
+     */
+    ApplyService applyService(SshOptionsMixin ssh, Consumer<String> warnings) {
         return new ApplyService(
                 StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchTargets(BENCH_REDIS_TIMEOUT)),
                 clock,
@@ -149,7 +153,8 @@ record Adapters(
                 policy,
                 Duration.ofMillis(500),
                 shells(ssh),
-                redis);
+                redis,
+                warnings);
     }
 
     /** Makes commands, giving those that take them these adapters. */
