@@ -121,8 +121,8 @@ public final class BenchPlanBuilder {
     private Phase phase = Phase.BEFORE;
     private BenchPlan.Engine engine = BenchPlan.Engine.BUILTIN;
     private BenchPlan.Profile profile = BenchPlan.Profile.PLAIN;
-    private Map<BenchCommand, Integer> mix = Map.of(BenchCommand.SET, 1, BenchCommand.GET, 1);
-    private List<BenchCommand> order = List.of(BenchCommand.SET, BenchCommand.GET);
+    private Map<Operation, Integer> mix = Map.of(Operation.SET, 1, Operation.GET, 1);
+    private List<Operation> order = List.of(Operation.SET, Operation.GET);
     private int connections = 10;
     private int pipeline = 1;
     private List<Integer> valueSizes = List.of(DEFAULT_VALUE_SIZE);
@@ -173,10 +173,10 @@ public final class BenchPlanBuilder {
 
     /** {@code set,get} or {@code [set, get]}: equal weights. */
     public BenchPlanBuilder tests(List<?> words) {
-        List<BenchCommand> commands = new ArrayList<>();
+        List<Operation> commands = new ArrayList<>();
         for (Object w : words) {
             for (String part : String.valueOf(w).split(",")) {
-                BenchCommand c = command(Field.TESTS, part);
+                Operation c = command(Field.TESTS, part);
                 if (!commands.contains(c)) {
                     commands.add(c);
                 }
@@ -185,7 +185,7 @@ public final class BenchPlanBuilder {
         if (commands.isEmpty()) {
             throw new Invalid(Field.TESTS, "give at least one of set, get, incr, lpush");
         }
-        Map<BenchCommand, Integer> weights = new EnumMap<>(BenchCommand.class);
+        Map<Operation, Integer> weights = new EnumMap<>(Operation.class);
         commands.forEach(c -> weights.put(c, 1));
         mix = weights;
         order = List.copyOf(commands);
@@ -198,10 +198,10 @@ public final class BenchPlanBuilder {
         if (weights.isEmpty()) {
             throw new Invalid(Field.MIX, "expected a mapping of command to weight like {set: 3, get: 1}, was {}");
         }
-        Map<BenchCommand, Integer> m = new EnumMap<>(BenchCommand.class);
-        List<BenchCommand> o = new ArrayList<>();
+        Map<Operation, Integer> m = new EnumMap<>(Operation.class);
+        List<Operation> o = new ArrayList<>();
         for (Map.Entry<?, ?> e : weights.entrySet()) {
-            BenchCommand c = command(Field.MIX, e.getKey());
+            Operation c = command(Field.MIX, e.getKey());
             m.put(c, (int) whole(Field.MIX, String.valueOf(e.getKey()), e.getValue(), 1, 1_000));
             o.add(c);
         }
@@ -388,7 +388,7 @@ public final class BenchPlanBuilder {
         ForkUnderLoadSpec fork = ForkUnderLoadSpec.defaults()
                 .withLoad(load.toBuilder()
                         .test(ForkUnderLoadSpec.TEST)
-                        .mix(Map.of(BenchCommand.SET, 1))
+                        .mix(Map.of(Operation.SET, 1))
                         .build())
                 .withBgsaveInterval(bgsaveInterval);
         RedisBenchmarkSpec redisBenchmark = new RedisBenchmarkSpec(
@@ -449,10 +449,10 @@ public final class BenchPlanBuilder {
         }
     }
 
-    private static BenchCommand command(Field field, Object word) {
+    private static Operation command(Field field, Object word) {
         String text = String.valueOf(word).strip().toUpperCase(Locale.ROOT);
         try {
-            return BenchCommand.valueOf(text);
+            return Operation.valueOf(text);
         } catch (IllegalArgumentException e) {
             throw new Invalid(field, "unknown command '" + word + "'; use set, get, incr or lpush");
         }

@@ -33,7 +33,7 @@ public record ForkUnderLoadSpec(LoadSpec load, Duration bgsaveInterval, Duration
         LoadSpec load = LoadSpec.builder()
                 .test(TEST)
                 .connections(50)
-                .mix(Map.of(BenchCommand.SET, 1))
+                .mix(Map.of(Operation.SET, 1))
                 .valueSize(3)
                 .keyspace(5_000_000)
                 .duration(Duration.ofSeconds(30))

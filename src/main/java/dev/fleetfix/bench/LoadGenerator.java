@@ -188,7 +188,7 @@ public final class LoadGenerator {
         final LoadSpec spec;
         final Schedule schedule;
         final SplittableRandom random;
-        final BenchCommand[] picks;
+        final Operation[] picks;
         final byte[] value;
         final int index;
         final Histogram histogram = new Histogram(3);
@@ -270,7 +270,7 @@ public final class LoadGenerator {
         private List<BenchOp> batch(int size) {
             List<BenchOp> ops = new ArrayList<>(size);
             for (int i = 0; i < size; i++) {
-                BenchCommand command = picks[random.nextInt(picks.length)];
+                Operation command = picks[random.nextInt(picks.length)];
                 ops.add(new BenchOp(command, command.key(spec.keyPrefix(), random.nextLong(spec.keyspace())), value));
             }
             return ops;
@@ -278,16 +278,16 @@ public final class LoadGenerator {
     }
 
     /** The mix as an array in which each command appears as often as its weight (after reduction). */
-    private static BenchCommand[] weighted(LoadSpec spec) {
+    private static Operation[] weighted(LoadSpec spec) {
         int gcd = spec.mix().values().stream().reduce(0, LoadGenerator::gcd);
-        List<BenchCommand> picks = new ArrayList<>();
-        for (BenchCommand c : BenchCommand.values()) {
+        List<Operation> picks = new ArrayList<>();
+        for (Operation c : Operation.values()) {
             Integer w = spec.mix().get(c);
             for (int i = 0; w != null && i < w / gcd; i++) {
                 picks.add(c);
             }
         }
-        return picks.toArray(BenchCommand[]::new);
+        return picks.toArray(Operation[]::new);
     }
 
     private static int gcd(int a, int b) {

@@ -30,7 +30,7 @@ public record LoadSpec(
         String test,
         int connections,
         int pipeline,
-        Map<BenchCommand, Integer> mix,
+        Map<Operation, Integer> mix,
         int valueSize,
         long keyspace,
         Optional<Duration> duration,
@@ -73,7 +73,7 @@ public record LoadSpec(
                 "MIX",
                 10,
                 1,
-                Map.of(BenchCommand.SET, 1, BenchCommand.GET, 1),
+                Map.of(Operation.SET, 1, Operation.GET, 1),
                 64,
                 100_000,
                 Optional.of(Duration.ofSeconds(10)),
@@ -134,7 +134,7 @@ public record LoadSpec(
         private String test;
         private int connections;
         private int pipeline;
-        private Map<BenchCommand, Integer> mix;
+        private Map<Operation, Integer> mix;
         private int valueSize;
         private long keyspace;
         private Optional<Duration> duration;
@@ -174,7 +174,7 @@ public record LoadSpec(
             return this;
         }
 
-        public Builder mix(Map<BenchCommand, Integer> weights) {
+        public Builder mix(Map<Operation, Integer> weights) {
             mix = weights;
             return this;
         }

@@ -84,7 +84,7 @@ public final class RedisBenchmarkEngine {
                             + version.map(RedisVersion::toString).orElse("an older one"));
         }
         List<BenchResult> results = new ArrayList<>();
-        for (BenchCommand test : spec.tests()) {
+        for (Operation test : spec.tests()) {
             String script = commandLine(program.name(), spec, test, csv);
             ExecResult run = shell.exec(Command.of(script).withTimeout(spec.timeout()));
             if (run.exitCode() == COMMAND_NOT_FOUND) {
@@ -135,11 +135,11 @@ public final class RedisBenchmarkEngine {
     }
 
     /** The command line of one test, every value quoted. */
-    static String commandLine(RedisBenchmarkSpec spec, BenchCommand test, boolean csv) {
+    static String commandLine(RedisBenchmarkSpec spec, Operation test, boolean csv) {
         return commandLine("redis-benchmark", spec, test, csv);
     }
 
-    static String commandLine(String program, RedisBenchmarkSpec spec, BenchCommand test, boolean csv) {
+    static String commandLine(String program, RedisBenchmarkSpec spec, Operation test, boolean csv) {
         List<String> words = new ArrayList<>();
         words.add(program);
         words.addAll(List.of("-h", spec.address(), "-p", Integer.toString(spec.port())));
@@ -153,7 +153,7 @@ public final class RedisBenchmarkEngine {
         String key = test.key(spec.keyPrefix(), 0).replaceFirst("0$", "__rand_int__");
         words.add(test.name());
         words.add(key);
-        if (test == BenchCommand.SET || test == BenchCommand.LPUSH) {
+        if (test == Operation.SET || test == Operation.LPUSH) {
             words.add("x".repeat(spec.dataSize()));
         }
         return String.join(" ", words.stream().map(ShellQuote::quote).toList());

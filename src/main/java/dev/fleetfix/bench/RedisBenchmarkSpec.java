@@ -24,7 +24,7 @@ import java.util.OptionalLong;
 public record RedisBenchmarkSpec(
         String address,
         int port,
-        List<BenchCommand> tests,
+        List<Operation> tests,
         long requests,
         int clients,
         int dataSize,
@@ -57,7 +57,7 @@ public record RedisBenchmarkSpec(
         return new RedisBenchmarkSpec(
                 address,
                 port,
-                List.of(BenchCommand.SET, BenchCommand.GET),
+                List.of(Operation.SET, Operation.GET),
                 100_000,
                 50,
                 3,
@@ -68,7 +68,7 @@ public record RedisBenchmarkSpec(
                 Duration.ofMinutes(10));
     }
 
-    public RedisBenchmarkSpec withTests(List<BenchCommand> newTests) {
+    public RedisBenchmarkSpec withTests(List<Operation> newTests) {
         return new RedisBenchmarkSpec(
                 address, port, newTests, requests, clients, dataSize, pipeline, keyspace, threads, keyPrefix, timeout);
     }

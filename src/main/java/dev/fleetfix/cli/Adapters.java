@@ -1,6 +1,10 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.bench.BuiltinBenchmark;
+import dev.fleetfix.bench.ForkUnderLoad;
+import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
@@ -11,18 +15,22 @@ import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RolloutPolicy;
 import dev.fleetfix.steps.AuditorFacts;
 import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
+import dev.fleetfix.transport.ShellPool;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine;
 
 /**
  * The composition root: the adapters every command works through (shells, Redis connections,
- * Clock, Sleeper, the rollout policy and where run journals go), built once and handed to the
+ * bench targets and the benchmark's load generators, Clock, Sleeper, the rollout policy and where
+ * run journals go), built once and handed to the
  * commands by picocli's {@link CommandLine.IFactory}. Tests build one with fakes instead.
  *
  * @param clock the clock of windows, timeouts and run ids
@@ -114,8 +122,30 @@ record Adapters(
         return host -> JedisBenchTarget.connect(host, timeout);
     }
 
-    /** The apply service, its shells as {@code ssh} says unless they are given. */
-    ApplyService applyService(SshOptionsMixin ssh) {
+    /** A pool of the shells as {@code ssh} says unless they are given: one per host, closed with the pool. */
+    ShellPool shellPool(SshOptionsMixin ssh) {
+        return new ShellPool(shells(ssh));
+    }
+
+    /**
+     * {@code fleetfix bench}'s service: the builtin generator and fork-under-load from this machine,
+     * redis-benchmark on the host through {@code shells}.
+     */
+    HostBenchmark hostBenchmark(Function<Host, RemoteShell> shells, Duration redisTimeout) {
+        return new HostBenchmark(
+                benchTargets(redisTimeout), shells, new BuiltinBenchmark(LoadGenerator.system()), forkUnderLoad());
+    }
+
+    /** The fork-under-load profile, timed by this machine's clock. */
+    ForkUnderLoad forkUnderLoad() {
+        return ForkUnderLoad.system();
+    }
+
+    /**
+     * The apply service, its shells as {@code ssh} says unless they are given; a playbook's warnings
+     * go to {@code warnings}.
+     */
+    ApplyService applyService(SshOptionsMixin ssh, Consumer<String> warnings) {
         return new ApplyService(
                 StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchTargets(BENCH_REDIS_TIMEOUT)),
                 clock,
@@ -123,7 +153,8 @@ record Adapters(
                 policy,
                 Duration.ofMillis(500),
                 shells(ssh),
-                redis);
+                redis,
+                warnings);
     }
 
     /** Makes commands, giving those that take them these adapters. */

@@ -3,6 +3,7 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.ApplyOutput;
+import dev.fleetfix.report.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.event.RunListener;
@@ -96,7 +97,8 @@ final class ApplyCommand implements Callable<Integer> {
                 Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
                 adapters.runsHome(),
                 resumed);
-        ApplyService service = adapters.applyService(ssh);
+        ApplyService service =
+                adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
         if (inventory.listHosts()) {
             ApplyOutput.hostList(service.plan(request), out);
             return ExitCode.OK;

@@ -9,6 +9,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
+import dev.fleetfix.report.HostList;
 import dev.fleetfix.report.ReportFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -100,8 +101,7 @@ final class AuditCommand implements Callable<Integer> {
         List<Host> hosts = inventory.selectHosts();
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
-            hosts.forEach(host -> out.println(host.name()));
-            out.flush();
+            HostList.print(hosts, out);
             return ExitCode.OK;
         }
         // no ShellPool: the auditor opens and closes each host's shell itself, so open connections stay

@@ -3,13 +3,11 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchPlanBuilder;
-import dev.fleetfix.bench.BuiltinBenchmark;
-import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.HostBenchmark;
-import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.BenchOutput;
+import dev.fleetfix.report.HostList;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -159,18 +157,13 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Host> hosts = inventory.selectHosts();
         if (inventory.listHosts()) {
-            hosts.forEach(h -> out.println(h.name()));
+            HostList.print(hosts, out);
             return ExitCode.OK;
         }
         BenchPlan plan = plan();
         List<HostBenchmark.Outcome> outcomes;
-        try (ShellPool shells = new ShellPool(adapters.shells(ssh))) {
-            HostBenchmark service = new HostBenchmark(
-                    adapters.benchTargets(redisTimeout),
-                    shells::shell,
-                    new BuiltinBenchmark(LoadGenerator.system()),
-                    ForkUnderLoad.system());
-            outcomes = service.run(hosts, plan);
+        try (ShellPool shells = adapters.shellPool(ssh)) {
+            outcomes = adapters.hostBenchmark(shells::shell, redisTimeout).run(hosts, plan);
         }
         if (json) {
             BenchOutput.json(outcomes, out, spec.commandLine().getErr());

@@ -7,6 +7,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.InventorySources;
+import dev.fleetfix.report.InputWarnings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class InventoryOptions {
             inventory = ansibleInventory().map(AnsibleInventory::inventory).orElseGet(Inventory::implicitLocalhost);
             // Ansible's words for what it accepts but doubts (a host or key written twice).
             if (spec != null) {
-                inventory.warnings().forEach(w -> spec.commandLine().getErr().println("[WARNING]: " + w));
+                inventory.warnings().forEach(InputWarnings.to(spec.commandLine().getErr()));
             }
         }
         return inventory;

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -146,26 +147,19 @@ public final class LabCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new InputException("--preset " + preset.cliName() + ": " + e.getMessage());
             }
-            PrintWriter err = spec.commandLine().getErr();
             long started = System.nanoTime();
-            LabSettings settings = LabSettings.forUser(home.dir, line -> {
-                err.println("lab: " + line);
-                err.flush();
-            });
+            LabSettings settings = LabSettings.forUser(
+                    home.dir, LabOutput.progress(spec.commandLine().getErr()));
             LabFleet fleet = LabFleet.start(preset, specs, realThp ? settings.withRealThp() : settings);
-            PrintWriter out = spec.commandLine().getOut();
-            out.printf(
-                    "lab %s: %d hosts up in %.1f s (%s%s)%n",
-                    fleet.id(),
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            LabOutput.up(
+                    fleet,
                     count,
-                    (System.nanoTime() - started) / 1e9,
+                    took,
                     preset.cliName(),
-                    realThp ? ", real THP: this machine's kernel THP is always until lab down" : "");
-            LabOutput.hosts(fleet, out);
-            out.println("inventory: " + fleet.inventoryFile());
-            out.println("next: fleetfix audit -i " + fleet.inventoryFile());
-            out.println("remove it with: fleetfix lab down"
-                    + (LabFleet.find(home.dir).size() > 1 ? " --id " + fleet.id() : ""));
+                    realThp,
+                    LabFleet.find(home.dir).size() > 1,
+                    spec.commandLine().getOut());
         }
     }
 
@@ -185,7 +179,7 @@ public final class LabCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             List<Path> labs = where.id.isPresent() ? List.of(where.labDir()) : LabFleet.find(where.home.dir);
             if (labs.isEmpty()) {
-                out.println("no lab is up in " + where.home.dir);
+                LabOutput.noneUp(where.home.dir, out);
                 return;
             }
             for (Path dir : labs) {
@@ -212,7 +206,7 @@ public final class LabCommand implements Runnable {
         @Override
         public void run() {
             Path dir = where.id.isPresent() ? where.labDir() : newest(LabFleet.find(where.home.dir));
-            spec.commandLine().getOut().println(LabFleet.attach(dir).inventoryFile());
+            LabOutput.inventory(LabFleet.attach(dir), spec.commandLine().getOut());
         }
 
         private Path newest(List<Path> labs) {
@@ -253,7 +247,10 @@ public final class LabCommand implements Runnable {
             }
             long started = System.nanoTime();
             fleet.reboot(host);
-            spec.commandLine().getOut().printf("%s rebooted in %.1f s%n", host, (System.nanoTime() - started) / 1e9);
+            LabOutput.rebooted(
+                    host,
+                    Duration.ofNanos(System.nanoTime() - started),
+                    spec.commandLine().getOut());
         }
     }
 
@@ -273,7 +270,7 @@ public final class LabCommand implements Runnable {
             LabFleet fleet = LabFleet.attach(where.labDir());
             int hosts = fleet.hosts().size();
             fleet.close();
-            spec.commandLine().getOut().println("lab " + fleet.id() + " removed (" + hosts + " hosts)");
+            LabOutput.removed(fleet, hosts, spec.commandLine().getOut());
         }
     }
 }

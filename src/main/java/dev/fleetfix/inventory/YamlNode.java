@@ -58,34 +58,26 @@ record YamlNode(Object value, int line, int column) {
     }
 
     /**
-     * Reads the one document of a YAML file through {@link LocatedYaml}, which bounds its size and
-     * resolves aliases and merge keys. A key written twice in a mapping keeps its first position and
-     * its last value, as Ansible does, and is reported to {@code warnings} as Ansible warns.
+     * Reads the one document of a YAML file through {@link LocatedYaml}, which bounds its size,
+     * resolves aliases and merge keys, and keeps the last value of a key written twice, telling
+     * {@code warnings}.
      */
     static Optional<YamlNode> read(Path file, Consumer<String> warnings) {
         String text = LocatedYaml.readText(file, "inventory");
-        return LocatedYaml.parse(file, text).map(v -> of(file, v, warnings));
+        return LocatedYaml.parse(file, text, warnings).map(YamlNode::of);
     }
 
-    private static YamlNode of(Path file, YamlValue value, Consumer<String> warnings) {
+    private static YamlNode of(YamlValue value) {
         if (value instanceof YamlValue.Mapping mapping) {
             Map<String, Field> fields = new LinkedHashMap<>();
             for (YamlValue.Entry entry : mapping.entries()) {
-                Field old = fields.get(entry.key());
-                YamlNode node = of(file, entry.value(), warnings);
-                if (old == null) {
-                    fields.put(entry.key(), new Field(entry.key(), entry.line(), entry.column(), node));
-                } else {
-                    warnings.accept(file + ":" + entry.line() + ":" + entry.column() + ": duplicate key \""
-                            + entry.key() + "\" (first at line " + old.line() + "); using the last value only");
-                    fields.put(entry.key(), new Field(entry.key(), old.line(), old.column(), node));
-                }
+                fields.put(entry.key(), new Field(entry.key(), entry.line(), entry.column(), of(entry.value())));
             }
             return new YamlNode(Collections.unmodifiableMap(fields), mapping.line(), mapping.column());
         }
         if (value instanceof YamlValue.Sequence sequence) {
             List<YamlNode> items = new ArrayList<>();
-            sequence.items().forEach(item -> items.add(of(file, item, warnings)));
+            sequence.items().forEach(item -> items.add(of(item)));
             return new YamlNode(Collections.unmodifiableList(items), sequence.line(), sequence.column());
         }
         YamlValue.Scalar scalar = (YamlValue.Scalar) value;

@@ -46,8 +46,13 @@ public final class PlaybookParser {
         return parse(file, LocatedYaml.readText(file, "playbook"));
     }
 
+    /**
+     * Parses {@code text}, read from {@code file}. What it accepts but doubts (a key written twice)
+     * is in the playbook's {@link Playbook#warnings()}.
+     */
     public Playbook parse(Path file, String text) {
-        Node root = YamlTree.read(file, text);
+        List<String> warnings = new ArrayList<>();
+        Node root = YamlTree.read(file, text, warnings::add);
         if (!(root instanceof ListNode list)) {
             throw root.at().error("a playbook is a list of plays (\"- name: ...\"), found " + root.kind());
         }
@@ -58,7 +63,7 @@ public final class PlaybookParser {
         for (Node item : list.items()) {
             plays.add(play(item));
         }
-        return new Playbook(file, plays);
+        return new Playbook(file, plays, warnings);
     }
 
     private Play play(Node node) {

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A YAML document read into nodes that remember where they were written, so that every error can
@@ -73,11 +74,13 @@ final class YamlTree {
 
     /**
      * Reads the one document of a playbook or vars file through {@link LocatedYaml} (aliases and merge
-     * keys resolved, a second document refused). A key written twice in one mapping is an error here:
-     * in a playbook it is almost always a step pasted twice.
+     * keys resolved, a second document refused, a key written twice warned of and its last value
+     * taken, as for every input).
+     *
+     * @param warnings receives what the file has that is accepted but doubted, one line each
      */
-    static Node read(Path file, String text) {
-        YamlValue root = LocatedYaml.parse(file, text)
+    static Node read(Path file, String text, Consumer<String> warnings) {
+        YamlValue root = LocatedYaml.parse(file, text, warnings)
                 .orElseThrow(() -> new Location(file, 1, 1).error("the playbook is empty"));
         return node(file, root);
     }
@@ -88,9 +91,6 @@ final class YamlTree {
             Map<String, Entry> entries = new LinkedHashMap<>();
             for (YamlValue.Entry entry : mapping.entries()) {
                 Location keyAt = new Location(file, entry.line(), entry.column());
-                if (entries.containsKey(entry.key())) {
-                    throw keyAt.error("duplicate key '" + entry.key() + "'");
-                }
                 entries.put(entry.key(), new Entry(entry.key(), keyAt, node(file, entry.value())));
             }
             return new MapNode(Collections.unmodifiableMap(entries), at);

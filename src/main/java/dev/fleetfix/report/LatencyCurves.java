@@ -27,7 +27,7 @@ final class LatencyCurves {
         if (!test.distribution().isEmpty()) {
             points.addAll(test.distribution());
         } else {
-            for (Map.Entry<String, Double> p : ReportModels.PERCENTILES.entrySet()) {
+            for (Map.Entry<String, Double> p : ReportModelMapper.PERCENTILES.entrySet()) {
                 Double ms = test.percentiles().get(p.getKey());
                 if (ms != null && p.getValue() < 100) {
                     points.add(new LatencyPointReport(p.getValue(), ms));
@@ -54,7 +54,7 @@ final class LatencyCurves {
                 return OptionalDouble.of(p.ms());
             }
         }
-        for (Map.Entry<String, Double> p : ReportModels.PERCENTILES.entrySet()) {
+        for (Map.Entry<String, Double> p : ReportModelMapper.PERCENTILES.entrySet()) {
             if (Math.abs(p.getValue() - percentile) < 1e-9 && test.percentiles().containsKey(p.getKey())) {
                 return OptionalDouble.of(test.percentiles().get(p.getKey()));
             }

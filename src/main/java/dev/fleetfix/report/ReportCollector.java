@@ -35,7 +35,7 @@ public final class ReportCollector implements RunListener {
     private RunEnded ended;
     private final Map<String, PlayState> plays = new LinkedHashMap<>();
     private final Map<String, HostState> hosts = new LinkedHashMap<>();
-    private final List<ReportModels.MeasuredRun> benchmarks = new ArrayList<>();
+    private final List<ReportModelMapper.MeasuredRun> benchmarks = new ArrayList<>();
 
     private static final class PlayState {
         PlayStarted started;
@@ -64,7 +64,7 @@ public final class ReportCollector implements RunListener {
         } else if (event instanceof HostFinished e) {
             hostFinished(e);
         } else if (event instanceof BenchmarkFinished e) {
-            benchmarks.add(new ReportModels.MeasuredRun(e.step(), e.run()));
+            benchmarks.add(new ReportModelMapper.MeasuredRun(e.step(), e.run()));
         } else if (event instanceof PlayHalted e) {
             play(e.play()).halted = e.reason();
         } else if (event instanceof WindowClosed e) {
@@ -84,7 +84,7 @@ public final class ReportCollector implements RunListener {
 
     private void step(StepFinished e) {
         HostState h = host(e.host());
-        StepReport step = ReportModels.step(e);
+        StepReport step = ReportModelMapper.step(e);
         if (h.thpBefore == null) {
             h.thpBefore = step.changes().stream()
                     .filter(c -> c.what().equals("thp.enabled"))
@@ -132,7 +132,11 @@ public final class ReportCollector implements RunListener {
                 h.steps,
                 Effects.expectation(h.facts).orElse(null))));
         return ReportJson.sanitized(new FleetReport(
-                FleetReport.SCHEMA_VERSION, runInfo(), playReports, hostReports, ReportModels.benchmarks(benchmarks)));
+                FleetReport.SCHEMA_VERSION,
+                runInfo(),
+                playReports,
+                hostReports,
+                ReportModelMapper.benchmarks(benchmarks)));
     }
 
     private RunInfo runInfo() {

@@ -50,8 +50,8 @@ public final class ReportJson {
      */
     public static String writeBenchmarks(String step, List<BenchRun> runs) {
         try {
-            return MAPPER.writeValueAsString(ReportModels.benchmarks(runs.stream()
-                            .map(r -> new ReportModels.MeasuredRun(step, r))
+            return MAPPER.writeValueAsString(ReportModelMapper.benchmarks(runs.stream()
+                            .map(r -> new ReportModelMapper.MeasuredRun(step, r))
                             .toList()))
                     + "\n";
         } catch (IOException e) {

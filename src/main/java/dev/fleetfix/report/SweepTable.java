@@ -25,8 +25,8 @@ public final class SweepTable {
     public static void write(PrintWriter out, String step, List<BenchRun> runs) {
         write(
                 out,
-                ReportModels.benchmarks(runs.stream()
-                        .map(r -> new ReportModels.MeasuredRun(step, r))
+                ReportModelMapper.benchmarks(runs.stream()
+                        .map(r -> new ReportModelMapper.MeasuredRun(step, r))
                         .toList()));
     }
 

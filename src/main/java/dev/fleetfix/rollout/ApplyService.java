@@ -42,23 +42,14 @@ public final class ApplyService {
     private final Duration pollInterval;
     private final ShellFactory shells;
     private final RedisConnector redis;
+    private final Consumer<String> warnings;
 
-    public ApplyService(StepRegistry steps, Clock clock, Sleeper sleeper, RolloutPolicy policy, Duration pollInterval) {
-        this(
-                steps,
-                clock,
-                sleeper,
-                policy,
-                pollInterval,
-                host -> {
-                    throw new IllegalStateException("no shells: plan only");
-                },
-                (host, timeout) -> {
-                    throw new IllegalStateException("no Redis: plan only");
-                });
-    }
-
-    /** A service that runs, through these shells and Redis connections. */
+    /**
+     * A service that runs, through these shells and Redis connections.
+     *
+     * @param warnings receives what a playbook has that is accepted but doubted (a key written
+     *     twice), one line each, when it is parsed: before any host is contacted
+     */
     public ApplyService(
             StepRegistry steps,
             Clock clock,
@@ -66,7 +57,8 @@ public final class ApplyService {
             RolloutPolicy policy,
             Duration pollInterval,
             ShellFactory shells,
-            RedisConnector redis) {
+            RedisConnector redis,
+            Consumer<String> warnings) {
         this.steps = Objects.requireNonNull(steps, "steps");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -74,6 +66,7 @@ public final class ApplyService {
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         this.shells = Objects.requireNonNull(shells, "shells");
         this.redis = Objects.requireNonNull(redis, "redis");
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
     /**
@@ -219,6 +212,7 @@ public final class ApplyService {
     public RunPlan plan(
             Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options, HostOrdering ordering) {
         Playbook playbook = new PlaybookParser(steps).parse(playbookFile);
+        playbook.warnings().forEach(warnings);
         Set<String> allowed = limited.stream().map(Host::name).collect(Collectors.toSet());
         HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory).stream()
                 .filter(h -> allowed.contains(h.name()))

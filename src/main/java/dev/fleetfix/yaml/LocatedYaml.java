@@ -19,10 +19,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.constructor.Construct;
@@ -48,7 +51,8 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * <p>Every input is bounded: at most {@link #MAX_BYTES} bytes are read, nesting is at most {@link
  * #MAX_DEPTH} levels, and aliases may not expand the document past ten nodes per character of text
  * (an "alias bomb" of nested aliases refers to a few lines billions of times). A second document is
- * refused rather than ignored: fleetfix would otherwise run half of what the file says.
+ * refused rather than ignored: fleetfix would otherwise run half of what the file says. A key written
+ * twice in one mapping is the one rule for every input, Ansible's: a warning, and the last value.
  */
 public final class LocatedYaml {
     /** The size limit of one YAML input: far above a 100,000-host inventory (about 5 MB). */
@@ -122,13 +126,18 @@ public final class LocatedYaml {
     }
 
     /**
-     * Parses the single document of {@code text}.
+     * Parses the single document of {@code text}. A key written twice in one mapping is Ansible's
+     * warning, not an error: the key keeps its first position and takes its last value, and {@code
+     * warnings} is told {@code FILE:LINE:COL: duplicate key "KEY" (first at line N); using the last
+     * value only}, at the later key.
      *
+     * @param warnings receives one line per duplicate key, for the user
      * @return empty when the text holds no document, or only a null
      * @throws InputException for a syntax error, a second document, an alias bomb or a recursive
      *     alias, naming file:line:column
      */
-    public static Optional<YamlValue> parse(Path file, String text) {
+    public static Optional<YamlValue> parse(Path file, String text, Consumer<String> warnings) {
+        Objects.requireNonNull(warnings, "warnings");
         checkLines(file, text);
         LoaderOptions options = new LoaderOptions();
         // Size and expansion are bounded here (readText, the node budget), not by SnakeYAML's
@@ -150,7 +159,8 @@ public final class LocatedYaml {
         if (root == null) {
             return Optional.empty();
         }
-        YamlValue value = new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET).convert(root, 0);
+        YamlValue value =
+                new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET, warnings).convert(root, 0);
         return value instanceof Scalar s && s.value() == null ? Optional.empty() : Optional.of(value);
     }
 
@@ -253,12 +263,15 @@ public final class LocatedYaml {
     private static final class Converter {
         private final Path file;
         private final long budget;
+        private final Consumer<String> warnings;
+        private final Set<String> warned = new HashSet<>();
         private long made;
         private final Map<Node, Boolean> open = new IdentityHashMap<>();
 
-        Converter(Path file, long budget) {
+        Converter(Path file, long budget, Consumer<String> warnings) {
             this.file = file;
             this.budget = budget;
+            this.warnings = warnings;
         }
 
         YamlValue convert(Node node, int depth) {
@@ -294,9 +307,12 @@ public final class LocatedYaml {
             }
         }
 
-        /** Explicit entries, after the keys merged in by {@code <<} that the mapping does not set itself. */
+        /**
+         * Explicit entries, each key once, after the keys merged in by {@code <<} that the mapping
+         * does not set itself.
+         */
         private List<Entry> entries(MappingNode mapping, int depth) {
-            List<Entry> explicit = new ArrayList<>();
+            Map<String, Entry> explicitByKey = new LinkedHashMap<>();
             List<Entry> merged = new ArrayList<>();
             for (NodeTuple tuple : mapping.getValue()) {
                 Node key = tuple.getKeyNode();
@@ -307,9 +323,12 @@ public final class LocatedYaml {
                 if (!(key instanceof ScalarNode scalarKey)) {
                     throw error(key, "a mapping key must be a plain value, found a " + kind(key));
                 }
-                explicit.add(new Entry(
-                        scalarKey.getValue(), line(key), column(key), convert(tuple.getValueNode(), depth + 1)));
+                Entry entry = new Entry(
+                        scalarKey.getValue(), line(key), column(key), convert(tuple.getValueNode(), depth + 1));
+                Entry first = explicitByKey.get(entry.key());
+                explicitByKey.put(entry.key(), first == null ? entry : lastValueAtFirst(first, entry));
             }
+            List<Entry> explicit = new ArrayList<>(explicitByKey.values());
             if (merged.isEmpty()) {
                 return explicit;
             }
@@ -324,6 +343,17 @@ public final class LocatedYaml {
             }
             out.addAll(explicit);
             return out;
+        }
+
+        /** Ansible's rule for a key written twice: warn, and take the last value. */
+        private Entry lastValueAtFirst(Entry first, Entry again) {
+            String warning = file + ":" + again.line() + ":" + again.column() + ": duplicate key \"" + again.key()
+                    + "\" (first at line " + first.line() + "); using the last value only";
+            // a mapping an alias repeats is converted again; its duplicate is still one warning
+            if (warned.add(warning)) {
+                warnings.accept(warning);
+            }
+            return new Entry(first.key(), first.line(), first.column(), again.value());
         }
 
         private List<Entry> mergeSources(Node value, int depth) {

@@ -13,8 +13,8 @@ public sealed interface YamlValue permits YamlValue.Mapping, YamlValue.Sequence,
     int column();
 
     /**
-     * A mapping in file order. A key written twice appears twice: whether that is an error, a
-     * warning or "last one wins" is the caller's rule. Keys brought in by a {@code <<} merge come
+     * A mapping in file order, each key once: a key written twice keeps its first position and its
+     * last value ({@link LocatedYaml#parse} warns of it). Keys brought in by a {@code <<} merge come
      * first and only when the mapping does not set them itself.
      */
     record Mapping(List<Entry> entries, int line, int column) implements YamlValue {

@@ -78,7 +78,7 @@ final class FakeTarget implements BenchTarget {
                 clock.addAndGet(serviceNanos.applyAsLong(calls.getAndIncrement()));
                 ops.addAll(batch);
                 for (BenchOp op : batch) {
-                    if (op.command() != BenchCommand.GET) {
+                    if (op.command() != Operation.GET) {
                         keys.add(op.key());
                     }
                 }

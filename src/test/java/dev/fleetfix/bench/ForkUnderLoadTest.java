@@ -46,7 +46,7 @@ class ForkUnderLoadTest {
         assertThat(target.keys).containsExactly("user:1");
         // the probe before and the clean snapshot after, at least
         assertThat(target.bgsaves.get()).isGreaterThanOrEqualTo(2);
-        assertThat(target.ops).allSatisfy(op -> assertThat(op.command()).isEqualTo(BenchCommand.SET));
+        assertThat(target.ops).allSatisfy(op -> assertThat(op.command()).isEqualTo(Operation.SET));
     }
 
     @Test

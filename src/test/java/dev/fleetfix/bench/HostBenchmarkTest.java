@@ -41,7 +41,7 @@ class HostBenchmarkTest {
                 new RedisBenchmarkSpec(
                         "127.0.0.1",
                         6379,
-                        List.of(BenchCommand.SET),
+                        List.of(Operation.SET),
                         1000,
                         1,
                         3,

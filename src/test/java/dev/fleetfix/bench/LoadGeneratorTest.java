@@ -19,7 +19,7 @@ class LoadGeneratorTest {
     private static LoadSpec oneConnection() {
         return LoadSpec.builder()
                 .test("SET")
-                .mix(Map.of(BenchCommand.SET, 1))
+                .mix(Map.of(Operation.SET, 1))
                 .connections(1)
                 .warmup(Duration.ZERO)
                 .duration(Duration.ofSeconds(1))
@@ -76,7 +76,7 @@ class LoadGeneratorTest {
                 .connections(4)
                 .pipeline(16)
                 .requests(1000)
-                .mix(Map.of(BenchCommand.SET, 3, BenchCommand.GET, 1))
+                .mix(Map.of(Operation.SET, 3, Operation.GET, 1))
                 .build();
 
         LoadResult result = generator.run(target, spec);
@@ -84,7 +84,7 @@ class LoadGeneratorTest {
         assertThat(result.result().requests()).hasValue(1000);
         assertThat(target.ops).hasSize(1000);
         long sets =
-                target.ops.stream().filter(o -> o.command() == BenchCommand.SET).count();
+                target.ops.stream().filter(o -> o.command() == Operation.SET).count();
         assertThat(sets).isBetween(650L, 850L);
     }
 
@@ -96,7 +96,7 @@ class LoadGeneratorTest {
                 .keyspace(50)
                 .requests(2000)
                 .valueSize(7)
-                .mix(Map.of(BenchCommand.SET, 1, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1, BenchCommand.GET, 1))
+                .mix(Map.of(Operation.SET, 1, Operation.INCR, 1, Operation.LPUSH, 1, Operation.GET, 1))
                 .build();
 
         generator.run(target, spec);

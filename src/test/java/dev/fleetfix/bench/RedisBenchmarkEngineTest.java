@@ -23,12 +23,12 @@ class RedisBenchmarkEngineTest {
     void buildsOneQuotedCustomCommandPerTestUnderThePrefix() {
         RedisBenchmarkSpec s = spec.withKeyPrefix("bench it:").withPipeline(16).withThreads(2);
 
-        String set = RedisBenchmarkEngine.commandLine(s, BenchCommand.SET, true);
+        String set = RedisBenchmarkEngine.commandLine(s, Operation.SET, true);
 
         assertThat(set)
                 .isEqualTo("redis-benchmark -h 127.0.0.1 -p 6379 -n 100000 -c 50 -d 3 -P 16 -r 100000 --threads 2 --csv"
                         + " SET 'bench it:str:__rand_int__' xxx");
-        assertThat(RedisBenchmarkEngine.commandLine(spec, BenchCommand.INCR, false))
+        assertThat(RedisBenchmarkEngine.commandLine(spec, Operation.INCR, false))
                 .endsWith("-r 100000 INCR fleetfix:bench:ctr:__rand_int__");
     }
 
@@ -54,7 +54,7 @@ class RedisBenchmarkEngineTest {
                 .answer(" SET ", 0, Fixtures.read("seed-2.8-thp-always.txt"), "");
 
         List<BenchResult> results =
-                engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(2, 8, 19)));
+                engine.run(shell, spec.withTests(List.of(Operation.SET)), Optional.of(new RedisVersion(2, 8, 19)));
 
         assertThat(shell.commands().get(1).script()).doesNotContain("--csv");
         assertThat(Metric.MAX.valueOf(results.get(0))).hasValue(169);
@@ -66,7 +66,7 @@ class RedisBenchmarkEngineTest {
         RecordingShell shell = shell().answer("--version", 1, "", "")
                 .answer(" SET ", 0, Fixtures.read("redis7-csv-custom-command.csv"), "");
 
-        engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.of(new RedisVersion(6, 2, 6)));
+        engine.run(shell, spec.withTests(List.of(Operation.SET)), Optional.of(new RedisVersion(6, 2, 6)));
 
         assertThat(shell.commands().get(1).script()).contains("--csv");
     }
@@ -93,8 +93,7 @@ class RedisBenchmarkEngineTest {
                                 + "\"9.687\",\"29.743\",\"29.839\"\n",
                         "");
 
-        List<BenchResult> results =
-                engine.run(shell, spec.withTests(List.of(BenchCommand.SET)), Optional.empty(), true);
+        List<BenchResult> results = engine.run(shell, spec.withTests(List.of(Operation.SET)), Optional.empty(), true);
 
         assertThat(shell.commands().get(1).script())
                 .startsWith("valkey-benchmark -h 127.0.0.1")
@@ -120,7 +119,7 @@ class RedisBenchmarkEngineTest {
                         Fixtures.read("redis7-q-error-not-integer.txt"),
                         "Error from server: ERR value is not an integer or out of range");
 
-        assertThatThrownBy(() -> engine.run(shell, spec.withTests(List.of(BenchCommand.INCR)), Optional.empty()))
+        assertThatThrownBy(() -> engine.run(shell, spec.withTests(List.of(Operation.INCR)), Optional.empty()))
                 .hasMessageStartingWith("host redis-1: redis-benchmark INCR: ")
                 .hasMessageEndingWith("stderr: Error from server: ERR value is not an integer or out of range");
     }

@@ -187,6 +187,23 @@ class BadInputTest {
         assertThat(run.stderr()).contains("[WARNING]: ").contains("dup.yaml:4:5: duplicate key \"r1\"");
     }
 
+    @Test
+    void aKeyWrittenTwiceInAPlaybookIsAWarningOnTheInventorysChannelAndTheLastValueRuns() throws IOException {
+        Path inventory = write("hosts.yaml", "all:\n  hosts:\n    r1: {}\n");
+
+        CliRun run = apply(
+                playbook("- name: first\n  name: second\n  hosts: all\n  steps:\n    - command: {cmd: \"true\"}\n"),
+                "-i",
+                inventory.toString(),
+                "--check");
+
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains("[WARNING]: " + dir.resolve("play.yaml")
+                        + ":2:3: duplicate key \"name\" (first at line 1); using the last value only");
+        assertThat(run.stdout()).as(run.toString()).contains("second").doesNotContain("first");
+    }
+
     private Path playbook(String yaml) throws IOException {
         return write("play.yaml", yaml);
     }

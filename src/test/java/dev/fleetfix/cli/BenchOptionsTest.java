@@ -77,4 +77,18 @@ class BenchOptionsTest {
             }
         }
     }
+
+    @Test
+    void listHostsPrintsTheSelectedNamesAsAuditDoes() throws Exception {
+        Path inventory = dir.resolve("inventory.yaml");
+        Files.writeString(
+                inventory,
+                "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.201}\n    r2: {ansible_host: 127.0.0.202}\n"
+                        + "    c1: {ansible_host: 127.0.0.203}\n");
+
+        CliRun run = CliRun.of("bench", "-i", inventory.toString(), "--limit", "r*", "--list-hosts");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout()).as(run.toString()).isEqualTo("r1\nr2\n");
+    }
 }

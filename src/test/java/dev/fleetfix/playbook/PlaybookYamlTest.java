@@ -56,10 +56,33 @@ class PlaybookYamlTest {
     }
 
     @Test
-    void aKeyWrittenTwiceInAPlaybookIsStillAnError() {
-        InputException e = (InputException)
-                catchThrowable(() -> parser.parse(FILE, "- hosts: all\n  hosts: redis\n  steps: []\n"));
+    void aKeyWrittenTwiceInAPlaybookIsAWarningAndTheLastValueWinsAsInAnsible() {
+        Playbook playbook = parser.parse(FILE, "- hosts: all\n  hosts: redis\n  steps:\n    - audit: {}\n");
 
-        assertThat(e).hasMessage("thp.yaml:2:3: duplicate key 'hosts'");
+        assertThat(playbook.plays().get(0).hosts()).isEqualTo("redis");
+        assertThat(playbook.warnings())
+                .containsExactly("thp.yaml:2:3: duplicate key \"hosts\" (first at line 1); using the last value only");
+    }
+
+    @Test
+    void aDuplicateInAnAliasedMappingIsOneWarningAndTheLastValueEverywhere() {
+        Playbook playbook = parser.parse(
+                FILE,
+                """
+                - hosts: all
+                  vars:
+                    base: &b {unit: redis-a, unit: redis-b}
+                    copy: *b
+                    <<: *b
+                  steps:
+                    - audit: {}
+                """);
+
+        assertThat(playbook.plays().get(0).vars())
+                .containsEntry("unit", "redis-b")
+                .containsEntry("base", java.util.Map.of("unit", "redis-b"))
+                .containsEntry("copy", java.util.Map.of("unit", "redis-b"));
+        assertThat(playbook.warnings())
+                .containsExactly("thp.yaml:3:30: duplicate key \"unit\" (first at line 3); using the last value only");
     }
 }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.bench.BenchCommand;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Latency;
+import dev.fleetfix.bench.Operation;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.inventory.Host;
@@ -98,7 +98,7 @@ class BenchmarkStepTest {
         assertThat(plan.load().valueSize()).isEqualTo(16);
         assertThat(plan.load().keyspace()).isEqualTo(5000);
         assertThat(plan.load().rate()).hasValue(2000);
-        assertThat(plan.load().mix()).containsEntry(BenchCommand.SET, 3).containsEntry(BenchCommand.GET, 1);
+        assertThat(plan.load().mix()).containsEntry(Operation.SET, 3).containsEntry(Operation.GET, 1);
         assertThat(plan.load().keyPrefix()).isEqualTo("bench:x:");
         assertThat(plan.forkUnderLoad().load().keyPrefix()).isEqualTo("bench:x:");
         assertThat(plan.forkUnderLoad().load().keyspace()).isEqualTo(5000);
@@ -112,7 +112,7 @@ class BenchmarkStepTest {
         BenchPlan plan = plans.get(0);
         assertThat(plan.rounds()).isEqualTo(3);
         assertThat(plan.profile()).isEqualTo(BenchPlan.Profile.PLAIN);
-        assertThat(plan.load().mix()).containsOnlyKeys(BenchCommand.SET, BenchCommand.GET);
+        assertThat(plan.load().mix()).containsOnlyKeys(Operation.SET, Operation.GET);
         assertThat(plan.load().keyPrefix()).isEqualTo("fleetfix:bench:");
         assertThat(plan.safety().force()).isFalse();
     }
@@ -124,7 +124,7 @@ class BenchmarkStepTest {
                 + " connections: 4, pipeline: 2, value_size: 10, threads: 2, rounds: 1}"));
         BenchPlan plan = plans.get(0);
         assertThat(plan.engine()).isEqualTo(BenchPlan.Engine.REDIS_BENCHMARK);
-        assertThat(plan.redisBenchmark().tests()).containsExactly(BenchCommand.SET, BenchCommand.INCR);
+        assertThat(plan.redisBenchmark().tests()).containsExactly(Operation.SET, Operation.INCR);
         assertThat(plan.redisBenchmark().requests()).isEqualTo(5000);
         assertThat(plan.redisBenchmark().clients()).isEqualTo(4);
         assertThat(plan.redisBenchmark().pipeline()).isEqualTo(2);

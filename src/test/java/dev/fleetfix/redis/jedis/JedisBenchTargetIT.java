@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fleetfix.bench.BenchCommand;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchmarkRefusedException;
 import dev.fleetfix.bench.BuiltinBenchmark;
@@ -12,6 +11,7 @@ import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.LoadResult;
 import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.Operation;
 import dev.fleetfix.bench.SafetyPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -63,7 +63,7 @@ class JedisBenchTargetIT {
                 .keyspace(1000)
                 .warmup(Duration.ofMillis(200))
                 .requests(20_000)
-                .mix(Map.of(BenchCommand.SET, 2, BenchCommand.GET, 2, BenchCommand.INCR, 1, BenchCommand.LPUSH, 1))
+                .mix(Map.of(Operation.SET, 2, Operation.GET, 2, Operation.INCR, 1, Operation.LPUSH, 1))
                 .build();
     }
 

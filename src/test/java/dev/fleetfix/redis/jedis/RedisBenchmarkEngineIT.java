@@ -3,10 +3,10 @@ package dev.fleetfix.redis.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fleetfix.bench.BenchCommand;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchmarkRefusedException;
 import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.Operation;
 import dev.fleetfix.bench.RedisBenchmarkEngine;
 import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
@@ -34,7 +34,7 @@ class RedisBenchmarkEngineIT {
             jedis.set("user:1", "keep me");
             RecordingShell shell = localShell();
             RedisBenchmarkSpec spec = RedisBenchmarkSpec.defaults("127.0.0.1", server.port)
-                    .withTests(List.of(BenchCommand.SET, BenchCommand.GET, BenchCommand.INCR, BenchCommand.LPUSH))
+                    .withTests(List.of(Operation.SET, Operation.GET, Operation.INCR, Operation.LPUSH))
                     .withRequests(5000)
                     .withClients(10)
                     .withPipeline(4)

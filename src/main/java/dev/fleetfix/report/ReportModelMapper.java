@@ -44,11 +44,11 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /** Maps the engine's and the benchmark module's types to the report model. */
-final class ReportModels {
+final class ReportModelMapper {
     /** The percentiles every test reports when its source knows them, by label. */
     static final Map<String, Double> PERCENTILES = percentiles();
 
-    private ReportModels() {}
+    private ReportModelMapper() {}
 
     /** A benchmark round with the step that measured it. */
     record MeasuredRun(String step, BenchRun run) {}
@@ -82,7 +82,7 @@ final class ReportModels {
                 r.diffs().stream()
                         .map(d -> new DiffReport(d.path(), d.unifiedDiff(), d.backup()))
                         .toList(),
-                r.gates().stream().map(ReportModels::gate).toList(),
+                r.gates().stream().map(ReportModelMapper::gate).toList(),
                 r.facts(),
                 r.predicted());
     }
@@ -93,7 +93,7 @@ final class ReportModels {
                 g.passed(),
                 g.detail(),
                 g.elapsed().toMillis(),
-                g.parts().stream().map(ReportModels::gate).toList(),
+                g.parts().stream().map(ReportModelMapper::gate).toList(),
                 g.forecast().orElse(null));
     }
 
@@ -103,12 +103,12 @@ final class ReportModels {
         }
         List<BenchRun> runs = measured.stream().map(MeasuredRun::run).toList();
         return new BenchmarkReport(
-                measured.stream().map(ReportModels::run).toList(),
+                measured.stream().map(ReportModelMapper::run).toList(),
                 BeforeAfter.DEFAULT.perHost(runs).stream()
-                        .map(ReportModels::comparison)
+                        .map(ReportModelMapper::comparison)
                         .toList(),
                 BeforeAfter.DEFAULT.fleet(runs).stream()
-                        .map(ReportModels::fleet)
+                        .map(ReportModelMapper::fleet)
                         .toList(),
                 sweepRows(runs),
                 new Sweep(BeforeAfter.DEFAULT)
@@ -167,7 +167,7 @@ final class ReportModels {
                 r.name(),
                 ReportCollector.word(r.phase()),
                 m.step(),
-                r.results().stream().map(ReportModels::test).toList(),
+                r.results().stream().map(ReportModelMapper::test).toList(),
                 r.evidence()
                         .map(e -> (Map<String, String>) new java.util.TreeMap<>(e.counters()))
                         .orElse(null),
@@ -188,7 +188,7 @@ final class ReportModels {
                         .orElse(List.of()),
                 r.evidence().map(RedisEvidence::unread).orElse(List.of()),
                 r.controlFor().orElse(null),
-                r.point().map(ReportModels::point).orElse(null));
+                r.point().map(ReportModelMapper::point).orElse(null));
     }
 
     static TestResultReport test(BenchResult r) {
@@ -227,10 +227,10 @@ final class ReportModels {
                 c.test(),
                 c.beforeRounds(),
                 c.afterRounds(),
-                c.metrics().stream().map(ReportModels::metric).toList(),
+                c.metrics().stream().map(ReportModelMapper::metric).toList(),
                 ReportCollector.word(c.verdict()),
                 c.design(),
-                c.calibration().stream().map(ReportModels::metric).toList(),
+                c.calibration().stream().map(ReportModelMapper::metric).toList(),
                 c.notes());
     }
 

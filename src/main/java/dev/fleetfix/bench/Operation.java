@@ -4,7 +4,7 @@ package dev.fleetfix.bench;
  * The commands the builtin generator sends. Each works on its own key family under the prefix, so
  * an INCR never meets a string written by SET.
  */
-public enum BenchCommand {
+public enum Operation {
     SET("str:"),
     GET("str:"),
     INCR("ctr:"),
@@ -12,7 +12,7 @@ public enum BenchCommand {
 
     private final String keyFamily;
 
-    BenchCommand(String keyFamily) {
+    Operation(String keyFamily) {
         this.keyFamily = keyFamily;
     }
 
