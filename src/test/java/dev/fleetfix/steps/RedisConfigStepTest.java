@@ -214,6 +214,11 @@ class RedisConfigStepTest {
         assertThat(host.read(CONF).orElseThrow()).contains("tcp-backlog 1024\n");
         assertThat(apply.message())
                 .contains("restart needed to apply: tcp-backlog is read when Redis starts (511 now)");
+        // the values set, as facts named like the audit's, in check mode too: an assert after the step reads them
+        assertThat(check.facts())
+                .containsEntry("redis.tcp_backlog", "1024")
+                .containsEntry("redis.latency_monitor_threshold", "100");
+        assertThat(apply.facts()).containsEntry("redis.tcp_backlog", "1024");
     }
 
     @Test
