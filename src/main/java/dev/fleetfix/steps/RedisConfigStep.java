@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * {@code CONFIG SET} and keeps them with {@code CONFIG REWRITE}. Where CONFIG cannot be used (renamed to ""
  * by {@code rename-command}, refused to the ACL user) or the parameter cannot change at run time
  * ({@code tcp-backlog} is read when Redis starts listening), it edits the config file Redis was started with
- * over SSH instead and says that a restart is needed, and why ({@code redis.restart_needed}).
+ * over SSH instead and says that a restart is needed, and why ({@code redis.restart_needed}). Each parameter's
+ * value becomes a fact ({@link #fact}), so {@code assert: {that: "net.core.somaxconn >= redis.tcp_backlog"}}
+ * can check it against the kernel's.
  */
 final class RedisConfigStep implements StepType {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -65,6 +67,15 @@ final class RedisConfigStep implements StepType {
 
     /** One parameter and its wanted value. */
     record Param(String name, String value) {}
+
+    /**
+     * The fact a parameter's value is kept in once this step set it (in check mode: would set it,
+     * restart pending or not): {@code tcp-backlog} is {@code redis.tcp_backlog}, as the audit calls
+     * the value it reads.
+     */
+    static String fact(String param) {
+        return "redis." + param.replace('-', '_');
+    }
 
     static List<Param> params(StepArgs args) {
         if (args.raw().isEmpty()) {
@@ -160,6 +171,10 @@ final class RedisConfigStep implements StepType {
                 notes.add("restart needed to apply: " + String.join("; ", restartReasons));
             }
             RestartNeed.record(ctx, result, restart, String.join("; ", restartReasons));
+            for (Param p : params) {
+                // what the step set, as the audit names it (redis.tcp_backlog), for an assert that follows
+                result.fact(fact(p.name()), p.value());
+            }
             StepResult built = result.build();
             String message = built.message() + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
             return new StepResult(

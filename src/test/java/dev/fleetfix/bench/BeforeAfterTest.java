@@ -68,6 +68,38 @@ class BeforeAfterTest {
         assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
     }
 
+    /**
+     * A 5 % shift sits on the floor. With many precise samples (6 rounds of 10 windows) the change is always significant and
+     * its interval leaves out 1, so the floor alone decides, on the estimate: "regressed" when the
+     * measured change is 5 % or more, "within noise" when it is less. Both happen (the estimate of
+     * a true 5 % falls on either side about half the time, see FalseVerdictRateTest), and at the
+     * floor both are honest; what must never happen is a verdict on the wrong side of its own
+     * estimate. Throughput moves by 1/1.05, −4.8 %, just inside the floor, and is judged the same way.
+     */
+    @Test
+    void aFivePercentShiftAtTheFloorIsJudgedByWhichSideOfTheFloorItsEstimateFalls() {
+        SyntheticRounds quiet = new SyntheticRounds(12);
+        quiet.rounds = 6; // with 3 rounds the rank test, widened for rounds, cannot always reach alpha
+        quiet.roundSigma = 0.002;
+        quiet.windowSigma = 0.005;
+        java.util.Set<Verdict> seen = java.util.EnumSet.noneOf(Verdict.class);
+        for (int i = 0; i < 20; i++) {
+            TestComparison c = compare(quiet.comparison("redis-1", 1.05));
+            for (Metric m : List.of(Metric.P50, Metric.P90, Metric.P99, Metric.RPS)) {
+                MetricComparison figure = metric(c, m);
+                double expected = m == Metric.RPS ? 1 / 1.05 : 1.05;
+                assertThat(figure.adjustedP()).isLessThan(0.001);
+                assertThat(figure.low() > 1 || figure.high() < 1).isTrue();
+                assertThat(figure.ratio()).isCloseTo(expected, within(0.01));
+                assertThat(figure.verdict())
+                        .as("%s measured %+.2f %%", m.label(), (figure.ratio() - 1) * 100)
+                        .isEqualTo(Math.abs(figure.ratio() - 1) >= 0.05 ? Verdict.REGRESSED : Verdict.WITHIN_NOISE);
+            }
+            seen.add(c.verdict());
+        }
+        assertThat(seen).containsExactlyInAnyOrder(Verdict.REGRESSED, Verdict.WITHIN_NOISE);
+    }
+
     @Test
     void aTenPercentShiftAboveTheFloorIsFound() {
         SyntheticRounds quiet = new SyntheticRounds(5);

@@ -17,7 +17,9 @@ import picocli.CommandLine;
 /**
  * A playbook benchmarks two lab hosts before and after THP goes to never: the console shows every
  * round and the before/after comparison with its verdict, the benchmark's keys are gone and the
- * user's keys are still there.
+ * user's keys are still there. The lab's THP is a file, not the kernel's, so the change reaches
+ * nothing Redis's memory gets: like an A/A run, the only honest verdict is within noise, per host
+ * and for the fleet.
  */
 class BenchmarkStepIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2");
@@ -90,7 +92,7 @@ class BenchmarkStepIT {
                     .containsPattern(
                             "benchmark thp before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms p99.9=[\\d.]+ms"
                                     + " max=[\\d.]+ms")
-                    .containsPattern("  " + host + " thp \\S+: (improved|regressed|within noise) \\(3 vs 3 rounds,"
+                    .containsPattern("  " + host + " thp \\S+: within noise \\(3 vs 3 rounds,"
                             + " \\d+ vs \\d+ windows\\), rps [\\d,]+ → [\\d,]+ [−+±][\\d,]+ % \\[[−+±][\\d,]+ %,"
                             + " [−+±][\\d,]+ %], p99 [\\d.]+ → [\\d.]+ [−+±][\\d,]+ % .*, p99.9 [\\d.]+ → [\\d.]+ .*,"
                             + " max [\\d.]+ → [\\d.]+ [−+±][\\d,]+ % \\[.*] \\(not decisive\\)");
@@ -100,6 +102,8 @@ class BenchmarkStepIT {
             assertThat(redisCli(host, "get user:keep")).isEqualTo(host);
             assertThat(redisCli(host, "lrange user:list 0 -1")).isEqualTo("a\nb\nc");
         }
-        assertThat(run.stdout()).containsPattern("benchmark thp \\S+: (improved|regressed|within noise) on 2 hosts");
+        assertThat(run.stdout())
+                .containsPattern(
+                        "benchmark thp \\S+: within noise on 2 hosts \\(0 improved, 0 regressed, 2 within noise");
     }
 }

@@ -81,6 +81,9 @@ class ValueSizeSweepIT {
                                 + " +2 +[\\d,]+ +[\\d.]+ +[\\d.]+ +[\\d.]+");
             }
         }
+        // any of the three words: unlike an A/A run the honest answer is not known in advance (a
+        // larger value and Nagle's delay may really cost something on this host); what the sweep
+        // answers is the rumour itself, so only the shape of the answer is asserted here
         assertThat(out)
                 .containsPattern("sweep-1 MIX 2048 B, tcp_nodelay on vs 1024 B, tcp_nodelay on:"
                         + " (slower|faster|within noise); rps [−+±][\\d.]+ % \\[[−+±][\\d.]+ %, [−+±][\\d.]+ %]")
@@ -155,6 +158,7 @@ class ValueSizeSweepIT {
         JsonNode c = json.get("sweep_comparisons").get(0);
         assertThat(c.get("from").get("value_size").asInt()).isEqualTo(64);
         assertThat(c.get("to").get("value_size").asInt()).isEqualTo(1024);
+        // 64 B against 1024 B may truly differ: the word is not known in advance, only that it is one of three
         assertThat(c.get("comparison").get("verdict").asText()).isIn("improved", "regressed", "within_noise");
         assertThat(c.get("comparison").get("metrics").get(0).get("low").isNumber())
                 .isTrue();

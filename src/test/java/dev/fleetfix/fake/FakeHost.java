@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A simulated host: a directory standing in for its root file system (/etc, /sys, /run, /boot),
+ * A simulated host: a directory standing in for its root file system (/etc, /sys, /run, /boot,
+ * /proc/sys),
  * with THP files, an os-release, fake {@code systemctl} / {@code update-grub} commands that log
  * their calls, and a {@link FakeRedis}. Its shell runs the engine's scripts with the real
  * {@code /bin/sh}, with absolute paths under those directories redirected into the sandbox, so
@@ -34,7 +35,8 @@ public final class FakeHost {
     /** How {@link dev.fleetfix.steps.restart.ServiceRestart}'s script begins. */
     private static final String RESTART_SCRIPT = "if [ \"$(cat /proc/1/comm";
 
-    private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(sys|etc|run|boot)/");
+    // /proc/sys too: a sysctl step must write the simulated kernel's parameters, never this machine's
+    private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(proc/sys|sys|etc|run|boot)/");
 
     private final String name;
     private final Path root;
@@ -59,6 +61,9 @@ public final class FakeHost {
             Files.createDirectories(root.resolve("bin"));
             Files.createDirectories(root.resolve("var/enabled"));
             write("/proc/1/comm", "systemd\n");
+            // Linux's defaults since 5.4
+            write("/proc/sys/vm/overcommit_memory", "0\n");
+            write("/proc/sys/net/core/somaxconn", "4096\n");
             write("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
             write("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
             write("/etc/os-release", "ID=debian\nVERSION_ID=\"12\"\n");

@@ -52,7 +52,8 @@ public final class FakeRedis implements RedisConnector {
 
     private volatile String refusal;
     private volatile RedisException.Kind refusalKind = RedisException.Kind.CONNECTION_REFUSED;
-    private volatile boolean configRenamedAway;
+    /** CONFIG's name as rename-command gives it: "CONFIG", another word, or "" (renamed away). */
+    private volatile String configName = "CONFIG";
     /** Commands (as ACL labels, "config|get") ACL DRYRUN says the user may not run; ACL DRYRUN itself is allowed. */
     private final Set<String> notPermitted = ConcurrentHashMap.newKeySet();
 
@@ -96,15 +97,23 @@ public final class FakeRedis implements RedisConnector {
         return redis;
     }
 
-    /** CONFIG is not in the ACL user's rights: CONFIG GET gets NOPERM, and so says ACL DRYRUN. */
+    /** CONFIG is not in the ACL user's rights: CONFIG GET, SET and REWRITE get NOPERM, and so says ACL DRYRUN. */
     public FakeRedis withoutConfigRights() {
         notPermitted.addAll(List.of("config|get", "config|set", "config|rewrite"));
         return this;
     }
 
-    /** {@code rename-command CONFIG ""}: CONFIG GET is an unknown command. */
+    /** {@code rename-command CONFIG ""}: CONFIG is an unknown command. */
     public FakeRedis configRenamedAway() {
-        this.configRenamedAway = true;
+        return configRenamedTo("");
+    }
+
+    /**
+     * {@code rename-command CONFIG name}: CONFIG is an unknown command, and {@code name} does what it
+     * did ({@code name GET p} answers the pair, {@code name SET p v} sets it).
+     */
+    public FakeRedis configRenamedTo(String name) {
+        this.configName = name;
         return this;
     }
 
@@ -327,7 +336,7 @@ public final class FakeRedis implements RedisConnector {
 
         @Override
         public Optional<String> configGet(String parameter) {
-            if (configRenamedAway) {
+            if (!configName.equals("CONFIG")) {
                 throw new RedisException(
                         name,
                         RedisException.Kind.UNKNOWN_COMMAND,
@@ -344,6 +353,10 @@ public final class FakeRedis implements RedisConnector {
                                 + " command",
                         null);
             }
+            return configValue(parameter);
+        }
+
+        private Optional<String> configValue(String parameter) {
             return parameter.equals("save") ? Optional.of(save) : Optional.ofNullable(config.get(parameter));
         }
 
@@ -381,7 +394,11 @@ public final class FakeRedis implements RedisConnector {
                 return handler.apply(a);
             }
             refuseUnknown(name.toUpperCase(java.util.Locale.ROOT), a);
-            return switch (name.toUpperCase(java.util.Locale.ROOT)) {
+            String command = name.toUpperCase(java.util.Locale.ROOT);
+            if (command.equals("CONFIG") || (!configName.isEmpty() && name.equalsIgnoreCase(configName))) {
+                return config(name, a);
+            }
+            return switch (command) {
                 case "SET" -> {
                     if ("slave".equals(replication.get("role"))) {
                         throw new RedisException(host, "READONLY You can't write against a read only replica.", null);
@@ -418,12 +435,6 @@ public final class FakeRedis implements RedisConnector {
                                     text.append(k).append(':').append(v).append("\r\n"));
                     yield text.toString();
                 }
-                case "CONFIG" -> {
-                    if (a.get(0).equalsIgnoreCase("SET")) {
-                        config.put(a.get(1), a.get(2));
-                    }
-                    yield "OK";
-                }
                 case "SLAVEOF", "REPLICAOF" -> {
                     if (a.get(0).equalsIgnoreCase("NO")) {
                         replication.keySet().removeIf(k -> k.startsWith("master_") || k.startsWith("slave"));
@@ -439,6 +450,35 @@ public final class FakeRedis implements RedisConnector {
                 case "ACL" -> aclDryrun(a);
                 default -> "OK";
             };
+        }
+
+        /** CONFIG, or what rename-command made of it: refused as Redis would, else GET, SET and REWRITE. */
+        private Object config(String typed, List<String> a) {
+            if (!typed.equalsIgnoreCase(configName)) {
+                throw new RedisException(
+                        name,
+                        RedisException.Kind.UNKNOWN_COMMAND,
+                        Optional.of(typed + " " + a.get(0)),
+                        "ERR unknown command '" + typed + "'",
+                        null);
+            }
+            String label = "config|" + a.get(0).toLowerCase(java.util.Locale.ROOT);
+            if (notPermitted.contains(label)) {
+                throw new RedisException(
+                        name,
+                        RedisException.Kind.NO_PERMISSION,
+                        Optional.of(typed + " " + a.get(0)),
+                        "NOPERM User ops has no permissions to run the '" + label + "' command",
+                        null);
+            }
+            if (a.get(0).equalsIgnoreCase("SET")) {
+                config.put(a.get(1), a.get(2));
+            } else if (a.get(0).equalsIgnoreCase("GET")) {
+                return configValue(a.get(1))
+                        .<List<Object>>map(v -> List.of(a.get(1), v))
+                        .orElse(List.of());
+            }
+            return "OK";
         }
 
         /** ACL DRYRUN user command [subcommand]: OK, or why the user may not run it. */

@@ -7,8 +7,12 @@ import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunSummary;
+import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +47,69 @@ class ShippedPlaybooksTest {
                 .contains("when: redis.restart_needed == yes")
                 .contains("- sysctl:")
                 .contains("- redis_config:");
+    }
+
+    private static final String CONF = "/etc/redis/redis.conf";
+
+    /** A fake host whose Redis runs with tcp-backlog {@code backlog} (running and in its file). */
+    private static void redisWithBacklog(Harness h, String host, String backlog, String latency) {
+        h.host(host).write(CONF, "bind 127.0.0.1\ntcp-backlog " + backlog + "\n");
+        h.host(host)
+                .redis()
+                .server(Map.of("redis_version", "7.0.15", "config_file", CONF))
+                .config("tcp-backlog", backlog)
+                .config("latency-monitor-threshold", latency);
+    }
+
+    @Test
+    void kernelTuningKeepsSomaxconnAtLeastTheBacklogAndRestartsOnlyWhereNeeded() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2");
+        redisWithBacklog(h, "r1", "511", "0");
+        h.host("r1").write("/proc/sys/net/core/somaxconn", "128\n");
+        // r2 is tuned already: nothing to change, no restart
+        redisWithBacklog(h, "r2", "1024", "100");
+        h.host("r2").write("/proc/sys/vm/overcommit_memory", "1\n");
+        h.host("r2")
+                .write("/etc/sysctl.d/90-fleetfix-redis.conf", "vm.overcommit_memory = 1\nnet.core.somaxconn = 4096\n");
+
+        RunSummary summary = h.run(Files.readString(Path.of("playbooks/kernel-tuning.yaml")));
+
+        assertThat(summary.outcome()).as(h.events.toString()).isEqualTo(RunOutcome.OK);
+        for (String host : List.of("r1", "r2")) {
+            assertThat(h.host(host).read("/proc/sys/net/core/somaxconn")).hasValue("4096\n");
+            assertThat(h.host(host).read("/proc/sys/vm/overcommit_memory")).hasValue("1\n");
+            assertThat(h.host(host).read(CONF).orElseThrow()).contains("tcp-backlog 1024\n");
+            assertThat(h.results(host, "assert"))
+                    .extracting(StepResult::message)
+                    .containsExactly(
+                            "net.core.somaxconn >= redis.tcp_backlog holds",
+                            "vm.overcommit_memory == 1 and net.core.somaxconn == 4096 holds");
+        }
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+        assertThat(h.host("r2").redis().restarts()).isZero();
+    }
+
+    @Test
+    void aTcpBacklogAboveSomaxconnFailsNamingBothValuesBeforeRedisRestarts() throws Exception {
+        String shipped = Files.readString(Path.of("playbooks/kernel-tuning.yaml"));
+        String raised = shipped.replace("tcp-backlog: 1024", "tcp-backlog: 8192");
+        assertThat(raised).isNotEqualTo(shipped);
+        Harness h = new Harness(dir, "r1");
+        redisWithBacklog(h, "r1", "511", "0");
+        String why = "somaxconn must be at least Redis's tcp-backlog, or the kernel cuts the listen backlog:"
+                + " net.core.somaxconn >= redis.tcp_backlog is false: net.core.somaxconn is 4096,"
+                + " redis.tcp_backlog is 8192";
+
+        RunSummary check = h.check(raised);
+        assertThat(check.failed()).containsExactly("r1");
+        assertThat(h.result("r1", "assert").message()).isEqualTo(why);
+
+        RunSummary run = h.run(raised);
+        assertThat(run.failed()).containsExactly("r1");
+        assertThat(h.result("r1", "assert").status()).isEqualTo(StepStatus.FAILED);
+        assertThat(h.result("r1", "assert").message()).isEqualTo(why);
+        assertThat(h.results("r1", "restart_redis")).isEmpty();
+        assertThat(h.host("r1").redis().restarts()).isZero();
     }
 
     @Test

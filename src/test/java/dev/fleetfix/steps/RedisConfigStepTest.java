@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.health.GateTarget;
@@ -132,6 +133,15 @@ class RedisConfigStepTest {
 
     private StepResult run(FakeHost host, ConfigRedis redis, HostState state, boolean check, String yaml)
             throws InterruptedException {
+        return run(host, timeout -> redis, state, check, yaml);
+    }
+
+    private StepResult run(FakeHost host, FakeRedis redis, String yaml) throws InterruptedException {
+        return run(host, timeout -> redis.connect(), new HostState(), false, yaml);
+    }
+
+    private StepResult run(FakeHost host, GateTarget.Connect redis, HostState state, boolean check, String yaml)
+            throws InterruptedException {
         Map<String, Object> args = new LinkedHashMap<>();
         for (String pair : yaml.split(", ")) {
             String[] kv = pair.split(": ");
@@ -144,7 +154,7 @@ class RedisConfigStepTest {
         StepContext ctx = new StepContext(
                 host.host(),
                 host.shell(),
-                timeout -> redis,
+                redis,
                 GateTarget.Primaries.none(),
                 Sentinels.none(),
                 check,
@@ -204,6 +214,11 @@ class RedisConfigStepTest {
         assertThat(host.read(CONF).orElseThrow()).contains("tcp-backlog 1024\n");
         assertThat(apply.message())
                 .contains("restart needed to apply: tcp-backlog is read when Redis starts (511 now)");
+        // the values set, as facts named like the audit's, in check mode too: an assert after the step reads them
+        assertThat(check.facts())
+                .containsEntry("redis.tcp_backlog", "1024")
+                .containsEntry("redis.latency_monitor_threshold", "100");
+        assertThat(apply.facts()).containsEntry("redis.tcp_backlog", "1024");
     }
 
     @Test
@@ -229,5 +244,76 @@ class RedisConfigStepTest {
                 .hasMessageContaining(
                         "cannot set tcp-backlog: CONFIG is unknown to this Redis and it has no config file")
                 .hasMessageContaining("Redis runs without a config file");
+    }
+
+    private static FakeRedis redisWithFile() {
+        return FakeRedis.redis7()
+                .server(Map.of("redis_version", "7.0.15", "config_file", CONF))
+                .config("latency-monitor-threshold", "0");
+    }
+
+    private static List<String> configCommands(FakeRedis redis) {
+        return redis.commands().stream()
+                .filter(c -> c.startsWith("CONFIG ") || c.startsWith("xyz "))
+                .toList();
+    }
+
+    /**
+     * An ACL user without CONFIG rights: CONFIG GET answers NOPERM, so nothing more is sent to
+     * Redis (a CONFIG SET would be refused too), the file is edited, and a restart is asked for
+     * with the reason named per parameter, since the running values cannot be told.
+     */
+    @Test
+    void anAclUserWithoutConfigRightsGetsTheFileEditedAndTheRefusalNamed() throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        host.write(CONF, "bind 127.0.0.1\ntcp-backlog 511\n");
+        FakeRedis redis = redisWithFile().withoutConfigRights();
+
+        StepResult first = run(host, redis, "latency-monitor-threshold: 100, tcp-backlog: 1024");
+
+        assertThat(first.status()).as(first.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(configCommands(redis)).as("sent after the NOPERM").isEmpty();
+        assertThat(redis.config()).containsEntry("latency-monitor-threshold", "0");
+        assertThat(first.message())
+                .contains("restart needed to apply: latency-monitor-threshold: CONFIG refused to this ACL user"
+                        + " (NOPERM); the config file was edited instead; tcp-backlog: CONFIG refused to this ACL"
+                        + " user (NOPERM); the config file was edited instead");
+        assertThat(first.facts()).containsEntry("redis.restart_needed", "yes");
+        assertThat(host.read(CONF).orElseThrow())
+                .isEqualTo("bind 127.0.0.1\ntcp-backlog 1024\nlatency-monitor-threshold 100\n");
+
+        StepResult again = run(host, redis, "latency-monitor-threshold: 100, tcp-backlog: 1024");
+        assertThat(again.status()).as(again.message()).isEqualTo(StepStatus.OK);
+        assertThat(again.facts()).containsEntry("redis.restart_needed", "no");
+    }
+
+    /**
+     * {@code rename-command CONFIG xyz}: CONFIG is unknown, the file names its new name, and every
+     * CONFIG command goes out under it: GET, SET for what can change at run time, REWRITE to keep
+     * it; tcp-backlog, read at start, goes to the file with a restart asked for.
+     */
+    @Test
+    void aRenamedConfigIsUsedUnderItsNewName() throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        host.write(CONF, "bind 127.0.0.1\ntcp-backlog 511\nrename-command CONFIG xyz\n");
+        FakeRedis redis = redisWithFile().configRenamedTo("xyz");
+
+        StepResult r = run(host, redis, "latency-monitor-threshold: 100, tcp-backlog: 1024");
+
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(configCommands(redis))
+                .containsExactly(
+                        "xyz GET latency-monitor-threshold",
+                        "xyz SET latency-monitor-threshold 100",
+                        "xyz GET tcp-backlog",
+                        "xyz REWRITE");
+        assertThat(redis.config()).containsEntry("latency-monitor-threshold", "100");
+        assertThat(r.message())
+                .contains("CONFIG used under the name rename-command gives it in /etc/redis/redis.conf")
+                .contains("restart needed to apply: tcp-backlog is read when Redis starts (511 now)")
+                .doesNotContain("config file was edited instead");
+        assertThat(r.facts()).containsEntry("redis.restart_needed", "yes");
+        assertThat(host.read(CONF).orElseThrow())
+                .isEqualTo("bind 127.0.0.1\ntcp-backlog 1024\nrename-command CONFIG xyz\n");
     }
 }
