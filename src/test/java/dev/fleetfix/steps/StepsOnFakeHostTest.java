@@ -104,7 +104,7 @@ class StepsOnFakeHostTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "systemd  | /tmp/x; touch /tmp/pwned",
+                "systemd  | /var/x; touch /var/pwned",
                 "tmpfiles | /sys/kernel/mm/transparent_hugepage/../../../../etc",
                 "rc.local | /sys/kernel/mm/transparent_hugepage $(reboot)",
                 "auto     | /sys/kernel/mm/other_hugepage"
