@@ -68,6 +68,12 @@ public interface BenchTarget extends AutoCloseable {
     KeyCount countByPrefix(String prefix, long atMost);
 
     /**
+     * How many keys under {@code prefix} are an earlier run's ({@code prefix} + {@link RunKeys}'s run part), counted
+     * as {@link #countByPrefix} counts.
+     */
+    KeyCount countEarlierRuns(String prefix, long atMost);
+
+    /**
      * @param found keys seen under the prefix
      * @param complete whether SCAN went through the whole keyspace (or stopped at {@code atMost})
      */
@@ -83,8 +89,9 @@ public interface BenchTarget extends AutoCloseable {
     long deleteByPrefix(String prefix);
 
     /**
-     * Deletes the keys earlier runs under {@code prefix} left behind ({@code prefix} + {@link RunKeys}'s run part),
-     * and nothing else under it; returns how many.
+     * Deletes the keys shaped as earlier runs' under {@code prefix} ({@code prefix} + {@link RunKeys}'s run part),
+     * and nothing else under it; returns how many. A user's key can have that shape too: callers decide first
+     * whether the prefix is the benchmark's ({@link EarlierRuns}).
      */
     long deleteEarlierRuns(String prefix);
 

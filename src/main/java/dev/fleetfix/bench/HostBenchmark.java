@@ -66,9 +66,10 @@ public final class HostBenchmark {
         try (BenchTarget target = targets.apply(host)) {
             BenchPlan onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
             // keys an earlier run could not delete (its connection dropped half-way) go first, on a
-            // primary the safety rules allow; a replica is refused here before anything is deleted
+            // primary the safety rules allow and under a prefix that holds nothing else; a replica is
+            // refused here before anything is deleted
             SafetyGuard.check(target, plan.safety());
-            target.deleteEarlierRuns(onHost.keyPrefix());
+            EarlierRuns.clean(target, onHost.keyPrefix());
             List<Optional<SweepPoint>> points = onHost.isSweep()
                     ? onHost.sweep().stream().map(Optional::of).toList()
                     : List.of(Optional.<SweepPoint>empty());

@@ -33,8 +33,10 @@ public final class SafetyGuard {
                     : existing.found() == 1 ? "1 key" : existing.found() + " keys";
             throw new BenchmarkRefusedException(
                     target.hostName(),
-                    List.of(many + " already exist under the prefix '" + prefix + "'; they are not the benchmark's:"
-                            + " choose a prefix of its own (--prefix, or prefix: in a playbook)"),
+                    List.of(many + " already exist under the prefix '" + prefix + "'"
+                            + EarlierRuns.notCleaned(target, prefix, COUNT_AT_MOST)
+                            + "; they are not the benchmark's: choose a prefix of its own (--prefix, or prefix: in a"
+                            + " playbook)"),
                     true);
         }
         if (!existing.complete()) {

@@ -76,6 +76,11 @@ final class TcpNoDelayTarget implements BenchTarget {
     }
 
     @Override
+    public KeyCount countEarlierRuns(String prefix, long atMost) {
+        return target.countEarlierRuns(prefix, atMost);
+    }
+
+    @Override
     public long deleteByPrefix(String prefix) {
         return target.deleteByPrefix(prefix);
     }

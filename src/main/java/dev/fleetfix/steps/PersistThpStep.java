@@ -43,6 +43,13 @@ final class PersistThpStep implements StepType {
             if (dir == null) {
                 return StepResult.failed("no THP directory on this host");
             }
+            // thp.path is what the host printed; it goes into a unit, rc.local or tmpfiles line that
+            // runs as root at boot, so only the kernel's own directories are written there
+            if (!ShellFacts.isThpDir(dir)) {
+                return StepResult.failed("host " + ctx.host().name() + ": thp.path '" + dir
+                        + "' is not a THP directory of the kernel (" + ShellFacts.THP_DIRS
+                        + "); nothing written to the boot files");
+            }
             StepResult.Builder result = new StepResult.Builder();
             method.persist(ctx, new PersistMethod.Target(dir, enabled, defrag, unit), result);
             return result.build();

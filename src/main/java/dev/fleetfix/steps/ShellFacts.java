@@ -10,6 +10,7 @@ import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,6 +20,11 @@ import java.util.Optional;
  */
 public final class ShellFacts implements FactGatherer {
     static final String THP_DIRS = "/sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage";
+
+    /** Whether {@code dir} is one of the kernel's THP directories ({@link #THP_DIRS}), exactly. */
+    static boolean isThpDir(String dir) {
+        return List.of(THP_DIRS.split(" ")).contains(dir);
+    }
 
     private static final String SCRIPT = String.join(
             "\n",

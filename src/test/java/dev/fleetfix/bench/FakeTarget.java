@@ -124,6 +124,19 @@ final class FakeTarget implements BenchTarget {
     }
 
     @Override
+    public KeyCount countEarlierRuns(String prefix, long atMost) {
+        long found = keys.stream()
+                .filter(k -> k.startsWith(prefix) && isEarlierRun(k.substring(prefix.length())))
+                .limit(atMost)
+                .count();
+        return new KeyCount(found, true);
+    }
+
+    private static boolean isEarlierRun(String afterPrefix) {
+        return afterPrefix.matches("r[0-9a-f]{8}:.*");
+    }
+
+    @Override
     public long deleteByPrefix(String prefix) {
         long before = keys.size();
         keys.removeIf(k -> k.startsWith(prefix));
@@ -134,7 +147,7 @@ final class FakeTarget implements BenchTarget {
     @Override
     public long deleteEarlierRuns(String prefix) {
         long before = keys.size();
-        keys.removeIf(k -> k.startsWith(prefix) && k.substring(prefix.length()).matches("r[0-9a-f]{8}:.*"));
+        keys.removeIf(k -> k.startsWith(prefix) && isEarlierRun(k.substring(prefix.length())));
         return before - keys.size();
     }
 

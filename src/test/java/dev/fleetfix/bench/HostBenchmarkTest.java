@@ -25,7 +25,12 @@ class HostBenchmarkTest {
     private final Host host = Host.implicitLocalhost();
 
     private BenchPlan plan(int rounds) {
+        return plan(rounds, LoadSpec.DEFAULT_PREFIX, SafetyPolicy.DEFAULT);
+    }
+
+    private BenchPlan plan(int rounds, String prefix, SafetyPolicy safety) {
         LoadSpec load = LoadSpec.builder()
+                .keyPrefix(prefix)
                 .connections(2)
                 .keyspace(100)
                 .warmup(Duration.ZERO)
@@ -48,11 +53,11 @@ class HostBenchmarkTest {
                         1,
                         OptionalLong.empty(),
                         OptionalInt.empty(),
-                        LoadSpec.DEFAULT_PREFIX,
+                        prefix,
                         Duration.ofMinutes(1)),
                 rounds,
                 Phase.BEFORE,
-                SafetyPolicy.DEFAULT);
+                safety);
     }
 
     @Test
@@ -118,6 +123,52 @@ class HostBenchmarkTest {
                 .as("the leftovers were deleted before the prefix check")
                 .isEmpty();
         assertThat(target.keys).containsExactly("user:1");
+    }
+
+    /** Regression: {@code --prefix user:} deleted a user's key shaped as a run's before the prefix check ran. */
+    @Test
+    void aUsersKeyShapedAsAnEarlierRunsIsKeptWhenOtherKeysShareThePrefix() {
+        target.keys.add("user:r0a1b2c3d:x");
+        target.keys.add("user:1");
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1, "user:", SafetyPolicy.DEFAULT))
+                .get(0);
+
+        assertThat(target.keys).containsExactlyInAnyOrder("user:r0a1b2c3d:x", "user:1");
+        assertThat(target.ops).as("nothing was written").isEmpty();
+        assertThat(outcome.skipped()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("2 keys already exist under the prefix 'user:'")
+                .contains("1 of them are shaped as an earlier benchmark run's")
+                .contains("not deleted")
+                .contains("--force"));
+    }
+
+    @Test
+    void forcedUnderAPrefixOfSomeoneElsesTheRunDeletesOnlyTheKeysItWrote() {
+        target.keys.add("user:r0a1b2c3d:x");
+        target.keys.add("user:1");
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1, "user:", SafetyPolicy.DEFAULT.forced()))
+                .get(0);
+
+        assertThat(outcome.failure()).isEmpty();
+        assertThat(outcome.skipped()).isEmpty();
+        assertThat(outcome.rounds()).hasSize(1);
+        assertThat(target.ops).as("the benchmark ran").isNotEmpty();
+        assertThat(target.keys).containsExactlyInAnyOrder("user:r0a1b2c3d:x", "user:1");
+    }
+
+    @Test
+    void underAPrefixHoldingOnlyEarlierRunsKeysTheyAreDeletedAndTheRunGoesAhead() {
+        target.keys.add("user:r0a1b2c3d:1");
+        target.keys.add("user:rffffffff:key:7");
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1, "user:", SafetyPolicy.DEFAULT))
+                .get(0);
+
+        assertThat(outcome.skipped()).isEmpty();
+        assertThat(outcome.rounds()).hasSize(1);
+        assertThat(target.keys).isEmpty();
     }
 
     @Test

@@ -204,6 +204,50 @@ class BadInputTest {
         assertThat(run.stdout()).as(run.toString()).contains("second").doesNotContain("first");
     }
 
+    /** Issue 18, item 13: {@code -i /dev/zero} read until OutOfMemoryError. */
+    @Test
+    void anInventoryThatIsNotARegularFileIsRefusedAtOnce() throws IOException {
+        Path playbook = playbook("- hosts: all\n  steps:\n    - command: {cmd: \"true\"}\n");
+        long start = System.nanoTime();
+
+        CliRun run = apply(playbook, "-i", "/dev/zero");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).as(run.toString()).contains("/dev/zero").contains("not a regular file");
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("refused without reading")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
+    void aDirectoryGivenAsThePlaybookIsRefused() throws IOException {
+        Path directory = Files.createDirectory(dir.resolve("playbooks"));
+
+        CliRun run = apply(directory);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).as(run.toString()).contains(directory + ": playbook is a directory, not a YAML file");
+        assertThat(contacted).isEmpty();
+    }
+
+    /** A playbook may come from a pipe ({@code apply <(...)}): it is read up to the size limit, never further. */
+    @Test
+    void anEndlessPlaybookIsReadOnlyUpToTheSizeLimit() throws IOException {
+        long start = System.nanoTime();
+
+        CliRun run = apply(Path.of("/dev/zero"));
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains("/dev/zero: playbook is larger than the size limit of 32 MiB");
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("refused without reading")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(contacted).isEmpty();
+    }
+
     private Path playbook(String yaml) throws IOException {
         return write("play.yaml", yaml);
     }

@@ -218,6 +218,35 @@ class PlaybookRunnerTest {
                 .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.FAILED));
     }
 
+    /** Issue 18, item 2: a restart_redis whose restart timed out restarted Redis three times. */
+    @Test
+    void aRestartThatTimedOutIsSentOnceAndFailsTheStepNotTheHostsReachability() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        java.util.function.Predicate<String> restart =
+                s -> s.startsWith("systemctl restart") || s.startsWith("if [ \"$(cat /proc/1/comm");
+        h.host("r1").timeOut(restart);
+        // thp changes the host, so that restart_redis has a change to restart for
+        RunSummary summary =
+                h.run("- hosts: all\n  steps:\n    - thp: {}\n    - restart_redis: {unit: \"{{ redis_service }}\"}\n");
+
+        assertThat(summary.failed()).containsExactly("r1");
+        assertThat(h.host("r1").scripts().stream().filter(restart))
+                .as("the restart was sent once, never again")
+                .hasSize(1);
+        assertThat(h.result("r1", "restart_redis").status()).isEqualTo(StepStatus.FAILED);
+        assertThat(h.result("r1", "restart_redis").message())
+                .contains("timed out")
+                .contains("not sent again")
+                .doesNotContain("attempts");
+        assertThat(events(h, dev.fleetfix.rollout.event.StepFinished.class))
+                .filteredOn(f -> f.step().equals("restart_redis"))
+                .singleElement()
+                .satisfies(f -> assertThat(f.attempts()).isEqualTo(1));
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.FAILED));
+    }
+
     @Test
     void repeatedUnreachableHostsOpenTheCircuitBreaker() throws Exception {
         Harness h = new Harness(dir, "r1", "r2", "r3", "r4", "r5", "r6");

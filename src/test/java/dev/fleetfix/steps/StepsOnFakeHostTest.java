@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class StepsOnFakeHostTest {
     @TempDir
@@ -92,6 +94,41 @@ class StepsOnFakeHostTest {
         h.run(yaml);
         assertThat(h.result("r1", "persist_thp").status()).isEqualTo(StepStatus.OK);
         assertThat(r1.calls()).hasSize(callsBefore + 1).last().isEqualTo("systemctl is-enabled fleetfix-thp.service");
+    }
+
+    /**
+     * thp.path is what the host printed: a value that is not the kernel's THP directory would go into a file that
+     * runs as root at boot.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "systemd  | /var/x; touch /var/pwned",
+                "tmpfiles | /sys/kernel/mm/transparent_hugepage/../../../../etc",
+                "rc.local | /sys/kernel/mm/transparent_hugepage $(reboot)",
+                "auto     | /sys/kernel/mm/other_hugepage"
+            })
+    void aThpPathTheHostPrintedThatIsNotTheKernelsIsRefusedAndNothingIsWritten(String method, String path)
+            throws Exception {
+        FactGatherer lying = ctx -> {
+            Map<String, String> facts = new java.util.HashMap<>(new ShellFacts().gather(ctx));
+            facts.put("thp.path", path);
+            return facts;
+        };
+        Harness h = new Harness(dir, "r1").registry(StepRegistry.standard(lying));
+        FakeHost r1 = h.host("r1");
+        Map<String, String> before = r1.snapshot();
+
+        h.run(play("    - audit: {}\n    - persist_thp: {method: " + method + "}\n"));
+
+        StepResult persist = h.result("r1", "persist_thp");
+        assertThat(persist.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(persist.message())
+                .contains("host r1")
+                .contains("thp.path '" + path + "' is not a THP directory of the kernel");
+        assertThat(r1.snapshot()).as("no file written").isEqualTo(before);
+        assertThat(r1.scripts()).noneMatch(script -> script.contains(path));
     }
 
     @Test

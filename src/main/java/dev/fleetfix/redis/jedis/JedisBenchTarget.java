@@ -208,7 +208,16 @@ public final class JedisBenchTarget implements BenchTarget {
 
     @Override
     public synchronized KeyCount countByPrefix(String prefix, long atMost) {
-        ScanParams params = new ScanParams().match(escapeGlob(prefix) + "*").count(SCAN_COUNT);
+        return countMatching(escapeGlob(prefix) + "*", atMost);
+    }
+
+    @Override
+    public synchronized KeyCount countEarlierRuns(String prefix, long atMost) {
+        return countMatching(escapeGlob(prefix) + RunKeys.EARLIER_RUN_GLOB + "*", atMost);
+    }
+
+    private KeyCount countMatching(String glob, long atMost) {
+        ScanParams params = new ScanParams().match(glob).count(SCAN_COUNT);
         String cursor = ScanParams.SCAN_POINTER_START;
         long found = 0;
         for (int pages = 0; pages < MAX_COUNT_PAGES; pages++) {
