@@ -223,6 +223,11 @@ class LocalCheckIT {
 
         service("start");
         port = 6379;
+        // the init script returns once redis-server has forked, before it listens
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!redisAnswers() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
         assertThat(redisAnswers())
                 .as("the init script started this machine's Redis")
                 .isTrue();

@@ -35,19 +35,12 @@ public final class ServiceRestart {
      * service} fallback is not counted on: without a SysV script it has nothing to run on the init systems we know.
      */
     public static String checkScript(String service) {
-        String q = ShellQuote.quote(service);
         String sysv = ShellQuote.quote("/etc/init.d/" + service);
-        return String.join(
-                "\n",
-                "pid1=\"$(cat /proc/1/comm 2>/dev/null)\"",
-                "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
-                "  systemctl cat -- " + q + " >/dev/null",
-                "elif [ -x " + sysv + " ]; then",
-                "  true",
-                "else",
-                "  echo 'no systemd as PID 1 and no executable '" + sysv + " >&2",
-                "  exit 1",
-                "fi");
+        return onInit(
+                service,
+                "systemctl cat -- " + ShellQuote.quote(service) + " >/dev/null",
+                "true",
+                "echo 'no systemd as PID 1 and no executable '" + sysv + " >&2; exit 1");
     }
 
     /**
@@ -57,16 +50,26 @@ public final class ServiceRestart {
      * running, 1 and 2 dead with a pid or lock file left, 3 not running; 4 or anything else: unknown).
      */
     public static String stateScript(String service) {
-        String q = ShellQuote.quote(service);
         String sysv = ShellQuote.quote("/etc/init.d/" + service);
+        return onInit(
+                service,
+                "systemctl show -p ActiveState --value " + ShellQuote.quote(service) + " 2>/dev/null",
+                sysv + " status >/dev/null 2>&1\n"
+                        + "  case $? in 0) echo active ;; 1 | 2) echo failed ;; 3) echo inactive ;; esac",
+                "true");
+    }
+
+    /** Runs one of three commands: under systemd as PID 1, else with an executable SysV script, else neither. */
+    private static String onInit(String service, String systemd, String sysv, String neither) {
         return String.join(
                 "\n",
                 "pid1=\"$(cat /proc/1/comm 2>/dev/null)\"",
                 "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
-                "  systemctl show -p ActiveState --value " + q + " 2>/dev/null",
-                "elif [ -x " + sysv + " ]; then",
-                "  " + sysv + " status >/dev/null 2>&1",
-                "  case $? in 0) echo active ;; 1 | 2) echo failed ;; 3) echo inactive ;; esac",
+                "  " + systemd,
+                "elif [ -x " + ShellQuote.quote("/etc/init.d/" + service) + " ]; then",
+                "  " + sysv,
+                "else",
+                "  " + neither,
                 "fi");
     }
 
