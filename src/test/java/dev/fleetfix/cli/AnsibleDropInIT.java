@@ -79,7 +79,10 @@ class AnsibleDropInIT {
         Files.writeString(
                 repo.resolve("no-become/group_vars/all.yml"),
                 Files.readString(repo.resolve("group_vars/all.yml")).replace("ansible_become: true\n", ""));
-        Files.writeString(repo.resolve("thp-never.yaml"), THP_NEVER_PLAYBOOK);
+        // in a folder of its own: group_vars next to a playbook apply too, as in Ansible, and the repository's
+        // all.yml (with become) would then reach the copy without become
+        Files.createDirectories(repo.resolve("playbooks"));
+        Files.writeString(repo.resolve("playbooks/thp-never.yaml"), THP_NEVER_PLAYBOOK);
     }
 
     private static CliRun fleetfix(String... args) {
@@ -181,7 +184,7 @@ class AnsibleDropInIT {
         CliRun refused = fleetfixWithHome(
                 home,
                 "apply",
-                repo.resolve("thp-never.yaml").toString(),
+                repo.resolve("playbooks/thp-never.yaml").toString(),
                 "-i",
                 repo.resolve("no-become/hosts-3").toString(),
                 "--no-color",
@@ -199,7 +202,7 @@ class AnsibleDropInIT {
         CliRun run = fleetfixWithHome(
                 home,
                 "apply",
-                repo.resolve("thp-never.yaml").toString(),
+                repo.resolve("playbooks/thp-never.yaml").toString(),
                 "-i",
                 repo.resolve("hosts-3").toString(),
                 "--no-color",
