@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * @param name the dotted name ({@code vm.overcommit_memory}), as sysctl.d files spell it
  * @param value the value, whitespace between its fields collapsed to one space
  */
-public record SysctlKey(String name, String value) {
+public record SysctlKey(String name, String value, boolean atLeast) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_\\-]*([./][A-Za-z0-9_\\-:@+]+)+");
     private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
 
@@ -28,8 +28,37 @@ public record SysctlKey(String name, String value) {
         problem(name, value).ifPresent(p -> {
             throw new IllegalArgumentException(p);
         });
+        if (atLeast && !NUMERIC.containsKey(dotted(name))) {
+            throw new IllegalArgumentException(name + ": at_least needs a parameter the kernel reads as one number");
+        }
         name = dotted(name);
         value = value.strip().replaceAll("\\s+", " ");
+    }
+
+    /** Exactly this value. */
+    public SysctlKey(String name, String value) {
+        this(name, value, false);
+    }
+
+    /**
+     * The exact value to set on a host whose kernel reads {@code kernelText}: for {@code at_least}, the larger of
+     * the two, so a host tuned higher is never lowered (in the running kernel or at boot); else this value.
+     */
+    public SysctlKey against(String kernelText) {
+        if (!atLeast) {
+            return this;
+        }
+        try {
+            long running = Long.parseLong(kernelText.strip());
+            return new SysctlKey(name, Long.toString(Math.max(running, Long.parseLong(value))));
+        } catch (NumberFormatException e) {
+            return new SysctlKey(name, value);
+        }
+    }
+
+    /** Whether at_least may be asked of this parameter: one the kernel reads as one number. */
+    public static boolean numeric(String name) {
+        return NUMERIC.containsKey(dotted(name));
     }
 
     /** What is wrong with this name and value, or empty when the kernel could take them. */

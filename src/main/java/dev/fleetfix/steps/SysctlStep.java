@@ -45,24 +45,35 @@ final class SysctlStep implements StepType {
         List<SysctlKey> keys = new ArrayList<>();
         for (Map.Entry<String, Object> e : args.raw().entrySet()) {
             Object v = e.getValue();
+            boolean atLeast = false;
+            if (v instanceof Map<?, ?> m && m.size() == 1 && m.containsKey("at_least")) {
+                if (!SysctlKey.numeric(e.getKey())) {
+                    throw args.error(e.getKey() + ": at_least needs a parameter the kernel reads as one number");
+                }
+                atLeast = true;
+                v = m.get("at_least");
+            }
             if (v instanceof Map || v instanceof List || v == null) {
-                throw args.error(e.getKey() + ": expected a single value");
+                throw args.error(e.getKey() + ": expected a single value or {at_least: N}");
             }
             String value = v instanceof Boolean b ? (b ? "1" : "0") : v.toString();
             SysctlKey.problem(e.getKey(), value).ifPresent(p -> {
                 throw args.error(p);
             });
-            keys.add(new SysctlKey(e.getKey(), value));
+            keys.add(new SysctlKey(e.getKey(), value, atLeast));
         }
         return keys;
     }
 
-    private static StepResult run(StepContext ctx, List<SysctlKey> keys) {
+    private static StepResult run(StepContext ctx, List<SysctlKey> asked) {
         StepResult.Builder result = new StepResult.Builder();
         List<String> notes = new ArrayList<>();
         boolean backlogRaised = false;
-        for (SysctlKey key : keys) {
-            String running = readRunning(ctx, key);
+        List<SysctlKey> keys = new ArrayList<>();
+        for (SysctlKey wanted : asked) {
+            String running = readRunning(ctx, wanted);
+            SysctlKey key = wanted.against(running);
+            keys.add(key);
             if (!key.holds(running)) {
                 if (!ctx.check()) {
                     Shell.write(

@@ -145,4 +145,33 @@ class SysctlStepTest {
                         new SysctlBoot.ConfFile(
                                 "/usr/lib/sysctl.d/50-x.conf", "/usr/lib/sysctl.d/50-x.conf", "b = 2\n\n\n"));
     }
+
+    @Test
+    void atLeastRaisesALowerValueAndNeverLowersAHostTunedHigher() throws Exception {
+        Harness h = new Harness(dir, "low", "high");
+        h.host("low").write("/proc/sys/net/core/somaxconn", "128\n");
+        h.host("high").write("/proc/sys/net/core/somaxconn", "65535\n");
+
+        h.run("- hosts: all\n  steps:\n    - sysctl: {net.core.somaxconn: {at_least: 4096}}\n");
+
+        assertThat(h.host("low").read("/proc/sys/net/core/somaxconn")).hasValue("4096\n");
+        assertThat(h.host("low").read(SysctlStep.FILE).orElseThrow()).contains("net.core.somaxconn = 4096\n");
+        assertThat(h.result("low", "sysctl").facts()).containsEntry("net.core.somaxconn", "4096");
+        // tuned higher: kept, in the running kernel and in the file a boot reads
+        assertThat(h.host("high").read("/proc/sys/net/core/somaxconn")).hasValue("65535\n");
+        assertThat(h.host("high").read(SysctlStep.FILE).orElseThrow()).contains("net.core.somaxconn = 65535\n");
+        assertThat(h.result("high", "sysctl").facts()).containsEntry("net.core.somaxconn", "65535");
+        assertThat(h.result("high", "sysctl").message()).doesNotContain("65535 → 4096");
+    }
+
+    @Test
+    void atLeastIsOnlyForNumbers() {
+        assertThatThrownBy(() -> plan("    - sysctl: {kernel.domainname: {at_least: 3}}\n"))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("play.yaml:4")
+                .hasMessageContaining("kernel.domainname: at_least needs a parameter the kernel reads as one number");
+        assertThatThrownBy(() -> plan("    - sysctl: {net.core.somaxconn: {at_most: 3}}\n"))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("expected a single value or {at_least: N}");
+    }
 }
