@@ -32,7 +32,10 @@ import java.util.OptionalDouble;
  *   <li>the bootstrap interval of the ratio (rounds resampled, then windows) excludes 1, which
  *       widens when the rounds of a side disagree with each other;
  *   <li>the change is at least the effect floor ({@code relativeNoise}, or the A/A difference of a
- *       calibration when that is larger): a real but tiny change is no reason to act.
+ *       calibration when that is larger): a real but tiny change is no reason to act;
+ *   <li>without control hosts, this machine's own load did not drift between the sides in the
+ *       direction that would cause the change ({@link MachineDrift}): such a change is shown with
+ *       the reason it is withheld, never called.
  * </ul>
  *
  * <p>The maximum, and any percentile that a window holds too few requests above, are shown but
@@ -251,6 +254,12 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
             notes.add("the control hosts drifted " + String.join(", ", drift)
                     + " between the two sides; that drift is taken out of the change");
         }
+        if (!controls.present()) {
+            MachineDrift.of(before, after)
+                    .filter(MachineDrift::large)
+                    .ifPresent(d -> notes.add(d.describe() + ": a change this drift alone would cause is not called"
+                            + " (a change against it still is)"));
+        }
         saturated("before", before).ifPresent(notes::add);
         saturated("calibration", cal).ifPresent(notes::add);
         saturated("after", after).ifPresent(notes::add);
@@ -306,9 +315,18 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
         }
         double[] adjusted = Holm.adjust(
                 decisive.stream().mapToDouble(i -> metrics.get(i).p()).toArray());
+        Optional<MachineDrift> drift = controls.present() ? Optional.empty() : MachineDrift.of(before, after);
         for (int k = 0; k < decisive.size(); k++) {
             MetricComparison m = metrics.get(decisive.get(k));
-            metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], judge(m, adjusted[k])));
+            Verdict v = judge(m, adjusted[k]);
+            Optional<String> withheld = Optional.empty();
+            if (v != Verdict.WITHIN_NOISE && drift.isPresent() && drift.get().explains(m.metric(), m.ratio())) {
+                withheld = Optional.of("would be " + (v == Verdict.REGRESSED ? "regressed" : "improved")
+                        + ", but " + drift.get().describe() + ", which alone moves it this way;"
+                        + " measure again in a quieter moment, or with controls: N");
+                v = Verdict.WITHIN_NOISE;
+            }
+            metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], v, withheld));
         }
         return metrics;
     }
@@ -387,7 +405,8 @@ public record BeforeAfter(double relativeNoise, double alpha, double level) {
                 // the controls' drift: what the host would show at the after moment unchanged
                 Median.of(bAll) * drift,
                 Median.of(aAll),
-                Median.of(bAll));
+                Median.of(bAll),
+                Optional.empty());
     }
 
     private static Optional<String> whyNotDecisive(

@@ -34,6 +34,8 @@ import java.util.Optional;
  * @param afterSampleMedian median of the after samples: the numerator of {@code ratio}
  * @param uncorrectedBeforeMedian median of the before samples as measured; equal to {@code
  *     beforeSampleMedian} unless control hosts' drift corrected it (difference in differences)
+ * @param withheld why a change that passed the test is not called: this machine's own load drifted
+ *     between the sides in the direction that would cause it ({@link MachineDrift}); empty otherwise
  */
 public record MetricComparison(
         Metric metric,
@@ -56,12 +58,14 @@ public record MetricComparison(
         Optional<String> notDecisive,
         double beforeSampleMedian,
         double afterSampleMedian,
-        double uncorrectedBeforeMedian) {
+        double uncorrectedBeforeMedian,
+        Optional<String> withheld) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
         Objects.requireNonNull(sampleUnit, "sampleUnit");
         Objects.requireNonNull(notDecisive, "notDecisive");
+        Objects.requireNonNull(withheld, "withheld");
         before = List.copyOf(before);
         after = List.copyOf(after);
     }
@@ -70,7 +74,7 @@ public record MetricComparison(
         return notDecisive.isEmpty();
     }
 
-    MetricComparison withAdjusted(double holm, Verdict v) {
+    MetricComparison withAdjusted(double holm, Verdict v, Optional<String> why) {
         return new MetricComparison(
                 metric,
                 before,
@@ -92,6 +96,7 @@ public record MetricComparison(
                 notDecisive,
                 beforeSampleMedian,
                 afterSampleMedian,
-                uncorrectedBeforeMedian);
+                uncorrectedBeforeMedian,
+                why);
     }
 }

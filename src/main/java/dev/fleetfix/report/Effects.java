@@ -30,6 +30,9 @@ final class Effects {
      * figures (Holm), and the effect floor.
      */
     static String whyNoiseDespiteInterval(MetricReport m) {
+        if (m.withheld() != null && "within_noise".equals(m.verdict())) {
+            return " (not called: " + m.withheld() + ")";
+        }
         boolean excludesNoChange = m.low() != null && m.high() != null && (m.low() > 1 || m.high() < 1);
         if (!excludesNoChange || !"within_noise".equals(m.verdict()) || m.ratio() == null) {
             return "";

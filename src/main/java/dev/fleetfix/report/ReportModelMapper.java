@@ -256,7 +256,8 @@ final class ReportModelMapper {
                 m.decisive(),
                 m.notDecisive().orElse(null),
                 finite(m.beforeSampleMedian()),
-                finite(m.afterSampleMedian()));
+                finite(m.afterSampleMedian()),
+                m.withheld().orElse(null));
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {

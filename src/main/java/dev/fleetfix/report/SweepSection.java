@@ -4,6 +4,7 @@ import static dev.fleetfix.report.Markup.attrs;
 import static dev.fleetfix.report.Markup.el;
 
 import dev.fleetfix.report.model.BenchmarkReport;
+import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.report.model.SweepComparisonReport;
 import dev.fleetfix.report.model.SweepRowReport;
@@ -155,7 +156,7 @@ final class SweepSection {
                                         SweepTable.change(m),
                                         m.decisive() ? "" : el("span", attrs("class", "muted"), " (not decisive)"))));
             }
-            cells.add(el("td", badge(c.comparison().verdict())));
+            cells.add(el("td", badge(c.comparison())));
             body.add(el("tr", cells));
             for (String note : c.comparison().notes()) {
                 body.add(el("tr", el("td", attrs("colspan", 6, "class", "note"), "note: " + note)));
@@ -177,15 +178,16 @@ final class SweepSection {
                 el("tbody", body));
     }
 
-    /** slower (red), faster (green), within noise (grey). */
-    static Markup badge(String verdict) {
+    /** slower (red), faster (green), unclear (amber, as a change to look at), within noise (grey). */
+    static Markup badge(ComparisonReport c) {
+        String word = SweepTable.word(c);
         String cls =
-                switch (verdict) {
+                switch (c.verdict()) {
                     case "regressed" -> "bad";
                     case "improved" -> "ok";
-                    default -> "neutral";
+                    default -> word.equals(SweepTable.UNCLEAR) ? "changed" : "neutral";
                 };
-        return el("span", attrs("class", "badge " + cls), SweepTable.word(verdict));
+        return el("span", attrs("class", "badge " + cls), word);
     }
 
     private static String ms(Double v) {

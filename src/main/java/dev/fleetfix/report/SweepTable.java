@@ -67,7 +67,7 @@ public final class SweepTable {
                 + " needs p < alpha/comparisons after Holm, an interval without 0 and a change of at least 5 %");
         for (SweepComparisonReport c : report.sweepComparisons()) {
             out.println("  " + c.host() + " " + HostText.clean(c.test()) + " " + c.to().label() + " vs "
-                    + c.from().label() + ": " + word(c.comparison().verdict()) + "; " + figures(c.comparison()));
+                    + c.from().label() + ": " + word(c.comparison()) + "; " + figures(c.comparison()));
         }
     }
 
@@ -80,7 +80,32 @@ public final class SweepTable {
                 .collect(Collectors.joining(", "));
     }
 
-    /** A sweep's verdict in its own words: the larger point is slower, faster, or within noise. */
+    /**
+     * A sweep comparison's verdict in its own words: slower, faster, within noise, or unclear. Unclear is
+     * a figure that moved by more than its floor with an interval that leaves out no change, yet did not
+     * pass the test at the sweep's level (alpha split over its comparisons): "within noise" would claim
+     * that nothing moved, while only the rounds are too few to tell.
+     */
+    static String word(ComparisonReport c) {
+        if ("within_noise".equals(c.verdict()) && c.metrics().stream().anyMatch(SweepTable::unconfirmedMove)) {
+            return UNCLEAR;
+        }
+        return word(c.verdict());
+    }
+
+    static final String UNCLEAR = "unclear";
+
+    private static boolean unconfirmedMove(MetricReport m) {
+        return FIGURES.contains(m.metric())
+                && m.decisive()
+                && m.ratio() != null
+                && m.low() != null
+                && m.high() != null
+                && (m.low() > 1 || m.high() < 1)
+                && (m.floor() == null || Math.abs(m.ratio() - 1) >= m.floor());
+    }
+
+    /** A verdict in the sweep's words: the larger point is slower, faster, or within noise. */
     static String word(String verdict) {
         return switch (verdict) {
             case "regressed" -> "slower";

@@ -213,6 +213,77 @@ class BeforeAfterTest {
         assertThat(compare(all).notes()).anySatisfy(n -> assertThat(n).contains("saturated during before round 1"));
     }
 
+    /** Every round of {@code runs} as measured while the machine was {@code machine} busy, this process {@code self}. */
+    private static List<BenchRun> withCpu(List<BenchRun> runs, Phase phase, double self, double machine) {
+        return runs.stream()
+                .map(run -> run.phase() != phase
+                        ? run
+                        : new BenchRun(
+                                run.host(),
+                                run.name(),
+                                run.phase(),
+                                run.results().stream()
+                                        .map(r -> new BenchResult(
+                                                r.test(),
+                                                r.rps(),
+                                                r.requests(),
+                                                r.latency(),
+                                                r.windows(),
+                                                Optional.of(new ClientCpu(self, machine))))
+                                        .toList()))
+                .toList();
+    }
+
+    /** A slowdown while other work on this machine rose by 40 points is what that work alone would do. */
+    @Test
+    void aRegressionWhileThisMachinesOtherLoadRoseIsWithheldWithTheReason() {
+        List<BenchRun> runs = new SyntheticRounds(21).comparison("redis-1", 1.5);
+        runs = withCpu(runs, Phase.BEFORE, 0.30, 0.40);
+        runs = withCpu(runs, Phase.AFTER, 0.25, 0.75);
+        assertThat(compare(withCpu(runs, Phase.AFTER, 0.30, 0.40)).verdict())
+                .as("the same rounds without the drift")
+                .isEqualTo(Verdict.REGRESSED);
+
+        TestComparison c = compare(runs);
+
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        MetricComparison p99 = metric(c, Metric.P99);
+        assertThat(p99.high()).as("the interval still shows the move").isGreaterThan(1.3);
+        assertThat(p99.withheld()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("would be regressed, but this machine's CPU busy outside fleetfix went from 10 %")
+                .contains("to 50 % during the after rounds"));
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
+    }
+
+    /** Drift that would have hidden the change does not withhold it: throttled Redis uses less of the machine. */
+    @Test
+    void aRegressionWhileOtherLoadFellIsStillCalled() {
+        List<BenchRun> runs = new SyntheticRounds(22).comparison("redis-1", 1.5);
+        runs = withCpu(runs, Phase.BEFORE, 0.30, 0.70);
+        runs = withCpu(runs, Phase.AFTER, 0.20, 0.30);
+
+        TestComparison c = compare(runs);
+
+        assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(c.metrics()).allSatisfy(m -> assertThat(m.withheld()).isEmpty());
+    }
+
+    @Test
+    void anImprovementWhileOtherLoadFellIsWithheldAndSmallDriftWithholdsNothing() {
+        List<BenchRun> faster = new SyntheticRounds(23).comparison("redis-1", 0.6);
+        faster = withCpu(faster, Phase.BEFORE, 0.30, 0.80);
+        faster = withCpu(faster, Phase.AFTER, 0.30, 0.45);
+        assertThat(compare(faster).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(metric(compare(faster), Metric.P99).withheld())
+                .hasValueSatisfying(w -> assertThat(w).startsWith("would be improved"));
+
+        List<BenchRun> small = new SyntheticRounds(23).comparison("redis-1", 0.6);
+        small = withCpu(small, Phase.BEFORE, 0.30, 0.40);
+        small = withCpu(small, Phase.AFTER, 0.30, 0.45);
+        assertThat(compare(small).verdict()).as("5 points of drift").isEqualTo(Verdict.IMPROVED);
+        assertThat(compare(small).notes()).noneSatisfy(n -> assertThat(n).contains("drift alone"));
+    }
+
     @Test
     void ignoresTestsRunOnOnlyOneSide() {
         assertThat(BeforeAfter.DEFAULT.perHost(new SyntheticRounds(1).side("redis-1", Phase.BEFORE, 1)))

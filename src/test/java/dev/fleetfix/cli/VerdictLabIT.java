@@ -12,6 +12,7 @@ import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.LoadSpec;
+import dev.fleetfix.bench.MachineDrift;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.MetricComparison;
 import dev.fleetfix.bench.Phase;
@@ -153,6 +154,17 @@ class VerdictLabIT {
                 - v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
     }
 
+    private static List<BenchResult> results(List<BenchRun> runs) {
+        return runs.stream().flatMap(r -> r.results().stream()).toList();
+    }
+
+    private static String drift(List<BenchRun> before, List<BenchRun> after) {
+        return MachineDrift.of(results(before), results(after))
+                .map(d -> String.format(
+                        Locale.ROOT, " [other load %.0f %% -> %.0f %%]", d.before() * 100, d.after() * 100))
+                .orElse(" [other load unknown]");
+    }
+
     private static String line(TestComparison c) {
         StringBuilder s = new StringBuilder(c.host() + " " + c.verdict());
         for (MetricComparison m : c.metrics()) {
@@ -165,6 +177,7 @@ class VerdictLabIT {
                     (m.high() - 1) * 100,
                     m.adjustedP(),
                     m.decisive() ? "" : "(nd)"));
+            m.withheld().ifPresent(w -> s.append("(withheld)"));
         }
         return s.toString();
     }
@@ -193,7 +206,7 @@ class VerdictLabIT {
                 if (oldRuleSeesAChange(before, after)) {
                     oldRuleFalse++;
                 }
-                System.out.println("A/A " + comparisons + ": " + line(c));
+                System.out.println("A/A " + comparisons + ": " + line(c) + drift(before, after));
             }
         }
         System.out.printf(
@@ -208,6 +221,42 @@ class VerdictLabIT {
         assertThat(falseVerdicts).isLessThanOrEqualTo(1);
     }
 
+    /**
+     * An A/A pair while other work takes this machine's CPU during the after side only: busy loops
+     * as many as its cores, started once the before side is measured. The host is slower for it
+     * (the generator and, in the lab, Redis share this machine with the loops), and the verdict must
+     * say within noise, naming the drift, rather than regressed.
+     */
+    @Test
+    void anAaPairWhileThisMachineGetsBusyIsNotCalledRegressed() throws Exception {
+        Host host = hosts.get(0);
+        List<BenchRun> before = measure(host, Phase.BEFORE);
+        List<Process> loops = new ArrayList<>();
+        List<BenchRun> after;
+        try {
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                loops.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+            }
+            after = measure(host, Phase.AFTER);
+        } finally {
+            loops.forEach(Process::destroyForcibly);
+            for (Process p : loops) {
+                p.waitFor();
+            }
+        }
+        TestComparison c = compare(before, after);
+        System.out.println("A/A with busy loops on the after side: " + line(c) + drift(before, after) + "; old rule: "
+                + oldRuleSeesAChange(before, after));
+
+        MachineDrift d = MachineDrift.of(results(before), results(after)).orElseThrow();
+        assertThat(d.rise()).as("the loops show as other load").isGreaterThanOrEqualTo(MachineDrift.POINTS);
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.metrics())
+                .as("the slowdown passed the test and was withheld, not missed")
+                .anySatisfy(m -> assertThat(m.withheld()).isPresent());
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
+    }
+
     /** Redis throttled to a tenth of a CPU between the sides: regressed, throughput first. */
     @Test
     void aRedisThrottledByItsCpuQuotaIsCalledRegressed() {
@@ -219,7 +268,8 @@ class VerdictLabIT {
             quota(host, "10%");
             List<BenchRun> after = measure(host, Phase.AFTER, 5);
             TestComparison c = compare(before, after);
-            System.out.println("CPUQuota=10%: " + line(c) + "; old rule: " + oldRuleSeesAChange(before, after));
+            System.out.println("CPUQuota=10%: " + line(c) + drift(before, after) + "; old rule: "
+                    + oldRuleSeesAChange(before, after));
             System.out.println(
                     "  rps per round: before " + figures(Metric.RPS, before) + ", after " + figures(Metric.RPS, after));
 
@@ -236,7 +286,8 @@ class VerdictLabIT {
                 quota(host, q);
                 List<BenchRun> a = measure(host, Phase.AFTER, 5);
                 TestComparison t = compare(b, a);
-                System.out.println("CPUQuota=" + q + ": " + line(t) + "; old rule: " + oldRuleSeesAChange(b, a));
+                System.out.println(
+                        "CPUQuota=" + q + ": " + line(t) + drift(b, a) + "; old rule: " + oldRuleSeesAChange(b, a));
             }
         } finally {
             quota(host, "");

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
  */
 class EffectsTest {
     private static MetricReport rps(double ratio, double low, double high, String verdict, double adjustedP) {
+        return rps(ratio, low, high, verdict, adjustedP, null);
+    }
+
+    private static MetricReport rps(
+            double ratio, double low, double high, String verdict, double adjustedP, String withheld) {
         return new MetricReport(
                 "rps",
                 List.of(),
@@ -37,7 +42,14 @@ class EffectsTest {
                 true,
                 null,
                 100.0,
-                100 * ratio);
+                100 * ratio,
+                withheld);
+    }
+
+    @Test
+    void aChangeWithheldForTheMachinesDriftSaysWhyNotThatItIsInsignificant() {
+        assertThat(Effects.of(rps(0.70, 0.62, 0.78, "within_noise", 0.0001, "would be regressed, but the load rose")))
+                .isEqualTo("−30 % [−38 %, −22 %] (not called: would be regressed, but the load rose)");
     }
 
     @Test

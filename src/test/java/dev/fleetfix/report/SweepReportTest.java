@@ -10,6 +10,8 @@ import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.SweepPoint;
 import dev.fleetfix.bench.WindowSample;
+import dev.fleetfix.report.model.ComparisonReport;
+import dev.fleetfix.report.model.MetricReport;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.RunEvent;
 import java.io.PrintWriter;
@@ -81,6 +83,56 @@ class SweepReportTest {
                 .containsPattern(
                         "lab-1 MIX 2048 B vs 1024 B: slower; rps −2[0-9].\\d % \\[.*] slower, p50 \\+4\\d.\\d %")
                 .contains("lab-1 MIX 4096 B vs 2048 B: within noise");
+    }
+
+    private static MetricReport p99(double ratio, double low, double high, String verdict, double adjustedP) {
+        return new MetricReport(
+                "p99",
+                List.of(),
+                List.of(),
+                1,
+                ratio,
+                0,
+                0,
+                ratio,
+                verdict,
+                "window",
+                20,
+                20,
+                low,
+                high,
+                adjustedP / 2,
+                adjustedP,
+                0.05,
+                true,
+                null,
+                1.0,
+                ratio,
+                null);
+    }
+
+    private static ComparisonReport comparison(String verdict, MetricReport m) {
+        return new ComparisonReport("lab-1", "sizes", "MIX", 2, 2, List.of(m), verdict, "sweep", List.of(), List.of());
+    }
+
+    /**
+     * Regression: a sweep of 16 comparisons judged each at alpha / 16, and a −93 % p99 whose interval left out
+     * no change but whose p missed that level was printed "within noise", as if nothing had moved.
+     */
+    @Test
+    void aLargeMoveThatMissesTheSweepsLevelIsUnclearNotWithinNoise() {
+        assertThat(SweepTable.word(comparison("within_noise", p99(0.07, 0.05, 0.12, "within_noise", 0.004))))
+                .isEqualTo("unclear");
+        assertThat(SweepSection.badge(comparison("within_noise", p99(0.07, 0.05, 0.12, "within_noise", 0.004)))
+                        .toString())
+                .contains("badge changed", "unclear");
+        // an interval around no change, or a move inside the floor, is within noise
+        assertThat(SweepTable.word(comparison("within_noise", p99(0.90, 0.70, 1.10, "within_noise", 0.3))))
+                .isEqualTo("within noise");
+        assertThat(SweepTable.word(comparison("within_noise", p99(0.98, 0.97, 0.99, "within_noise", 0.001))))
+                .isEqualTo("within noise");
+        assertThat(SweepTable.word(comparison("regressed", p99(1.5, 1.3, 1.7, "regressed", 0.0001))))
+                .isEqualTo("slower");
     }
 
     @Test

@@ -35,6 +35,9 @@ import java.util.List;
  *     are the figures to show beside the change; the rounds' medians can differ from them by more
  *     than the change. Null in files written before this field existed
  * @param afterSampleMedian median of the after samples; null likewise
+ * @param withheld why a change that passed the test is not called (this machine's own load drifted
+ *     between the sides in the direction that would cause it); null when nothing was withheld, and
+ *     in files written before this field existed
  */
 public record MetricReport(
         String metric,
@@ -57,7 +60,8 @@ public record MetricReport(
         boolean decisive,
         String notDecisive,
         Double beforeSampleMedian,
-        Double afterSampleMedian) {
+        Double afterSampleMedian,
+        String withheld) {
     public MetricReport {
         before = List.copyOf(before);
         after = List.copyOf(after);

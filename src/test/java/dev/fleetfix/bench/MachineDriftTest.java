@@ -1,0 +1,79 @@
+package dev.fleetfix.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class MachineDriftTest {
+    private static BenchResult round(Optional<ClientCpu> cpu) {
+        return new BenchResult(
+                "SET",
+                1000,
+                OptionalLong.of(1000),
+                new Latency(
+                        OptionalDouble.empty(),
+                        OptionalDouble.empty(),
+                        OptionalDouble.empty(),
+                        Map.of(),
+                        List.of(),
+                        Optional.empty()),
+                List.of(),
+                cpu);
+    }
+
+    private static BenchResult round(double self, double machine) {
+        return round(Optional.of(new ClientCpu(self, machine)));
+    }
+
+    @Test
+    void theOtherShareIsTheMachineLessThisProcessAveragedOverRounds() {
+        MachineDrift d = MachineDrift.of(
+                        List.of(round(0.2, 0.3), round(0.2, 0.5)), List.of(round(0.1, 0.6), round(0.1, 0.8)))
+                .orElseThrow();
+
+        assertThat(d.before()).isCloseTo(0.2, within(1e-9));
+        assertThat(d.after()).isCloseTo(0.6, within(1e-9));
+        assertThat(d.rise()).isCloseTo(0.4, within(1e-9));
+        assertThat(d.large()).isTrue();
+    }
+
+    @Test
+    void aRiseExplainsOnlyWorseFiguresAndAFallOnlyBetterOnes() {
+        MachineDrift rose = new MachineDrift(0.1, 0.3);
+        assertThat(rose.explains(Metric.RPS, 0.8)).isTrue();
+        assertThat(rose.explains(Metric.P99, 1.2)).isTrue();
+        assertThat(rose.explains(Metric.RPS, 1.2)).isFalse();
+        assertThat(rose.explains(Metric.P99, 0.8)).isFalse();
+
+        MachineDrift fell = new MachineDrift(0.3, 0.1);
+        assertThat(fell.explains(Metric.P99, 0.8)).isTrue();
+        assertThat(fell.explains(Metric.P99, 1.2)).isFalse();
+
+        MachineDrift quiet = new MachineDrift(0.1, 0.19);
+        assertThat(quiet.large()).isFalse();
+        assertThat(quiet.explains(Metric.RPS, 0.5)).isFalse();
+    }
+
+    @Test
+    void aRoundWithoutCpuFiguresOrAnUnknownMachineShareGivesNoDrift() {
+        assertThat(MachineDrift.of(List.of(round(Optional.empty())), List.of(round(0.1, 0.2))))
+                .isEmpty();
+        assertThat(MachineDrift.of(List.of(round(0.1, Double.NaN)), List.of(round(0.1, 0.2))))
+                .isEmpty();
+        assertThat(MachineDrift.of(List.of(), List.of(round(0.1, 0.2)))).isEmpty();
+    }
+
+    @Test
+    void aProcessShareAboveTheMachinesCountsAsNoOtherLoad() {
+        // the two are read a moment apart; rounding must not make negative load
+        MachineDrift d = MachineDrift.of(List.of(round(0.5, 0.45)), List.of(round(0.5, 0.5)))
+                .orElseThrow();
+        assertThat(d.before()).isZero();
+    }
+}
