@@ -58,6 +58,7 @@ public final class Sweep {
         for (Series s : series(runs)) {
             List<SweepPoint[]> pairs = pairs(List.copyOf(s.points().keySet()));
             BeforeAfter strict =
+                    // every round measures each point in turn: no drift between the sides of a pair
                     new BeforeAfter(judge.relativeNoise(), judge.alpha() / Math.max(1, pairs.size()), judge.level());
             for (SweepPoint[] pair : pairs) {
                 TestComparison c = strict.compare(

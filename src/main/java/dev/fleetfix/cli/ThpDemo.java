@@ -136,7 +136,7 @@ final class ThpDemo implements Runnable {
         public Integer call() throws IOException {
             List<ThpDemoOutput.SavedRun> beforeRuns = ThpDemoOutput.read(before);
             List<ThpDemoOutput.SavedRun> afterRuns = ThpDemoOutput.read(after);
-            TestComparison comparison = BeforeAfter.DEFAULT.compare(
+            TestComparison comparison = BeforeAfter.INTERLEAVED.compare(
                     "localhost",
                     "fork-under-load",
                     ForkUnderLoadSpec.TEST,

@@ -18,8 +18,35 @@ class BeforeAfterTest {
         return c.metrics().stream().filter(x -> x.metric() == m).findFirst().orElseThrow();
     }
 
+    /**
+     * The statistics at the 5 % floor: the synthetic sides share no drift, as sides measured in
+     * alternating rounds or with control hosts. The default design's floor for two moments is tested
+     * on its own below.
+     */
     private static TestComparison compare(List<BenchRun> runs) {
-        return BeforeAfter.DEFAULT.perHost(runs).get(0);
+        return BeforeAfter.INTERLEAVED.perHost(runs).get(0);
+    }
+
+    @Test
+    void sidesAtTwoMomentsWithoutControlsNeedTwentyPercentAndSaySo() {
+        SyntheticRounds quiet = new SyntheticRounds(30);
+        quiet.rounds = 6;
+        quiet.roundSigma = 0.002;
+        quiet.windowSigma = 0.005;
+        List<BenchRun> tenPercent = quiet.comparison("redis-1", 1.10);
+
+        TestComparison plain = BeforeAfter.DEFAULT.perHost(tenPercent).get(0);
+
+        assertThat(plain.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(metric(plain, Metric.P50).floor()).isEqualTo(0.20);
+        assertThat(metric(plain, Metric.P50).high()).as("the test sees it").isLessThan(1.2);
+        assertThat(plain.design()).contains("a change must pass 20 % (5 % with controls) to be called");
+        assertThat(compare(tenPercent).verdict()).isEqualTo(Verdict.REGRESSED);
+        assertThat(BeforeAfter.DEFAULT
+                        .perHost(quiet.comparison("redis-1", 1.30))
+                        .get(0)
+                        .verdict())
+                .isEqualTo(Verdict.REGRESSED);
     }
 
     @Test

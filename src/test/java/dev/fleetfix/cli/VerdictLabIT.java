@@ -187,13 +187,16 @@ class VerdictLabIT {
      * most alpha = 0.01 per comparison; under that promise the count X is at most Binomial(20,
      * 0.01), P(X >= 2) = 1 - 0.99^20 - 20 × 0.01 × 0.99^19 = 0.0169, so a correct implementation
      * fails this test less than twice in a hundred runs, while the old rule (2 of 6, measured
-     * again below on the same data) fails it almost surely.
+     * again below on the same data) fails it almost surely. The promise needs the 20 % floor of
+     * sides without control hosts ({@link BeforeAfter#DEFAULT}): the same pairs judged with a 5 %
+     * floor, printed beside, had 2 of 20 on an idle machine, from drift their rounds share.
      */
     @Test
     void aaComparisonsAlmostNeverGiveAVerdict() {
         int comparisons = 0;
         int falseVerdicts = 0;
         int oldRuleFalse = 0;
+        int fivePercentFalse = 0;
         for (int i = 0; i < AA_PAIRS_PER_HOST; i++) {
             for (Host host : hosts) {
                 List<BenchRun> before = measure(host, Phase.BEFORE);
@@ -203,6 +206,11 @@ class VerdictLabIT {
                 if (c.verdict() != Verdict.WITHIN_NOISE) {
                     falseVerdicts++;
                 }
+                List<BenchRun> all = new ArrayList<>(before);
+                all.addAll(after);
+                if (BeforeAfter.INTERLEAVED.perHost(all).get(0).verdict() != Verdict.WITHIN_NOISE) {
+                    fivePercentFalse++;
+                }
                 if (oldRuleSeesAChange(before, after)) {
                     oldRuleFalse++;
                 }
@@ -210,10 +218,12 @@ class VerdictLabIT {
             }
         }
         System.out.printf(
-                "A/A false-verdict rate: %d of %d (%.1f %%); the old rule on the same data: %d of %d (%.1f %%)%n",
+                "A/A false-verdict rate: %d of %d (%.1f %%); with the 5 %% floor of stop 22: %d; the old rule on the"
+                        + " same data: %d of %d (%.1f %%)%n",
                 falseVerdicts,
                 comparisons,
                 100.0 * falseVerdicts / comparisons,
+                fivePercentFalse,
                 oldRuleFalse,
                 comparisons,
                 100.0 * oldRuleFalse / comparisons);
