@@ -102,7 +102,7 @@ public final class Recap {
         }
         out.println(ansi.bold("BENCHMARKS") + " after vs before: median of the samples (windows) before → after,"
                 + " its change [95 % interval]; a verdict needs p < 0.01 after Holm, an interval without 0 and a"
-                + " change of at least 5 %");
+                + " change of at least its floor (the design says which)");
         Set<String> designs = new LinkedHashSet<>();
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));

@@ -27,7 +27,8 @@ import java.util.List;
  *     over rounds); null when not decisive
  * @param adjustedP {@code p} after Holm's correction over the decisive figures; null when not
  *     decisive
- * @param floor the smallest relative change taken as real (0.05, or a calibration's A/A difference)
+ * @param floor the smallest relative change taken as real: 0.20 for sides at two moments without control
+ *     hosts, 0.05 with controls or in a sweep; a calibration's A/A difference when that is larger
  * @param decisive whether this figure can decide the verdict
  * @param notDecisive why not; null when decisive
  * @param beforeSampleMedian median of the before samples (windows or rounds, see {@code
