@@ -189,6 +189,13 @@ public final class LabFleet implements AutoCloseable {
 
     /** Replication links up, the cluster formed, the Sentinels started: what {@link #start} promises. */
     private void settle(LabTopology topology, LabSettings settings) {
+        // sshd and Redis answer before systemd has finished booting the rest: a benchmark of the first host
+        // would share this machine with the other hosts' boots (at most a minute each; degraded is done too)
+        for (LabHost host : hosts()) {
+            if (host.init() == LabInit.SYSTEMD) {
+                rootExec(host.name(), "timeout 60 systemctl is-system-running --wait >/dev/null 2>&1; true");
+            }
+        }
         LabRedisCli cli = new LabRedisCli(this, topology);
         List<String> replicas = topology.specs().stream()
                 .filter(s -> s.replicaOf().isPresent() && !s.cluster())
