@@ -29,10 +29,7 @@ class BeforeAfterTest {
 
     @Test
     void sidesAtTwoMomentsWithoutControlsNeedTwentyPercentAndSaySo() {
-        SyntheticRounds quiet = new SyntheticRounds(30);
-        quiet.rounds = 6;
-        quiet.roundSigma = 0.002;
-        quiet.windowSigma = 0.005;
+        SyntheticRounds quiet = SyntheticRounds.precise(30);
         List<BenchRun> tenPercent = quiet.comparison("redis-1", 1.10);
 
         TestComparison plain = BeforeAfter.DEFAULT.perHost(tenPercent).get(0);
@@ -105,10 +102,8 @@ class BeforeAfterTest {
      */
     @Test
     void aFivePercentShiftAtTheFloorIsJudgedByWhichSideOfTheFloorItsEstimateFalls() {
-        SyntheticRounds quiet = new SyntheticRounds(12);
-        quiet.rounds = 6; // with 3 rounds the rank test, widened for rounds, cannot always reach alpha
-        quiet.roundSigma = 0.002;
-        quiet.windowSigma = 0.005;
+        // 6 rounds: with 3 the rank test, widened for rounds, cannot always reach alpha
+        SyntheticRounds quiet = SyntheticRounds.precise(12);
         java.util.Set<Verdict> seen = java.util.EnumSet.noneOf(Verdict.class);
         for (int i = 0; i < 20; i++) {
             TestComparison c = compare(quiet.comparison("redis-1", 1.05));

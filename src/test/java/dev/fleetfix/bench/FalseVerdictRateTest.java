@@ -70,10 +70,7 @@ class FalseVerdictRateTest {
      */
     @Test
     void aFivePercentShiftAtTheFloorIsFoundAboutHalfTheTimeWithPreciseSamples() {
-        SyntheticRounds quiet = new SyntheticRounds(23);
-        quiet.rounds = 6;
-        quiet.roundSigma = 0.002;
-        quiet.windowSigma = 0.005;
+        SyntheticRounds quiet = SyntheticRounds.precise(23);
         int precise = verdicts(quiet, 1.05, 60);
         int usual = verdicts(24, 1.05, 50);
         System.out.printf(
