@@ -8,6 +8,7 @@ import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,52 +58,155 @@ public final class HostBenchmark {
     public List<Outcome> run(List<Host> hosts, BenchPlan plan) {
         List<Outcome> outcomes = new ArrayList<>();
         for (Host host : hosts) {
-            outcomes.add(runOne(host, plan));
+            outcomes.add(alongside(List.of(host), plan).get(0));
         }
         return outcomes;
     }
 
-    private Outcome runOne(Host host, BenchPlan plan) {
-        List<BenchRun> rounds = new ArrayList<>();
-        try (BenchTarget target = targets.apply(host)) {
-            BenchPlan onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
-            // keys an earlier run could not delete (its connection dropped half-way) go first, on a
-            // primary the safety rules allow and under a prefix that holds nothing else; a replica is
-            // refused here before anything is deleted
-            SafetyGuard.check(target, plan.safety());
-            EarlierRuns.clean(target, onHost.keyPrefix());
-            List<Optional<SweepPoint>> points = onHost.isSweep()
-                    ? onHost.sweep().stream().map(Optional::of).toList()
-                    : List.of(Optional.<SweepPoint>empty());
-            warmUp(target, points.get(0).map(onHost::at).orElse(onHost));
-            for (int i = 0; i < onHost.rounds(); i++) {
-                // every round runs every point, in alternating order: a drift of the host over the
-                // run then falls on every point alike instead of on the last sizes
+    /**
+     * The first host and, beside it, hosts measured as its controls: round {@code i} of every host
+     * before round {@code i + 1} of any, in reversed order every other round, so whatever drifts over
+     * the run (this machine's load, its clock speed) falls on the host and its controls alike. Each
+     * host is warmed up before the first measured round. When the first host stops (skipped or
+     * failed) the others stop with it; a control that stops leaves the rest going.
+     *
+     * @return one outcome per host, in the order given
+     */
+    public List<Outcome> alongside(List<Host> hosts, BenchPlan plan) {
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("alongside needs at least the host to measure");
+        }
+        List<Session> sessions = new ArrayList<>();
+        try {
+            for (Host host : hosts) {
+                Session s = new Session(host, plan);
+                sessions.add(s);
+                if (sessions.get(0).ended != null) {
+                    break;
+                }
+            }
+            Session first = sessions.get(0);
+            for (int i = 0; i < plan.rounds() && first.ended == null; i++) {
+                List<Session> order = new ArrayList<>(sessions);
+                if (i % 2 == 1) {
+                    Collections.reverse(order);
+                }
+                for (Session s : order) {
+                    s.round(i);
+                }
+            }
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Session s : sessions) {
+                outcomes.add(first.ended == null ? s.finish() : s.stoppedBy(first));
+            }
+            for (Host host : hosts.subList(sessions.size(), hosts.size())) {
+                outcomes.add(new Outcome(
+                        host,
+                        List.of(),
+                        Optional.of("not measured: " + first.host.name() + " stopped"),
+                        Optional.empty()));
+            }
+            return outcomes;
+        } finally {
+            sessions.forEach(Session::close);
+        }
+    }
+
+    /**
+     * One host's open connection and its rounds so far. It ends (skipped or failed) at the first
+     * round that cannot run, and then runs no more.
+     */
+    private final class Session implements AutoCloseable {
+        private final Host host;
+        private final List<BenchRun> rounds = new ArrayList<>();
+        private BenchTarget target;
+        private BenchPlan onHost;
+        private List<Optional<SweepPoint>> points;
+        private Outcome ended;
+
+        Session(Host host, BenchPlan plan) {
+            this.host = host;
+            attempt(() -> {
+                target = targets.apply(host);
+                onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
+                // keys an earlier run could not delete (its connection dropped half-way) go first, on a
+                // primary the safety rules allow and under a prefix that holds nothing else; a replica is
+                // refused here before anything is deleted
+                SafetyGuard.check(target, plan.safety());
+                EarlierRuns.clean(target, onHost.keyPrefix());
+                points = onHost.isSweep()
+                        ? onHost.sweep().stream().map(Optional::of).toList()
+                        : List.of(Optional.<SweepPoint>empty());
+                warmUp(target, points.get(0).map(onHost::at).orElse(onHost));
+            });
+        }
+
+        /**
+         * Round {@code i}: every point, in alternating order, so that a drift of the host over the
+         * run falls on every point alike instead of on the last sizes.
+         */
+        void round(int i) {
+            if (ended != null) {
+                return;
+            }
+            attempt(() -> {
                 List<Optional<SweepPoint>> order = new ArrayList<>(points);
                 if (i % 2 == 1) {
-                    java.util.Collections.reverse(order);
+                    Collections.reverse(order);
                 }
                 for (Optional<SweepPoint> point : order) {
                     BenchPlan one = point.map(onHost::at).orElse(onHost);
-                    Optional<String> skipped = round(host, TcpNoDelayTarget.of(target, one.tcpNoDelay()), one, rounds);
+                    Optional<String> skipped =
+                            HostBenchmark.this.round(host, TcpNoDelayTarget.of(target, one.tcpNoDelay()), one, rounds);
                     if (skipped.isPresent()) {
-                        return new Outcome(host, rounds, skipped, Optional.empty());
+                        ended = new Outcome(host, rounds, skipped, Optional.empty());
+                        return;
                     }
                     point.ifPresent(p -> rounds.set(
                             rounds.size() - 1, rounds.get(rounds.size() - 1).at(p)));
                 }
+            });
+        }
+
+        /** Its outcome after every round: Redis's own evidence goes with the last one. */
+        Outcome finish() {
+            if (ended != null) {
+                return ended;
             }
-            if (!rounds.isEmpty()) {
-                int last = rounds.size() - 1;
-                ProcessHugePages hugePages = ProcessHugePages.overShell(() -> shells.apply(host), host.become());
-                rounds.set(last, rounds.get(last).withEvidence(RedisEvidence.read(target, hugePages)));
+            attempt(() -> {
+                if (!rounds.isEmpty()) {
+                    int last = rounds.size() - 1;
+                    ProcessHugePages hugePages = ProcessHugePages.overShell(() -> shells.apply(host), host.become());
+                    rounds.set(last, rounds.get(last).withEvidence(RedisEvidence.read(target, hugePages)));
+                }
+            });
+            return ended != null ? ended : new Outcome(host, rounds, Optional.empty(), Optional.empty());
+        }
+
+        /** The outcome of a control whose host stopped: its rounds so far, and why it stopped. */
+        Outcome stoppedBy(Session first) {
+            if (this == first || ended != null) {
+                return ended;
             }
-            return new Outcome(host, rounds, Optional.empty(), Optional.empty());
-        } catch (BenchmarkRefusedException e) {
-            // the host's data comes first: not running is the right outcome, not a failure
-            return new Outcome(host, rounds, Optional.of(e.getMessage()), Optional.empty());
-        } catch (BenchmarkException | RedisException | TransportException e) {
-            return new Outcome(host, rounds, Optional.empty(), Optional.of(e.getMessage()));
+            return new Outcome(host, rounds, Optional.of("stopped with " + first.host.name()), Optional.empty());
+        }
+
+        private void attempt(Runnable step) {
+            try {
+                step.run();
+            } catch (BenchmarkRefusedException e) {
+                // the host's data comes first: not running is the right outcome, not a failure
+                ended = new Outcome(host, rounds, Optional.of(e.getMessage()), Optional.empty());
+            } catch (BenchmarkException | RedisException | TransportException e) {
+                ended = new Outcome(host, rounds, Optional.empty(), Optional.of(e.getMessage()));
+            }
+        }
+
+        @Override
+        public void close() {
+            if (target != null) {
+                target.close();
+            }
         }
     }
 

@@ -46,10 +46,16 @@ import java.util.function.Function;
 public final class BenchmarkStep implements StepType {
     static final String CHECK_MODE = "benchmark does not run in check mode";
 
-    /** Runs a plan on one host; the step's seam for tests. */
+    /** Runs a plan on one host and its controls; the step's seam for tests. */
     @FunctionalInterface
     public interface Runner {
-        HostBenchmark.Outcome run(Host host, RemoteShell shell, BenchPlan plan);
+        /**
+         * Measures {@code host} and, round by round beside it, each of {@code controls} (see {@link
+         * HostBenchmark#alongside}).
+         *
+         * @return the host's outcome first, then one per control in the order given
+         */
+        List<HostBenchmark.Outcome> run(Host host, RemoteShell shell, List<Host> controls, BenchPlan plan);
     }
 
     private final Runner runner;
@@ -64,10 +70,17 @@ public final class BenchmarkStep implements StepType {
      */
     public static BenchmarkStep onControlNode(Function<Host, BenchTarget> targets) {
         Objects.requireNonNull(targets, "targets");
-        return new BenchmarkStep((host, shell, plan) -> new HostBenchmark(
-                        targets, h -> shell, new BuiltinBenchmark(LoadGenerator.system()), ForkUnderLoad.system())
-                .run(List.of(host), plan)
-                .get(0));
+        return new BenchmarkStep((host, shell, controls, plan) -> {
+            List<Host> all = new ArrayList<>();
+            all.add(host);
+            all.addAll(controls);
+            return new HostBenchmark(
+                            targets,
+                            h -> h.equals(host) ? shell : noShell(h),
+                            new BuiltinBenchmark(LoadGenerator.system()),
+                            ForkUnderLoad.system())
+                    .alongside(all, plan);
+        });
     }
 
     @Override
@@ -128,14 +141,15 @@ public final class BenchmarkStep implements StepType {
                                 Optional.empty());
                     }
                 }
-                HostBenchmark.Outcome first =
-                        withControls(ctx, p, runner.run(ctx.host(), ctx.shell(), p), parsed.controls(), controlNotes);
+                HostBenchmark.Outcome first = withControls(ctx, p, parsed.controls(), controlNotes);
                 if (!parsed.calibrate()
                         || first.rounds().isEmpty()
                         || first.failure().isPresent()) {
                     return first;
                 }
-                HostBenchmark.Outcome again = runner.run(ctx.host(), ctx.shell(), p.withPhase(Phase.CALIBRATION));
+                HostBenchmark.Outcome again = runner.run(
+                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION))
+                        .get(0);
                 List<BenchRun> all = new ArrayList<>(first.rounds());
                 all.addAll(again.rounds());
                 return new HostBenchmark.Outcome(ctx.host(), all, again.skipped(), again.failure());
@@ -169,24 +183,28 @@ public final class BenchmarkStep implements StepType {
     }
 
     /**
-     * The changed host's rounds followed by those of up to {@code wanted} control hosts, measured
-     * right after it with the same plan: hosts of later batches that nothing has changed yet. Their
+     * The changed host's rounds and, measured round by round beside them with the same plan, those of
+     * up to {@code wanted} control hosts: hosts of later batches that nothing has changed yet. Their
      * drift between the before and after sides is taken out of the host's change (difference in
      * differences). When none is left (the last batch), {@code notes} says so.
      */
-    private HostBenchmark.Outcome withControls(
-            StepContext ctx, BenchPlan plan, HostBenchmark.Outcome measured, int wanted, List<String> notes) {
+    private HostBenchmark.Outcome withControls(StepContext ctx, BenchPlan plan, int wanted, List<String> notes) {
+        List<Host> controls = ctx.controls().stream().limit(wanted).toList();
+        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan);
+        HostBenchmark.Outcome measured = outcomes.get(0);
         if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
             return measured;
         }
-        List<Host> controls = ctx.controls().stream().limit(wanted).toList();
         if (controls.isEmpty()) {
             notes.add("no control host left: no later batch holds an unchanged host, so drift is not taken out");
             return measured;
         }
         List<BenchRun> all = new ArrayList<>(measured.rounds());
-        for (Host control : controls) {
-            HostBenchmark.Outcome o = runner.run(control, noShell(control), plan);
+        for (int i = 0; i < controls.size(); i++) {
+            Host control = controls.get(i);
+            HostBenchmark.Outcome o = i + 1 < outcomes.size()
+                    ? outcomes.get(i + 1)
+                    : new HostBenchmark.Outcome(control, List.of(), Optional.of("no outcome"), Optional.empty());
             o.rounds().forEach(r -> all.add(r.asControlOf(ctx.host().name(), plan.phase())));
             if (o.rounds().isEmpty()) {
                 notes.add("control " + control.name() + " not measured: "

@@ -216,4 +216,77 @@ class HostBenchmarkTest {
         assertThat(target.tcpNoDelays.stream().filter(on -> !on).count()).isEqualTo(4);
         assertThat(target.keys).noneMatch(k -> k.startsWith(LoadSpec.DEFAULT_PREFIX));
     }
+
+    /**
+     * A changed host and its controls measured as the issue asks, "at the same moment": round by
+     * round in turn, not one host's rounds after the other's. Before, the control's three rounds ran
+     * after the host's three, and a drift between the two blocks read as a change (an A/A pair with a
+     * control came out regressed in CI).
+     */
+    @Test
+    void aHostAndItsControlsAreMeasuredRoundByRoundInTurn() {
+        List<String> order = new java.util.ArrayList<>();
+        Map<String, FakeTarget> byHost = Map.of(
+                "changed", new FakeTarget(clock, n -> tick(order, "changed")),
+                "control", new FakeTarget(clock, n -> tick(order, "control")));
+        HostBenchmark two = new HostBenchmark(
+                h -> byHost.get(h.name()),
+                h -> {
+                    throw new UnsupportedOperationException("this test opens no shell to the host");
+                },
+                new BuiltinBenchmark(generator),
+                new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+
+        List<HostBenchmark.Outcome> outcomes = two.alongside(
+                List.of(
+                        dev.fleetfix.fake.TestHosts.local("changed", false),
+                        dev.fleetfix.fake.TestHosts.local("control", false)),
+                plan(3));
+
+        assertThat(outcomes).extracting(o -> o.host().name()).containsExactly("changed", "control");
+        assertThat(outcomes).allSatisfy(o -> {
+            assertThat(o.rounds()).hasSize(3);
+            assertThat(o.failure()).isEmpty();
+            assertThat(o.skipped()).isEmpty();
+        });
+        // warm-ups (changed, control), then rounds 1 changed-control, 2 control-changed, 3 changed-control
+        assertThat(order).containsExactly("changed", "control", "changed", "control", "changed", "control");
+        assertThat(outcomes.get(1).rounds())
+                .allSatisfy(r -> assertThat(r.host()).isEqualTo("control"));
+        assertThat(byHost.values()).allSatisfy(t -> assertThat(t.closed).isTrue());
+    }
+
+    @Test
+    void whenTheChangedHostIsRefusedItsControlsAreNotMeasured() {
+        FakeTarget changed = new FakeTarget(clock, n -> 100_000);
+        changed.info.put("replication", Map.of("role", "slave"));
+        FakeTarget control = new FakeTarget(clock, n -> 100_000);
+        HostBenchmark two = new HostBenchmark(
+                h -> h.name().equals("changed") ? changed : control,
+                h -> {
+                    throw new UnsupportedOperationException("this test opens no shell to the host");
+                },
+                new BuiltinBenchmark(generator),
+                new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+
+        List<HostBenchmark.Outcome> outcomes = two.alongside(
+                List.of(
+                        dev.fleetfix.fake.TestHosts.local("changed", false),
+                        dev.fleetfix.fake.TestHosts.local("control", false)),
+                plan(3));
+
+        assertThat(outcomes.get(0).skipped())
+                .hasValueSatisfying(r -> assertThat(r).contains("slave"));
+        assertThat(outcomes.get(1).rounds()).isEmpty();
+        assertThat(outcomes.get(1).skipped()).hasValue("not measured: changed stopped");
+        assertThat(control.ops).as("nothing was written to the control").isEmpty();
+    }
+
+    /** Records each change of the host being loaded, and serves in 0.1 ms. */
+    private static long tick(List<String> order, String host) {
+        if (order.isEmpty() || !order.get(order.size() - 1).equals(host)) {
+            order.add(host);
+        }
+        return 100_000;
+    }
 }

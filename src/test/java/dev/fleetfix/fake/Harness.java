@@ -41,8 +41,8 @@ public final class Harness {
     private RunControl control = RunControl.none();
     // Fake hosts have no Redis to load: their benchmark steps skip, saying so.
     private StepRegistry registry = StepRegistry.standard(new ShellFacts())
-            .with(new BenchmarkStep((host, shell, plan) ->
-                    new HostBenchmark.Outcome(host, List.of(), Optional.of("simulated host"), Optional.empty())));
+            .with(new BenchmarkStep((host, shell, controls, plan) -> List.of(
+                    new HostBenchmark.Outcome(host, List.of(), Optional.of("simulated host"), Optional.empty()))));
 
     public Harness(Path dir, String... names) {
         this(dir, Instant.parse("2026-11-28T01:30:00Z"), names);

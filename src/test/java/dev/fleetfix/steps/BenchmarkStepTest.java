@@ -39,9 +39,9 @@ class BenchmarkStepTest {
     private final List<BenchPlan> plans = Collections.synchronizedList(new ArrayList<>());
 
     private Harness harness(Function<BenchPlan, HostBenchmark.Outcome> answer, String... hosts) {
-        BenchmarkStep step = new BenchmarkStep((host, shell, plan) -> {
+        BenchmarkStep step = new BenchmarkStep((host, shell, controls, plan) -> {
             plans.add(plan);
-            return answer.apply(plan);
+            return List.of(answer.apply(plan));
         });
         return new Harness(dir, hosts)
                 .registry(StepRegistry.standard(new ShellFacts()).with(step));
