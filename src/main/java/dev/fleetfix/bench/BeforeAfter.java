@@ -182,7 +182,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double alpha,
     }
 
     /**
-     * Unchanged hosts measured right after each side of the changed one.
+     * Unchanged hosts measured beside each side of the changed one, round by round in turn.
      *
      * @param hosts their names
      * @param before their rounds at the moment of the before side
@@ -252,7 +252,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double alpha,
             return "difference in differences" + cal + ": control host"
                     + (controls.hosts().size() == 1 ? " " : "s ")
                     + String.join(", ", controls.hosts())
-                    + " (a later batch, not yet changed) measured right after each side; the host's change is"
+                    + " (a later batch, not yet changed) measured round by round beside each side; the host's change is"
                     + " divided by theirs, and the before figure shown is corrected by their drift";
         }
         return "before/after" + cal

@@ -48,7 +48,7 @@ final class BenchmarkArgs {
      * @param plan what to run (with {@code auto}, the fork-under-load profile, tried first)
      * @param auto whether the profile was {@code auto}
      * @param calibrate measure the before side twice; the A/A difference is the noise floor
-     * @param controls how many unchanged hosts of later batches to measure right after each side
+     * @param controls how many unchanged hosts of later batches to measure beside each side, round by round in turn
      *     (difference in differences); 0 for none
      */
     record Parsed(BenchPlan plan, boolean auto, boolean calibrate, int controls) {}
