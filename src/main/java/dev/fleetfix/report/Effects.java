@@ -13,6 +13,17 @@ import java.util.Optional;
 final class Effects {
     private Effects() {}
 
+    /**
+     * Whether a line that shows only some figures ({@code usual}) must show this one too: a figure
+     * that decided a verdict, or was withheld from one, is always shown, so that a "regressed"
+     * never stands beside figures that all improved.
+     */
+    static boolean shown(MetricReport m, java.util.Collection<String> usual) {
+        return usual.contains(m.metric())
+                || (m.verdict() != null && !"within_noise".equals(m.verdict()))
+                || m.withheld() != null;
+    }
+
     /** The change of the figure's median with its interval, and "(not decisive)" when it cannot decide. */
     static String of(MetricReport m) {
         if (m.ratio() == null) {

@@ -109,7 +109,7 @@ public final class Recap {
         for (ComparisonReport c : report.benchmarks().comparisons()) {
             StringBuilder figures = new StringBuilder();
             for (MetricReport m : c.metrics()) {
-                if (HOST_FIGURES.contains(m.metric())) {
+                if (Effects.shown(m, HOST_FIGURES)) {
                     figures.append(", ")
                             .append(m.metric())
                             .append(' ')

@@ -74,7 +74,7 @@ public final class SweepTable {
     /** "rps −2.1 % [−3.0 %, −1.2 %] within noise, p99 ..." */
     static String figures(ComparisonReport c) {
         return c.metrics().stream()
-                .filter(m -> FIGURES.contains(m.metric()))
+                .filter(m -> Effects.shown(m, FIGURES) || unconfirmedMove(m))
                 .map(m -> m.metric() + " " + change(m) + " "
                         + (m.decisive() ? word(m.verdict()) + Effects.whyNoiseDespiteInterval(m) : "(not decisive)"))
                 .collect(Collectors.joining(", "));
@@ -96,8 +96,7 @@ public final class SweepTable {
     static final String UNCLEAR = "unclear";
 
     private static boolean unconfirmedMove(MetricReport m) {
-        return FIGURES.contains(m.metric())
-                && m.decisive()
+        return m.decisive()
                 && m.ratio() != null
                 && m.low() != null
                 && m.high() != null

@@ -43,6 +43,10 @@ class ShownFiguresTest {
 
     /** Ten windows per round at the same rates on both sides; only the round figures differ by 2 %. */
     private static BenchmarkFinished round(Phase phase, double roundRps) {
+        return round(phase, roundRps, 0.30);
+    }
+
+    private static BenchmarkFinished round(Phase phase, double roundRps, double p50) {
         Histogram micros = new Histogram(3_600_000_000L, 3);
         for (int i = 0; i < 1000; i++) {
             micros.recordValue(200 + i % 400);
@@ -50,7 +54,15 @@ class ShownFiguresTest {
         List<WindowSample> windows = new ArrayList<>();
         for (int w = 0; w < 10; w++) {
             double rps = 84_000 + 100 * w;
-            windows.add(new WindowSample(8_400 / rps, 8_400, 0.30, 0.40, 0.50 + w * 0.01, 0.9, 1.2, 2.0));
+            windows.add(new WindowSample(
+                    8_400 / rps,
+                    8_400,
+                    p50 + (roundRps % 7) * 0.001 + w * 0.002,
+                    0.70,
+                    0.80 + w * 0.01,
+                    0.9,
+                    1.2,
+                    2.0));
         }
         BenchResult r = new BenchResult(
                 "SET", roundRps, OptionalLong.of(84_000), HistogramLatency.of(micros), windows, Optional.empty());
@@ -58,13 +70,17 @@ class ShownFiguresTest {
     }
 
     private static List<RunEvent> events() {
+        return events(0.30, 0.30);
+    }
+
+    private static List<RunEvent> events(double p50Before, double p50After) {
         List<RunEvent> e = new ArrayList<>();
         e.add(new RunStarted(T0, "20261201T050000Z", Path.of("p.yaml"), false, false, 1, List.of("lab-1")));
         for (double rps : new double[] {85_012, 85_100, 84_950}) {
-            e.add(round(Phase.BEFORE, rps));
+            e.add(round(Phase.BEFORE, rps, p50Before));
         }
         for (double rps : new double[] {83_124, 83_200, 83_050}) {
-            e.add(round(Phase.AFTER, rps));
+            e.add(round(Phase.AFTER, rps, p50After));
         }
         e.add(new RunEnded(
                 T0.plusSeconds(20),
@@ -101,6 +117,26 @@ class ShownFiguresTest {
         assertThat(Math.round((after / before - 1) * 100))
                 .as("the change printed beside %s → %s in: %s", m.group(1), m.group(2), line)
                 .isEqualTo(shown);
+    }
+
+    /**
+     * Regression: the recap line shows rps, p99, p99.9 and max; a verdict decided by p50 alone read
+     * "regressed" beside figures that had all improved or not moved (an A/A pair in CI: "regressed …
+     * p99 −83 %"). The figure that decided is shown too.
+     */
+    @Test
+    void theFigureThatDecidedTheVerdictIsOnTheLineEvenWhenItIsNotOneUsuallyShown() {
+        StringWriter text = new StringWriter();
+        ConsoleReporter console = new ConsoleReporter(new PrintWriter(text), false, false);
+        events(0.30, 0.60).forEach(console::on);
+        String line = text.toString()
+                .lines()
+                .filter(l -> l.startsWith("  lab-1 b SET:"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no comparison line in\n" + text));
+
+        assertThat(line).as(line).contains(": regressed (").containsPattern("p50 0\\.3\\d → 0\\.6\\d \\+\\d+ %");
+        assertThat(line).as("p90 did not move and stays off the line").doesNotContain("p90");
     }
 
     @Test
