@@ -293,16 +293,7 @@ class VerdictLabIT {
             assertThat(rps.verdict()).isEqualTo(Verdict.REGRESSED);
             assertThat(rps.high()).isLessThan(0.95);
 
-            // how mild a throttle is still found: printed for the record, not asserted
-            for (String q : List.of("80%", "50%", "30%", "20%")) {
-                quota(host, "");
-                List<BenchRun> b = measure(host, Phase.BEFORE, 5);
-                quota(host, q);
-                List<BenchRun> a = measure(host, Phase.AFTER, 5);
-                TestComparison t = compare(b, a);
-                System.out.println(
-                        "CPUQuota=" + q + ": " + line(t) + drift(b, a) + "; old rule: " + oldRuleSeesAChange(b, a));
-            }
+            // how mild a throttle is still found is measured by bench/verdict-sensitivity.sh, beside an A/A pair
         } finally {
             quota(host, "");
         }
