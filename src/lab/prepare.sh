@@ -15,6 +15,17 @@ dockerd_log="${FLEETFIX_DOCKERD_LOG:-/var/log/fleetfix-dockerd.log}"
 log() { echo "prepare: $*" >&2; }
 die() { echo "prepare: error: $*" >&2; exit 1; }
 
+# One preparation at a time on this machine: CI starts one early, beside the build, and the build's own run waits
+# for it here, then finds every step done (apt and image builds must not run twice at once).
+lock="${FLEETFIX_PREPARE_LOCK:-${TMPDIR:-/tmp}/fleetfix-prepare.lock}"
+if command -v flock >/dev/null; then
+  exec 9>>"$lock" || die "cannot open the lock file $lock"
+  if ! flock -n 9; then
+    log "another preparation is running; waiting for it (lock $lock)"
+    flock 9
+  fi
+fi
+
 as_root() {
   if [[ "$(id -u)" == 0 ]]; then
     "$@"
@@ -63,7 +74,8 @@ if ! docker info >/dev/null 2>&1; then
   log "dockerd is not answering; starting it (log: $dockerd_log)"
   as_root mkdir -p "$(dirname "$dockerd_log")"
   # containerd comes with docker.io; dockerd starts its own when none is running.
-  as_root nohup dockerd --iptables=false --bridge=none >>"$dockerd_log" 2>&1 </dev/null &
+  # (without the lock's descriptor: dockerd outlives this script, and would hold the lock as long as it runs)
+  as_root nohup dockerd --iptables=false --bridge=none >>"$dockerd_log" 2>&1 </dev/null 9>&- &
   for _ in $(seq 1 60); do
     docker info >/dev/null 2>&1 && break
     sleep 1
@@ -84,10 +96,23 @@ if (($(cat /proc/sys/fs/inotify/max_user_instances) < min_instances)); then
     || die "cannot raise fs.inotify.max_user_instances; lab hosts would stall at boot"
 fi
 
+# Both images at once: debootstrap spends most of its time fetching and unpacking, not computing.
+images="$(mktemp -d "${TMPDIR:-/tmp}/fleetfix-prepare.XXXXXX")"
 for suite in bookworm trixie; do
-  tag="$(bash "$here/build-image.sh" "$suite")" || die "building the lab image ($suite) failed"
-  log "lab image $tag ready"
+  bash "$here/build-image.sh" "$suite" >"$images/$suite.tag" 2>"$images/$suite.log" &
+  echo $! >"$images/$suite.pid"
 done
+for suite in bookworm trixie; do
+  if wait "$(cat "$images/$suite.pid")"; then
+    cat "$images/$suite.log" >&2
+    log "lab image $(cat "$images/$suite.tag") ready"
+  else
+    cat "$images/$suite.log" >&2
+    failed="$suite"
+  fi
+done
+rm -rf "$images"
+[[ -z "${failed:-}" ]] || die "building the lab image ($failed) failed (its output above)"
 
 # The eras preset's Redis 2.8 and 6.2 (and the 6.0 of the hand-over tests) are real x86-64 builds inside Maven Central jars; the lab extracts them
 # from the local Maven repository (LabRedisBuild), where Maven puts them.
