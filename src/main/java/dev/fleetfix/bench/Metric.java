@@ -24,6 +24,14 @@ public enum Metric {
         return label;
     }
 
+    /**
+     * The 99th percentile and above: on a shared machine these drift between two moments more than
+     * throughput and the median do (see {@link BeforeAfter#DEFAULT}).
+     */
+    public boolean tail() {
+        return this != RPS && percentile >= 99;
+    }
+
     /** Throughput is better higher; latencies are better lower. */
     public boolean higherIsBetter() {
         return this == RPS;
