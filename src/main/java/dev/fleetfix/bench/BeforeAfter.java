@@ -311,7 +311,8 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
             MachineDrift.of(before, after)
                     .filter(MachineDrift::large)
                     .ifPresent(d -> notes.add(d.describe() + ": a change this drift alone would cause is not called"
-                            + " (a change against it still is)"));
+                            + " (a latency change either way, a throughput change in the drift's direction; a"
+                            + " throughput change against it still is)"));
         }
         saturated("before", before).ifPresent(notes::add);
         saturated("calibration", cal).ifPresent(notes::add);
@@ -375,7 +376,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
             Optional<String> withheld = Optional.empty();
             if (v != Verdict.WITHIN_NOISE && drift.isPresent() && drift.get().explains(m.metric(), m.ratio())) {
                 withheld = Optional.of("would be " + (v == Verdict.REGRESSED ? "regressed" : "improved")
-                        + ", but " + drift.get().describe() + ", which alone moves it this way;"
+                        + ", but " + drift.get().describe() + ", which alone can move it this way;"
                         + " measure again in a quieter moment, or with controls: N");
                 v = Verdict.WITHIN_NOISE;
             }

@@ -9,11 +9,16 @@ import java.util.Optional;
  * plain before/after comparison: the load of everything else that runs beside the generator.
  *
  * <p>The two sides are minutes apart. When other work takes more of the machine during the after
- * side, the generator gets less CPU and a host that did not change looks slower; when it takes
- * less, the host looks faster. A change in the direction that this drift alone would cause is
- * therefore not called ({@link #explains}); a change against it still is, since drift would have
- * hidden it rather than made it. So a Redis throttled by its CPU quota, which itself then uses
- * less of the machine when it runs here as in the lab, is still called regressed.
+ * side, the generator gets less CPU and a host that did not change serves fewer requests; when it
+ * takes less, more. A throughput change in the direction that this drift alone would cause is
+ * therefore not called ({@link #explains}); one against it still is, since drift would have hidden
+ * it rather than made it. So a Redis throttled by its CPU quota, which itself then uses less of the
+ * machine when it runs here as in the lab, is still called regressed.
+ *
+ * <p>Latencies have no such direction. The generator is a closed loop: starved of CPU it both adds
+ * its own delay to what it measures and sends fewer requests at once, so Redis queues less. On the
+ * lab, busy loops beside an unchanged host took rps down 27 % and the median latency down 35 %
+ * (p 0.007). Under a large drift a latency change is not called either way.
  *
  * <p>Difference in differences (control hosts) takes drift out of the change itself and makes this
  * guard unneeded; it applies to designs without controls.
@@ -61,15 +66,17 @@ public record MachineDrift(double before, double after) {
     }
 
     /**
-     * Whether this drift alone could make {@code metric} move as {@code ratio} says: worse when
-     * other work rose, better when it fell.
+     * Whether this drift alone could make {@code metric} move as {@code ratio} says: throughput
+     * down when other work rose, up when it fell; a latency either way.
      */
     public boolean explains(Metric metric, double ratio) {
         if (!large() || !Double.isFinite(ratio) || ratio == 1) {
             return false;
         }
-        boolean worse = metric.higherIsBetter() ? ratio < 1 : ratio > 1;
-        return worse == rise() > 0;
+        if (!metric.higherIsBetter()) {
+            return true;
+        }
+        return ratio < 1 == rise() > 0;
     }
 
     /** "this machine's CPU outside fleetfix went from 8 % before to 46 % after". */
