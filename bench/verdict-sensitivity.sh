@@ -103,7 +103,8 @@ def pct(x):
 def figure(m):
     if m is None:
         return "–"
-    return (f"{m['before_sample_median']:,.2f} → {m['after_sample_median']:,.2f} {pct(m['ratio'])}"
+    digits = 0 if m["metric"] == "rps" else 2
+    return (f"{m['before_sample_median']:,.{digits}f} → {m['after_sample_median']:,.{digits}f} {pct(m['ratio'])}"
             f" [{pct(m['low'])}, {pct(m['high'])}]")
 
 print(f"before/after verdict against a CPU quota on the lab host's Redis, {rounds} rounds of 1.2 s a side,"
