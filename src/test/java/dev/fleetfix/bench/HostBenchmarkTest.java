@@ -15,14 +15,21 @@ class HostBenchmarkTest {
     private final AtomicLong clock = new AtomicLong();
     private final FakeTarget target = new FakeTarget(clock, n -> 100_000);
     private final LoadGenerator generator = new LoadGenerator(clock::get, d -> clock.addAndGet(d.toNanos()));
-    private final HostBenchmark service = new HostBenchmark(
-            h -> target,
-            h -> {
-                throw new UnsupportedOperationException("this test opens no shell to the host");
-            },
-            new BuiltinBenchmark(generator),
-            new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+    private final HostBenchmark service = over(h -> target);
     private final Host host = Host.implicitLocalhost();
+    private static final List<Host> CHANGED_AND_CONTROL = List.of(
+            dev.fleetfix.fake.TestHosts.local("changed", false), dev.fleetfix.fake.TestHosts.local("control", false));
+
+    /** The engines over this test's clock, loading the targets given; no shell is opened. */
+    private HostBenchmark over(java.util.function.Function<Host, BenchTarget> targets) {
+        return new HostBenchmark(
+                targets,
+                h -> {
+                    throw new UnsupportedOperationException("this test opens no shell to the host");
+                },
+                new BuiltinBenchmark(generator),
+                new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+    }
 
     private BenchPlan plan(int rounds) {
         return plan(rounds, LoadSpec.DEFAULT_PREFIX, SafetyPolicy.DEFAULT);
@@ -229,19 +236,9 @@ class HostBenchmarkTest {
         Map<String, FakeTarget> byHost = Map.of(
                 "changed", new FakeTarget(clock, n -> tick(order, "changed")),
                 "control", new FakeTarget(clock, n -> tick(order, "control")));
-        HostBenchmark two = new HostBenchmark(
-                h -> byHost.get(h.name()),
-                h -> {
-                    throw new UnsupportedOperationException("this test opens no shell to the host");
-                },
-                new BuiltinBenchmark(generator),
-                new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+        HostBenchmark two = over(h -> byHost.get(h.name()));
 
-        List<HostBenchmark.Outcome> outcomes = two.alongside(
-                List.of(
-                        dev.fleetfix.fake.TestHosts.local("changed", false),
-                        dev.fleetfix.fake.TestHosts.local("control", false)),
-                plan(3));
+        List<HostBenchmark.Outcome> outcomes = two.alongside(CHANGED_AND_CONTROL, plan(3));
 
         assertThat(outcomes).extracting(o -> o.host().name()).containsExactly("changed", "control");
         assertThat(outcomes).allSatisfy(o -> {
@@ -261,19 +258,9 @@ class HostBenchmarkTest {
         FakeTarget changed = new FakeTarget(clock, n -> 100_000);
         changed.info.put("replication", Map.of("role", "slave"));
         FakeTarget control = new FakeTarget(clock, n -> 100_000);
-        HostBenchmark two = new HostBenchmark(
-                h -> h.name().equals("changed") ? changed : control,
-                h -> {
-                    throw new UnsupportedOperationException("this test opens no shell to the host");
-                },
-                new BuiltinBenchmark(generator),
-                new ForkUnderLoad(generator, clock::get, d -> clock.addAndGet(d.toNanos())));
+        HostBenchmark two = over(h -> h.name().equals("changed") ? changed : control);
 
-        List<HostBenchmark.Outcome> outcomes = two.alongside(
-                List.of(
-                        dev.fleetfix.fake.TestHosts.local("changed", false),
-                        dev.fleetfix.fake.TestHosts.local("control", false)),
-                plan(3));
+        List<HostBenchmark.Outcome> outcomes = two.alongside(CHANGED_AND_CONTROL, plan(3));
 
         assertThat(outcomes.get(0).skipped())
                 .hasValueSatisfying(r -> assertThat(r).contains("slave"));
