@@ -24,8 +24,8 @@ import picocli.CommandLine;
 
 /**
  * What hosts say and what runs do to each other, on real sshd: two applies started together on the
- * same host, and hosts whose output is huge or hostile (terminal escapes, NUL, invalid UTF-8, a
- * 200 MB lock owner file).
+ * same host, hosts whose output is huge or hostile (terminal escapes, NUL, invalid UTF-8, a
+ * 200 MB lock owner file), and a known_hosts line that negates the host it would otherwise match.
  */
 class HostTrustIT {
     private static final String LOCK = "/run/lock/fleetfix.lock";
@@ -105,6 +105,59 @@ class HostTrustIT {
         assertThat(fleet.rootExec("lab-1", "test -e " + LOCK).exitCode())
                 .as("both runs ended: no lock is left")
                 .isNotZero();
+    }
+
+    @Test
+    void aKnownHostsLineWhosePatternNegatesTheHostDoesNotVouchForIt() throws Exception {
+        // OpenSSH: a negated pattern that matches takes the host out of the line, whatever else matches
+        String lab1 = fleet.host("lab-1").address();
+        int port1 = fleet.host("lab-1").sshPort();
+        String negated = port1 == 22 ? lab1 : "[" + lab1 + "]:" + port1;
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(fleet.knownHostsFile())) {
+            // "127.0.0.12 KEY" becomes "127.0.0.*,!127.0.0.11 KEY" ([...]:port when the port is not 22)
+            String[] hostAndKey = line.split(" ", 2);
+            String pattern = hostAndKey[0].startsWith("[")
+                    ? "[127.0.0.*]" + hostAndKey[0].substring(hostAndKey[0].indexOf(']') + 1)
+                    : "127.0.0.*";
+            lines.add(pattern + ",!" + negated + " " + hostAndKey[1]);
+        }
+        Path knownHosts = Files.write(dir.resolve("known_hosts"), lines);
+        Path inventory = Files.writeString(
+                dir.resolve("inventory.yml"),
+                Files.readString(fleet.inventoryFile())
+                        .replace(fleet.knownHostsFile().toString(), knownHosts.toString()));
+        Path playbook = Files.writeString(
+                dir.resolve("touch.yaml"),
+                """
+                - name: touch
+                  hosts: all
+                  max_fail_percentage: 100
+                  steps:
+                    - command: {cmd: "touch /root/fleetfix-negation"}
+                """);
+        for (String host : List.of("lab-1", "lab-2")) {
+            fleet.rootExec(host, "rm -f /root/fleetfix-negation");
+        }
+        CommandLine cmd = Main.commandLine(
+                Adapters.builder().runsHome(dir.resolve("fleetfix-runs")).build());
+        CliRun run = CliRun.of(cmd, "apply", playbook.toString(), "-i", inventory.toString(), "--no-color");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("host lab-1 UNREACHABLE: ")
+                .contains("host key is not known: " + negated + " offers ")
+                .doesNotContain("host lab-2 UNREACHABLE")
+                .doesNotContain("host lab-2 FAILED");
+        assertThat(fleet.rootExec("lab-1", "test -e /root/fleetfix-negation").exitCode())
+                .as("lab-1 was not logged in to")
+                .isNotZero();
+        assertThat(fleet.rootExec("lab-2", "test -e /root/fleetfix-negation && rm /root/fleetfix-negation")
+                        .exitCode())
+                .as("lab-2, matched by the same pattern and not negated, was")
+                .isZero();
+        assertThat(Files.readAllLines(knownHosts)).isEqualTo(lines);
     }
 
     @Test

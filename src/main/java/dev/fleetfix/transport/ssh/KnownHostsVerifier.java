@@ -36,7 +36,8 @@ import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
  * <p>Where SSHJ's own check differs from OpenSSH's, OpenSSH's is followed: a key on a
  * {@code @revoked} line is refused even when another line lists it plainly; a host covered by a
  * {@code @cert-authority} line is refused with its own reason (fleetfix does not verify host
- * certificates), not called "changed"; and the host key algorithms of the recorded keys are asked
+ * certificates), not called "changed"; a negated pattern ({@code 10.0.0.*,!10.0.0.66}) that matches
+ * takes the host out of the line, whatever else on it matches; and the host key algorithms of the recorded keys are asked
  * for first, RSA as {@code rsa-sha2-512}/{@code rsa-sha2-256} too, so that a host recorded with its
  * RSA key is not met with its ed25519 key instead.
  */
@@ -65,8 +66,14 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     private static final String REVOKED = "@revoked";
     private static final String CERT_AUTHORITY = "@cert-authority";
 
-    /** One line of the file as fleetfix reads it: its number, its marker ("" when none), its key. */
-    private record Line(int number, String marker, KnownHostEntry entry, byte[] key) {}
+    /** A hashed entry is one hashed name: OpenSSH has no list and no negation there. */
+    private static final String HASHED = "|1|";
+
+    /**
+     * One line of the file as fleetfix reads it: its number, its marker ("" when none), its host patterns as
+     * written, its key.
+     */
+    private record Line(int number, String marker, String hosts, KnownHostEntry entry, byte[] key) {}
 
     /** A file's lines as read at one size and modification time. */
     private record Parsed(long size, FileTime modified, List<Line> lines) {}
@@ -128,8 +135,12 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         try {
             KnownHostEntry entry = parser.parseEntry(text);
             if (entry instanceof HostEntry && words.length > keyAt) {
-                return Optional.of(
-                        new Line(number, marker, entry, Base64.getDecoder().decode(words[keyAt])));
+                return Optional.of(new Line(
+                        number,
+                        marker,
+                        words[keyAt - 2],
+                        entry,
+                        Base64.getDecoder().decode(words[keyAt])));
             }
         } catch (IOException | RuntimeException e) {
             // A line SSHJ cannot parse is skipped, as OpenSSH skips it.
@@ -204,6 +215,9 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     private static boolean applies(Line line, String host) {
+        if (!line.hosts().startsWith(HASHED)) {
+            return matchesPatternList(line.hosts(), host);
+        }
         try {
             // entries are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
             synchronized (line.entry()) {
@@ -212,6 +226,51 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * OpenSSH's match_hostname over a line's comma-separated patterns: a negated pattern that matches makes the
+     * whole line not apply, whatever positive pattern matched too. SSHJ's matcher reads "!x" as "any host but x"
+     * and ORs it with the others, so "10.0.0.*,!10.0.0.66" applied to 10.0.0.66, and a lone "!x" to every host.
+     */
+    static boolean matchesPatternList(String patterns, String host) {
+        boolean positive = false;
+        for (String pattern : patterns.toLowerCase(Locale.ROOT).split(",", -1)) {
+            boolean negated = pattern.startsWith("!");
+            if (globMatches(negated ? pattern.substring(1) : pattern, host)) {
+                if (negated) {
+                    return false;
+                }
+                positive = true;
+            }
+        }
+        return positive;
+    }
+
+    /** OpenSSH's match_pattern: {@code *} any run of characters, {@code ?} one character, the rest literal. */
+    private static boolean globMatches(String pattern, String text) {
+        int p = 0;
+        int t = 0;
+        int starAt = -1;
+        int textAtStar = 0;
+        while (t < text.length()) {
+            if (p < pattern.length() && (pattern.charAt(p) == '?' || pattern.charAt(p) == text.charAt(t))) {
+                p++;
+                t++;
+            } else if (p < pattern.length() && pattern.charAt(p) == '*') {
+                starAt = p++;
+                textAtStar = t;
+            } else if (starAt >= 0) {
+                p = starAt + 1;
+                t = ++textAtStar;
+            } else {
+                return false;
+            }
+        }
+        while (p < pattern.length() && pattern.charAt(p) == '*') {
+            p++;
+        }
+        return p == pattern.length();
     }
 
     private static boolean applies(Line line, KeyType type, String host) {
@@ -266,7 +325,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             HostEntry entry = new HostEntry(null, hostEntry, KeyType.fromKey(key), key);
             append(entry.getLine());
             entries().add(entry);
-            lines.add(new Line(0, "", entry, blob(key)));
+            lines.add(new Line(0, "", hostEntry, entry, blob(key)));
         } catch (IOException e) {
             outcome = new Unknown(hostEntry, type, fingerprint);
             throw new UncheckedIOException("cannot record the host key in " + file + ": " + e.getMessage(), e);

@@ -97,6 +97,46 @@ class KnownHostsVerifierTest {
     }
 
     @Test
+    void aNegatedPatternTakesTheHostOutOfItsLineAsOpenSshDoes() throws Exception {
+        Path file = file(
+                "10.0.0.*,!10.0.0.66 ecdsa-sha2-nistp256 " + blob(key),
+                "[10.0.0.*]:2222,![10.0.0.66]:2222 ecdsa-sha2-nistp256 " + blob(key),
+                "!10.0.0.7 ecdsa-sha2-nistp256 " + blob(key),
+                "@revoked !10.0.0.8 ecdsa-sha2-nistp256 " + blob(otherKey));
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
+
+        assertThat(verifier.verify("10.0.0.65", 22, key)).isTrue();
+        assertThat(verifier.verify("10.0.0.65", 2222, key)).isTrue();
+        for (int port : new int[] {22, 2222}) {
+            assertThat(verifier.verify("10.0.0.66", port, key))
+                    .as("port " + port)
+                    .isFalse();
+            assertThat(verifier.outcome()).isInstanceOf(Unknown.class);
+        }
+        // a line of negations only applies to no host: not to every other one
+        assertThat(verifier.verify("192.168.1.1", 22, key)).isFalse();
+        assertThat(verifier.outcome()).isInstanceOf(Unknown.class);
+        assertThat(verifier.findExistingAlgorithms("10.0.0.66", 22)).isEmpty();
+        assertThat(verifier.findExistingAlgorithms("192.168.1.1", 22)).isEmpty();
+    }
+
+    @Test
+    void plainPatternsMatchAsOpenSshsGlobsDo() {
+        assertThat(KnownHostsVerifier.matchesPatternList("Redis-?.example.com", "redis-1.example.com"))
+                .isTrue();
+        assertThat(KnownHostsVerifier.matchesPatternList("redis-?.example.com", "redis-10.example.com"))
+                .isFalse();
+        assertThat(KnownHostsVerifier.matchesPatternList("*.example.com,!*.test.example.com", "a.test.example.com"))
+                .isFalse();
+        assertThat(KnownHostsVerifier.matchesPatternList("a*b*c", "aXbYbZc")).isTrue();
+        assertThat(KnownHostsVerifier.matchesPatternList("a*b*c", "aXbYcZ")).isFalse();
+        assertThat(KnownHostsVerifier.matchesPatternList("10.0.0.1", "10.0.0.10"))
+                .isFalse();
+        assertThat(KnownHostsVerifier.matchesPatternList("!10.0.0.1", "10.0.0.2"))
+                .isFalse();
+    }
+
+    @Test
     void anUnknownHostIsRefusedAndRemembered() throws Exception {
         Path file = file("10.0.0.9 ecdsa-sha2-nistp256 " + blob(otherKey));
         KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
