@@ -163,6 +163,13 @@ public final class HostPattern {
                 }
             }
             boolean regex = expr.startsWith("~");
+            if (regex && expr.substring(1).isBlank()) {
+                // Ansible reads "~" as the empty regex, which matches every name: a pattern cut short (an unset
+                // shell variable after the "~") would widen the run to the whole inventory
+                throw new InputException("host pattern \"" + whole + "\": \"" + body
+                        + "\" is an empty regex, which would select every host; write \"all\" (or \"~.*\") to mean"
+                        + " every host");
+            }
             Pattern matcher;
             try {
                 matcher = Pattern.compile(regex ? expr.substring(1) : glob(expr));

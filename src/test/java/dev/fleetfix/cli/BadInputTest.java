@@ -53,7 +53,22 @@ class BadInputTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"[", "]", "~[", "a:[", "r1:[", "r1,[", "r1:]", "all[99999999999]", "redis[0:99999999999]"})
+    @ValueSource(
+            strings = {
+                "[",
+                "]",
+                "~[",
+                "a:[",
+                "r1:[",
+                "r1,[",
+                "r1:]",
+                "all[99999999999]",
+                "redis[0:99999999999]",
+                "~",
+                "~ ",
+                "r1,~",
+                "r1:!~"
+            })
     void aLimitThatCannotBeParsedExitsTwoAndTouchesNothing(String pattern) throws IOException {
         CliRun run = apply(playbook("- hosts: redis\n  steps:\n    - command: {cmd: \"true\"}\n"), "--limit", pattern);
 

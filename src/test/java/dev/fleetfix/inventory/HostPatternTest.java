@@ -77,6 +77,20 @@ class HostPatternTest {
     }
 
     @Test
+    void anEmptyRegexIsRefusedNotReadAsEveryHost() {
+        // Ansible's "~" is re.match(""), true for every name: a limit cut short must not widen a run to everything
+        for (String pattern : new String[] {"~", "~ ", " ~\t", "redis-1,~", "redis-1:~", "&~", "redis-1:!~"}) {
+            assertThatThrownBy(() -> HostPattern.parse(pattern))
+                    .as(pattern)
+                    .isInstanceOf(InputException.class)
+                    .hasMessageStartingWith("host pattern \"" + pattern + "\": \"~\" is an empty regex, which would"
+                            + " select every host");
+        }
+        assertThat(select("~.*")).hasSize(fleet.hosts().size());
+        assertThat(select("~redis-[12]")).containsExactly("redis-1", "redis-2");
+    }
+
+    @Test
     void aSubscriptPastAnIntIsRefusedByName() {
         assertThatThrownBy(() -> HostPattern.parse("all[99999999999]"))
                 .isInstanceOf(InputException.class)
