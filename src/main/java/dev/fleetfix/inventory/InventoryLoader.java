@@ -27,11 +27,14 @@ public final class InventoryLoader {
     static final String ALL = "all";
     static final String UNGROUPED = "ungrouped";
     private static final Set<String> SECTIONS = Set.of("hosts", "vars", "children");
-    /** One host range may name this many hosts: a typo like [0:99999999] must not fill the memory. */
-    static final int MAX_RANGE_HOSTS = 1_000_000;
+    /**
+     * An inventory may name this many hosts, all its sources together, and so may one range: a typo like
+     * [0:99999999] must not fill the memory. {@link HostCount} checks the total before any range is expanded.
+     */
+    static final int MAX_HOSTS = 1_000_000;
 
     private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
-    private static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
+    static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
     /** The source being read; with several sources (a directory inventory) it changes per source. */
     private Path file;
@@ -55,6 +58,7 @@ public final class InventoryLoader {
         InventoryLoader loader = new InventoryLoader(file);
         YamlNode root = YamlNode.read(file, loader.warnings::add)
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
+        new HostCount().add(file, root);
         loader.parseTop(root);
         return loader.build(VarsLayers.NONE).inventory();
     }
@@ -65,6 +69,10 @@ public final class InventoryLoader {
      */
     static AnsibleInventory load(List<InventorySource> sources, VarsLayers vars) {
         InventoryLoader loader = new InventoryLoader(sources.get(0).file());
+        HostCount count = new HostCount();
+        for (InventorySource source : sources) {
+            source.documents().forEach(document -> count.add(source.file(), document));
+        }
         for (InventorySource source : sources) {
             loader.file = source.file();
             loader.warnings.addAll(source.warnings());
@@ -198,13 +206,13 @@ public final class InventoryLoader {
                     file, where.line(), where.column(), "host range in \"" + where.key() + "\" runs backwards");
         }
         long count = ((long) to - from) / step + 1;
-        if (count > MAX_RANGE_HOSTS) {
+        if (count > MAX_HOSTS) {
             throw new InputException(
                     file,
                     where.line(),
                     where.column(),
-                    "host range in \"" + where.key() + "\" stands for " + count + " hosts, more than the "
-                            + MAX_RANGE_HOSTS + " one range may name");
+                    "host range in \"" + where.key() + "\" stands for " + count + " hosts, more than the " + MAX_HOSTS
+                            + " one range may name");
         }
         for (int i = from; i <= to; i += step) {
             String item = numeric ? String.format("%0" + start.length() + "d", i) : String.valueOf((char) i);

@@ -2,13 +2,17 @@ package dev.fleetfix.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.sun.management.ThreadMXBean;
 import dev.fleetfix.InputException;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -119,6 +123,40 @@ class AnsibleFormatsTest {
         assertThatThrownBy(() -> config.positiveInt("defaults.forks"))
                 .isInstanceOf(InputException.class)
                 .hasMessage(cfg + ":3: forks must be a whole number of at least 1, was \"many\"");
+    }
+
+    @Test
+    void theHostsOfAllSourcesTogetherAreCappedBeforeAnyRangeIsExpanded() throws IOException {
+        // eight lines under the cap of one range each: expanding them used 5 GB and gave nothing in 5 minutes
+        Path ini = Files.writeString(dir.resolve("hosts.ini"), "[g]\n" + "a[0:999999]\n".repeat(8));
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            long allocated = threads.getCurrentThreadAllocatedBytes();
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> InventorySources.load(ini.toString(), Optional.empty()))
+                    .isInstanceOf(InputException.class)
+                    .hasMessage(ini + ":3:1: host \"a[0:999999]\" takes the inventory past 1000000 host names (all"
+                            + " sources and groups together, ranges expanded), the most fleetfix reads");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
+            assertThat(threads.getCurrentThreadAllocatedBytes() - allocated).isLessThan(64L * 1024 * 1024);
+        });
+
+        // the sources of a directory count together: a YAML file's range, then an INI file's, past the cap
+        Path both = Files.createDirectories(dir.resolve("inventory"));
+        Files.writeString(both.resolve("a.yml"), "all:\n  hosts:\n    'y[1:600000]':\n");
+        Files.writeString(both.resolve("b-hosts"), "[g]\nz[1:600000]\n");
+        assertThatThrownBy(() -> InventorySources.load(both.toString(), Optional.empty()))
+                .isInstanceOf(InputException.class)
+                .hasMessageStartingWith(
+                        both.resolve("b-hosts") + ":2:1: host \"z[1:600000]\" takes the inventory past");
+        // nested ranges multiply, and a bound past a long is no escape
+        for (String key : List.of("n[0:1000][0:1000]", "n[0:99999999999999999999]")) {
+            Files.writeString(ini, "[g]\n" + key + "\n");
+            assertThatThrownBy(() -> InventorySources.load(ini.toString(), Optional.empty()))
+                    .as(key)
+                    .hasMessageStartingWith(ini + ":2:1: host \"" + key + "\" takes the inventory past");
+        }
     }
 
     @Test
