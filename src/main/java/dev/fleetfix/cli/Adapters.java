@@ -68,9 +68,9 @@ record Adapters(
         return new Builder();
     }
 
-    /** The shells: the given factory, else SSH configured by the command's options. */
+    /** The shells: the given factory, else SSH configured by the command's options; never around a bastion. */
     ShellFactory shells(SshOptionsMixin ssh) {
-        return shells.orElseGet(ssh::shellFactory);
+        return ssh.refusingUnsupported(shells.orElseGet(ssh::shellFactory));
     }
 
     /** Builds {@link Adapters}; what is not set is the system's. */

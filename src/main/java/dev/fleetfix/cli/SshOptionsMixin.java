@@ -4,6 +4,7 @@ import dev.fleetfix.report.CommandEcho;
 import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
+import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.ssh.SshConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -69,6 +70,21 @@ public final class SshOptionsMixin {
                     factory, new CommandEcho(mixee.commandLine().getErr()));
         }
         return factory;
+    }
+
+    /**
+     * {@code shells}, except for a host the ssh config routes through a ProxyCommand: that host fails, since a
+     * direct connection would go around its bastion. Applied to every factory, given or SSH.
+     */
+    public ShellFactory refusingUnsupported(ShellFactory shells) {
+        SshConfig sshConfig = settings().sshConfig();
+        return host -> {
+            Optional<String> refused = sshConfig.refusal(host);
+            if (refused.isPresent()) {
+                throw new TransportException(host, TransportException.Kind.UNSUPPORTED, refused.get(), null);
+            }
+            return shells.open(host);
+        };
     }
 
     public SshOptions toOptions() {

@@ -16,7 +16,9 @@ public class TransportException extends RuntimeException {
         /** Our key or user was refused. Never retried. */
         AUTH,
         /** The connection broke while a command ran. */
-        BROKEN
+        BROKEN,
+        /** The host's ssh configuration asks for what fleetfix does not do (ProxyCommand). Never retried. */
+        UNSUPPORTED
     }
 
     private final String host;

@@ -2,13 +2,16 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -175,6 +178,38 @@ class AnsibleInputsTest {
                 "-F",
                 "none");
         assertThat(env.stdout()).contains("|--r9").doesNotContain("r1");
+    }
+
+    @Test
+    void aHostBehindAProxyCommandFailsAndIsNeverConnectedToDirectly() throws IOException {
+        Path config = write("ssh_config", "Host r1\n    ProxyCommand ssh -W %h:%p bastion\n");
+        write("hosts.ini", "[redis]\nr1\nr2 ansible_host=127.0.0.1\n");
+        Map<String, FakeHost> hosts = Map.of("r1", new FakeHost("r1", dir), "r2", new FakeHost("r2", dir));
+        List<String> opened = new CopyOnWriteArrayList<>();
+        Adapters adapters = Adapters.builder()
+                .shells(host -> {
+                    opened.add(host.name());
+                    return hosts.get(host.name()).shell();
+                })
+                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
+                .build();
+
+        CliRun run = CliRun.of(
+                Main.commandLine(new AnsibleSettings(Map.of(), dir, dir, true), adapters),
+                "audit",
+                "-F",
+                config.toString(),
+                "-i",
+                dir.resolve("hosts.ini").toString());
+
+        assertThat(opened).as(run.toString()).containsExactly("r2");
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("ProxyCommand in " + config + ":2 is not supported; use ProxyJump");
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains(config + ":2: ProxyCommand is not supported by fleetfix; r1 fail");
+        assertThat(run.exitCode()).as(run.toString()).isNotZero();
     }
 
     @Test

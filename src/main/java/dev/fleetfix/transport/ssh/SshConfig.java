@@ -16,6 +16,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 
 /**
@@ -29,7 +32,9 @@ import java.util.regex.Pattern;
  * {@code User}, {@code Port}, {@code IdentityFile}, {@code ProxyJump}, {@code UserKnownHostsFile},
  * {@code StrictHostKeyChecking}, {@code ConnectTimeout}. What the inventory or ansible.cfg sets
  * wins over this file, as Ansible passes those to ssh as {@code -o} options. {@code Match} blocks
- * and {@code Include} are not read: they are reported and their settings left out.
+ * and {@code Include} are not read: they are reported and their settings left out. A host that OpenSSH would
+ * reach through a {@code ProxyCommand} is refused ({@link #refusal}), never connected to directly around its
+ * bastion; {@code KnownHostsCommand} and {@code LocalCommand} are reported with the hosts they apply to.
  */
 public final class SshConfig {
     private static final Set<String> KEYWORDS = Set.of(
@@ -40,11 +45,30 @@ public final class SshConfig {
             "proxyjump",
             "userknownhostsfile",
             "stricthostkeychecking",
-            "connecttimeout");
+            "connecttimeout",
+            "proxycommand",
+            "knownhostscommand",
+            "localcommand");
+
+    /** Keywords fleetfix reads only to say that it does not do what they ask, and for which hosts. */
+    private static final String HOSTS = "{hosts}";
+
+    private static final Map<String, String> NOT_DONE = Map.of(
+            "knownhostscommand",
+            "KnownHostsCommand is not run by fleetfix; the host keys of " + HOSTS + " are checked against known_hosts"
+                    + " files only",
+            "localcommand",
+            "LocalCommand is not run by fleetfix after connecting to " + HOSTS);
 
     private final Path file;
     private final List<Block> blocks;
     private final List<String> notices;
+
+    /** Hosts that must not be connected to, by inventory name, and why: found by {@link #applyTo}. */
+    private final Map<String, String> refused = new ConcurrentHashMap<>();
+
+    /** What {@link #applyTo} found the file asks for and fleetfix does not do: each line, the hosts it names. */
+    private final Map<String, List<String>> notDone = new ConcurrentHashMap<>();
 
     private record Block(List<String> patterns, boolean never, Map<String, Setting> settings) {}
 
@@ -112,9 +136,24 @@ public final class SshConfig {
         return new SshConfig(file, List.copyOf(blocks), List.copyOf(notices));
     }
 
-    /** Things the file holds that fleetfix does not apply, one line each, to show on stderr. */
+    /**
+     * Things the file holds that fleetfix does not apply, one line each, to show on stderr; after
+     * {@link #applyTo}, with the hosts each applies to.
+     */
     public List<String> notices() {
-        return notices;
+        List<String> all = new ArrayList<>(notices);
+        new TreeMap<>(notDone)
+                .forEach((line, hosts) ->
+                        all.add(line.substring(line.indexOf(' ') + 1).replace(HOSTS, String.join(", ", hosts))));
+        return all;
+    }
+
+    /**
+     * Why this host must not be connected to, when the file routes it through what fleetfix does not support:
+     * a {@code ProxyCommand} (a bastion) must never be bypassed by a direct connection.
+     */
+    public Optional<String> refusal(Host host) {
+        return Optional.ofNullable(refused.get(host.name()));
     }
 
     /** Every keyword's first value for {@code target}, by OpenSSH's first-match rule. */
@@ -191,6 +230,7 @@ public final class SshConfig {
         Optional<Path> key = host.keyFile().or(() -> value(s, "identityfile")
                 .filter(v -> !v.equalsIgnoreCase("none"))
                 .map(v -> path(tokens(v, target, host))));
+        checkNotDone(host, s);
         Optional<String> jump = host.jump().or(() -> value(s, "proxyjump").filter(v -> !v.equalsIgnoreCase("none")));
         Optional<Path> knownHosts = host.knownHosts().or(() -> value(s, "userknownhostsfile")
                 .map(v -> v.split("\\s+")[0])
@@ -211,6 +251,40 @@ public final class SshConfig {
                 .redis(redis)
                 .sentinel(sentinel)
                 .build();
+    }
+
+    /**
+     * A ProxyCommand that OpenSSH would use for this host (no jump host set before it, and it comes before any
+     * ProxyJump: OpenSSH keeps the first of the two) refuses the host; KnownHostsCommand and LocalCommand are noted.
+     */
+    private void checkNotDone(Host host, Map<String, Setting> s) {
+        Setting proxy = s.get("proxycommand");
+        Setting jump = s.get("proxyjump");
+        if (host.jump().isEmpty()
+                && proxy != null
+                && !proxy.value().equalsIgnoreCase("none")
+                && (jump == null || proxy.line() < jump.line())) {
+            String where = file + ":" + proxy.line();
+            refused.put(host.name(), "ProxyCommand in " + where + " is not supported; use ProxyJump");
+            noteNotDone(
+                    proxy,
+                    "ProxyCommand is not supported by fleetfix; " + HOSTS
+                            + " fail rather than be reached around it (use ProxyJump)",
+                    host);
+        }
+        NOT_DONE.forEach((keyword, text) -> {
+            Setting setting = s.get(keyword);
+            if (setting != null && !setting.value().equalsIgnoreCase("none")) {
+                noteNotDone(setting, text, host);
+            }
+        });
+    }
+
+    /** Notes, once per line of the file, a keyword fleetfix does not do, and each host it applies to. */
+    private void noteNotDone(Setting setting, String text, Host host) {
+        // zero-padded line first: the notices come out in file order
+        String key = String.format("%08d %s:%d: %s", setting.line(), file, setting.line(), text);
+        notDone.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(host.name());
     }
 
     private static RedisEndpoint moved(RedisEndpoint e, String address) {

@@ -93,6 +93,46 @@ class SshConfigTest {
     }
 
     @Test
+    void aHostBehindAProxyCommandIsRefusedAndTheCommandsFleetfixDoesNotRunAreSaid() throws IOException {
+        SshConfig ssh = SshConfig.read(
+                Files.writeString(
+                        dir.resolve("ssh_config"),
+                        """
+                        Host redis-* !redis-9
+                            HostName %h.internal
+                            ProxyCommand ssh -W %h:%p bastion.example
+                        Host redis-9
+                            ProxyJump ops@bastion.example
+                            ProxyCommand ssh -W %h:%p other
+                        Host *
+                            KnownHostsCommand /usr/local/bin/keys %H
+                            LocalCommand echo connected
+                        """),
+                true);
+        Inventory inventory = ssh.applyTo(InventorySources.load(
+                        Files.writeString(dir.resolve("hosts.ini"), "[redis]\nredis-1\nredis-2\nredis-9\n")
+                                .toString(),
+                        Optional.empty())
+                .inventory());
+        Path config = dir.resolve("ssh_config");
+
+        assertThat(ssh.refusal(inventory.host("redis-1").orElseThrow()))
+                .contains("ProxyCommand in " + config + ":3 is not supported; use ProxyJump");
+        assertThat(ssh.refusal(inventory.host("redis-2").orElseThrow())).isPresent();
+        // OpenSSH keeps the first of ProxyJump and ProxyCommand: redis-9 goes through its jump host
+        assertThat(ssh.refusal(inventory.host("redis-9").orElseThrow())).isEmpty();
+        assertThat(inventory.host("redis-9").orElseThrow().jump()).contains("ops@bastion.example");
+        assertThat(ssh.notices())
+                .containsExactly(
+                        config + ":3: ProxyCommand is not supported by fleetfix; redis-1, redis-2 fail rather than be"
+                                + " reached around it (use ProxyJump)",
+                        config + ":8: KnownHostsCommand is not run by fleetfix; the host keys of redis-1, redis-2,"
+                                + " redis-9 are checked against known_hosts files only",
+                        config + ":9: LocalCommand is not run by fleetfix after connecting to redis-1, redis-2,"
+                                + " redis-9");
+    }
+
+    @Test
     void aBadPortOrTimeoutNamesItsLine() {
         assertThatThrownBy(() -> load("r1\n", "Host *\n  Port 0\n"))
                 .isInstanceOf(InputException.class)
