@@ -141,8 +141,25 @@ final class HostResolver {
                 sentinel);
     }
 
+    /**
+     * Variables whose values are passwords: kept as {@link Secret} in {@link Host#vars()}, so that every output
+     * that shows variables (inventory --list/--host, -v traces, reports, journals) shows "******". Ansible's own
+     * connection and become passwords are among them: fleetfix does not use them, but an inventory shared with
+     * Ansible holds them.
+     */
+    static final Set<String> SECRET_KEYS = Set.of(
+            "redis_password",
+            "sentinel_password",
+            "ansible_password",
+            "ansible_ssh_pass",
+            "ansible_ssh_password",
+            "ansible_become_password",
+            "ansible_become_pass",
+            "ansible_sudo_pass",
+            "ansible_sudo_password");
+
     private static Object plainVar(String key, YamlNode value) {
-        if ((key.equals("redis_password") || key.equals("sentinel_password")) && value.value() != null) {
+        if (SECRET_KEYS.contains(key) && value.value() != null) {
             return Secret.of(String.valueOf(value.plain()));
         }
         return value.plain();
