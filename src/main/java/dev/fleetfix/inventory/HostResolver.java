@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -66,6 +67,9 @@ final class HostResolver {
     /** Which file each variable value came from (group_vars, several sources); others are in {@code file}. */
     private final Function<YamlNode, Path> origins;
 
+    /** A value whose templates were resolved, and the value as written: its file is the written one's. */
+    private final Map<YamlNode, YamlNode> renderedFrom = new IdentityHashMap<>();
+
     HostResolver(Path file) {
         this(file, node -> null);
     }
@@ -75,6 +79,11 @@ final class HostResolver {
         this.origins = origins;
         Path parent = file.toAbsolutePath().getParent();
         this.baseDir = parent == null ? Path.of("") : parent;
+    }
+
+    private Path fileOf(YamlNode node) {
+        return Optional.ofNullable(origins.apply(renderedFrom.getOrDefault(node, node)))
+                .orElse(file);
     }
 
     /** Warnings about the layers resolved so far ("did you mean redis_user?"), each once. */
@@ -87,7 +96,8 @@ final class HostResolver {
      * {@code <host>@<port>}, shares the host's SSH address (so the planner keeps them in separate
      * batches) and has its own port, service and config.
      */
-    List<Host> resolveAll(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> layers) {
+    List<Host> resolveAll(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> written) {
+        List<Map<String, YamlNode>> layers = VarTemplates.render(name, groups, written, this::fileOf, renderedFrom);
         Host host = resolve(name, where, groups, layers);
         Slots slots = new Slots(name, layers);
         Optional<Located> instances = slots.find(List.of(INSTANCES));
@@ -158,8 +168,13 @@ final class HostResolver {
             "ansible_sudo_pass",
             "ansible_sudo_password");
 
+    /** A password: one of {@link #SECRET_KEYS}, or named {@code vault_*} as Ansible's vaulted values are. */
+    static boolean isSecret(String key) {
+        return SECRET_KEYS.contains(key) || key.startsWith("vault_");
+    }
+
     private static Object plainVar(String key, YamlNode value) {
-        if (SECRET_KEYS.contains(key) && value.value() != null) {
+        if (isSecret(key) && value.value() != null) {
             return Secret.of(String.valueOf(value.plain()));
         }
         return value.plain();
@@ -381,10 +396,7 @@ final class HostResolver {
 
         InputException error(Located v, String message) {
             return new InputException(
-                    Optional.ofNullable(origins.apply(v.node())).orElse(file),
-                    v.node().line(),
-                    v.node().column(),
-                    "host " + host + ": " + message);
+                    fileOf(v.node()), v.node().line(), v.node().column(), "host " + host + ": " + message);
         }
     }
 }

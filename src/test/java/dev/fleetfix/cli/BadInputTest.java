@@ -90,6 +90,29 @@ class BadInputTest {
     }
 
     @Test
+    void aJinjaLookupInAnInventoryValueExitsTwoNamingItsPlaceAndTouchesNothing() throws IOException {
+        // taken literally, it was sent to Redis as the password
+        inventory = write(
+                "inventory.yaml",
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r1: {ansible_host: 127.0.0.1, redis_password: "{{ lookup('env','REDIS_PW') }}"}
+                """);
+
+        CliRun run = apply(playbook("- hosts: redis\n  steps:\n    - command: {cmd: \"true\"}\n"));
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains(inventory + ":5:55: host r1: redis_password: only plain variable names are supported in"
+                        + " '{{ lookup('env','REDIS_PW') }}'");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
     void aPlayThatTheLimitLeavesWithoutHostsSaysNoHostsMatched() throws IOException {
         Path playbook = playbook(
                 """

@@ -1,0 +1,190 @@
+package dev.fleetfix.inventory;
+
+import dev.fleetfix.InputException;
+import dev.fleetfix.Secret;
+import dev.fleetfix.TemplateText;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The {@code {{ name }}} templates in one host's variable values, resolved as Ansible resolves them when the host
+ * is used: {@code ansible_host: "{{ inventory_hostname }}.{{ domain }}"} is an address, not a host name with
+ * braces in it. Names are the host's own variables (after precedence), {@code inventory_hostname},
+ * {@code inventory_hostname_short} and {@code group_names}; a variable may use another that is itself templated.
+ * What fleetfix's templates do not support ({@code lookup()}, filters, expressions, {@code {% %}}) is refused by
+ * file:line:column, never taken literally: a password of {@code "{{ lookup('env','PW') }}"} would be sent as is.
+ */
+final class VarTemplates {
+    private final String host;
+    private final Map<String, YamlNode> merged;
+    private final Map<String, Object> magic;
+    private final Function<YamlNode, Path> fileOf;
+    private final Map<String, YamlNode> rendered = new HashMap<>();
+    private final Set<String> resolving = new LinkedHashSet<>();
+
+    private VarTemplates(
+            String host, Map<String, YamlNode> merged, Map<String, Object> magic, Function<YamlNode, Path> fileOf) {
+        this.host = host;
+        this.merged = merged;
+        this.magic = magic;
+        this.fileOf = fileOf;
+    }
+
+    /**
+     * The layers with every templated value that decides a variable (the most specific one) resolved; each
+     * resolved node keeps its place, and {@code renderedFrom} learns which node it came from, for errors that name
+     * its file. Layers without any template are returned as they are.
+     */
+    static List<Map<String, YamlNode>> render(
+            String host,
+            List<String> groups,
+            List<Map<String, YamlNode>> layers,
+            Function<YamlNode, Path> fileOf,
+            Map<YamlNode, YamlNode> renderedFrom) {
+        if (layers.stream().flatMap(l -> l.values().stream()).noneMatch(VarTemplates::hasTemplate)) {
+            return layers;
+        }
+        Map<String, YamlNode> merged = new LinkedHashMap<>();
+        layers.forEach(merged::putAll);
+        Map<String, Object> magic = new HashMap<>();
+        magic.put("inventory_hostname", host);
+        magic.put("inventory_hostname_short", host.split("\\.", 2)[0]);
+        magic.put(
+                "group_names",
+                groups.stream()
+                        .filter(g -> !g.equals(InventoryLoader.ALL))
+                        .sorted()
+                        .toList());
+        VarTemplates templates = new VarTemplates(host, merged, magic, fileOf);
+        List<Map<String, YamlNode>> out = new ArrayList<>();
+        for (Map<String, YamlNode> layer : layers) {
+            Map<String, YamlNode> copy = new LinkedHashMap<>();
+            layer.forEach((key, node) -> {
+                // a value that a more specific layer overrides is never used, and not resolved
+                YamlNode value = merged.get(key) == node ? templates.variable(key) : node;
+                if (value != node) {
+                    renderedFrom.put(value, node);
+                }
+                copy.put(key, value);
+            });
+            out.add(copy);
+        }
+        return out;
+    }
+
+    private static boolean hasTemplate(YamlNode node) {
+        Object value = node.value();
+        if (value instanceof String text) {
+            return TemplateText.isTemplated(text) || text.contains("{%");
+        }
+        if (value instanceof Map<?, ?> map) {
+            return map.values().stream().anyMatch(f -> hasTemplate(((YamlNode.Field) f).value()));
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().anyMatch(item -> hasTemplate((YamlNode) item));
+        }
+        return false;
+    }
+
+    /** A variable's node with its templates resolved, once per variable. */
+    private YamlNode variable(String name) {
+        YamlNode done = rendered.get(name);
+        if (done != null) {
+            return done;
+        }
+        YamlNode node = merged.get(name);
+        if (!hasTemplate(node)) {
+            return node;
+        }
+        if (!resolving.add(name)) {
+            throw error(
+                    node,
+                    name,
+                    "'" + name + "' is defined through itself (" + String.join(" -> ", resolving) + " -> " + name
+                            + ")");
+        }
+        YamlNode value = node(node, name, secret(name));
+        resolving.remove(name);
+        rendered.put(name, value);
+        return value;
+    }
+
+    private static boolean secret(String name) {
+        return HostResolver.isSecret(name);
+    }
+
+    private YamlNode node(YamlNode node, String name, boolean secret) {
+        Object value = node.value();
+        if (value instanceof String text) {
+            return text(node, text, name, secret);
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, YamlNode.Field> out = new LinkedHashMap<>();
+            map.values().forEach(f -> {
+                YamlNode.Field field = (YamlNode.Field) f;
+                out.put(
+                        field.key(),
+                        new YamlNode.Field(
+                                field.key(),
+                                field.line(),
+                                field.column(),
+                                node(field.value(), name + "." + field.key(), secret)));
+            });
+            return new YamlNode(Collections.unmodifiableMap(out), node.line(), node.column());
+        }
+        if (value instanceof List<?> list) {
+            List<YamlNode> out = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                out.add(node((YamlNode) list.get(i), name + "[" + i + "]", secret));
+            }
+            return new YamlNode(Collections.unmodifiableList(out), node.line(), node.column());
+        }
+        return node;
+    }
+
+    private YamlNode text(YamlNode node, String text, String name, boolean secret) {
+        if (text.contains("{%") || text.contains("{#")) {
+            throw error(node, name, "Jinja statements and comments ('{%', '{#') are not supported in '" + text + "'");
+        }
+        if (!TemplateText.isTemplated(text)) {
+            return node;
+        }
+        Object value = TemplateText.render(text, this::lookup, message -> error(node, name, message));
+        if (value instanceof Secret s) {
+            if (!secret) {
+                throw error(
+                        node,
+                        name,
+                        "'" + text.strip() + "' is a secret, and only another password variable may"
+                                + " take its value (" + name + " would show it in listings and reports)");
+            }
+            value = s.reveal();
+        }
+        return new YamlNode(YamlValues.node(value, node.line()).value(), node.line(), node.column());
+    }
+
+    /** A name's value for {@link TemplateText}: plain Java values, a password as a {@link Secret}. */
+    private Object lookup(String name) {
+        if (magic.containsKey(name)) {
+            return magic.get(name);
+        }
+        if (!merged.containsKey(name)) {
+            return null;
+        }
+        Object plain = variable(name).plain();
+        return plain != null && secret(name) ? Secret.of(String.valueOf(plain)) : plain;
+    }
+
+    private InputException error(YamlNode node, String name, String message) {
+        Path file = fileOf.apply(node);
+        return new InputException(file, node.line(), node.column(), "host " + host + ": " + name + ": " + message);
+    }
+}
