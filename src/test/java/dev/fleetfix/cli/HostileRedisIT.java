@@ -45,27 +45,7 @@ class HostileRedisIT {
     void auditFailsEachHostileEndpointAloneAndAuditsTheRest() throws Exception {
         List<HostileRedisServer> servers = new ArrayList<>();
         try {
-            StringBuilder extra = new StringBuilder();
-            LabHost beside = fleet.host("hr-1");
-            for (Shape shape : Shape.values()) {
-                HostileRedisServer server = HostileRedisServer.start(beside.address(), shape);
-                servers.add(server);
-                // a host of its own in the inventory, reached over hr-1's sshd, whose Redis port is the server's
-                extra.append("        ")
-                        .append(name(shape))
-                        .append(":\n          ansible_host: ")
-                        .append(beside.address())
-                        .append("\n          ansible_port: ")
-                        .append(beside.sshPort())
-                        .append("\n          redis_port: ")
-                        .append(server.port())
-                        .append('\n');
-            }
-            String lab = Files.readString(fleet.inventoryFile());
-            String group = "    redis:\n      hosts:\n";
-            assertThat(lab).contains(group);
-            Path inventory = dir.resolve("inventory.yaml");
-            Files.writeString(inventory, lab.replace(group, group + extra));
+            Path inventory = withHostileHosts(servers, List.of(Shape.values()));
 
             Instant start = Instant.now();
             ProgramRun run = fleetfix("audit", "-i", inventory.toString());
@@ -85,7 +65,8 @@ class HostileRedisIT {
             }
             for (int i = 0; i < servers.size(); i++) {
                 Shape shape = Shape.values()[i];
-                String endpoint = beside.address() + ":" + servers.get(i).port();
+                String endpoint =
+                        fleet.host("hr-1").address() + ":" + servers.get(i).port();
                 assertThat(run.stdout())
                         .as(run.toString())
                         .containsPattern("(?m)^" + name(shape) + " ")
@@ -100,6 +81,68 @@ class HostileRedisIT {
                 server.close();
             }
         }
+    }
+
+    @Test
+    void benchFailsEachHostileEndpointAloneAndMeasuresTheRest() throws Exception {
+        List<Shape> shapes = List.of(Shape.HUGE_ARRAY, Shape.DEEP_NESTING, Shape.HUGE_BULK);
+        List<HostileRedisServer> servers = new ArrayList<>();
+        try {
+            Path inventory = withHostileHosts(servers, shapes);
+            String limit =
+                    String.join(":", shapes.stream().map(HostileRedisIT::name).toList()) + ":hr-2";
+
+            ProgramRun run = fleetfix(
+                    "bench", "-i", inventory.toString(), "--limit", limit, "-n", "2000", "--rounds", "1", "--force");
+
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+            assertThat(run.stdout() + run.stderr())
+                    .as(run.toString())
+                    .doesNotContain("OutOfMemoryError", "StackOverflowError");
+            for (int i = 0; i < shapes.size(); i++) {
+                String host = name(shapes.get(i));
+                String endpoint =
+                        fleet.host("hr-1").address() + ":" + servers.get(i).port();
+                assertThat(run.stdout())
+                        .as(run.toString())
+                        .contains(host + ": failed: host " + host + ": redis: " + endpoint + ": "
+                                + expected(shapes.get(i)));
+            }
+            // measured after the three failed, in the same process
+            assertThat(run.stdout()).as(run.toString()).containsPattern("(?m)^hr-2 +MIX +1 +[1-9]\\d* ");
+        } finally {
+            for (HostileRedisServer server : servers) {
+                server.close();
+            }
+        }
+    }
+
+    /**
+     * The lab's inventory and, before its hosts, one host per shape: reached over hr-1's sshd, its
+     * Redis port the hostile server's (on hr-1's address).
+     */
+    private Path withHostileHosts(List<HostileRedisServer> servers, List<Shape> shapes) throws Exception {
+        StringBuilder extra = new StringBuilder();
+        LabHost beside = fleet.host("hr-1");
+        for (Shape shape : shapes) {
+            HostileRedisServer server = HostileRedisServer.start(beside.address(), shape);
+            servers.add(server);
+            extra.append("        ")
+                    .append(name(shape))
+                    .append(":\n          ansible_host: ")
+                    .append(beside.address())
+                    .append("\n          ansible_port: ")
+                    .append(beside.sshPort())
+                    .append("\n          redis_port: ")
+                    .append(server.port())
+                    .append('\n');
+        }
+        String lab = Files.readString(fleet.inventoryFile());
+        String group = "    redis:\n      hosts:\n";
+        assertThat(lab).contains(group);
+        Path inventory = dir.resolve("inventory.yaml");
+        Files.writeString(inventory, lab.replace(group, group + extra));
+        return inventory;
     }
 
     @Test
