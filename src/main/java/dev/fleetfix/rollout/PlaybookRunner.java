@@ -291,7 +291,7 @@ public final class PlaybookRunner {
             List<HostOutcome> results = new ArrayList<>();
             for (Forks.Outcome<Host, HostOutcome> o : ran) {
                 if (o.error().isPresent()) {
-                    // a bug, not a host failure (HostRun turns those into outcomes): end the run
+                    // not reached: the task above turns whatever a host run throws into that host's failure
                     throw o.error().get();
                 }
                 results.add(o.value().orElseThrow());
