@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.Crash;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisServer;
@@ -199,6 +200,9 @@ public final class HostBenchmark {
                 ended = new Outcome(host, rounds, Optional.of(e.getMessage()), Optional.empty());
             } catch (BenchmarkException | RedisException | TransportException e) {
                 ended = new Outcome(host, rounds, Optional.empty(), Optional.of(e.getMessage()));
+            } catch (RuntimeException | Error e) {
+                // a bug, a library gone wrong, a stack or heap exhausted: this host fails, the others go on
+                ended = new Outcome(host, rounds, Optional.empty(), Optional.of(Crash.describe(e)));
             }
         }
 

@@ -1,5 +1,6 @@
 package dev.fleetfix.checks;
 
+import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
@@ -48,6 +49,9 @@ public final class FleetAuditor {
         RemoteShell shell = shells.open(host);
         try {
             return auditor.audit(host, shell, redis);
+        } catch (Error e) {
+            // a stack or heap exhausted (or a library gone wrong) on this host: it fails, the others go on
+            return HostAudit.unreachable(host.name(), Crash.describe(e));
         } finally {
             closeQuietly(shell);
         }

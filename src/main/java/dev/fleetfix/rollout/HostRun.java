@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Crash;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
@@ -167,6 +168,10 @@ final class HostRun {
                 } catch (Retrier.Exhausted e) {
                     attempts = e.attempts();
                     result = failure(e.error(), attempts);
+                } catch (Error e) {
+                    // a stack or heap exhausted (or a library gone wrong) in this step: this host fails, the run goes
+                    // on
+                    result = StepResult.failed(Crash.describe(e));
                 }
             }
             state.learn(result.facts());

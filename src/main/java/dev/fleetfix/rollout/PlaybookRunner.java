@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Sleeper;
@@ -161,11 +162,18 @@ public final class PlaybookRunner {
                     options.check(),
                     pollInterval,
                     control));
-            for (PlannedPlay play : plan.plays()) {
-                Optional<RunSummary> stopped = runPlay(play, hostRun);
-                if (stopped.isPresent()) {
-                    return stopped.get();
+            try {
+                for (PlannedPlay play : plan.plays()) {
+                    Optional<RunSummary> stopped = runPlay(play, hostRun);
+                    if (stopped.isPresent()) {
+                        return stopped.get();
+                    }
                 }
+            } catch (RuntimeException | Error e) {
+                // a bug outside any host's run: the run still ends, so its recap, reports and journal
+                // say how far it got, and then the error is reported as the bug it is
+                end(RunOutcome.HALTED, Crash.describe(e));
+                throw e;
             }
             if (closedNow.isPresent()) {
                 // Check mode forecasts the run as it would go inside the window; now it would be refused.
@@ -263,13 +271,27 @@ public final class PlaybookRunner {
                         if (control.stopRequested().isPresent() || windowClosed(play) || failures.breakerOpen()) {
                             return HostOutcome.UNTOUCHED;
                         }
-                        return hostRun.run(
-                                name, host, play.stepsByHost().get(host.name()), states.get(host.name()), controls);
+                        try {
+                            return hostRun.run(
+                                    name, host, play.stepsByHost().get(host.name()), states.get(host.name()), controls);
+                        } catch (RuntimeException | Error e) {
+                            // one host's crash, whatever threw it, is that host's failure: the others
+                            // go on, and the run still ends with its recap, reports and journal
+                            events.on(new HostFinished(
+                                    clock.instant(),
+                                    name,
+                                    host.name(),
+                                    HostOutcome.FAILED,
+                                    Crash.describe(e),
+                                    Duration.ZERO,
+                                    Map.of()));
+                            return HostOutcome.FAILED;
+                        }
                     });
             List<HostOutcome> results = new ArrayList<>();
             for (Forks.Outcome<Host, HostOutcome> o : ran) {
                 if (o.error().isPresent()) {
-                    // a bug, not a host failure (HostRun turns those into outcomes): end the run
+                    // not reached: the task above turns whatever a host run throws into that host's failure
                     throw o.error().get();
                 }
                 results.add(o.value().orElseThrow());

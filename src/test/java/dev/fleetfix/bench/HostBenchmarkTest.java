@@ -278,4 +278,22 @@ class HostBenchmarkTest {
         }
         return 100_000;
     }
+
+    /** Issue 31, item 4: a crash on one host (a StackOverflowError here) ended the whole benchmark run. */
+    @Test
+    void aHostWhoseConnectionCrashesFailsAloneAndTheNextIsMeasured() {
+        Host crashing = dev.fleetfix.fake.TestHosts.local("crashing", false);
+        HostBenchmark bench = over(h -> {
+            if (h.name().equals("crashing")) {
+                throw new StackOverflowError();
+            }
+            return target;
+        });
+
+        List<HostBenchmark.Outcome> outcomes = bench.run(List.of(crashing, host), plan(2));
+
+        assertThat(outcomes.get(0).failure()).hasValue("internal error: StackOverflowError");
+        assertThat(outcomes.get(1).failure()).isEmpty();
+        assertThat(outcomes.get(1).rounds()).hasSize(2);
+    }
 }

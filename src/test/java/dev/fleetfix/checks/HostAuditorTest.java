@@ -6,6 +6,7 @@ import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.TransportException;
@@ -307,5 +308,24 @@ class HostAuditorTest {
         List<HostAudit> audits = fleet.audit(hosts);
 
         assertThat(audits).extracting(HostAudit::verdict).containsExactly(HostVerdict.OK, HostVerdict.OK);
+    }
+
+    /** Issue 31, item 4: a crash on one host (Jedis out of stack on a hostile reply) ended the whole audit. */
+    @Test
+    void aHostWhoseAuditCrashesIsUnreachableWithTheCrashAndTheOthersAreAudited() {
+        List<Host> hosts = List.of(TestHosts.lab("lab-1", "127.0.0.11"), TestHosts.lab("lab-2", "127.0.0.12"));
+        RedisConnector redis = (host, timeout) -> {
+            if (host.name().equals("lab-1")) {
+                throw new StackOverflowError();
+            }
+            return FakeRedis.redis7().connect(host, timeout);
+        };
+        FleetAuditor fleet = new FleetAuditor(
+                auditor, host -> printing(host.name(), FactOutput.debian12().text()), redis, 1);
+
+        List<HostAudit> audits = fleet.audit(hosts);
+
+        assertThat(audits).extracting(HostAudit::verdict).containsExactly(HostVerdict.UNREACHABLE, HostVerdict.OK);
+        assertThat(audits.get(0).findings().get(0).text()).isEqualTo("internal error: StackOverflowError");
     }
 }

@@ -46,6 +46,7 @@ public final class FakeHost {
     private volatile boolean restartBreaksRedis;
     private volatile boolean transientAlways;
     private volatile Predicate<String> timeOut = s -> false;
+    private volatile Predicate<String> crash = s -> false;
     private volatile Map<String, Object> vars = Map.of("redis_service", "redis-server");
 
     public FakeHost(String name, Path dir) {
@@ -253,6 +254,14 @@ public final class FakeHost {
         timeOut = which;
     }
 
+    /**
+     * Scripts matching this throw a {@link StackOverflowError}, as a library does that parses what a
+     * hostile peer sent by recursion.
+     */
+    public void crashOn(Predicate<String> which) {
+        crash = which;
+    }
+
     /** Every command throws a transient TransportException: the host is gone. */
     public void failTransientlyAlways() {
         transientAlways = true;
@@ -278,6 +287,9 @@ public final class FakeHost {
         String script = command.script();
         if (transientAlways) {
             throw new TransportException(name, TransportException.Kind.TIMEOUT, "timed out (fake)", null);
+        }
+        if (crash.test(script)) {
+            throw new StackOverflowError();
         }
         if (timeOut.test(script)) {
             throw TransportException.afterSending(

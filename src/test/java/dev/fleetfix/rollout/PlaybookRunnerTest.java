@@ -277,4 +277,23 @@ class PlaybookRunnerTest {
         assertThat(h.events.get(0)).isInstanceOf(RunStarted.class);
         assertThat(h.events.get(h.events.size() - 1)).isInstanceOf(RunEnded.class);
     }
+
+    /** Issue 31, item 4: one host's crash (a StackOverflowError here) ended the whole run, with no run end. */
+    @Test
+    void aHostWhoseStepCrashesFailsAloneAndTheRunEnds() throws Exception {
+        Harness h = new Harness(dir, "r1", "r2", "r3");
+        h.host("r2").crashOn(s -> s.startsWith("echo never"));
+        RunSummary summary = h.run(
+                "- hosts: all\n  max_fail_percentage: 100\n  steps:\n    - thp: {}\n    - persist_thp: {method: auto}\n");
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HOSTS_FAILED);
+        assertThat(summary.failed()).containsExactly("r2");
+        assertThat(summary.done()).containsExactly("r1", "r3");
+        assertThat(h.result("r2", "thp").message()).isEqualTo("internal error: StackOverflowError");
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .filteredOn(f -> f.host().equals("r2"))
+                .singleElement()
+                .satisfies(f -> assertThat(f.reason()).isEqualTo("thp: internal error: StackOverflowError"));
+        assertThat(h.events.get(h.events.size() - 1)).isInstanceOf(RunEnded.class);
+        assertThat(h.host("r3").thp("enabled")).isEqualTo("never");
+    }
 }

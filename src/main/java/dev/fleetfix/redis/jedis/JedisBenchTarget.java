@@ -27,7 +27,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -60,7 +59,7 @@ public final class JedisBenchTarget implements BenchTarget {
         this.address = address;
         this.config = config;
         this.admin = call(() -> {
-            Jedis jedis = new Jedis(address, config);
+            Jedis jedis = new Jedis(BoundedSocket.factory(address, config), config);
             jedis.ping();
             return jedis;
         });
@@ -101,7 +100,7 @@ public final class JedisBenchTarget implements BenchTarget {
 
     @Override
     public BenchConnection connect() {
-        Jedis jedis = call(() -> new Jedis(address, config));
+        Jedis jedis = call(() -> new Jedis(BoundedSocket.factory(address, config), config));
         return new Connection(jedis);
     }
 
@@ -112,11 +111,11 @@ public final class JedisBenchTarget implements BenchTarget {
     }
 
     /**
-     * Jedis's own sockets, then TCP_NODELAY set as asked: Jedis always turns it on, and a client
+     * Jedis's own sockets with their replies bounded, then TCP_NODELAY set as asked: Jedis always turns it on, and a client
      * that leaves Nagle's algorithm on is what the seeds' rumour is about.
      */
     static JedisSocketFactory socketFactory(HostAndPort address, JedisClientConfig config, boolean tcpNoDelay) {
-        DefaultJedisSocketFactory plain = new DefaultJedisSocketFactory(address, config);
+        JedisSocketFactory plain = BoundedSocket.factory(address, config);
         return () -> {
             Socket socket = plain.createSocket();
             try {

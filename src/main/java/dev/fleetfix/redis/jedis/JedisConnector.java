@@ -18,7 +18,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * Connects to a host's Redis with Jedis, as its {@link RedisEndpoint} says: address, port, TLS, the
  * ACL user ({@code redis_user}), and a password read at connect time from an env var, a file or the
  * inventory. The connect and socket
- * timeouts are both the given timeout. The connection is opened (and authenticated) here, so an
+ * timeouts are both the given timeout; a reply over {@link ReplyLimits} fails as a hostile one. The connection is opened (and authenticated) here, so an
  * unreachable Redis fails at {@link #connect} with a message naming host and endpoint.
  */
 public final class JedisConnector implements RedisConnector {
@@ -50,7 +50,9 @@ public final class JedisConnector implements RedisConnector {
         endpoint.auth().user().ifPresent(config::user);
         Jedis jedis = null;
         try {
-            jedis = new Jedis(new HostAndPort(endpoint.address(), endpoint.port()), config.build());
+            DefaultJedisClientConfig built = config.build();
+            HostAndPort address = new HostAndPort(endpoint.address(), endpoint.port());
+            jedis = new Jedis(BoundedSocket.factory(address, built), built);
             jedis.connect();
             return new JedisRedisNode(host.name(), where, timeout, jedis);
         } catch (JedisException e) {

@@ -83,6 +83,9 @@ final class JedisErrors {
             }
         }
         for (Throwable t : causes(e)) {
+            if (t instanceof HostileReplyException) {
+                return t.getMessage();
+            }
             if (t instanceof ConnectException) {
                 return "connection refused";
             }
