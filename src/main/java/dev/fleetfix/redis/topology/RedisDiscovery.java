@@ -1,5 +1,6 @@
 package dev.fleetfix.redis.topology;
 
+import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
@@ -70,6 +71,9 @@ public final class RedisDiscovery implements TopologyDiscovery {
             return NodeState.fromInfo(host.name(), replication);
         } catch (RedisException e) {
             return NodeState.unreachable(host.name(), e.getMessage());
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // one host's crash (a library's bug, an exhausted stack) leaves its role unknown, never the others'
+            return NodeState.unreachable(host.name(), Crash.describe(e));
         }
     }
 
