@@ -28,6 +28,12 @@ final class RunOptionsMixin {
     Path resume;
 
     @Option(
+            names = "--force",
+            description = "With --resume: resume even though the playbook or the inventory changed since the run"
+                    + " started (without it, that is refused, naming what changed).")
+    boolean force;
+
+    @Option(
             names = "--lock-stale-after",
             paramLabel = "DURATION",
             defaultValue = "2h",

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -117,10 +118,26 @@ public final class ApplyService {
         try (RunJournal journal = new RunJournal(dir)) {
             try {
                 RunPlan plan = plan(request);
+                RunInputs inputs = RunInputs.read(
+                        request.playbook(),
+                        request.inventoryFile()
+                                .or(() -> request.inventory().source())
+                                .map(Path::toString));
+                if (request.resume().isPresent()) {
+                    request.resume()
+                            .get()
+                            .checkUnchanged(inputs)
+                            .forEach(change ->
+                                    warnings.accept("--force: resuming although " + change + " since the run started"));
+                }
                 journal.invocation(runId, request.playbook(), request.inventoryFile(), request.limit());
+                journal.inputs(inputs);
+                Optional<String> id = Optional.of(runId);
                 RunControl control = new RunControl(
+                        id,
                         Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
-                        request.resume().map(r -> r.journal().done()).orElse(Set.of()));
+                        request.resume().map(r -> r.journal().done()).orElse(Set.of()),
+                        request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
                 return stoppedBySignal(control, () -> {
                     RunSummary summary = run(request, plan, RunListener.all(List.of(listener, journal)), control);
                     ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));

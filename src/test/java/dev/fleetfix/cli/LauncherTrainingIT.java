@@ -233,8 +233,11 @@ class LauncherTrainingIT {
 
     /** What this test runs as: the launcher must treat a file of another uid as someone else's. */
     private static void runningAsRoot() {
-        ProgramRun id = ProgramRun.of(Path.of("."), env -> {}, List.of("id", "-u")).expectSuccess();
-        assertThat(id.stdout().strip()).as("these tests run as root, as sudo with HOME kept does").isEqualTo("0");
+        ProgramRun id =
+                ProgramRun.of(Path.of("."), env -> {}, List.of("id", "-u")).expectSuccess();
+        assertThat(id.stdout().strip())
+                .as("these tests run as root, as sudo with HOME kept does")
+                .isEqualTo("0");
     }
 
     private void assertRanWithoutAnArchive(ProgramRun run, String refused) throws IOException {
@@ -254,7 +257,9 @@ class LauncherTrainingIT {
     void theBundleRunAsRootWithAnotherUsersHomeNeitherMakesNorMapsAnArchiveThere() throws IOException {
         runningAsRoot();
         Path home = unpackedBundle();
-        Path alice = Files.createDirectories(dir.resolve("alice/.cache/fleetfix")).getParent().getParent();
+        Path alice = Files.createDirectories(dir.resolve("alice/.cache/fleetfix"))
+                .getParent()
+                .getParent();
         giveToNobody(alice);
         List<String> before = filesUnder(alice);
 
