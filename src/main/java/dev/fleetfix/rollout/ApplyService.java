@@ -117,19 +117,17 @@ public final class ApplyService {
                 .orElseGet(() -> request.runsHome().resolve(runId));
         try (RunJournal journal = new RunJournal(dir)) {
             try {
-                RunPlan plan = plan(request);
-                RunInputs inputs = RunInputs.read(
-                        request.playbook(),
-                        request.inventoryFile()
-                                .or(() -> request.inventory().source())
-                                .map(Path::toString));
-                if (request.resume().isPresent()) {
-                    request.resume()
-                            .get()
-                            .checkUnchanged(inputs)
+                // a resume of a changed plan is refused before the plan reads any host's replication; a new run
+                // reads its files after the plan, whose errors name file and line
+                Optional<RunInputs> resumed = request.resume().map(r -> {
+                    RunInputs now = inputs(request);
+                    r.checkUnchanged(now)
                             .forEach(change ->
                                     warnings.accept("--force: resuming although " + change + " since the run started"));
-                }
+                    return now;
+                });
+                RunPlan plan = plan(request);
+                RunInputs inputs = resumed.orElseGet(() -> inputs(request));
                 journal.invocation(runId, request.playbook(), request.inventoryFile(), request.limit());
                 journal.inputs(inputs);
                 Optional<String> id = Optional.of(runId);
@@ -149,6 +147,12 @@ public final class ApplyService {
                 throw e;
             }
         }
+    }
+
+    private static RunInputs inputs(ApplyRequest request) {
+        return RunInputs.read(
+                request.playbook(),
+                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString));
     }
 
     /**
