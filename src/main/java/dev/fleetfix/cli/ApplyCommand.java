@@ -73,7 +73,12 @@ final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        Optional<ApplyRequest.Resume> resumed = Optional.ofNullable(run.resume).map(ApplyRequest.Resume::read);
+        if (run.force && run.resume == null) {
+            throw new InputException("--force: only with --resume DIR (it resumes a run whose playbook or inventory"
+                    + " changed since it started)");
+        }
+        Optional<ApplyRequest.Resume> resumed =
+                Optional.ofNullable(run.resume).map(dir -> ApplyRequest.Resume.read(dir, run.force));
         Optional<Path> book = Optional.ofNullable(playbook);
         if (resumed.isPresent()) {
             book = resumed.get().playbook(book);

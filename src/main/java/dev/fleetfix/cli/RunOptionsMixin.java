@@ -28,6 +28,12 @@ final class RunOptionsMixin {
     Path resume;
 
     @Option(
+            names = "--force",
+            description = "With --resume: resume even though the playbook or the inventory changed since the run"
+                    + " started (without it, that is refused, naming what changed).")
+    boolean force;
+
+    @Option(
             names = "--lock-stale-after",
             paramLabel = "DURATION",
             defaultValue = "2h",
@@ -35,7 +41,15 @@ final class RunOptionsMixin {
             description = "Report a host lock older than this as stale (never taken over). Default: ${DEFAULT-VALUE}.")
     Duration lockStaleAfter;
 
-    @Option(names = "--check", description = "Read everything, change nothing; report what would change.")
+    // Check mode runs the guards as they are: the only way to know whether apply would skip a command is to ask the
+    // host. Ansible runs its check_mode: false tasks too; the help says so, so that no one reads --check as "runs
+    // nothing on the hosts".
+    @Option(
+            names = "--check",
+            description = "Change nothing; report what would change. It still runs commands on the hosts, as apply"
+                    + " would, to know what apply would do or skip: the facts script (as root with become) and"
+                    + " every 'command' step's guards, its 'creates:' test and its 'unless:' command as written"
+                    + " (as the SSH user; as Ansible runs its check_mode: false tasks). Write guards that only read.")
     boolean check;
 
     @Option(names = "--diff", description = "Show unified diffs of the files edited (or, with --check, to edit).")

@@ -57,20 +57,56 @@ public record ApplyRequest(
      *
      * @param dir the run's journal dir
      * @param journal what its journal says
+     * @param force resume even when the playbook or the inventory changed since the run started
+     *     ({@code --force})
      */
-    public record Resume(Path dir, RunJournal.Resumable journal) {
+    public record Resume(Path dir, RunJournal.Resumable journal, boolean force) {
         public Resume {
             Objects.requireNonNull(dir, "dir");
             Objects.requireNonNull(journal, "journal");
         }
 
+        public Resume(Path dir, RunJournal.Resumable journal) {
+            this(dir, journal, false);
+        }
+
         /** @throws InputException when DIR holds no readable journal */
         public static Resume read(Path dir) {
+            return read(dir, false);
+        }
+
+        /** @throws InputException when DIR holds no readable journal */
+        public static Resume read(Path dir, boolean force) {
             try {
-                return new Resume(dir, RunJournal.read(dir));
+                return new Resume(dir, RunJournal.read(dir), force);
             } catch (IllegalArgumentException e) {
                 throw new InputException("--resume: " + e.getMessage());
             }
+        }
+
+        /**
+         * What changed in the playbook and inventory files since the journaled run read them; empty when
+         * nothing did, or the journal predates the digests.
+         */
+        public List<String> changes(RunInputs now) {
+            return journal.inputs().map(now::changesSince).orElse(List.of());
+        }
+
+        /**
+         * Refuses to resume a run whose playbook or inventory changed since it started, naming what did,
+         * unless forced: the hosts done then were done by another plan than the one this run would run.
+         *
+         * @return what changed, when forced (for a warning); empty when nothing did
+         * @throws InputException when something changed and the resume is not forced
+         */
+        public List<String> checkUnchanged(RunInputs now) {
+            List<String> changes = changes(now);
+            if (!changes.isEmpty() && !force) {
+                throw new InputException("--resume " + dir + ": " + String.join("; ", changes)
+                        + " since the run started: the hosts it did were done by another plan than this one;"
+                        + " start a new run, or add --force to resume anyway");
+            }
+            return changes;
         }
 
         /**

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -116,11 +117,25 @@ public final class ApplyService {
                 .orElseGet(() -> request.runsHome().resolve(runId));
         try (RunJournal journal = new RunJournal(dir)) {
             try {
+                // a resume of a changed plan is refused before the plan reads any host's replication; a new run
+                // reads its files after the plan, whose errors name file and line
+                Optional<RunInputs> resumed = request.resume().map(r -> {
+                    RunInputs now = inputs(request);
+                    r.checkUnchanged(now)
+                            .forEach(change ->
+                                    warnings.accept("--force: resuming although " + change + " since the run started"));
+                    return now;
+                });
                 RunPlan plan = plan(request);
+                RunInputs inputs = resumed.orElseGet(() -> inputs(request));
                 journal.invocation(runId, request.playbook(), request.inventoryFile(), request.limit());
+                journal.inputs(inputs);
+                Optional<String> id = Optional.of(runId);
                 RunControl control = new RunControl(
+                        id,
                         Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
-                        request.resume().map(r -> r.journal().done()).orElse(Set.of()));
+                        request.resume().map(r -> r.journal().done()).orElse(Set.of()),
+                        request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
                 return stoppedBySignal(control, () -> {
                     RunSummary summary = run(request, plan, RunListener.all(List.of(listener, journal)), control);
                     ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));
@@ -132,6 +147,12 @@ public final class ApplyService {
                 throw e;
             }
         }
+    }
+
+    private static RunInputs inputs(ApplyRequest request) {
+        return RunInputs.read(
+                request.playbook(),
+                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.fleetfix.rollout;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -51,6 +52,7 @@ public final class RunControl {
     private final Optional<String> runId;
     private final Optional<LockOwner> lock;
     private final Set<String> done;
+    private final Map<String, JournaledBenchmark> befores;
     private final AtomicReference<String> stop = new AtomicReference<>();
 
     /**
@@ -60,9 +62,22 @@ public final class RunControl {
      * @param done "play\nhost" pairs a previous run finished (from its journal): skipped
      */
     public RunControl(Optional<String> runId, Optional<LockOwner> lock, Set<String> done) {
+        this(runId, lock, done, Map.of());
+    }
+
+    /**
+     * @param befores the before benchmarks the resumed run's journal holds, by {@link
+     *     JournaledBenchmark#key()}: replayed, not measured again
+     */
+    public RunControl(
+            Optional<String> runId,
+            Optional<LockOwner> lock,
+            Set<String> done,
+            Map<String, JournaledBenchmark> befores) {
         this.runId = Objects.requireNonNull(runId, "runId");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.done = Set.copyOf(done);
+        this.befores = Map.copyOf(befores);
         if (lock.isPresent() && !runId.equals(Optional.of(lock.get().runId()))) {
             throw new IllegalArgumentException(
                     "lock: run id " + lock.get().runId() + " is not the run's id " + runId.orElse("(none)"));
@@ -90,6 +105,11 @@ public final class RunControl {
     /** Whether a previous run of this journal finished {@code host} in {@code play}. */
     public boolean doneBefore(String play, String host) {
         return done.contains(key(play, host));
+    }
+
+    /** The before benchmark the resumed run measured at this step of this play on this host, if any. */
+    public Optional<JournaledBenchmark> journaledBefore(String play, String host, int index, String step, String type) {
+        return Optional.ofNullable(befores.get(JournaledBenchmark.key(play, host, index, step, type)));
     }
 
     public static String key(String play, String host) {

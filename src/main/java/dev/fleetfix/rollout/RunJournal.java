@@ -2,6 +2,7 @@ package dev.fleetfix.rollout;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,7 @@ import dev.fleetfix.rollout.event.RunEnded;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunStarted;
+import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
@@ -27,8 +29,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -38,6 +42,12 @@ import java.util.Set;
  * end per play (done, failed, unreachable), halts and the end. {@code fleetfix apply --resume DIR}
  * reads it back: hosts journaled done in a play are skipped in that play. A resumed run appends to
  * the same journal.
+ *
+ * <p>Each run (a resumed one too) also records the digests of the playbook and inventory files it
+ * read ({@code inputs}), so that a resume can refuse a plan that changed since; and each host's
+ * {@code before} benchmark when its step ends ({@code benchmark_before}), so that a host resumed
+ * after it is compared with what was measured before the change, not with a second measurement of
+ * an already changed host. Both are record kinds of their own: a journal without them still reads.
  *
  * <p>The journal is opened when the run is set up, before any host is touched, and held with an
  * exclusive lock until {@link #close()}: a second run pointed at the same directory (same
@@ -180,6 +190,18 @@ public final class RunJournal implements RunListener, AutoCloseable {
         } else if (event instanceof RunEnded e) {
             line = new RunEndedLine(
                     at, "run_ended", e.summary().outcome().name(), e.summary().reason());
+        } else if (event instanceof StepFinished e
+                && JournaledBenchmark.isBeforeSide(e.result().benchmarks())) {
+            line = new BenchmarkBeforeLine(
+                    at,
+                    "benchmark_before",
+                    e.play(),
+                    e.host(),
+                    e.index(),
+                    e.step(),
+                    e.type(),
+                    e.result().facts(),
+                    JournaledBenchmark.toJson(e.result().benchmarks()));
         } else {
             return;
         }
@@ -206,6 +228,24 @@ public final class RunJournal implements RunListener, AutoCloseable {
     @JsonPropertyOrder({"at", "event", "outcome", "reason"})
     record RunEndedLine(String at, String event, String outcome, String reason) {}
 
+    @JsonPropertyOrder({"event", "playbook_sha256", "inventory_sha256"})
+    record InputsLine(
+            String event,
+            @JsonProperty("playbook_sha256") Map<String, String> playbookSha256,
+            @JsonProperty("inventory_sha256") Map<String, String> inventorySha256) {}
+
+    @JsonPropertyOrder({"at", "event", "play", "host", "index", "step", "type", "facts", "runs"})
+    record BenchmarkBeforeLine(
+            String at,
+            String event,
+            String play,
+            String host,
+            int index,
+            String step,
+            String type,
+            Map<String, String> facts,
+            JsonNode runs) {}
+
     private synchronized void append(Object line) {
         written = true;
         try {
@@ -231,9 +271,18 @@ public final class RunJournal implements RunListener, AutoCloseable {
                 limit.orElse(null)));
     }
 
+    /** Records the digests of the playbook and inventory files this run read, before any host is touched. */
+    public void inputs(RunInputs inputs) {
+        append(new InputsLine("inputs", inputs.playbook(), inputs.inventory()));
+    }
+
     /**
      * What a journal says: how the run was asked for, the (play, host) pairs it finished, and how
      * its last run ended.
+     *
+     * @param inputs the digests of the playbook and inventory files the last run read; empty in a
+     *     journal written before fleetfix kept them
+     * @param befores the before benchmarks measured, by {@link JournaledBenchmark#key}
      */
     public record Resumable(
             Optional<String> playbook,
@@ -241,10 +290,13 @@ public final class RunJournal implements RunListener, AutoCloseable {
             Optional<String> limit,
             Set<String> done,
             Optional<String> lastOutcome,
-            Set<String> runs) {
+            Set<String> runs,
+            Optional<RunInputs> inputs,
+            Map<String, JournaledBenchmark> befores) {
         public Resumable {
             done = Set.copyOf(done);
             runs = Set.copyOf(runs);
+            befores = Map.copyOf(befores);
         }
     }
 
@@ -266,6 +318,9 @@ public final class RunJournal implements RunListener, AutoCloseable {
         Optional<String> outcome = Optional.empty();
         Set<String> done = new LinkedHashSet<>();
         Set<String> runs = new LinkedHashSet<>();
+        Optional<RunInputs> inputs = Optional.empty();
+        Map<String, JournaledBenchmark> befores = new LinkedHashMap<>();
+        String lastRun = null;
         int n = 0;
         for (String text : lines) {
             n++;
@@ -289,6 +344,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
             switch (line.event() == null ? "" : line.event()) {
                 case "apply" -> {
                     Optional.ofNullable(line.run()).ifPresent(runs::add);
+                    lastRun = line.run();
                     String book = line.playbook() == null ? "" : line.playbook();
                     playbook = playbook.or(() -> Optional.of(book));
                     inventory = inventory.or(() -> Optional.ofNullable(line.inventory()));
@@ -303,10 +359,18 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     }
                 }
                 case "run_ended" -> outcome = Optional.of(orEmpty(line.outcome()));
+                case "inputs" -> {
+                    if (line.playbookSha256() != null && line.inventorySha256() != null) {
+                        inputs = Optional.of(new RunInputs(line.playbookSha256(), line.inventorySha256()));
+                    }
+                }
+                case "benchmark_before" -> JournaledBenchmark.fromJournal(line, lastRun)
+                        // the first measurement stands: a resumed run replays it, it does not measure again
+                        .ifPresent(b -> befores.putIfAbsent(b.key(), b));
                 default -> {}
             }
         }
-        return new Resumable(playbook, inventory, limit, done, outcome, runs);
+        return new Resumable(playbook, inventory, limit, done, outcome, runs, inputs, befores);
     }
 
     private static String orEmpty(String text) {
@@ -316,6 +380,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
     /** Any journal line, as read back: the fields resuming needs. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Line(
+            String at,
             String event,
             String run,
             String playbook,
@@ -323,5 +388,12 @@ public final class RunJournal implements RunListener, AutoCloseable {
             String limit,
             String play,
             String host,
-            String outcome) {}
+            String outcome,
+            @JsonProperty("playbook_sha256") Map<String, String> playbookSha256,
+            @JsonProperty("inventory_sha256") Map<String, String> inventorySha256,
+            Integer index,
+            String step,
+            String type,
+            Map<String, String> facts,
+            JsonNode runs) {}
 }

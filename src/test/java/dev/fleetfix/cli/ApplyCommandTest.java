@@ -201,6 +201,80 @@ class ApplyCommandTest {
         assertThat(run.exitCode()).as(run.toString()).isZero();
     }
 
+    /** A run halted at r2 (its restart fails), r1 done and r3 untouched, journaled in {@code runDir}. */
+    private void haltedAtR2(Path runDir) {
+        hosts.get("r2").failRestarts();
+        CliRun first = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
+        assertThat(first.exitCode()).as(first.toString()).isEqualTo(ExitCode.FINDINGS);
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+        hosts.get("r2").delete("/fail-restart");
+    }
+
+    @Test
+    void aResumeRefusesAPlaybookThatChangedSinceTheRunStartedAndGoesOnWithForce() throws Exception {
+        Path runDir = dir.resolve("run");
+        haltedAtR2(runDir);
+        Files.writeString(playbook, Files.readString(playbook).replace("timeout: 10s", "timeout: 20s"));
+
+        CliRun refused = apply("--resume", runDir.toString(), "--no-color");
+
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr())
+                .as(refused.toString())
+                .contains("--resume " + runDir + ": the playbook " + playbook.toAbsolutePath() + " changed since the"
+                        + " run started")
+                .contains("add --force to resume anyway");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+
+        CliRun forced = apply("--resume", runDir.toString(), "--force", "--no-color");
+
+        assertThat(forced.exitCode()).as(forced.toString()).isEqualTo(ExitCode.OK);
+        assertThat(forced.stderr())
+                .contains("--force: resuming although the playbook " + playbook.toAbsolutePath() + " changed");
+        assertThat(hosts.get("r3").thp("enabled")).isEqualTo("never");
+        // what the forced run read is what a later resume compares with
+        CliRun again = apply("--resume", runDir.toString(), "--no-color");
+        assertThat(again.exitCode()).as(again.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void aResumeRefusesAnInventoryThatChangedSinceTheRunStartedNamingTheFile() throws Exception {
+        Path runDir = dir.resolve("run");
+        haltedAtR2(runDir);
+        Path vars = Files.createDirectories(dir.resolve("group_vars")).resolve("redis.yaml");
+        Files.writeString(vars, "redis_port: 6380\n");
+
+        CliRun refused = apply("--resume", runDir.toString(), "--no-color");
+
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr()).contains("inventory file " + vars.toAbsolutePath() + " added since the run");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+
+        Files.delete(vars);
+        Files.writeString(inventory, Files.readString(inventory).replace("r3: {", "r3: {redis_port: 6380, "));
+        refused = apply("--resume", runDir.toString(), "--no-color");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr())
+                .contains("inventory file " + inventory.toAbsolutePath() + " changed since the run");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+    }
+
+    @Test
+    void anUnchangedResumeGoesOnAndForceWithoutResumeIsRefused() throws Exception {
+        Path runDir = dir.resolve("run");
+        haltedAtR2(runDir);
+
+        CliRun alone = apply(playbook.toString(), "-i", inventory.toString(), "--force");
+        assertThat(alone.exitCode()).as(alone.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(alone.stderr()).contains("--force: only with --resume DIR");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+
+        CliRun resumed = apply("--resume", runDir.toString(), "--no-color");
+        assertThat(resumed.exitCode()).as(resumed.toString()).isEqualTo(ExitCode.OK);
+        assertThat(resumed.stderr()).doesNotContain("--force");
+        assertThat(hosts.get("r3").thp("enabled")).isEqualTo("never");
+    }
+
     @Test
     void theJournalTheReportAndTheLocksCarryOneRunId() throws Exception {
         Path reports = dir.resolve("reports");

@@ -9,6 +9,7 @@ import dev.fleetfix.lab.LabThp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,5 +107,97 @@ class BenchmarkStepIT {
         assertThat(run.stdout())
                 .containsPattern(
                         "benchmark thp \\S+: within noise on 2 hosts \\(0 improved, 0 regressed, 2 within noise");
+    }
+
+    @Test
+    void aRunKilledAfterItsBeforeBenchmarkResumesOnlyOnTheSamePlanAndComparesWithTheJournaledBeforeSide()
+            throws Exception {
+        // the first host (lab-1) waits in its second step until this test lets it go, so the kill falls after its
+        // before benchmark was journaled and before its after benchmark
+        String gate = "/run/fleetfix-it-go";
+        for (String host : HOSTS) {
+            fleet.rootExec(host, "rm -f " + gate);
+        }
+        Path playbook = Files.writeString(
+                dir.resolve("killed.yaml"),
+                PLAYBOOK.replace(
+                        "    - thp: {enabled: never, defrag: never}\n",
+                        "    - command: {cmd: \"test -e " + gate + " || sleep 300\", changed_when: \"false\","
+                                + " timeout: 330s}\n"
+                                + "    - thp: {enabled: never, defrag: never}\n"));
+        Path runDir = dir.resolve("run");
+        Path journal = runDir.resolve("journal.jsonl");
+        Path firstOut = dir.resolve("first.out");
+        Process first = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        Path.of("target/fleetfix.jar").toAbsolutePath().toString(),
+                        "apply",
+                        playbook.toString(),
+                        "-i",
+                        fleet.inventoryFile().toString(),
+                        "--no-color",
+                        "--run-dir",
+                        runDir.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(firstOut.toFile())
+                .start();
+        try {
+            LabData.await(
+                    () -> {
+                        try {
+                            return Files.exists(journal)
+                                    && Files.readString(journal).contains("\"event\":\"benchmark_before\"");
+                        } catch (java.io.IOException e) {
+                            return false;
+                        }
+                    },
+                    180_000);
+        } finally {
+            first.destroyForcibly(); // SIGKILL: no ending, no run_ended, lab-1's lock left behind
+            first.waitFor(30, TimeUnit.SECONDS);
+        }
+        String killed = Files.readString(firstOut);
+        System.out.println("first run, killed\n" + killed);
+        assertThat(Files.readString(journal))
+                .as(killed)
+                .contains("\"event\":\"benchmark_before\"", "\"host\":\"lab-1\"")
+                .doesNotContain("run_ended");
+        for (String host : HOSTS) {
+            fleet.rootExec(host, "touch " + gate);
+        }
+
+        Files.writeString(playbook, Files.readString(playbook) + "# edited after the run started\n");
+        CliRun refused = CliRun.of("apply", "--resume", runDir.toString(), "--no-color");
+        System.out.println(refused);
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr())
+                .as(refused.toString())
+                .contains("--resume " + runDir + ": the playbook " + playbook + " changed since the run started");
+        assertThat(refused.stdout()).as(refused.toString()).doesNotContain("lab-1");
+
+        CliRun forced = CliRun.of("apply", "--resume", runDir.toString(), "--force", "--no-color");
+        System.out.println(forced);
+        assertThat(forced.exitCode()).as(forced.toString()).isZero();
+        assertThat(forced.stderr()).contains("--force: resuming although the playbook " + playbook + " changed");
+        assertThat(forced.stdout())
+                .as(forced.toString())
+                // lab-1's before side is the one measured before the kill, not a second one of a host in mid-change
+                .containsPattern("ok: \\[lab-1] benchmark before: before side from the run journal, measured at \\S+"
+                        + " by run \\S+ \\(3 rounds\\); not measured again")
+                .containsPattern("ok: \\[lab-2] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
+                .containsPattern("ok: \\[lab-1] benchmark after: thp after, (plain|fork-under-load): 3 rounds")
+                .containsPattern("  lab-1 thp \\S+: [a-z ]+ \\(3 vs 3 rounds")
+                .containsPattern("  lab-2 thp \\S+: [a-z ]+ \\(3 vs 3 rounds");
+        for (String host : HOSTS) {
+            assertThat(redisCli(host, "--scan --pattern 'fleetfix:*' | wc -l"))
+                    .as(host + ": fleetfix keys left")
+                    .isEqualTo("0");
+            assertThat(fleet.rootExec(host, "test -e /run/lock/fleetfix.lock && echo locked")
+                            .stdout())
+                    .as(host + ": lock left")
+                    .isEmpty();
+            fleet.rootExec(host, "rm -f " + gate);
+        }
     }
 }

@@ -57,20 +57,33 @@ class LauncherTrainingIT {
     }
 
     private ProgramRun firstStart(Path launcher) {
+        return start(launcher, dir.resolve("home"), List.of("--version"), false).expectSuccess();
+    }
+
+    /**
+     * A start with {@code HOME} at {@code home}. With {@code printFlags}, {@code FLEETFIX_JAVA_OPTS} has the JVM print
+     * its command-line flags first, so that stdout shows whether the launcher gave it {@code -XX:SharedArchiveFile}.
+     */
+    private ProgramRun start(Path launcher, Path home, List<String> args, boolean printFlags) {
+        List<String> command = new ArrayList<>();
+        command.add(launcher.toString());
+        command.addAll(args);
         return ProgramRun.of(
-                        work,
-                        env -> {
-                            env.keySet().removeIf(name -> name.startsWith("ANSIBLE_"));
-                            env.remove("XDG_CACHE_HOME");
-                            env.remove("FLEETFIX_JAVA_OPTS");
-                            env.put("HOME", dir.resolve("home").toString());
-                            env.put("JAVA_HOME", System.getProperty("java.home"));
-                            env.put("PATH", JAVA.getParent() + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
-                            // beats ansible.cfg's: a launcher that kept either would reach the jump host
-                            env.put("ANSIBLE_SSH_ARGS", "-J 127.0.0.1:" + bastion.getLocalPort());
-                        },
-                        List.of(launcher.toString(), "--version"))
-                .expectSuccess();
+                work,
+                env -> {
+                    env.keySet().removeIf(name -> name.startsWith("ANSIBLE_"));
+                    env.remove("XDG_CACHE_HOME");
+                    env.remove("FLEETFIX_JAVA_OPTS");
+                    if (printFlags) {
+                        env.put("FLEETFIX_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+                    }
+                    env.put("HOME", home.toString());
+                    env.put("JAVA_HOME", System.getProperty("java.home"));
+                    env.put("PATH", JAVA.getParent() + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+                    // beats ansible.cfg's: a launcher that kept either would reach the jump host
+                    env.put("ANSIBLE_SSH_ARGS", "-J 127.0.0.1:" + bastion.getLocalPort());
+                },
+                command);
     }
 
     /** The connections the jump host got: queued by the kernel, so they are there once the launcher has ended. */
@@ -118,11 +131,7 @@ class LauncherTrainingIT {
     @Test
     void theBundlesFirstStartTrainsWithoutReachingTheUsersJumpHost() throws IOException {
         String version = version();
-        Path bundle = Path.of("target", "fleetfix-" + version + ".tar.gz").toAbsolutePath();
-        assertThat(bundle).as("mvn package builds the bundle").exists();
-        ProgramRun.of(dir, env -> {}, List.of("tar", "-C", dir.toString(), "-xzf", bundle.toString()))
-                .expectSuccess();
-        Path home = dir.resolve("fleetfix-" + version);
+        Path home = unpackedBundle();
 
         ProgramRun run = firstStart(home.resolve("bin/fleetfix"));
 
@@ -137,9 +146,8 @@ class LauncherTrainingIT {
                 .contains("net.schmizz.sshj.SSHClient ");
     }
 
-    @Test
-    void theRepositorysFirstStartTrainsWithoutReachingTheUsersJumpHost() throws IOException {
-        // a copy of the repository's launcher, with a jar newer than its sources, so it does not build
+    /** A copy of the repository's launcher, with a jar newer than its sources, so it does not build. */
+    private Path repositoryCopy() throws IOException {
         Path repo = Files.createDirectories(dir.resolve("repo"));
         Path launcher = Files.copy(Path.of("fleetfix"), repo.resolve("fleetfix"));
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
@@ -151,6 +159,14 @@ class LauncherTrainingIT {
         Files.setLastModifiedTime(Files.writeString(repo.resolve("pom.xml"), ""), old);
         Files.setLastModifiedTime(Files.createDirectories(repo.resolve("src/main")), old);
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now()));
+        return repo;
+    }
+
+    @Test
+    void theRepositorysFirstStartTrainsWithoutReachingTheUsersJumpHost() throws IOException {
+        Path repo = repositoryCopy();
+        Path launcher = repo.resolve("fleetfix");
+        Path jar = repo.resolve("target/fleetfix.jar");
 
         ProgramRun run = firstStart(launcher);
 
@@ -191,5 +207,118 @@ class LauncherTrainingIT {
 
         assertThat(bastionConnections()).as(run.toString()).isNotEmpty();
         assertThat(run.stdout()).as(run.toString()).contains("jump host 127.0.0.1:" + bastion.getLocalPort());
+    }
+
+    /** The release bundle, unpacked into this test's directory; its home. */
+    private Path unpackedBundle() throws IOException {
+        String version = version();
+        Path bundle = Path.of("target", "fleetfix-" + version + ".tar.gz").toAbsolutePath();
+        assertThat(bundle).as("mvn package builds the bundle").exists();
+        ProgramRun.of(dir, env -> {}, List.of("tar", "-C", dir.toString(), "-xzf", bundle.toString()))
+                .expectSuccess();
+        return dir.resolve("fleetfix-" + version);
+    }
+
+    /** Gives {@code path} and all below it to nobody (65534), as another user's files are. */
+    private static void giveToNobody(Path path) {
+        ProgramRun.of(path.getParent(), env -> {}, List.of("chown", "-R", "65534:65534", path.toString()))
+                .expectSuccess();
+    }
+
+    private static List<String> filesUnder(Path top) throws IOException {
+        try (Stream<Path> files = Files.walk(top)) {
+            return files.map(f -> top.relativize(f).toString()).sorted().toList();
+        }
+    }
+
+    /** What this test runs as: the launcher must treat a file of another uid as someone else's. */
+    private static void runningAsRoot() {
+        ProgramRun id =
+                ProgramRun.of(Path.of("."), env -> {}, List.of("id", "-u")).expectSuccess();
+        assertThat(id.stdout().strip())
+                .as("these tests run as root, as sudo with HOME kept does")
+                .isEqualTo("0");
+    }
+
+    private void assertRanWithoutAnArchive(ProgramRun run, String refused) throws IOException {
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("-XX:+PrintCommandLineFlags")
+                .doesNotContain("SharedArchiveFile")
+                .contains("fleetfix " + version());
+        assertThat(run.stderr())
+                .as(run.toString())
+                .doesNotContain("preparing the start-up archive")
+                .contains("fleetfix: start-up archive not used: " + refused);
+    }
+
+    @Test
+    void theBundleRunAsRootWithAnotherUsersHomeNeitherMakesNorMapsAnArchiveThere() throws IOException {
+        runningAsRoot();
+        Path home = unpackedBundle();
+        Path alice = Files.createDirectories(dir.resolve("alice/.cache/fleetfix"))
+                .getParent()
+                .getParent();
+        giveToNobody(alice);
+        List<String> before = filesUnder(alice);
+
+        ProgramRun run = start(home.resolve("bin/fleetfix"), alice, List.of("-v", "--version"), true);
+
+        assertRanWithoutAnArchive(run, alice.resolve(".cache/fleetfix").toString());
+        assertThat(filesUnder(alice)).as(run.toString()).isEqualTo(before);
+    }
+
+    @Test
+    void theBundleWithItsCacheLinkedToAnotherUsersDirectoryNeitherMakesNorMapsAnArchiveThere() throws IOException {
+        runningAsRoot();
+        Path home = unpackedBundle();
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        giveToNobody(elsewhere);
+        Path cache = Files.createDirectories(dir.resolve("home/.cache"));
+        Files.createSymbolicLink(cache.resolve("fleetfix"), elsewhere);
+
+        ProgramRun run = start(home.resolve("bin/fleetfix"), dir.resolve("home"), List.of("-v", "--version"), true);
+
+        assertRanWithoutAnArchive(run, cache.resolve("fleetfix").toString());
+        assertThat(filesUnder(elsewhere)).as(run.toString()).containsExactly("");
+    }
+
+    @Test
+    void theBundleWithItsOwnCacheMakesTheArchiveAndTheNextStartMapsIt() throws IOException {
+        // the other side of the two tests above: where the cache is the user's, the flags do show the archive
+        Path home = unpackedBundle();
+        firstStart(home.resolve("bin/fleetfix"));
+
+        ProgramRun run = start(home.resolve("bin/fleetfix"), dir.resolve("home"), List.of("-v", "--version"), true);
+
+        assertThat(run.stdout()).as(run.toString()).contains("-XX:SharedArchiveFile=");
+        assertThat(run.stderr()).as(run.toString()).doesNotContain("start-up archive not used");
+    }
+
+    @Test
+    void theRepositoryRunAsRootInAnotherUsersCheckoutNeitherMakesNorMapsAnArchiveThere() throws IOException {
+        runningAsRoot();
+        Path repo = repositoryCopy();
+        giveToNobody(repo);
+        List<String> before = filesUnder(repo);
+
+        ProgramRun run = start(repo.resolve("fleetfix"), dir.resolve("home"), List.of("-v", "--version"), true);
+
+        assertRanWithoutAnArchive(run, repo.resolve("target").toString());
+        assertThat(filesUnder(repo)).as(run.toString()).isEqualTo(before);
+    }
+
+    @Test
+    void bothLaunchersCheckTheCacheWithTheSameCode() throws IOException {
+        String begin = "# --- private cache:";
+        String end = "# --- end of private cache ---";
+        List<String> blocks = new ArrayList<>();
+        for (Path launcher : List.of(Path.of("fleetfix"), Path.of("src/dist/bin/fleetfix"))) {
+            String text = Files.readString(launcher);
+            assertThat(text).as(launcher.toString()).contains(begin, end);
+            blocks.add(text.substring(text.indexOf(begin), text.indexOf(end)));
+        }
+        assertThat(blocks.get(1)).isEqualTo(blocks.get(0));
     }
 }

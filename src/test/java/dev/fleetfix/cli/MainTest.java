@@ -18,6 +18,19 @@ class MainTest {
     }
 
     @Test
+    void checksHelpSaysItStillRunsTheCommandStepsGuardsOnTheHosts() {
+        CliRun run = CliRun.of("apply", "--help").expectExit(ExitCode.OK);
+
+        // one line per option in the help: join the wrapped description back
+        String help = run.stdout().replaceAll("\\s+", " ");
+        assertThat(help)
+                .as(run.toString())
+                .contains("--check Change nothing; report what would change. It still runs commands on the hosts")
+                .contains("'unless:' command as written")
+                .contains("Write guards that only read.");
+    }
+
+    @Test
     void versionNamesTheToolAndTheJava() {
         CliRun run = CliRun.of("--version").expectExit(ExitCode.OK);
 

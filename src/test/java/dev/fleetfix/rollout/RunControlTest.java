@@ -2,8 +2,19 @@ package dev.fleetfix.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.bench.BenchResult;
+import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.ClientCpu;
+import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.bench.Latency;
+import dev.fleetfix.bench.LatencyPoint;
+import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.RedisEvidence;
+import dev.fleetfix.bench.SweepPoint;
+import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.RunOutcome;
@@ -13,7 +24,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -220,5 +236,129 @@ class RunControlTest {
         String line = Files.readString(dir.resolve("run").resolve("journal.jsonl"));
         assertThat(line.length()).isLessThan(5000);
         assertThat(line).contains("dropped ...").contains("\"outcome\":\"FAILED\"");
+    }
+
+    private static BenchRun round(String host, String name, Phase phase, double rps) {
+        Latency latency = new Latency(
+                OptionalDouble.of(0.4),
+                OptionalDouble.empty(),
+                OptionalDouble.of(12.0),
+                Map.of(50.0, 0.3, 99.0, 1.5),
+                List.of(new LatencyPoint(50.0, 0.3), new LatencyPoint(100.0, 12.0)),
+                Optional.of("HISTFAAAA"));
+        BenchResult set = new BenchResult(
+                "SET",
+                rps,
+                OptionalLong.of(1000),
+                latency,
+                List.of(new WindowSample(0.5, 500, 0.3, 0.5, 1.5, 3.0, 4.0, 12.0)),
+                Optional.of(new ClientCpu(0.25, 0.5)));
+        return new BenchRun(host, name, phase, List.of(set))
+                .withEvidence(new RedisEvidence(
+                        Map.of("latest_fork_usec", "812"),
+                        OptionalLong.of(2048),
+                        List.of(new RedisEvidence.LatencyEvent("fork", 1764300000L, 3, 9)),
+                        List.of(new RedisEvidence.LatencySpike(1764300000L, 9)),
+                        List.of("LATENCY: off")));
+    }
+
+    @Test
+    void aBenchmarksRoundsReadBackFromTheJournalAsTheyWereMeasured() throws Exception {
+        BenchRun measured = round("r1", "thp", Phase.BEFORE, 1234.5);
+        BenchRun sweepControl = round("r2", "thp", Phase.BEFORE, 99.0)
+                .at(new SweepPoint(512, Optional.of(false)))
+                .asControlOf("r1", Phase.BEFORE);
+        try (RunJournal journal = new RunJournal(dir.resolve("run"))) {
+            journal.on(new dev.fleetfix.rollout.event.StepFinished(
+                    Instant.parse("2026-11-28T01:30:00Z"),
+                    "p",
+                    "r1",
+                    1,
+                    "benchmark",
+                    "benchmark",
+                    dev.fleetfix.steps.model.StepResult.ok("measured")
+                            .withFacts(Map.of("benchmark.thp.profile", "plain"))
+                            .withBenchmarks(List.of(measured, sweepControl)),
+                    Duration.ofSeconds(3),
+                    1));
+        }
+
+        JournaledBenchmark read = RunJournal.read(dir.resolve("run"))
+                .befores()
+                .values()
+                .iterator()
+                .next();
+
+        assertThat(read.runs()).containsExactly(measured, sweepControl);
+        assertThat(read.facts()).containsEntry("benchmark.thp.profile", "plain");
+        assertThat(read.key()).isEqualTo(JournaledBenchmark.key("p", "r1", 1, "benchmark", "benchmark"));
+    }
+
+    @Test
+    void aResumedHostIsComparedWithTheBeforeSideItsJournalKeptNotWithASecondMeasurement() throws Exception {
+        List<Phase> measured = new ArrayList<>();
+        Harness h = new Harness(dir, "r1");
+        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
+                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan) -> {
+                    measured.add(plan.phase());
+                    return List.of(new HostBenchmark.Outcome(
+                            host,
+                            List.of(round(host.name(), plan.name(), plan.phase(), 1000.0 * measured.size())),
+                            Optional.empty(),
+                            Optional.empty()));
+                })));
+        String play =
+                """
+                - name: bench
+                  hosts: all
+                  steps:
+                    - benchmark: {name: thp, phase: before, profile: plain, rounds: 1}
+                    - thp: {}
+                    - restart_redis: {}
+                    - benchmark: {name: thp, phase: after, profile: plain, rounds: 1}
+                """;
+        h.host("r1").failRestarts();
+        RunJournal journal = new RunJournal(dir.resolve("run"));
+        RunSummary first = h.runWith(play, journal);
+        assertThat(first.failed()).containsExactly("r1");
+        assertThat(measured).containsExactly(Phase.BEFORE);
+
+        // resumed: THP is already off on r1; measuring "before" again would measure the changed host
+        h.host("r1").delete("/fail-restart");
+        h.events.clear();
+        RunJournal.Resumable resumable = RunJournal.read(dir.resolve("run"));
+        h.control(new RunControl(Optional.empty(), Optional.empty(), resumable.done(), resumable.befores()));
+        RunSummary resumed = h.runWith(play, journal);
+        journal.close();
+
+        assertThat(resumed.outcome()).isEqualTo(RunOutcome.OK);
+        assertThat(measured).containsExactly(Phase.BEFORE, Phase.AFTER);
+        assertThat(h.results("r1", "benchmark").get(0).message())
+                .startsWith("before side from the run journal, measured at 2026-11-28T01:30:00Z (1 round)");
+        assertThat(h.events)
+                .filteredOn(e -> e instanceof BenchmarkFinished)
+                .extracting(e -> ((BenchmarkFinished) e).run())
+                .extracting(r -> r.phase() + " " + r.results().get(0).rps())
+                .containsExactly("BEFORE 1000.0", "AFTER 2000.0");
+    }
+
+    @Test
+    void aJournalOfAnEarlierFleetfixWithoutDigestsOrBenchmarksStillResumes() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        Files.writeString(
+                run.resolve("journal.jsonl"),
+                "{\"event\":\"apply\",\"run\":\"r-1\",\"playbook\":\"/p.yaml\"}\n"
+                        + "{\"at\":\"2026-11-28T01:30:00Z\",\"event\":\"host_finished\",\"play\":\"p\","
+                        + "\"host\":\"a\",\"outcome\":\"DONE\",\"reason\":\"\"}\n"
+                        + "{\"at\":\"2026-11-28T01:31:00Z\",\"event\":\"handed_over\",\"play\":\"p\"}\n");
+
+        RunJournal.Resumable r = RunJournal.read(run);
+
+        assertThat(r.done()).containsExactly("p\na");
+        assertThat(r.inputs()).isEmpty();
+        assertThat(r.befores()).isEmpty();
+        Path playbook = Files.writeString(dir.resolve("p.yaml"), "- hosts: all\n");
+        assertThat(new ApplyRequest.Resume(run, r).changes(RunInputs.read(playbook, Optional.empty())))
+                .isEmpty();
     }
 }
