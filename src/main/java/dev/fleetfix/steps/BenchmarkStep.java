@@ -318,6 +318,15 @@ public final class BenchmarkStep implements StepType {
                                             : String.format(Locale.ROOT, "%s %.2fms", m.label(), median));
                 }
             }
+            long errors = rounds.stream()
+                    .flatMap(r -> r.results().stream())
+                    .filter(res -> res.test().equals(test))
+                    .mapToLong(BenchResult::errors)
+                    .sum();
+            if (errors > 0) {
+                text.append(String.format(
+                        Locale.ROOT, " (%,d error replies counted in the rps: these rounds enter no verdict)", errors));
+            }
         }
         return text.toString();
     }
