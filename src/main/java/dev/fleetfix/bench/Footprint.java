@@ -9,15 +9,16 @@ import java.util.OptionalLong;
  * left below {@code maxmemory}. Every figure rounds up: a key costs its dict entry, its robj and
  * the hash table's share (rehashing included), the key name and the value as sds strings in
  * jemalloc's size classes (which round up by as much as a quarter); each connection its client
- * struct and a pipeline's worth of query and reply buffers. {@link SafetyGuard} adds its margin:
- * the estimate of one string key is close to what Redis 7.0 with jemalloc takes (see {@code
- * docs/}), not a bound with room to spare.
+ * struct and a pipeline's worth of query and reply buffers. It lands at or just above what Redis
+ * with jemalloc was measured to take ({@code bench/benchmark-footprint.sh}), so it is an estimate,
+ * not a bound with room to spare: {@link SafetyGuard} adds its margin.
  *
  * @param keys keys the run may create
  * @param bytes bytes it may add to {@code used_memory}, before any margin
  * @param bounded false when the run's growth has no bound that can be known beforehand (LPUSH for a
  *     duration: its lists grow for as long as it runs); {@code bytes} then counts only the rest
- * @param what the estimate in words, for a refusal ("200,000 keys of ~2,688 bytes")
+ * @param what the estimate in words, for a refusal ("200,000 keys of 2,048-byte values, about 509.9 MiB with
+ *     their connections")
  */
 public record Footprint(long keys, long bytes, boolean bounded, String what) {
     /** dictEntry (32 in its size class), robj (16) and up to two hash-table slots while rehashing (16). */

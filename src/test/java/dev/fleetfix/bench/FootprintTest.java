@@ -26,7 +26,7 @@ class FootprintTest {
 
     /**
      * used_memory grown per key by SET and INCR of 100,000 random keys under a run prefix, Redis
-     * 7.0.15 with jemalloc 5.3 (bench/results/benchmark-footprint.md): the estimate is never below.
+     * 7.0.15 with jemalloc 5.3 (bench/results/benchmark-footprint.txt): the estimate is never below.
      */
     @Test
     void aKeyCostsAtLeastWhatRedisWasMeasuredToTake() {
