@@ -43,7 +43,8 @@ import java.util.OptionalDouble;
  * </ul>
  *
  * <p>The maximum, and any percentile that a window holds too few requests above, are shown but
- * never decide. For the fleet see {@link FleetVerdict}.
+ * never decide. Nor does any figure of a test one of whose rounds (either side, calibration or
+ * control) had error replies: its rps counted them as requests, and its latencies are of errors. For the fleet see {@link FleetVerdict}.
  *
  * @param relativeNoise the effect floor where nothing drifts between the sides, 0.05 for 5 %
  * @param driftFloor the effect floor of sides measured at two moments with no control host: the
@@ -234,23 +235,65 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
                 floors.put(m.metric(), Math.max(floor(m.metric(), controls), Math.abs(m.ratio() - 1)));
             }
         }
-        List<MetricComparison> metrics = metrics(before, after, floors, controls);
+        Optional<String> errors = errorRounds(before, after, calibration, controls);
+        List<MetricComparison> metrics = errors.map(e -> metrics(before, after, floors, controls).stream()
+                        .map(m -> m.notDecisiveBecause("rounds with error replies enter no verdict (" + e + ")"))
+                        .toList())
+                .orElseGet(() -> metrics(before, after, floors, controls));
         Verdict verdict = Verdict.combine(metrics.stream()
                 .filter(MetricComparison::decisive)
                 .map(MetricComparison::verdict)
                 .toList());
         String design = design(calibration, controls);
-        return new TestComparison(
-                host,
-                name,
-                test,
-                before.size(),
-                after.size(),
-                metrics,
-                verdict,
-                design,
-                aa,
-                notes(before, after, calibration, controls, metrics));
+        List<String> notes = notes(before, after, calibration, controls, metrics);
+        if (errors.isPresent()) {
+            notes = withFirst(
+                    "verdict withheld: " + errors.get() + "; a round with error replies enters no verdict (its rps"
+                            + " counts the errors as requests), so within noise here is no finding; find what Redis"
+                            + " refused (OOM at maxmemory, READONLY) and measure again",
+                    notes);
+        }
+        return new TestComparison(host, name, test, before.size(), after.size(), metrics, verdict, design, aa, notes);
+    }
+
+    private static List<String> withFirst(String first, List<String> rest) {
+        List<String> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+
+    /** "after round 2: 69,951 error replies of 70,120 requests", for every round that had any; empty when none. */
+    static Optional<String> errorRounds(
+            List<BenchResult> before, List<BenchResult> after, List<BenchResult> calibration, Controls controls) {
+        List<String> rounds = new ArrayList<>();
+        errorRounds("before", before, rounds);
+        errorRounds("after", after, rounds);
+        errorRounds("calibration", calibration, rounds);
+        errorRounds("control before", controls.before(), rounds);
+        errorRounds("control after", controls.after(), rounds);
+        return rounds.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", rounds));
+    }
+
+    private static void errorRounds(String side, List<BenchResult> results, List<String> out) {
+        for (int i = 0; i < results.size(); i++) {
+            BenchResult r = results.get(i);
+            if (r.errors() > 0) {
+                out.add(String.format(
+                        java.util.Locale.ROOT,
+                        "%s round %d: %,d error %s%s",
+                        side,
+                        i + 1,
+                        r.errors(),
+                        r.errors() == 1 ? "reply" : "replies",
+                        r.requests().isPresent()
+                                ? String.format(
+                                        java.util.Locale.ROOT,
+                                        " of %,d requests",
+                                        r.requests().getAsLong())
+                                : ""));
+            }
+        }
     }
 
     /** A figure's effect floor before any calibration raises it: by design, and for tails. */

@@ -16,6 +16,9 @@ import java.util.OptionalLong;
  * @param windows the same load cut into short windows, in order; empty when the engine cannot
  *     (redis-benchmark prints one summary)
  * @param clientCpu how busy this machine was while it generated the load; empty when not measured
+ * @param errors error replies among the measured requests (OOM, READONLY, ...): a round with any is
+ *     reported but never enters a verdict; its rps counts them as requests. redis-benchmark stops at
+ *     its first error reply, so its results have none
  */
 public record BenchResult(
         String test,
@@ -23,10 +26,22 @@ public record BenchResult(
         OptionalLong requests,
         Latency latency,
         List<WindowSample> windows,
-        Optional<ClientCpu> clientCpu) {
+        Optional<ClientCpu> clientCpu,
+        long errors) {
 
     public BenchResult(String test, double rps, OptionalLong requests, Latency latency) {
         this(test, rps, requests, latency, List.of(), Optional.empty());
+    }
+
+    /** A result without error replies. */
+    public BenchResult(
+            String test,
+            double rps,
+            OptionalLong requests,
+            Latency latency,
+            List<WindowSample> windows,
+            Optional<ClientCpu> clientCpu) {
+        this(test, rps, requests, latency, windows, clientCpu, 0);
     }
 
     public BenchResult {
@@ -38,6 +53,9 @@ public record BenchResult(
         test = normalizeName(test);
         if (test.isEmpty()) {
             throw new IllegalArgumentException("test name must not be blank");
+        }
+        if (errors < 0) {
+            throw new IllegalArgumentException("test " + test + ": errors must be >= 0, was " + errors);
         }
         if (!(rps >= 0) || Double.isInfinite(rps)) {
             throw new IllegalArgumentException("test " + test + ": rps must be a finite value >= 0, was " + rps);
@@ -55,6 +73,6 @@ public record BenchResult(
     }
 
     public BenchResult renamed(String newName) {
-        return new BenchResult(newName, rps, requests, latency, windows, clientCpu);
+        return new BenchResult(newName, rps, requests, latency, windows, clientCpu, errors);
     }
 }

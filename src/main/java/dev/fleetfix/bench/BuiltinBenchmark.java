@@ -14,7 +14,7 @@ public final class BuiltinBenchmark {
     }
 
     public LoadResult run(BenchTarget target, LoadSpec spec, SafetyPolicy policy) {
-        SafetyGuard.check(target, policy, spec.keyPrefix());
+        SafetyGuard.check(target, policy, spec.keyPrefix(), Footprint.of(spec));
         String own = RunKeys.under(spec.keyPrefix());
         try {
             return generator.run(target, spec.withKeyPrefix(own));

@@ -38,7 +38,7 @@ public final class ForkUnderLoad {
     }
 
     public ProfileOutcome run(BenchTarget target, ForkUnderLoadSpec asked, SafetyPolicy policy) {
-        SafetyGuard.check(target, policy, asked.load().keyPrefix());
+        SafetyGuard.check(target, policy, asked.load().keyPrefix(), Footprint.of(asked.load()));
         // only the keys of this run are written and deleted
         ForkUnderLoadSpec spec = asked.withLoad(
                 asked.load().withKeyPrefix(RunKeys.under(asked.load().keyPrefix())));

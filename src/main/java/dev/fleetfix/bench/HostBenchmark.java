@@ -131,9 +131,9 @@ public final class HostBenchmark {
                 target = targets.apply(host);
                 onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
                 // keys an earlier run could not delete (its connection dropped half-way) go first, on a
-                // primary the safety rules allow and under a prefix that holds nothing else; a replica is
-                // refused here before anything is deleted
-                SafetyGuard.check(target, plan.safety());
+                // primary the safety rules allow and under a prefix that holds nothing else; a replica, or
+                // a limit the plan's keys would reach, is refused here before anything is deleted or written
+                SafetyGuard.check(target, plan.safety(), Footprint.of(onHost));
                 EarlierRuns.clean(target, onHost.keyPrefix());
                 points = onHost.isSweep()
                         ? onHost.sweep().stream().map(Optional::of).toList()

@@ -24,6 +24,11 @@ import org.HdrHistogram.Histogram;
  * batch has an intended start on a fixed schedule and its latency runs from that intended start:
  * a stall then shows in every request that should have been sent during it, not only in the one
  * that met it (coordinated omission, as wrk2 corrects it).
+ *
+ * <p>Redis's {@code evicted_keys} is read when the run starts and again every {@link
+ * #EVICTION_CHECK_NANOS} by whichever connection finishes a batch past that moment: at the first
+ * key evicted since the start, every connection stops and the run fails. The benchmark's keys can
+ * have pushed out a user's key; no second one goes.
  */
 public final class LoadGenerator {
     /**
@@ -36,6 +41,9 @@ public final class LoadGenerator {
     static final long MIN_WINDOW_NANOS = 250_000_000L;
     private static final int WINDOWS_PER_ROUND = 10;
     private static final int MAX_WINDOWS = 3600;
+
+    /** How often the run reads {@code evicted_keys}. */
+    static final long EVICTION_CHECK_NANOS = 100_000_000L;
 
     private final LongSupplier nanoTime;
     private final Sleeper sleeper;
@@ -58,7 +66,7 @@ public final class LoadGenerator {
     public LoadResult run(BenchTarget target, LoadSpec spec) {
         long start = nanoTime.getAsLong();
         Optional<CpuMeter.Reading> cpuBefore = cpu.read();
-        Schedule schedule = new Schedule(spec, start);
+        Schedule schedule = new Schedule(spec, start, new EvictionWatch(target, start, EVICTION_CHECK_NANOS));
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < spec.connections(); i++) {
             workers.add(new Worker(target, spec, schedule, i));
@@ -91,6 +99,8 @@ public final class LoadGenerator {
         } finally {
             pool.shutdownNow();
         }
+        schedule.evictions.check();
+        schedule.evictions.failIfAny();
         Optional<ClientCpu> used = cpuBefore.flatMap(b -> cpu.read().map(e -> CpuMeter.between(b, e)));
         return merge(spec, schedule, workers, used);
     }
@@ -112,7 +122,8 @@ public final class LoadGenerator {
                 OptionalLong.of(all.getTotalCount()),
                 HistogramLatency.of(all),
                 windows(schedule, workers, lastDone),
-                used);
+                used,
+                errors);
         return new LoadResult(result, errors, Duration.ofNanos(measuredNanos));
     }
 
@@ -161,8 +172,10 @@ public final class LoadGenerator {
         final AtomicLong remaining;
         final long intervalNanos;
         final long windowNanos;
+        final EvictionWatch evictions;
 
-        Schedule(LoadSpec spec, long start) {
+        Schedule(LoadSpec spec, long start, EvictionWatch evictions) {
+            this.evictions = evictions;
             this.windowNanos = spec.duration()
                     .map(d -> Math.max(MIN_WINDOW_NANOS, Math.min(MAX_WINDOW_NANOS, d.toNanos() / WINDOWS_PER_ROUND)))
                     .orElse(MAX_WINDOW_NANOS);
@@ -215,7 +228,7 @@ public final class LoadGenerator {
                     long intended = schedule.intervalNanos > 0
                             ? schedule.start + offset + batch * schedule.intervalNanos
                             : nanoTime.getAsLong();
-                    if (intended >= schedule.measureUntil) {
+                    if (intended >= schedule.measureUntil || schedule.evictions.seen()) {
                         return;
                     }
                     boolean measured = intended >= schedule.measureFrom;
@@ -237,6 +250,7 @@ public final class LoadGenerator {
                         errors += failed;
                         lastDone = done;
                     }
+                    schedule.evictions.checkIfDue(done);
                 }
             }
         }

@@ -74,6 +74,33 @@ public record MetricComparison(
         return notDecisive.isEmpty();
     }
 
+    /** This figure kept out of any verdict, saying why. */
+    MetricComparison notDecisiveBecause(String why) {
+        return new MetricComparison(
+                metric,
+                before,
+                after,
+                beforeMedian,
+                afterMedian,
+                beforeSpread,
+                afterSpread,
+                ratio,
+                Verdict.WITHIN_NOISE,
+                sampleUnit,
+                beforeSamples,
+                afterSamples,
+                low,
+                high,
+                p,
+                adjustedP,
+                floor,
+                Optional.of(why),
+                beforeSampleMedian,
+                afterSampleMedian,
+                uncorrectedBeforeMedian,
+                Optional.empty());
+    }
+
     MetricComparison withAdjusted(double holm, Verdict v, Optional<String> why) {
         return new MetricComparison(
                 metric,

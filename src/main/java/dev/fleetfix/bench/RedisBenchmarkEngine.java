@@ -30,7 +30,9 @@ public final class RedisBenchmarkEngine {
     /**
      * Runs the tests as a step does: the safety check first, through {@code target} (the same Redis
      * seen from the control node), the load under a prefix of the run's own ({@link RunKeys}), and
-     * those keys deleted afterwards whatever happened.
+     * those keys deleted afterwards whatever happened. After each test, {@code evicted_keys} is read
+     * through {@code target}: at an eviction since the start the run fails before the next test
+     * (redis-benchmark itself runs on the host and cannot be watched while it runs).
      */
     public List<BenchResult> run(
             RemoteShell shell,
@@ -49,10 +51,11 @@ public final class RedisBenchmarkEngine {
             SafetyPolicy policy,
             Optional<RedisVersion> redisVersion,
             boolean valkey) {
-        SafetyGuard.check(target, policy, spec.keyPrefix());
+        SafetyGuard.check(target, policy, spec.keyPrefix(), Footprint.of(spec));
+        EvictionWatch evictions = new EvictionWatch(target, 0, Long.MAX_VALUE);
         String own = RunKeys.under(spec.keyPrefix());
         try {
-            return run(shell, spec.withKeyPrefix(own), redisVersion, valkey);
+            return run(shell, spec.withKeyPrefix(own), redisVersion, valkey, evictions::checkNow);
         } finally {
             target.deleteByPrefix(own);
         }
@@ -75,6 +78,15 @@ public final class RedisBenchmarkEngine {
      */
     public List<BenchResult> run(
             RemoteShell shell, RedisBenchmarkSpec spec, Optional<RedisVersion> redisVersion, boolean valkey) {
+        return run(shell, spec, redisVersion, valkey, () -> {});
+    }
+
+    private List<BenchResult> run(
+            RemoteShell shell,
+            RedisBenchmarkSpec spec,
+            Optional<RedisVersion> redisVersion,
+            boolean valkey,
+            Runnable afterEachTest) {
         Program program = program(shell, valkey);
         Optional<RedisVersion> version = program.version().or(() -> redisVersion);
         boolean csv = version.map(v -> v.atLeast(6, 2)).orElse(false);
@@ -87,6 +99,7 @@ public final class RedisBenchmarkEngine {
         for (Operation test : spec.tests()) {
             String script = commandLine(program.name(), spec, test, csv);
             ExecResult run = shell.exec(Command.of(script).withTimeout(spec.timeout()));
+            afterEachTest.run();
             if (run.exitCode() == COMMAND_NOT_FOUND) {
                 throw new BenchmarkException("host " + shell.hostName() + ": " + program.name()
                         + " is not installed (it comes with the redis-tools or redis package, valkey-benchmark with"

@@ -9,7 +9,10 @@ import java.util.Map;
 /**
  * Decides whether a benchmark may write to a Redis. Benchmark keys take memory; on a primary that
  * is nearly full, or whose policy evicts any key ({@code allkeys-*}), they would push out the
- * user's own keys. A replica is refused always: its writes are refused or lost at the next sync.
+ * user's own keys. Under every policy, a limit the benchmark's own {@link Footprint} could reach
+ * is refused even with {@code --force}: {@code volatile-*} then evicts the users' keys that carry a
+ * TTL, and {@code noeviction} fails the users' own writes with OOM. A replica is refused always:
+ * its writes are refused or lost at the next sync.
  */
 public final class SafetyGuard {
     private SafetyGuard() {}
@@ -18,11 +21,17 @@ public final class SafetyGuard {
     static final long COUNT_AT_MOST = 1000;
 
     /**
-     * Throws {@link BenchmarkRefusedException} unless the benchmark may run, writing under {@code
-     * prefix}.
+     * The room below {@code maxmemory} must be this many times the benchmark's estimated footprint:
+     * the users' own writes go on during the run, and the estimate is of one allocator.
      */
-    public static void check(BenchTarget target, SafetyPolicy policy, String prefix) {
-        check(target, policy);
+    static final double HEADROOM_MARGIN = 1.5;
+
+    /**
+     * Throws {@link BenchmarkRefusedException} unless the benchmark may run, writing up to {@code
+     * footprint} under {@code prefix}.
+     */
+    public static void check(BenchTarget target, SafetyPolicy policy, String prefix, Footprint footprint) {
+        check(target, policy, footprint);
         if (policy.force()) {
             return;
         }
@@ -48,8 +57,11 @@ public final class SafetyGuard {
         }
     }
 
-    /** The replica and memory checks only; {@link #check(BenchTarget, SafetyPolicy, String)} adds the prefix. */
-    public static void check(BenchTarget target, SafetyPolicy policy) {
+    /**
+     * The replica and memory checks only; {@link #check(BenchTarget, SafetyPolicy, String, Footprint)} adds the
+     * prefix.
+     */
+    public static void check(BenchTarget target, SafetyPolicy policy, Footprint footprint) {
         Map<String, String> replication = target.info("replication");
         String role = replication.get("role");
         if (role == null) {
@@ -64,7 +76,12 @@ public final class SafetyGuard {
                     List.of("it is a " + role + " (read-only replica); a benchmark writes, run it on the primary"),
                     false);
         }
-        List<String> reasons = risks(memory(target), policy);
+        Map<String, String> memory = memory(target);
+        List<String> noRoom = noRoom(memory, footprint);
+        if (!noRoom.isEmpty()) {
+            throw new BenchmarkRefusedException(target.hostName(), noRoom, false);
+        }
+        List<String> reasons = risks(memory, policy);
         if (!reasons.isEmpty() && !policy.force()) {
             throw new BenchmarkRefusedException(target.hostName(), reasons, true);
         }
@@ -117,6 +134,73 @@ public final class SafetyGuard {
             }
         }
         return reasons;
+    }
+
+    /**
+     * Why the benchmark's own keys cannot fit below {@code maxmemory} (with {@link #HEADROOM_MARGIN});
+     * empty without a limit, or when they fit. No {@code --force} overrides this: the run itself would
+     * evict or fail the users' writes.
+     */
+    static List<String> noRoom(Map<String, String> memory, Footprint footprint) {
+        if (UNKNOWN.equals(memory.get("maxmemory"))) {
+            return List.of();
+        }
+        long max = number(memory.get("maxmemory"));
+        if (max <= 0) {
+            return List.of();
+        }
+        long used = number(memory.get("used_memory"));
+        long left = Math.max(0, max - used);
+        String policy = memory.getOrDefault("maxmemory_policy", "noeviction").toLowerCase(Locale.ROOT);
+        String room = megabytes(left) + " are left below maxmemory (used_memory " + megabytes(used) + " of "
+                + megabytes(max) + ")";
+        if (!footprint.bounded()) {
+            return List.of("LPUSH from the builtin engine grows its lists for as long as the load runs, so what it"
+                    + " needs cannot be held against the room left: " + room + "; " + atTheLimit(policy)
+                    + "; leave lpush out, or use --engine redis-benchmark, whose -n bounds it");
+        }
+        long needed = (long) Math.ceil(footprint.bytes() * HEADROOM_MARGIN);
+        if (needed <= left) {
+            return List.of();
+        }
+        return List.of(String.format(
+                Locale.ROOT,
+                "the benchmark needs about %s (%s, and a margin of %.1fx), and only %s; %s; use a smaller keyspace"
+                        + " (-r, keyspace:) or value size (-d, value_size:), or a host with room",
+                megabytes(needed),
+                footprint.what(),
+                HEADROOM_MARGIN,
+                room,
+                atTheLimit(policy)));
+    }
+
+    /** What Redis does to the users when the benchmark's keys take it to {@code maxmemory}. */
+    static String atTheLimit(String policy) {
+        String oom = "Redis refuses writes with OOM, the users' own writes too";
+        if (policy.equals("noeviction")) {
+            return "at maxmemory, under maxmemory-policy noeviction, " + oom;
+        }
+        if (policy.startsWith("volatile-")) {
+            String order =
+                    switch (policy) {
+                        case "volatile-lru" -> ", least recently used first";
+                        case "volatile-lfu" -> ", least frequently used first";
+                        case "volatile-ttl" -> ", those nearest to expiry first";
+                        case "volatile-random" -> ", at random";
+                        default -> "";
+                    };
+            return "maxmemory-policy " + policy + " evicts the users' keys that carry a TTL to make room" + order
+                    + ", and once none is left " + oom;
+        }
+        if (policy.startsWith("allkeys-")) {
+            return "maxmemory-policy " + policy + " evicts any of the users' keys to make room";
+        }
+        return "maxmemory-policy " + policy + " is not one fleetfix knows; at maxmemory it evicts or refuses writes";
+    }
+
+    /** "12.5 MiB". */
+    static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
     }
 
     private static long number(String value) {

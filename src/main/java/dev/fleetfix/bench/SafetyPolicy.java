@@ -4,7 +4,8 @@ package dev.fleetfix.bench;
  * When a benchmark may write to a primary.
  *
  * @param maxMemoryFill refuse when {@code used_memory / maxmemory} is above this (0.8 by default)
- * @param force run anyway on a nearly full primary or one that evicts any key (not on a replica)
+ * @param force run anyway on a nearly full primary or one that evicts any key (not on a replica, nor
+ *     where the benchmark's own keys would not fit below {@code maxmemory})
  */
 public record SafetyPolicy(double maxMemoryFill, boolean force) {
     public static final SafetyPolicy DEFAULT = new SafetyPolicy(0.8, false);

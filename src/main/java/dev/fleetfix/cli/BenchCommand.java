@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
         description = "Benchmarks the selected hosts' Redis, one host after another: the builtin Jedis load"
                 + " generator from this machine, or redis-benchmark run on the host over SSH. Writes only keys under"
                 + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
-                + " keys, and a nearly full or evicting primary, unless --force.")
+                + " keys, and a nearly full or evicting primary, unless --force; refuses even then a maxmemory that"
+                + " leaves no room for 1.5 times its keys, and stops at the first key Redis evicts.")
 public final class BenchCommand implements Callable<Integer> {
     private final Adapters adapters;
 
@@ -142,7 +143,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--force",
             description = "Run on a primary that is nearly full or evicts any key, or under a --prefix that already"
-                    + " holds keys (they are left alone: only the benchmark's own keys are deleted).")
+                    + " holds keys (they are left alone: only the benchmark's own keys are deleted). Not where the"
+                    + " benchmark's own keys would not fit below maxmemory.")
     boolean force;
 
     @Option(

@@ -61,6 +61,22 @@ public final class BenchOutput {
                                 v.isPresent() ? String.format(Locale.ROOT, "%.3f", v.getAsDouble()) : "-");
                     }
                     out.println();
+                    if (r.errors() > 0) {
+                        out.printf(
+                                Locale.ROOT,
+                                "%-16s %-16s %5d %,d error replies%s: the rps above counts them; this round enters no"
+                                        + " verdict%n",
+                                o.host().name(),
+                                r.test(),
+                                round,
+                                r.errors(),
+                                r.requests().isPresent()
+                                        ? String.format(
+                                                Locale.ROOT,
+                                                " of %,d requests",
+                                                r.requests().getAsLong())
+                                        : "");
+                    }
                 }
             }
             // reasons quote the host (redis-benchmark's stderr, Redis errors): never raw on a terminal

@@ -217,7 +217,8 @@ final class ReportModelMapper {
                         .toList(),
                 r.clientCpu()
                         .map(c -> new ClientCpuReport(c.processShare(), finite(c.machineShare()), c.saturated()))
-                        .orElse(null));
+                        .orElse(null),
+                r.errors());
     }
 
     private static ComparisonReport comparison(TestComparison c) {

@@ -34,7 +34,7 @@ import java.util.function.Function;
  * <p>It changes no configuration, so it reports ok, never changed. It writes only keys under
  * {@code prefix} and deletes them afterwards, which is still a write: in check mode it does not run.
  * A host the safety rules refuse (a replica, a nearly full or evicting primary without
- * {@code force}) or whose persistence settings forbid fork-under-load is skipped with the reason.
+ * {@code force}, a {@code maxmemory} without room for the benchmark's keys) or whose persistence settings forbid fork-under-load is skipped with the reason.
  *
  * <p>An {@code after} run needs the {@code before} run of the same name to have run on the host
  * earlier in this run; otherwise there is nothing to compare it with, and it is skipped.
@@ -317,6 +317,15 @@ public final class BenchmarkStep implements StepType {
                                             ? String.format(Locale.ROOT, "%,.0f rps", median)
                                             : String.format(Locale.ROOT, "%s %.2fms", m.label(), median));
                 }
+            }
+            long errors = rounds.stream()
+                    .flatMap(r -> r.results().stream())
+                    .filter(res -> res.test().equals(test))
+                    .mapToLong(BenchResult::errors)
+                    .sum();
+            if (errors > 0) {
+                text.append(String.format(
+                        Locale.ROOT, " (%,d error replies counted in the rps: these rounds enter no verdict)", errors));
             }
         }
         return text.toString();

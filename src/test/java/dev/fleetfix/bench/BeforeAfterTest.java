@@ -262,6 +262,50 @@ class BeforeAfterTest {
         assertThat(compare(all).notes()).anySatisfy(n -> assertThat(n).contains("saturated during before round 1"));
     }
 
+    /**
+     * An after side whose SETs were refused with OOM: the replies came back fast and counted as
+     * throughput. The change is large and consistent, and without the errors it would be called.
+     */
+    @Test
+    void roundsWithErrorRepliesEnterNoVerdictAndTheComparisonSaysWhy() {
+        List<BenchRun> all = new ArrayList<>(new SyntheticRounds(2).comparison("redis-1", 2.0));
+        for (int i = 0; i < all.size(); i++) {
+            BenchRun run = all.get(i);
+            if (run.phase() == Phase.AFTER && i % 2 == 0) {
+                BenchResult r = run.results().get(0);
+                all.set(
+                        i,
+                        new BenchRun(
+                                run.host(),
+                                run.name(),
+                                run.phase(),
+                                List.of(new BenchResult(
+                                        r.test(),
+                                        r.rps(),
+                                        r.requests(),
+                                        r.latency(),
+                                        r.windows(),
+                                        r.clientCpu(),
+                                        69_951))));
+            }
+        }
+
+        TestComparison c = compare(all);
+
+        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.metrics()).allSatisfy(m -> {
+            assertThat(m.decisive()).isFalse();
+            assertThat(m.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+            assertThat(m.notDecisive()).hasValueSatisfying(why -> assertThat(why)
+                    .contains("rounds with error replies enter no verdict")
+                    .contains("69,951 error replies"));
+        });
+        assertThat(c.notes().get(0))
+                .startsWith("verdict withheld: after round ")
+                .contains("69,951 error replies");
+        assertThat(BeforeAfter.INTERLEAVED.fleet(all).get(0).verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+    }
+
     /** Every round of {@code runs} as measured while the machine was {@code machine} busy, this process {@code self}. */
     private static List<BenchRun> withCpu(List<BenchRun> runs, Phase phase, double self, double machine) {
         return runs.stream()

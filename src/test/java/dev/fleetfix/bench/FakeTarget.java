@@ -34,6 +34,11 @@ final class FakeTarget implements BenchTarget {
     int errorsPerBatch;
     boolean closed;
 
+    /** From this pipeline on (counted from 0), each one makes Redis evict a key; -1: never. */
+    volatile int evictFromCall = -1;
+
+    final AtomicLong evictedKeys = new AtomicLong();
+
     /** @param serviceNanos how long the n-th pipeline (from 0) takes */
     FakeTarget(AtomicLong clock, IntToLongFunction serviceNanos) {
         this.clock = clock;
@@ -75,7 +80,11 @@ final class FakeTarget implements BenchTarget {
         return new BenchConnection() {
             @Override
             public int execute(List<BenchOp> batch) {
-                clock.addAndGet(serviceNanos.applyAsLong(calls.getAndIncrement()));
+                int call = calls.getAndIncrement();
+                clock.addAndGet(serviceNanos.applyAsLong(call));
+                if (evictFromCall >= 0 && call >= evictFromCall) {
+                    evictedKeys.incrementAndGet();
+                }
                 ops.addAll(batch);
                 for (BenchOp op : batch) {
                     if (op.command() != Operation.GET) {
@@ -98,6 +107,11 @@ final class FakeTarget implements BenchTarget {
 
     @Override
     public Map<String, String> info(String section) {
+        if (section.equals("stats") && info.containsKey("stats")) {
+            Map<String, String> stats = new HashMap<>(info.get("stats"));
+            stats.putIfAbsent("evicted_keys", Long.toString(evictedKeys.get()));
+            return stats;
+        }
         return info.getOrDefault(section, Map.of());
     }
 

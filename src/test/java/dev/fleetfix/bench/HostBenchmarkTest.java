@@ -36,12 +36,17 @@ class HostBenchmarkTest {
     }
 
     private BenchPlan plan(int rounds, String prefix, SafetyPolicy safety) {
-        LoadSpec load = LoadSpec.builder()
-                .keyPrefix(prefix)
-                .connections(2)
-                .keyspace(100)
-                .warmup(Duration.ZERO)
-                .requests(500)
+        return plan(rounds, prefix, safety, b -> b);
+    }
+
+    private BenchPlan plan(
+            int rounds, String prefix, SafetyPolicy safety, java.util.function.UnaryOperator<LoadSpec.Builder> tweak) {
+        LoadSpec load = tweak.apply(LoadSpec.builder()
+                        .keyPrefix(prefix)
+                        .connections(2)
+                        .keyspace(100)
+                        .warmup(Duration.ZERO)
+                        .requests(500))
                 .build();
         return new BenchPlan(
                 "thp",
@@ -78,6 +83,57 @@ class HostBenchmarkTest {
         assertThat(outcome.failure()).isEmpty();
         assertThat(target.keys).noneMatch(k -> k.startsWith(LoadSpec.DEFAULT_PREFIX));
         assertThat(target.closed).isTrue();
+    }
+
+    /**
+     * Regression: a primary at 75 % of maxmemory under volatile-lru ran the benchmark, and its keys
+     * evicted every user key that carried a TTL. The plan's keys do not fit the room left: refused
+     * before anything is written or deleted, warm-up included.
+     */
+    @Test
+    void aPlanWhoseKeysDoNotFitBelowMaxmemoryIsRefusedBeforeAnyWrite() {
+        target.info.put(
+                "memory",
+                Map.of("used_memory", "750000000", "maxmemory", "1000000000", "maxmemory_policy", "volatile-lru"));
+        BenchPlan big = plan(3, LoadSpec.DEFAULT_PREFIX, SafetyPolicy.DEFAULT, b -> b.valueSize(2048)
+                .keyspace(200_000)
+                .duration(Duration.ofSeconds(6)));
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), big).get(0);
+
+        assertThat(outcome.rounds()).isEmpty();
+        assertThat(outcome.skipped()).hasValueSatisfying(why -> assertThat(why)
+                .contains("maxmemory-policy volatile-lru evicts the users' keys that carry a TTL")
+                .contains("use a smaller keyspace (-r, keyspace:) or value size (-d, value_size:)")
+                .doesNotContain("--force"));
+        assertThat(target.calls.get()).isZero();
+        assertThat(target.deletes).isEmpty();
+    }
+
+    /** Regression: the rounds' error replies were dropped between the load and the round. */
+    @Test
+    void aRoundKeepsItsErrorReplies() {
+        target.errorsPerBatch = 1;
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(1)).get(0);
+
+        assertThat(outcome.rounds())
+                .singleElement()
+                .satisfies(r -> assertThat(r.results().get(0).errors()).isEqualTo(500));
+    }
+
+    /** A key evicted while the benchmark's keys are in Redis stops the host's rounds, and its keys go. */
+    @Test
+    void anEvictionStopsTheRoundsAndFailsTheHost() {
+        target.evictFromCall = 5;
+
+        HostBenchmark.Outcome outcome = service.run(List.of(host), plan(3)).get(0);
+
+        assertThat(outcome.failure())
+                .hasValueSatisfying(
+                        why -> assertThat(why).contains("Redis evicted").contains("stopped at the first eviction"));
+        assertThat(outcome.rounds()).isEmpty();
+        assertThat(target.keys).noneMatch(k -> k.startsWith(LoadSpec.DEFAULT_PREFIX));
     }
 
     /** Regression: the first round of a process ran on a cold client and made its side look slow. */

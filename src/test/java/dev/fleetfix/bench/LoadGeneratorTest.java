@@ -138,4 +138,57 @@ class LoadGeneratorTest {
         assertThatThrownBy(() -> LoadSpec.builder().mix(Map.of()).build())
                 .hasMessage("mix must name at least one command");
     }
+
+    /** Regression: error replies were counted as throughput and never reached the result. */
+    @Test
+    void errorRepliesReachTheResult() {
+        FakeTarget refusing = new FakeTarget(clock, n -> MS / 10);
+        refusing.errorsPerBatch = 1;
+
+        LoadResult r = generator.run(refusing, oneConnection().withRequests(2_000));
+
+        assertThat(r.errors()).isEqualTo(2_000);
+        assertThat(r.result().errors()).isEqualTo(2_000);
+    }
+
+    /**
+     * Regression: a run at maxmemory evicted every user key with a TTL and went on. From the fiftieth
+     * pipeline each one evicts a key; the check after the first 100 ms of load sees it and every
+     * connection stops, instead of running the whole second (10,000 pipelines).
+     */
+    @Test
+    void theFirstEvictionStopsTheLoadAndFailsTheRun() {
+        FakeTarget evicting = new FakeTarget(clock, n -> MS / 10);
+        evicting.evictFromCall = 50;
+
+        assertThatThrownBy(() -> generator.run(evicting, oneConnection().withConnections(4)))
+                .isInstanceOf(BenchmarkException.class)
+                .hasMessageContaining("host redis-1: Redis evicted ")
+                .hasMessageContaining("during the benchmark (evicted_keys 0 -> ")
+                .hasMessageContaining("stopped at the first eviction seen");
+        assertThat(evicting.calls.get()).isLessThan(1_200);
+    }
+
+    @Test
+    void theBuiltinEngineDeletesItsKeysWhenAnEvictionStopsIt() {
+        FakeTarget evicting = new FakeTarget(clock, n -> MS / 10);
+        evicting.keys.add("session:1");
+        evicting.evictFromCall = 50;
+
+        assertThatThrownBy(() -> new BuiltinBenchmark(generator)
+                        .run(evicting, oneConnection().withKeyspace(1_000_000), SafetyPolicy.DEFAULT))
+                .hasMessageContaining("Redis evicted");
+        assertThat(evicting.keys).containsExactly("session:1");
+    }
+
+    @Test
+    void aRedisThatDoesNotSayWhatItEvictedIsNotLoaded() {
+        FakeTarget silent = new FakeTarget(clock, n -> MS / 10);
+        silent.info.put("stats", Map.of("evicted_keys", "?"));
+
+        assertThatThrownBy(() -> generator.run(silent, oneConnection()))
+                .hasMessage("host redis-1: cannot watch for evictions during the benchmark: INFO stats has no"
+                        + " evicted_keys number ('?')");
+        assertThat(silent.calls.get()).isZero();
+    }
 }

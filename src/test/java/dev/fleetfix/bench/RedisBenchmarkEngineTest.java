@@ -124,6 +124,31 @@ class RedisBenchmarkEngineTest {
                 .hasMessageEndingWith("stderr: Error from server: ERR value is not an integer or out of range");
     }
 
+    /**
+     * Regression: nothing watched evicted_keys. The SET test made Redis evict keys: the run fails
+     * before the GET test, and its keys are deleted.
+     */
+    @Test
+    void anEvictionDuringATestFailsTheRunBeforeTheNextAndItsKeysAreDeleted() {
+        FakeTarget target = new FakeTarget(new java.util.concurrent.atomic.AtomicLong(), n -> 0);
+        target.keys.add("session:1");
+        RecordingShell shell = shell().answer("--version", 0, Fixtures.read("redis7-version.txt"), "")
+                .otherwise(command -> {
+                    if (command.script().contains(" SET ")) {
+                        target.evictedKeys.addAndGet(3);
+                        return RecordingShell.ok(Fixtures.read("redis7-csv-custom-command.csv"));
+                    }
+                    throw new AssertionError("no test after an eviction: " + command.script());
+                });
+
+        assertThatThrownBy(() -> engine.run(shell, target, spec, SafetyPolicy.DEFAULT, Optional.empty()))
+                .isInstanceOf(BenchmarkException.class)
+                .hasMessageStartingWith(
+                        "host redis-1: Redis evicted 3 keys during the benchmark (evicted_keys 0 -> 3)");
+        assertThat(target.deletes).hasSize(1);
+        assertThat(target.keys).containsExactly("session:1");
+    }
+
     @Test
     void refusesThreadsOnOldVersions() {
         RecordingShell shell = shell().answer("--version", 1, "", "");

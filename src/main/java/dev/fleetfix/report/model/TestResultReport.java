@@ -22,6 +22,9 @@ import java.util.Objects;
  *     when none
  * @param windows the round cut into windows, in order; empty when the engine has none
  * @param clientCpu the control node's CPU use during the round; null when not measured
+ * @param errors error replies among the measured requests (counted in {@code rps} and {@code
+ *     requests}); a round with any enters no verdict. 0 from redis-benchmark, which stops at its
+ *     first error reply
  */
 public record TestResultReport(
         String test,
@@ -33,7 +36,8 @@ public record TestResultReport(
         List<LatencyPointReport> distribution,
         String histogram,
         List<WindowReport> windows,
-        ClientCpuReport clientCpu) {
+        ClientCpuReport clientCpu,
+        long errors) {
     public TestResultReport {
         windows = windows == null ? List.of() : List.copyOf(windows);
         Objects.requireNonNull(test, "test");

@@ -6,7 +6,9 @@
  * milliseconds. Absent values are {@code null} (e.g. a percentile the source did not report).
  *
  * <p>Benchmarks: each round's tests carry their {@code windows} (the samples of the before/after
- * statistics) and {@code client_cpu}. Each {@code comparisons[]} entry names its {@code design} and
+ * statistics), {@code client_cpu}, and {@code errors}, the error replies among the requests measured
+ * (OOM at {@code maxmemory}, READONLY, ...; counted in {@code rps}): a round with any enters no
+ * verdict, its comparison's figures are not {@code decisive} and its first note says it was withheld. Each {@code comparisons[]} entry names its {@code design} and
  * {@code notes}; each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
  * bootstrap interval {@code low}/{@code high}, the test's {@code p} and Holm-{@code adjusted_p},
  * the effect {@code floor}, and whether the figure is {@code decisive} (else {@code not_decisive}

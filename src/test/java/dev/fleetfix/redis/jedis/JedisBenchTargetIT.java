@@ -129,17 +129,52 @@ class JedisBenchTargetIT {
     }
 
     @Test
-    void refusesANearlyFullAllkeysLruPrimaryAndWritesNothing() {
+    void refusesAnAllkeysLruPrimaryUnlessForcedAndOneWithoutRoomEvenForcedAndWritesNothing() {
         long used = Long.parseLong(target.info("memory").get("used_memory"));
-        jedis.configSet("maxmemory", Long.toString(used + used / 10));
+        LoadSpec sets = mix().toBuilder()
+                .mix(Map.of(Operation.SET, 1, Operation.GET, 1))
+                .build();
+        jedis.configSet("maxmemory", Long.toString(used + 512L * 1024 * 1024));
         jedis.configSet("maxmemory-policy", "allkeys-lru");
 
-        assertThatThrownBy(() -> new BuiltinBenchmark(LoadGenerator.system()).run(target, mix(), SafetyPolicy.DEFAULT))
+        assertThatThrownBy(() -> new BuiltinBenchmark(LoadGenerator.system()).run(target, sets, SafetyPolicy.DEFAULT))
                 .isInstanceOf(BenchmarkRefusedException.class)
-                .hasMessageContaining("host local-redis: refusing to benchmark: used_memory is")
                 .hasMessageContaining("maxmemory-policy allkeys-lru would evict user keys")
                 .hasMessageContaining("--force");
+
+        jedis.configSet("maxmemory", Long.toString(used + used / 10));
+        assertThatThrownBy(() ->
+                        new BuiltinBenchmark(LoadGenerator.system()).run(target, sets, SafetyPolicy.DEFAULT.forced()))
+                .isInstanceOf(BenchmarkRefusedException.class)
+                .hasMessageContaining("host local-redis: refusing to benchmark: the benchmark needs about")
+                .hasMessageContaining("maxmemory-policy allkeys-lru evicts any of the users' keys to make room")
+                .hasMessageNotContaining("--force");
         assertThat(jedis.keys("*")).containsExactlyInAnyOrder("user:1", "user:list");
+    }
+
+    /**
+     * Regression: SETs refused with OOM came back as fast replies and were counted as throughput, with
+     * no word of the errors. The load itself, without the guard that would refuse it here.
+     */
+    @Test
+    void errorRepliesAreCountedInTheResult() {
+        long used = Long.parseLong(target.info("memory").get("used_memory"));
+        jedis.configSet("maxmemory", Long.toString(used + 64 * 1024));
+        LoadSpec sets = mix().toBuilder()
+                .mix(Map.of(Operation.SET, 1))
+                .valueSize(1024)
+                .keyspace(100_000)
+                .warmup(Duration.ZERO)
+                .requests(5_000)
+                .build();
+
+        LoadResult load = LoadGenerator.system().run(target, sets);
+
+        assertThat(load.errors()).isGreaterThan(4_000);
+        assertThat(load.result().errors()).isEqualTo(load.errors());
+        assertThat(load.result().requests()).hasValue(5_000);
+        jedis.configSet("maxmemory", "0");
+        target.deleteByPrefix(LoadSpec.DEFAULT_PREFIX);
     }
 
     @Test
