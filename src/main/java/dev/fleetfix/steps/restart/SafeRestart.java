@@ -226,6 +226,15 @@ public final class SafeRestart {
             return result.build();
         }
         Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
+        GateTarget.Connect to = t -> ctx.primaries()
+                .open(journalled.ip(), journalled.port(), t)
+                .orElseThrow(() -> new RedisException(journalled.describe(), "not in the inventory", null));
+        // the run may have died before it rewrote the configs: restarted now, this Redis would come back a
+        // primary of its own, empty when it has no persistence
+        Optional<String> durable = rewriteConfigs(self, ctx.redis(), journalled.host(), to);
+        if (durable.isPresent()) {
+            return failed(durable.get() + "; not restarted, Redis left running", notes, facts);
+        }
         if (due.due()) {
             Optional<DataCheck> check =
                     options.dataCheck() ? Optional.of(prepareCheck(ctx, snapshot, poll, notes)) : Optional.empty();
@@ -238,9 +247,6 @@ public final class SafeRestart {
             ReplicaLink target = new ReplicaLink(journalled.ip(), journalled.port(), "online", 0, 0, Optional.empty());
             Handover handover =
                     journalled.route().equals("manual") ? Handover.manual(target) : Handover.failover(target);
-            GateTarget.Connect to = t -> ctx.primaries()
-                    .open(journalled.ip(), journalled.port(), t)
-                    .orElseThrow(() -> new RedisException(journalled.describe(), "not in the inventory", null));
             Optional<String> back = new Failover(ctx, poll, options.timeout())
                     .back(handover, new Failover.Moved(journalled.host(), Optional.of(to)));
             if (back.isPresent()) {
@@ -273,6 +279,23 @@ public final class SafeRestart {
                     .orElse(Failover.Outcome.stayed());
         }
         return Failover.Outcome.stayed();
+    }
+
+    /** CONFIG REWRITE on this host and on its primary, so that the roles they have now survive a restart. */
+    private static Optional<String> rewriteConfigs(
+            String self, GateTarget.Connect host, String primaryName, GateTarget.Connect primary) {
+        Map<String, GateTarget.Connect> nodes = new java.util.LinkedHashMap<>();
+        nodes.put(self, host);
+        nodes.put(primaryName, primary);
+        for (var node : nodes.entrySet()) {
+            try (RedisNode n = node.getValue().open(CONNECT)) {
+                n.command("CONFIG", "REWRITE");
+            } catch (RedisException e) {
+                return Optional.of("CONFIG REWRITE on " + node.getKey() + ": " + e.getMessage()
+                        + " (the roles are swapped at runtime only; a restart would bring back the old ones)");
+            }
+        }
+        return Optional.empty();
     }
 
     /** The hand-over as the host's record keeps it. */
