@@ -324,7 +324,8 @@ public final class SafeRestart {
                     return Optional.empty();
                 }
                 if (ctx.check()) {
-                    return isOne(writer.command("EXISTS", key))
+                    // GET, not EXISTS: the documented ACL grants the restart +get
+                    return writer.command("GET", key) != null
                             ? Optional.of("would remove " + key + ", left on " + writer.hostName()
                                     + " by a run that did not end")
                             : Optional.empty();
