@@ -36,6 +36,31 @@ public final class Gates {
         });
     }
 
+    /**
+     * A gate that cannot be judged, failing at once with {@code why}: {@code role_unchanged} when no role was known
+     * before (passing would call a role that moved "unchanged").
+     */
+    public static HealthGate unjudged(String name, String why) {
+        return new Unjudged(name, why, DEFAULT_TIMEOUT);
+    }
+
+    private record Unjudged(String name, String why, Duration timeout) implements HealthGate {
+        @Override
+        public HealthGate withTimeout(Duration newTimeout) {
+            return new Unjudged(name, why, newTimeout);
+        }
+
+        @Override
+        public GateResult await(GateTarget target) {
+            return lookOnce(target);
+        }
+
+        @Override
+        public GateResult lookOnce(GateTarget target) {
+            return GateResult.failed(name, why, Duration.ZERO);
+        }
+    }
+
     /** The role ({@code master}/{@code slave}) is the one seen before the restart. */
     public static HealthGate roleUnchanged(String roleBefore) {
         return new PollingGate("role_unchanged", DEFAULT_TIMEOUT, () -> (node, target) -> {

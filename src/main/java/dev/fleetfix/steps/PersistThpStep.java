@@ -3,6 +3,8 @@ package dev.fleetfix.steps;
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.steps.restart.PendingRestart;
 import java.util.List;
 import java.util.Set;
 
@@ -52,7 +54,13 @@ final class PersistThpStep implements StepType {
             }
             StepResult.Builder result = new StepResult.Builder();
             method.persist(ctx, new PersistMethod.Target(dir, enabled, defrag, unit), result);
-            return result.build();
+            StepResult done = result.build();
+            if (!ctx.check() && done.status() == StepStatus.CHANGED) {
+                // After the write, as the methods write several files: a run that dies between the two loses
+                // only a restart that the running kernel's setting (the thp step's record) does not need.
+                PendingRestart.mark(ctx, "persist_thp changed the boot settings");
+            }
+            return done;
         };
     }
 

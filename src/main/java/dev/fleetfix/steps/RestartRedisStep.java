@@ -8,22 +8,27 @@ import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.steps.restart.PendingRestart;
+import dev.fleetfix.steps.restart.RestartDue;
 import dev.fleetfix.steps.restart.RestartOptions;
 import dev.fleetfix.steps.restart.SafeRestart;
 import dev.fleetfix.steps.restart.ServiceRestart;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis (with
  * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}; {@code
- * valkey-server} on Valkey unless a unit is named), only
- * when an earlier step of this play changed the host, unless {@code always: true}; without losing
- * data (see {@link SafeRestart}):
+ * valkey-server} on Valkey unless a unit is named), only when its Redis has not yet run under a
+ * change: the host's {@link PendingRestart} record is older than the Redis process, or an earlier step of this
+ * play changed the host ({@link RestartDue}); unless {@code always: true}. Without losing data (see
+ * {@link SafeRestart}); a hand-over journalled by a run that died is finished first (failed back):
  *
  * <ul>
  *   <li>{@code topology: auto|off} (auto): read roles; replicas restart before their primary
@@ -91,8 +96,22 @@ final class RestartRedisStep implements StepType {
                 timeout,
                 failoverChoice.equals("manual"));
         return ctx -> {
-            if (!always && !ctx.state().changedInPlay()) {
-                return StepResult.skipped("nothing changed on this host in this play");
+            // before anything else: a canary left by a run that died would otherwise be counted as a user key
+            List<String> first = new ArrayList<>();
+            SafeRestart.removeLeftCanary(ctx).ifPresent(first::add);
+            Optional<PendingRestart.Marker> marker = PendingRestart.read(ctx);
+            RestartDue due = RestartDue.decide(
+                    always,
+                    ctx.state().changedInPlay(),
+                    marker,
+                    marker.isPresent() ? PendingRestart.redisStarted(ctx) : OptionalLong.empty());
+            if (!due.due() && marker.flatMap(PendingRestart.Marker::handover).isEmpty()) {
+                first.add(due.reason());
+                if (due.fromHost() && !ctx.check()) {
+                    // the record is satisfied for this Redis; removed once every Redis of the machine is
+                    PendingRestart.clear(ctx).ifPresent(kept -> first.add(PendingRestart.PATH + " kept: " + kept));
+                }
+                return StepResult.skipped(String.join("; ", first)).withFacts(SafeRestart.roleFacts(ctx));
             }
             if (command.isPresent()) {
                 return new SafeRestart(
@@ -100,11 +119,12 @@ final class RestartRedisStep implements StepType {
                                 command.get(),
                                 "redis (command)",
                                 args.host().redis().serviceUnit())
-                        .run(ctx);
+                        .run(ctx, due, marker, first);
             }
             String unit = namedUnit.orElseGet(() -> defaultUnit(ctx));
             String script = ServiceRestart.script(unit);
-            StepResult result = new SafeRestart(options, script, ServiceRestart.describe(unit), unit).run(ctx);
+            StepResult result =
+                    new SafeRestart(options, script, ServiceRestart.describe(unit), unit).run(ctx, due, marker, first);
             if (ctx.check() && result.status() == StepStatus.CHANGED) {
                 return unitCanRestart(ctx, unit)
                         .map(why -> failedForecast(result, unit, why))

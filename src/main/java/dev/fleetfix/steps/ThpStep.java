@@ -6,6 +6,7 @@ import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.restart.PendingRestart;
 import dev.fleetfix.transport.ShellQuote;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +58,8 @@ final class ThpStep implements StepType {
             return;
         }
         if (!ctx.check()) {
+            // before the write: a run that dies after it still leaves the restart to do on the host
+            PendingRestart.mark(ctx, "thp." + file + " " + current + " -> " + wanted);
             Shell.write(ctx, "echo " + ShellQuote.quote(wanted) + " > " + ShellQuote.quote(path));
             String now = read(ctx, path);
             if (!now.equals(wanted)) {

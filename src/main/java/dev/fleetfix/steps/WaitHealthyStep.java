@@ -11,6 +11,7 @@ import dev.fleetfix.steps.model.Predicted;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.steps.restart.SafeRestart;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,9 @@ final class WaitHealthyStep implements StepType {
             List<HealthGate> now = new ArrayList<>();
             List<String> notes = new ArrayList<>();
             for (var g : gates) {
-                g.apply(ctx).ifPresentOrElse(now::add, () -> notes.add("role_unchanged: no role known before"));
+                Optional<HealthGate> gate = g.apply(ctx);
+                gate.ifPresentOrElse(
+                        now::add, () -> notes.add("role_unchanged: Redis was down before: it had no role to keep"));
             }
             StepContext polling = ctx.withPollInterval(poll);
             if (ctx.check()) {
@@ -152,6 +155,26 @@ final class WaitHealthyStep implements StepType {
                 + String.join(", ", all.parts().stream().map(GateResult::gate).toList());
     }
 
+    /**
+     * The role the host must have, from this play's facts; none when Redis was known to be down before (it had
+     * none to keep). A role that nothing read fails the gate at once: passing would call a moved role unchanged.
+     */
+    private static Optional<HealthGate> roleUnchanged(StepContext ctx, Duration timeout) {
+        Optional<String> role = ctx.state()
+                .fact("redis.role_expected")
+                .filter(r -> !r.equals("unknown"))
+                .or(() -> ctx.state().fact("redis.role_before").filter(r -> !r.equals("unknown")))
+                .or(() -> ctx.state().fact("redis.role").filter(r -> !r.equals("unknown")));
+        if (role.isPresent() && role.get().equals(SafeRestart.NO_ROLE)) {
+            return Optional.empty();
+        }
+        return Optional.of(role.map(r -> Gates.roleUnchanged(r).withTimeout(timeout))
+                .orElseGet(() -> Gates.unjudged(
+                        "role_unchanged",
+                        "no role known before (no audit or restart_redis earlier in the play read it): a role that"
+                                + " moved cannot be told from one that did not")));
+    }
+
     private static Function<StepContext, Optional<HealthGate>> gate(StepArgs args, Object spec, Duration timeout) {
         if (spec instanceof Map<?, ?> map) {
             if (map.size() != 1) {
@@ -171,12 +194,7 @@ final class WaitHealthyStep implements StepType {
             case "ping" -> fixed(Gates.ping().withTimeout(timeout));
             case "loading_done" -> fixed(Gates.loadingDone().withTimeout(timeout));
             case "replica_synced" -> fixed(Gates.replicaSynced().withTimeout(timeout));
-            case "role_unchanged" -> ctx -> ctx.state()
-                    .fact("redis.role_expected")
-                    .filter(r -> !r.equals("unknown"))
-                    .or(() -> ctx.state().fact("redis.role_before").filter(r -> !r.equals("unknown")))
-                    .or(() -> ctx.state().fact("redis.role"))
-                    .map(role -> Gates.roleUnchanged(role).withTimeout(timeout));
+            case "role_unchanged" -> ctx -> roleUnchanged(ctx, timeout);
             case "ping_latency_below" -> throw args.error(
                     "gates: ping_latency_below needs a bound: {ping_latency_below: 50ms}");
             default -> throw args.error("gates: unknown gate '" + name

@@ -25,8 +25,7 @@ import java.util.stream.Stream;
 
 /**
  * A simulated host: a directory standing in for its root file system (/etc, /sys, /run, /boot,
- * /proc/sys),
- * with THP files, an os-release, fake {@code systemctl} / {@code update-grub} commands that log
+ * /proc/sys, /var/lib), with THP files, an os-release, fake {@code systemctl} / {@code update-grub} commands that log
  * their calls, and a {@link FakeRedis}. Its shell runs the engine's scripts with the real
  * {@code /bin/sh}, with absolute paths under those directories redirected into the sandbox, so
  * the steps' shell text is exercised as written.
@@ -36,7 +35,7 @@ public final class FakeHost {
     private static final String RESTART_SCRIPT = "if [ \"$(cat /proc/1/comm";
 
     // /proc/sys too: a sysctl step must write the simulated kernel's parameters, never this machine's
-    private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(proc/sys|sys|etc|run|boot)/");
+    private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(proc/sys|sys|etc|run|boot|var/lib)/");
 
     private final String name;
     private final Path root;
@@ -81,6 +80,8 @@ public final class FakeHost {
                             + " rm -f \"$FAKE_ROOT/var/redis-stopped\";;\n"
                             + "  show) if [ -e \"$FAKE_ROOT/var/redis-stopped\" ]; then echo inactive; else echo active; fi;;\n"
                             + "esac\n");
+            // no Redis process of this machine may count as the simulated host's
+            tool("ps", "exit 0\n");
             tool("update-grub", "echo update-grub >> \"$FAKE_ROOT/calls.log\"\n");
             // ss -ltnH: Redis listens on 6379 unless stopped; another instance, at another address, always
             tool(

@@ -227,6 +227,56 @@ class StepsOnFakeHostTest {
     }
 
     @Test
+    void aRestartOwedByTheHostsRecordIsDoneThoughNothingChangedInThisPlay() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        // a run that died after setting THP left its record; THP already reads never
+        h.host("r1").write("/sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
+        h.host("r1")
+                .write("/sys/kernel/mm/transparent_hugepage/defrag", "always defer defer+madvise madvise [never]\n");
+        h.host("r1")
+                .write("/var/lib/fleetfix/restart-pending", "since=1800000000\nreason=thp.enabled always -> never\n");
+        h.run(play("    - thp: {}\n    - restart_redis: {}\n"));
+        assertThat(h.result("r1", "thp").status()).isEqualTo(StepStatus.OK);
+        StepResult restart = h.result("r1", "restart_redis");
+        assertThat(restart.status()).as(restart.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(restart.message()).startsWith("restart pending on the host since 2027-01-15T08:00:00Z");
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+        assertThat(h.host("r1").read("/var/lib/fleetfix/restart-pending")).isEmpty();
+    }
+
+    @Test
+    void thpWritesTheHostsRecordAndAVerifiedRestartRemovesIt() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.run(play("    - thp: {}\n"));
+        assertThat(h.host("r1").read("/var/lib/fleetfix/restart-pending"))
+                .hasValueSatisfying(r -> assertThat(r).contains("reason=thp.").containsPattern("since=\\d+"));
+        h.run(play("    - restart_redis: {}\n"));
+        assertThat(h.host("r1").redis().restarts()).isEqualTo(1);
+        assertThat(h.host("r1").read("/var/lib/fleetfix/restart-pending")).isEmpty();
+    }
+
+    @Test
+    void aCanaryLeftByARunThatDiedIsRemovedFirst() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").redis().data().put("fleetfix:canary:r1", "old-run");
+        h.run(play("    - restart_redis: {}\n"));
+        StepResult restart = h.result("r1", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.SKIPPED);
+        assertThat(restart.message())
+                .startsWith("removed fleetfix:canary:r1, left on r1 by a run that did not end; nothing changed");
+        assertThat(h.host("r1").redis().data()).doesNotContainKey("fleetfix:canary:r1");
+    }
+
+    @Test
+    void roleUnchangedFailsWhenNoRoleWasKnownBefore() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.run(play("    - wait_healthy: {timeout: 10s, gates: [ping, role_unchanged]}\n"));
+        StepResult gates = h.result("r1", "wait_healthy");
+        assertThat(gates.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(gates.message()).contains("role_unchanged").contains("no role known before");
+    }
+
+    @Test
     void restartInCheckModeDoesNotRestart() throws Exception {
         Harness h = new Harness(dir, "r1");
         h.check(play("    - thp: {}\n    - restart_redis: {}\n    - wait_healthy: {}\n"));

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Poll;
 import dev.fleetfix.health.Wait;
 import dev.fleetfix.inventory.Host;
@@ -33,6 +34,8 @@ import java.util.Optional;
  */
 public final class SafeRestart {
     private static final Duration CONNECT = Duration.ofSeconds(3);
+    /** {@code redis.role_before} of a Redis that was known to be down. */
+    public static final String NO_ROLE = "none";
 
     private final RestartOptions options;
     private final String script;
@@ -51,14 +54,39 @@ public final class SafeRestart {
     }
 
     public StepResult run(StepContext ctx) throws InterruptedException {
+        return run(ctx, new RestartDue(true, false, "always: true"), Optional.empty(), List.of());
+    }
+
+    /**
+     * @param due whether Redis itself must restart ({@link RestartDue}); when not, only a hand-over journalled by a
+     *     run that died is finished
+     * @param marker the host's {@link PendingRestart} record
+     * @param first notes for the step line before the restart's own (a canary removed)
+     */
+    public StepResult run(StepContext ctx, RestartDue due, Optional<PendingRestart.Marker> marker, List<String> first)
+            throws InterruptedException {
         RedisSnapshot snapshot = withInventoryHosts(ctx, snapshot(ctx));
+        Optional<PendingRestart.Handover> resumed = marker.flatMap(PendingRestart.Marker::handover)
+                .filter(h -> snapshot.role() == NodeRole.REPLICA
+                        && snapshot.masterHost().equals(Optional.of(h.ip()))
+                        && snapshot.masterPort() == h.port());
+        List<String> notes = new ArrayList<>(first);
+        if (due.fromHost()) {
+            notes.add(due.reason());
+        }
+        if (resumed.isPresent()) {
+            return resume(ctx, snapshot, due, resumed.get(), notes);
+        }
+        if (!due.due()) {
+            return StepResult.skipped(String.join("; ", notes)).withFacts(roleFacts(snapshot));
+        }
         RestartDecision decision = RestartDecision.decide(snapshot, options, sentinelStatus(ctx, snapshot));
         boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
         Map<String, String> facts = facts(snapshot, decision);
         if (decision.kind() == Kind.REFUSE) {
-            return StepResult.failed(decision.reason() + "; Redis left running").withFacts(facts);
+            notes.add(decision.reason() + "; Redis left running");
+            return StepResult.failed(String.join("; ", notes)).withFacts(facts);
         }
-        List<String> notes = new ArrayList<>();
         notes.add(decision.reason());
         StepResult.Builder result = new StepResult.Builder();
         facts.forEach(result::fact);
@@ -69,6 +97,8 @@ public final class SafeRestart {
             notes.forEach(result::note);
             return result.build().withPredicted(RestartForecast.predicted(snapshot, decision, options));
         }
+        // before the canary and the hand-over: a run that dies from here on leaves the restart to do on the host
+        PendingRestart.markUnlessPending(ctx, "restart_redis began");
         Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
         Optional<DataCheck> check = options.dataCheck() && snapshot.answered()
                 ? Optional.of(prepareCheck(ctx, snapshot, poll, notes))
@@ -85,33 +115,9 @@ public final class SafeRestart {
             notes.add(decision.handover().get().describe() + ": " + moved.get().newPrimary() + " is primary");
             result.change("role", "master", "slave (" + moved.get().newPrimary() + " is primary)");
         }
-        // Redis saves its data set on shutdown: a large one makes the restart command itself slow.
-        // a service restart is a script for every init system: it is named by what it restarts
-        String shown = script.contains("\n") ? "the restart of " + what : "'" + script + "'";
-        ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
-        ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
-        if (!r.ok()) {
-            return failed(shown + " exited " + r.exitCode() + ": " + r.errorText(), notes, facts);
-        }
-        result.change(what, "running", "restarted");
-        Optional<String> notUp = poll.until(
-                failover ? "Redis back as a synced replica" : "Redis back after the restart",
-                options.timeout(),
-                () -> up(ctx, failover));
-        if (notUp.isPresent()) {
-            return failed("Redis not back after the restart: " + notUp.get(), notes, facts);
-        }
-        if (check.isPresent()) {
-            Optional<String> lost = poll.until("the keys counted before the restart", options.timeout(), () -> {
-                try (RedisNode node = ctx.redis().open(CONNECT)) {
-                    return check.get().mismatch(node);
-                }
-            });
-            if (lost.isPresent()) {
-                return failed("data check failed: " + lost.get(), notes, facts);
-            }
-            notes.add("data check: " + check.get().describe());
-            removeCanary(ctx, check.get());
+        Optional<StepResult> restartFailed = restart(ctx, poll, failover, check, notes, facts, result);
+        if (restartFailed.isPresent()) {
+            return restartFailed.get();
         }
         if (moved.isPresent() && options.failback()) {
             Optional<String> back = moved.get().connect().isEmpty()
@@ -123,6 +129,133 @@ public final class SafeRestart {
             notes.add("failed back: " + ctx.host().name() + " is primary again");
             result.change("role", "slave", "master (failed back)");
         }
+        PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
+        notes.forEach(result::note);
+        return result.build();
+    }
+
+    /** Restarts, waits until Redis is back (a synced replica after a failover) and checks the data; empty when ok. */
+    private Optional<StepResult> restart(
+            StepContext ctx,
+            Poll poll,
+            boolean asReplica,
+            Optional<DataCheck> check,
+            List<String> notes,
+            Map<String, String> facts,
+            StepResult.Builder result)
+            throws InterruptedException {
+        // Redis saves its data set on shutdown: a large one makes the restart command itself slow.
+        // a service restart is a script for every init system: it is named by what it restarts
+        String shown = script.contains("\n") ? "the restart of " + what : "'" + script + "'";
+        ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
+        ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
+        if (!r.ok()) {
+            return Optional.of(failed(shown + " exited " + r.exitCode() + ": " + r.errorText(), notes, facts));
+        }
+        result.change(what, "running", "restarted");
+        Optional<String> notUp = poll.until(
+                asReplica ? "Redis back as a synced replica" : "Redis back after the restart",
+                options.timeout(),
+                () -> up(ctx, asReplica));
+        if (notUp.isPresent()) {
+            return Optional.of(failed("Redis not back after the restart: " + notUp.get(), notes, facts));
+        }
+        if (check.isPresent()) {
+            Optional<String> lost = poll.until("the keys counted before the restart", options.timeout(), () -> {
+                try (RedisNode node = ctx.redis().open(CONNECT)) {
+                    return check.get().mismatch(node);
+                }
+            });
+            if (lost.isPresent()) {
+                return Optional.of(failed("data check failed: " + lost.get(), notes, facts));
+            }
+            notes.add("data check: " + check.get().describe());
+            removeCanary(ctx, check.get());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A run died after handing this host's primary role over ({@code resumed}, from the host's record): the host is
+     * a replica of the journalled new primary. Restarts it as a replica when it has not run under the new setting,
+     * then fails back when that run meant to and this one does too; a route fleetfix cannot fail back on after a
+     * crash fails the host, saying what to do.
+     */
+    private StepResult resume(
+            StepContext ctx,
+            RedisSnapshot snapshot,
+            RestartDue due,
+            PendingRestart.Handover journalled,
+            List<String> notes)
+            throws InterruptedException {
+        String self = ctx.host().name();
+        boolean failback = journalled.failback() && options.failback();
+        notes.add("a run that did not end handed the primary role over (" + journalled.describe() + ", journalled in "
+                + PendingRestart.PATH + "): " + self + " is a replica of " + journalled.host());
+        Map<String, String> facts = Map.of(
+                "redis.role_before",
+                "master",
+                "redis.role_expected",
+                failback ? "master" : "slave",
+                "restart.path",
+                "resume_handover",
+                "restart.route",
+                journalled.route());
+        boolean backable =
+                journalled.route().equals("failover") || journalled.route().equals("manual");
+        if (failback && !backable) {
+            return StepResult.failed(String.join("; ", notes) + "; fleetfix fails back after a crash only on the"
+                            + " FAILOVER and manual routes: make " + self + " primary again by hand ("
+                            + journalled.route()
+                            + "), then run again; Redis left running")
+                    .withFacts(facts);
+        }
+        StepResult.Builder result = new StepResult.Builder();
+        facts.forEach(result::fact);
+        if (ctx.check()) {
+            if (due.due()) {
+                result.change(what, "running", "restarted");
+            }
+            if (failback) {
+                result.change("role", "slave", "master (failed back)");
+            }
+            notes.add("apply would " + (due.due() ? "restart it as a replica, then " : "")
+                    + (failback ? "fail back" : "leave it a replica"));
+            notes.add(StepResult.CHECK_NOTE);
+            notes.forEach(result::note);
+            return result.build();
+        }
+        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
+        GateTarget.Connect to = t -> ctx.primaries()
+                .open(journalled.ip(), journalled.port(), t)
+                .orElseThrow(() -> new RedisException(journalled.describe(), "not in the inventory", null));
+        // the run may have died before it rewrote the configs: restarted now, this Redis would come back a
+        // primary of its own, empty when it has no persistence
+        Optional<String> durable = rewriteConfigs(self, ctx.redis(), journalled.host(), to);
+        if (durable.isPresent()) {
+            return failed(durable.get() + "; not restarted, Redis left running", notes, facts);
+        }
+        if (due.due()) {
+            Optional<DataCheck> check =
+                    options.dataCheck() ? Optional.of(prepareCheck(ctx, snapshot, poll, notes)) : Optional.empty();
+            Optional<StepResult> restartFailed = restart(ctx, poll, true, check, notes, facts, result);
+            if (restartFailed.isPresent()) {
+                return restartFailed.get();
+            }
+        }
+        if (failback) {
+            ReplicaLink target = new ReplicaLink(journalled.ip(), journalled.port(), "online", 0, 0, Optional.empty());
+            Handover handover =
+                    journalled.route().equals("manual") ? Handover.manual(target) : Handover.failover(target);
+            Optional<String> back = new Failover(ctx, poll, options.timeout())
+                    .back(handover, new Failover.Moved(journalled.host(), Optional.of(to)));
+            if (back.isPresent()) {
+                return failed("failback failed: " + back.get() + " (Redis runs, as a replica)", notes, facts);
+            }
+            notes.add("failed back: " + self + " is primary again");
+            result.change("role", "slave", "master (failed back)");
+        }
+        PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
         notes.forEach(result::note);
         return result.build();
     }
@@ -133,6 +266,7 @@ public final class SafeRestart {
             throws InterruptedException {
         if (decision.kind() == Kind.FAILOVER_THEN_RESTART) {
             Handover handover = decision.handover().orElseThrow();
+            PendingRestart.journal(ctx, journalled(ctx, handover));
             Failover.Outcome outcome = moves.away(handover);
             return outcome.error()
                     .map(e -> Failover.Outcome.failed(handover.describe() + " failed: " + e))
@@ -147,9 +281,88 @@ public final class SafeRestart {
         return Failover.Outcome.stayed();
     }
 
+    /** CONFIG REWRITE on this host and on its primary, so that the roles they have now survive a restart. */
+    private static Optional<String> rewriteConfigs(
+            String self, GateTarget.Connect host, String primaryName, GateTarget.Connect primary) {
+        Map<String, GateTarget.Connect> nodes = new java.util.LinkedHashMap<>();
+        nodes.put(self, host);
+        nodes.put(primaryName, primary);
+        for (var node : nodes.entrySet()) {
+            try (RedisNode n = node.getValue().open(CONNECT)) {
+                n.command("CONFIG", "REWRITE");
+            } catch (RedisException e) {
+                return Optional.of("CONFIG REWRITE on " + node.getKey() + ": " + e.getMessage()
+                        + " (the roles are swapped at runtime only; a restart would bring back the old ones)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The hand-over as the host's record keeps it. */
+    private PendingRestart.Handover journalled(StepContext ctx, Handover handover) {
+        String route = handover.route().name().toLowerCase(Locale.ROOT);
+        if (handover.target().isEmpty()) {
+            String name = handover.sentinel().map(m -> m.name()).orElse("?");
+            return new PendingRestart.Handover(route, "", 0, name.replaceAll("\\s+", "_"), options.failback());
+        }
+        ReplicaLink t = handover.target().get();
+        return new PendingRestart.Handover(
+                route, t.ip(), t.port(), t.host().orElse(t.ip()).replaceAll("\\s+", "_"), options.failback());
+    }
+
+    /**
+     * Removes {@code fleetfix:canary:HOST} left on the data's primary by a run that died during this host's restart
+     * (in check mode only says it would); empty when there was none. A canary of a live run cannot be there: the
+     * host lock lets one run at a time work on this host, the only one that writes its canary.
+     */
+    public static Optional<String> removeLeftCanary(StepContext ctx) {
+        String key = DataCheck.canaryKey(ctx.host().name());
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            RedisSnapshot now = RedisSnapshot.roles(ctx.host().name(), node);
+            try (RedisNode writer = writer(ctx, now).orElse(null)) {
+                if (writer == null) {
+                    return Optional.empty();
+                }
+                if (ctx.check()) {
+                    // GET, not EXISTS: the documented ACL grants the restart +get
+                    return writer.command("GET", key) != null
+                            ? Optional.of("would remove " + key + ", left on " + writer.hostName()
+                                    + " by a run that did not end")
+                            : Optional.empty();
+                }
+                return isOne(writer.command("DEL", key))
+                        ? Optional.of(
+                                "removed " + key + ", left on " + writer.hostName() + " by a run that did not end")
+                        : Optional.empty();
+            }
+        } catch (RedisException e) {
+            // Redis does not answer: the restart's own checks say so; a canary expires within its hour
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isOne(Object reply) {
+        return reply != null && String.valueOf(reply).equals("1");
+    }
+
+    /** The host's role now, as {@code role_unchanged} must see it after a step that did not restart Redis. */
+    public static Map<String, String> roleFacts(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return roleFacts(RedisSnapshot.roles(ctx.host().name(), node));
+        } catch (RedisException e) {
+            return Map.of();
+        }
+    }
+
+    private static Map<String, String> roleFacts(RedisSnapshot snapshot) {
+        String role = roleWord(snapshot.role());
+        return role.equals("unknown") ? Map.of() : Map.of("redis.role_before", role, "redis.role_expected", role);
+    }
+
     /** What later steps and the report learn: roles before and expected after, path and route. */
     private Map<String, String> facts(RedisSnapshot snapshot, RestartDecision decision) {
-        String roleBefore = roleWord(snapshot.role());
+        // a Redis known to be down had no role to keep: "none", which role_unchanged tells from not knowing
+        String roleBefore = snapshot.down() ? NO_ROLE : roleWord(snapshot.role());
         boolean failover = decision.kind() == Kind.FAILOVER_THEN_RESTART;
         return Map.of(
                 "redis.role_before",
