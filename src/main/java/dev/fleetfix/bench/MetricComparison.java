@@ -76,32 +76,15 @@ public record MetricComparison(
 
     /** This figure kept out of any verdict, saying why. */
     MetricComparison notDecisiveBecause(String why) {
-        return new MetricComparison(
-                metric,
-                before,
-                after,
-                beforeMedian,
-                afterMedian,
-                beforeSpread,
-                afterSpread,
-                ratio,
-                Verdict.WITHIN_NOISE,
-                sampleUnit,
-                beforeSamples,
-                afterSamples,
-                low,
-                high,
-                p,
-                adjustedP,
-                floor,
-                Optional.of(why),
-                beforeSampleMedian,
-                afterSampleMedian,
-                uncorrectedBeforeMedian,
-                Optional.empty());
+        return with(Verdict.WITHIN_NOISE, adjustedP, Optional.of(why), Optional.empty());
     }
 
     MetricComparison withAdjusted(double holm, Verdict v, Optional<String> why) {
+        return with(v, holm, notDecisive, why);
+    }
+
+    private MetricComparison with(
+            Verdict v, double adjusted, Optional<String> notDecisiveWhy, Optional<String> withheldWhy) {
         return new MetricComparison(
                 metric,
                 before,
@@ -118,12 +101,12 @@ public record MetricComparison(
                 low,
                 high,
                 p,
-                holm,
+                adjusted,
                 floor,
-                notDecisive,
+                notDecisiveWhy,
                 beforeSampleMedian,
                 afterSampleMedian,
                 uncorrectedBeforeMedian,
-                why);
+                withheldWhy);
     }
 }
