@@ -155,10 +155,12 @@ final class HostRun {
             Optional<JournaledBenchmark> journaled = env.check()
                     ? Optional.empty()
                     : env.control().journaledBefore(play, host.name(), index, name, type);
-            if (!when.holds()) {
-                result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
-            } else if (journaled.isPresent()) {
+            // The journaled side was measured when its condition held; the run may since have changed the very
+            // fact the condition reads (thp.enabled != never), so the condition is not asked again.
+            if (journaled.isPresent()) {
                 result = journaled.get().asResult();
+            } else if (!when.holds()) {
+                result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
             } else {
                 try {
                     Retrier.Attempted<StepResult> done = env.retrier()

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  */
 public final class FakeHost {
     /** How {@link dev.fleetfix.steps.restart.ServiceRestart}'s script begins. */
-    private static final String RESTART_SCRIPT = "if [ \"$(cat /proc/1/comm";
+    private static final String RESTART_SCRIPT = "since=$(sed -n 's/^since=//p' ";
 
     // /proc/sys too: a sysctl step must write the simulated kernel's parameters, never this machine's
     private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(proc/sys|sys|etc|run|boot|var/lib)/");

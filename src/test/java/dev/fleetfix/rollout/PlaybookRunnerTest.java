@@ -223,7 +223,7 @@ class PlaybookRunnerTest {
     void aRestartThatTimedOutIsSentOnceAndFailsTheStepNotTheHostsReachability() throws Exception {
         Harness h = new Harness(dir, "r1");
         java.util.function.Predicate<String> restart =
-                s -> s.startsWith("systemctl restart") || s.startsWith("if [ \"$(cat /proc/1/comm");
+                s -> s.startsWith("systemctl restart") || s.startsWith("since=$(sed -n 's/^since=//p' ");
         h.host("r1").timeOut(restart);
         // thp changes the host, so that restart_redis has a change to restart for
         RunSummary summary =

@@ -343,6 +343,57 @@ class RunControlTest {
     }
 
     @Test
+    void aResumedHostWhoseThpTheRunAlreadyChangedStillReplaysItsBeforeSideAndIsCompared() throws Exception {
+        List<Phase> measured = new ArrayList<>();
+        Harness h = new Harness(dir, "r1");
+        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
+                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan) -> {
+                    measured.add(plan.phase());
+                    return List.of(new HostBenchmark.Outcome(
+                            host,
+                            List.of(round(host.name(), plan.name(), plan.phase(), 1000.0 * measured.size())),
+                            Optional.empty(),
+                            Optional.empty()));
+                })));
+        // the shipped thp-off.yaml's guard: a host already at never has nothing to compare
+        String play =
+                """
+                - name: bench
+                  hosts: all
+                  steps:
+                    - audit: {}
+                    - benchmark: {name: thp, phase: before, profile: plain, rounds: 1}
+                      when: thp.enabled != never
+                    - thp: {}
+                    - restart_redis: {}
+                    - benchmark: {name: thp, phase: after, profile: plain, rounds: 1}
+                """;
+        h.host("r1").failRestarts();
+        RunJournal journal = new RunJournal(dir.resolve("run"));
+        RunSummary first = h.runWith(play, journal);
+        assertThat(first.failed()).containsExactly("r1");
+        assertThat(h.host("r1").thp("enabled")).isEqualTo("never");
+
+        // resumed: the audit now reads never, which this run set after it measured the before side
+        h.host("r1").delete("/fail-restart");
+        h.events.clear();
+        RunJournal.Resumable resumable = RunJournal.read(dir.resolve("run"));
+        h.control(new RunControl(Optional.empty(), Optional.empty(), resumable.done(), resumable.befores()));
+        RunSummary resumed = h.runWith(play, journal);
+        journal.close();
+
+        assertThat(resumed.outcome()).isEqualTo(RunOutcome.OK);
+        assertThat(h.results("r1", "benchmark").get(0).message())
+                .startsWith("before side from the run journal, measured at");
+        assertThat(measured).containsExactly(Phase.BEFORE, Phase.AFTER);
+        assertThat(h.events)
+                .filteredOn(e -> e instanceof BenchmarkFinished)
+                .extracting(e -> ((BenchmarkFinished) e).run())
+                .extracting(r -> r.phase() + " " + r.results().get(0).rps())
+                .containsExactly("BEFORE 1000.0", "AFTER 2000.0");
+    }
+
+    @Test
     void aJournalOfAnEarlierFleetfixWithoutDigestsOrBenchmarksStillResumes() throws Exception {
         Path run = Files.createDirectories(dir.resolve("run"));
         Files.writeString(

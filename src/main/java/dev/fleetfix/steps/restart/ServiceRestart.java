@@ -15,8 +15,15 @@ public final class ServiceRestart {
     public static String script(String service) {
         String q = ShellQuote.quote(service);
         String sysv = ShellQuote.quote("/etc/init.d/" + service);
+        String record = ShellQuote.quote(PendingRestart.PATH);
         return String.join(
                 "\n",
+                // The record's time is whole seconds: a Redis started in its second cannot be told from one started
+                // before the change, and PendingRestart.clear keeps the record (and the next run restarts again).
+                // A replica restarts a few hundred ms after persist_thp wrote it; so start in a later second.
+                "since=$(sed -n 's/^since=//p' " + record + " 2>/dev/null | head -n 1)",
+                "case \"$since\" in ''|*[!0-9]*) ;; *) n=0; while [ \"$(date +%s)\" -le \"$since\" ] && [ $n -lt 25 ];"
+                        + " do sleep 0.1 2>/dev/null || sleep 1; n=$((n + 1)); done;; esac",
                 "if [ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
                 "  systemctl restart " + q,
                 "elif [ -x " + sysv + " ]; then",
