@@ -137,7 +137,9 @@ public final class ApplyService {
                         request.resume().map(r -> r.journal().done()).orElse(Set.of()),
                         request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
                 return stoppedBySignal(control, () -> {
-                    RunSummary summary = run(request, plan, RunListener.all(List.of(listener, journal)), control);
+                    // the journal first: what the console says has ended is already in the journal when a kill
+                    // follows the line (a before benchmark printed but not journaled was measured again on resume)
+                    RunSummary summary = run(request, plan, RunListener.all(List.of(journal, listener)), control);
                     ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));
                     ending.accept(result);
                     return result;
