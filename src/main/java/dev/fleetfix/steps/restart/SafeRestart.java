@@ -244,6 +244,16 @@ public final class SafeRestart {
             }
         }
         if (failback) {
+            // without a restart now, this replica may have been restarted by the run that died a moment before:
+            // FAILOVER refuses a replica that is not yet online ("target replica is not online")
+            Optional<String> unsynced = poll.until(
+                    "Redis a synced replica of " + journalled.host(), options.timeout(), () -> up(ctx, true));
+            if (unsynced.isPresent()) {
+                return failed(
+                        "failback failed: not a synced replica: " + unsynced.get() + " (Redis runs, as a replica)",
+                        notes,
+                        facts);
+            }
             ReplicaLink target = new ReplicaLink(journalled.ip(), journalled.port(), "online", 0, 0, Optional.empty());
             Handover handover =
                     journalled.route().equals("manual") ? Handover.manual(target) : Handover.failover(target);
