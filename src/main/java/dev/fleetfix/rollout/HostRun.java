@@ -84,7 +84,8 @@ final class HostRun {
             if (held.isPresent()) {
                 return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
             }
-            return runSteps(play, host, steps, state, shell, start, controls);
+            Ended ended = runSteps(play, host, steps, state, shell, controls);
+            return finish(play, host, state, start, ended.outcome(), ended.reason());
         }
         if (lock.isPresent()) {
             Optional<String> refused;
@@ -101,8 +102,11 @@ final class HostRun {
                 return finish(play, host, state, start, HostOutcome.FAILED, refused.get());
             }
         }
+        // the lock goes before the host is said to be done: a run killed between the two leaves a host the journal
+        // does not call done (resumed: run again, its steps find their work done), never a done host still locked
+        Ended ended;
         try {
-            return runSteps(play, host, steps, state, shell, start, controls);
+            ended = runSteps(play, host, steps, state, shell, controls);
         } finally {
             lock.ifPresent(owner -> {
                 try {
@@ -112,16 +116,14 @@ final class HostRun {
                 }
             });
         }
+        return finish(play, host, state, start, ended.outcome(), ended.reason());
     }
 
-    private HostOutcome runSteps(
-            String play,
-            Host host,
-            List<PlannedStep> steps,
-            HostState state,
-            RemoteShell shell,
-            Instant start,
-            List<Host> controls)
+    /** How a host's steps ended, said by {@link #finish} once the host's lock is released. */
+    private record Ended(HostOutcome outcome, String reason) {}
+
+    private Ended runSteps(
+            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)
             throws InterruptedException {
         SendLog sendLog = new SendLog();
         // the step in progress, for the waits it announces
@@ -207,10 +209,10 @@ final class HostRun {
             if (result.status().stopsHost()) {
                 HostOutcome outcome =
                         result.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
-                return finish(play, host, state, start, outcome, name + ": " + result.message());
+                return new Ended(outcome, name + ": " + result.message());
             }
         }
-        return finish(play, host, state, start, HostOutcome.DONE, "");
+        return new Ended(HostOutcome.DONE, "");
     }
 
     /**

@@ -158,6 +158,20 @@ class RunControlTest {
     }
 
     @Test
+    void aHostIsSaidToBeDoneOnlyAfterItsLockIsReleased() throws Exception {
+        // a run killed right after the journal calls a host done must not leave that host locked: a resume skips it
+        Harness h = new Harness(dir, "r1");
+        h.control(new RunControl(Optional.of(owner("run-1")), Set.of()));
+        List<Boolean> lockedWhenDone = new ArrayList<>();
+        h.runWith(PLAY, e -> {
+            if (e instanceof HostFinished) {
+                lockedWhenDone.add(h.host("r1").read("/run/lock/fleetfix.lock/owner").isPresent());
+            }
+        });
+        assertThat(lockedWhenDone).containsExactly(false);
+    }
+
+    @Test
     void aStopRequestLetsTheHostInFlightFinishAndStartsNoOther() throws Exception {
         Harness h = new Harness(dir, "r1", "r2", "r3");
         RunControl control = new RunControl(Optional.empty(), Set.of());
