@@ -165,7 +165,8 @@ class RunControlTest {
         List<Boolean> lockedWhenDone = new ArrayList<>();
         h.runWith(PLAY, e -> {
             if (e instanceof HostFinished) {
-                lockedWhenDone.add(h.host("r1").read("/run/lock/fleetfix.lock/owner").isPresent());
+                lockedWhenDone.add(
+                        h.host("r1").read("/run/lock/fleetfix.lock/owner").isPresent());
             }
         });
         assertThat(lockedWhenDone).containsExactly(false);
