@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
+import dev.fleetfix.lab.RunsAlone;
 import dev.fleetfix.report.ReportFiles;
 import dev.fleetfix.report.ReportJson;
 import dev.fleetfix.report.model.ComparisonReport;
@@ -32,6 +33,7 @@ import picocli.CommandLine;
  * (lab-3 replicates lab-2). The tests run in order on one fleet, as an operator would: refused
  * outside the window, check, apply, reboot, apply again, then a host whose Redis will not come back.
  */
+@RunsAlone
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ApplyIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2", "lab-3");

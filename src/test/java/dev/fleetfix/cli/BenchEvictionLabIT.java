@@ -8,6 +8,7 @@ import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,6 +31,7 @@ import redis.clients.jedis.Pipeline;
  * eviction anyway stops at once. Each case sets maxmemory and the policy with CONFIG SET on the one
  * host.
  */
+@RunsAlone
 class BenchEvictionLabIT {
     @RegisterExtension
     static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"));

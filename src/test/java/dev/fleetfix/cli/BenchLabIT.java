@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and redis-benchmark run on the host over SSH. Either way the user's keys stay and the benchmark's
  * keys go.
  */
+@RunsAlone
 class BenchLabIT {
     @RegisterExtension
     static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"));

@@ -6,6 +6,7 @@ import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
+import dev.fleetfix.lab.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +23,7 @@ import picocli.CommandLine;
  * nothing Redis's memory gets: like an A/A run, the only honest verdict is within noise, per host
  * and for the fleet.
  */
+@RunsAlone
 class BenchmarkStepIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2");
     private static final String BENCH = "profile: auto, duration: 1s, warmup: 300ms, rounds: 3, connections: 4,"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import dev.fleetfix.report.ReportJson;
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
@@ -23,6 +24,7 @@ import picocli.CommandLine;
  * benchmarks) with {@code controls: 1}. lab-1 is judged against lab-2 measured beside it, lab-2
  * against lab-3, and lab-3, in the last batch, has no control left and says so.
  */
+@RunsAlone
 class ControlsLabIT {
     private static final String BENCH = "profile: plain, duration: 1200ms, warmup: 200ms, rounds: 3,"
             + " connections: 4, keyspace: 20000, value_size: 32, controls: 1";

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Redis has run under THP never (a new run_id), the roles are what they were, every key is kept, and no fleetfix key,
  * lock or record is left. Also without a crash: a restart that timed out is done by the next plain run.
  */
+@RunsAlone
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashResumeIT {
     private static final String RECORD = "/var/lib/fleetfix/restart-pending";

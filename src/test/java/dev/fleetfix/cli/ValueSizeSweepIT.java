@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import dev.fleetfix.report.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in headless Chromium, and the benchmark's keys are gone. {@code fleetfix bench --value-size ...
  * --json} gives per-size results.
  */
+@RunsAlone
 class ValueSizeSweepIT {
     private static final Path OUT = Path.of("target", "browser");
     private static LabFleet fleet;

@@ -24,6 +24,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.InventoryLoader;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.RunsAlone;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * must be called regressed. Each side is 3 rounds of 1.2 s (4 windows each) after a discarded
  * client warm-up, the benchmark step's own machinery without SSH.
  */
+@RunsAlone
 class VerdictLabIT {
     private static final int AA_PAIRS_PER_HOST = 10;
 

@@ -7,12 +7,14 @@ import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.ProfileOutcome;
 import dev.fleetfix.bench.SafetyPolicy;
+import dev.fleetfix.lab.RunsAlone;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
+@RunsAlone
 class ForkUnderLoadIT {
 
     private static ForkUnderLoadSpec shortRun() {
