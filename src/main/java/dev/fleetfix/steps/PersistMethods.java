@@ -30,6 +30,7 @@ public final class PersistMethods {
             case "tmpfiles" -> tmpfiles();
             case "rc.local" -> rcLocal();
             case "grub" -> grub();
+            case "tuned" -> tuned();
             case "auto" -> auto();
             default -> throw new IllegalArgumentException("unknown persist method '" + name + "'");
         };
@@ -230,7 +231,8 @@ public final class PersistMethods {
     }
 
     /**
-     * systemd when PID 1 is systemd. Without it (SysV init), rc.local runs only after Redis has started, so where
+     * systemd when PID 1 is systemd, and tuned as well where tuned is enabled ({@link TunedThp}). Without systemd (SysV
+     * init), rc.local runs only after Redis has started, so where
      * grub boots the host (grubby, or {@code /etc/default/grub}) the kernel command line sets {@code enabled} before
      * any process, and rc.local's lines carry {@code defrag}, which the command line cannot set; without grub, rc.local
      * alone, noting what it leaves open ({@link #RC_LOCAL_RUNS_AFTER_REDIS}).
@@ -247,8 +249,10 @@ public final class PersistMethods {
                             ? "systemd"
                             : "other");
             if (init.equals("systemd")) {
-                result.fact("persist_thp.method", "systemd");
                 systemd().persist(ctx, t, result);
+                // an enabled tuned applies its profile after our unit at every boot
+                boolean tuned = TunedThp.persist(ctx, t, result);
+                result.fact("persist_thp.method", tuned ? "systemd+tuned" : "systemd");
             } else if (grubBoots(ctx)) {
                 result.fact("persist_thp.method", "grub+rc.local");
                 grub().persist(ctx, t, result);
@@ -256,6 +260,19 @@ public final class PersistMethods {
             } else {
                 result.fact("persist_thp.method", "rc.local");
                 rcLocal().persist(ctx, t, result);
+            }
+        };
+    }
+
+    /**
+     * A child of tuned's active profile that sets the mode, made active ({@link TunedThp}); fails where tuned does
+     * not apply a profile at boot.
+     */
+    public static PersistMethod tuned() {
+        return (ctx, t, result) -> {
+            if (!TunedThp.persist(ctx, t, result)) {
+                throw new StepFailure("method tuned: tuned is not installed or not enabled on this host (systemctl"
+                        + " is-enabled tuned); use method auto");
             }
         };
     }
@@ -268,6 +285,17 @@ public final class PersistMethods {
 
     static Map<String, PersistMethod> all() {
         return Map.of(
-                "systemd", systemd(), "tmpfiles", tmpfiles(), "rc.local", rcLocal(), "grub", grub(), "auto", auto());
+                "systemd",
+                systemd(),
+                "tmpfiles",
+                tmpfiles(),
+                "rc.local",
+                rcLocal(),
+                "grub",
+                grub(),
+                "tuned",
+                tuned(),
+                "auto",
+                auto());
     }
 }

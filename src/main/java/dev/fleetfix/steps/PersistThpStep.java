@@ -14,7 +14,7 @@ import java.util.Set;
  * alone without grub: see {@link PersistMethods#auto()}).
  */
 final class PersistThpStep implements StepType {
-    static final List<String> METHODS = List.of("auto", "systemd", "tmpfiles", "rc.local", "grub");
+    static final List<String> METHODS = List.of("auto", "systemd", "tmpfiles", "rc.local", "grub", "tuned");
 
     @Override
     public StepSignature signature() {

@@ -79,6 +79,8 @@ public final class FakeHost {
                             + "  restart) if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;"
                             + " rm -f \"$FAKE_ROOT/var/redis-stopped\";;\n"
                             + "  show) if [ -e \"$FAKE_ROOT/var/redis-stopped\" ]; then echo inactive; else echo active; fi;;\n"
+                            + "  is-active) if [ -e \"$FAKE_ROOT/var/active/$2\" ]; then echo active; else echo inactive;"
+                            + " exit 3; fi;;\n"
                             + "esac\n");
             // no Redis process of this machine may count as the simulated host's
             tool("ps", "exit 0\n");
@@ -184,6 +186,28 @@ public final class FakeHost {
                             },
                             (a, b) -> a,
                             java.util.TreeMap::new));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * tuned installed and enabled, applying {@code profile} (in /etc/tuned, with {@code vm} settings {@code vm}), running
+     * or not; a fake {@code tuned-adm profile NAME} logs its call and makes NAME the active profile.
+     */
+    public void withTuned(String profile, String vm, boolean running) {
+        write("/etc/tuned/" + profile + "/tuned.conf", "[main]\nsummary=test\n\n[vm]\n" + vm + "\n");
+        write("/etc/tuned/active_profile", profile + "\n");
+        try {
+            Files.createDirectories(root.resolve("var/active"));
+            Files.writeString(root.resolve("var/enabled/tuned.service"), "");
+            if (running) {
+                Files.writeString(root.resolve("var/active/tuned.service"), "");
+            }
+            tool(
+                    "tuned-adm",
+                    "echo \"tuned-adm $*\" >> \"$FAKE_ROOT/calls.log\"\n"
+                            + "[ \"$1\" = profile ] && echo \"$2\" > \"$FAKE_ROOT/etc/tuned/active_profile\"\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
