@@ -47,11 +47,28 @@ s rc.local
 if [ -x /etc/rc.local ]; then hits active /etc/rc.local; else hits not-executable /etc/rc.local; fi
 s sysfs; hits active /etc/sysfs.conf /etc/sysfs.d/*.conf
 s tuned
+# tuned_profiles DEPTH NAME...: each profile's THP lines after those of the profiles it includes (tuned applies an
+# include first, so the profile's own line wins, and the last line read is the one that counts); a name is found
+# where tuned looks first; includes 5 deep at most, names that are not profile names skipped
+tuned_profiles() {
+  local depth p d inc
+  depth=$1; shift
+  for p in "$@"; do
+    case "$p" in '' | *[!A-Za-z0-9._-]*) continue ;; esac
+    for d in /etc/tuned/profiles /etc/tuned /usr/lib/tuned/profiles /usr/lib/tuned; do
+      [ -f "$d/$p/tuned.conf" ] || continue
+      if [ "$depth" -lt 5 ]; then
+        inc=$(sed -n 's/^[[:space:]]*include[[:space:]]*=//p' "$d/$p/tuned.conf" | head -n 1 | tr ',' ' ')
+        set -f; tuned_profiles $((depth + 1)) $inc; set +f
+      fi
+      hits "${st:-unknown}" "$d/$p/tuned.conf"
+      break
+    done
+  done
+}
 if [ -r /etc/tuned/active_profile ]; then
   st=$(systemctl is-enabled tuned 2>/dev/null) || true
-  for p in $(cat /etc/tuned/active_profile); do
-    for d in /etc/tuned /usr/lib/tuned; do hits "${st:-unknown}" "$d/$p/tuned.conf"; done
-  done
+  set -f; tuned_profiles 0 $(head -c 512 /etc/tuned/active_profile); set +f
 fi
 s overcommit; cat /proc/sys/vm/overcommit_memory 2>/dev/null
 s somaxconn; cat /proc/sys/net/core/somaxconn 2>/dev/null

@@ -200,9 +200,12 @@ public final class FakeHost {
         write("/etc/tuned/active_profile", profile + "\n");
         try {
             Files.createDirectories(root.resolve("var/active"));
-            Files.writeString(root.resolve("var/enabled/tuned.service"), "");
-            if (running) {
-                Files.writeString(root.resolve("var/active/tuned.service"), "");
+            // systemctl takes the unit with or without its suffix
+            for (String unit : List.of("tuned", "tuned.service")) {
+                Files.writeString(root.resolve("var/enabled/" + unit), "");
+                if (running) {
+                    Files.writeString(root.resolve("var/active/" + unit), "");
+                }
             }
             tool(
                     "tuned-adm",

@@ -2,8 +2,14 @@ package dev.fleetfix.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.checks.BootSource;
+import dev.fleetfix.checks.HostAuditor;
+import dev.fleetfix.checks.HostFacts;
+import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.fake.TestHosts;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
@@ -107,6 +113,27 @@ class TunedThpTest {
         assertThat(h.host("r1").read(TunedThp.CONF)).isEmpty();
         assertThat(results.get(1).status()).isEqualTo(StepStatus.FAILED);
         assertThat(results.get(1).message()).contains("tuned is not installed or not enabled");
+    }
+
+    @Test
+    void theAuditFollowsTheActiveProfilesIncludesAndSeesOurProfileWinAfterThePersist() throws Exception {
+        // RHEL's virtual-guest sets no THP itself; the throughput-performance it includes does
+        Harness h = new Harness(dir, "r1");
+        FakeHost r1 = h.host("r1");
+        r1.withTuned("virtual-guest", "dirty_ratio=30", true);
+        r1.write("/etc/tuned/virtual-guest/tuned.conf", "[main]\ninclude=throughput-performance\n\n[vm]\n");
+        r1.write("/etc/tuned/throughput-performance/tuned.conf", "[main]\n\n[vm]\ntransparent_hugepages=always\n");
+        HostAuditor auditor = new HostAuditor();
+        Host host = TestHosts.lab("r1", "127.0.0.11");
+
+        HostFacts before = auditor.audit(host, r1.shell(), r1.redis()).facts().orElseThrow();
+        assertThat(before.boot().activeSources()).contains(BootSource.TUNED);
+        assertThat(before.boot().enabledAfterReboot()).contains(ThpMode.ALWAYS);
+
+        h.run(PERSIST);
+
+        HostFacts after = auditor.audit(host, r1.shell(), r1.redis()).facts().orElseThrow();
+        assertThat(after.boot().enabledAfterReboot()).contains(ThpMode.NEVER);
     }
 
     @Test
