@@ -296,8 +296,9 @@ class TopologyIT {
     @Order(8)
     void sshDroppedMidStepMakesTheHostUnreachableAndHaltsBeforeItsRestart() throws Exception {
         Thread dropper = new Thread(() -> {
-            sleep(2500);
-            // sshd and every session it serves, the one running "sleep 5" included
+            // once the step's command runs on lab-2 (a fixed delay raced the run's start on a busy machine: the drop
+            // hit the lock before the step), sshd and every session it serves, that one included
+            LabData.await(() -> fleet.rootExec("lab-2", "pgrep -f '^sleep 20$'").ok(), 60_000);
             fleet.rootExec("lab-2", "systemctl stop ssh; pkill -KILL sshd");
         });
         dropper.start();
@@ -309,7 +310,7 @@ class TopologyIT {
                       hosts: all
                       serial: 1
                       steps:
-                        - command: {cmd: "sleep 5", changed_when: "true"}
+                        - command: {cmd: "sleep 20", changed_when: "true"}
                         - restart_redis: {timeout: 60s, failback: true}
                     """);
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
