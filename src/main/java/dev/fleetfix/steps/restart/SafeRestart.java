@@ -421,6 +421,9 @@ public final class SafeRestart {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
             return RedisSnapshot.observe(ctx.host().name(), node, new PersistenceReader(ctx.shell(), unit));
         } catch (RedisException e) {
+            if (e.kind() == RedisException.Kind.AUTH) {
+                return RedisSnapshot.credentialsRefused(ctx.host().name(), e.detail());
+            }
             if (e.kind() != RedisException.Kind.CONNECTION_REFUSED) {
                 return RedisSnapshot.unknown(ctx.host().name(), e.detail());
             }

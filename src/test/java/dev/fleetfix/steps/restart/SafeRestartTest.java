@@ -353,8 +353,9 @@ class SafeRestartTest {
         StepResult restart = h.result("p", "restart_redis");
         assertThat(restart.status()).isEqualTo(StepStatus.FAILED);
         assertThat(restart.message())
-                .contains("refused: Redis did not answer (connection refused (fake), but unit redis-server is active"
-                        + " and 1 sockets listen on port 6379)")
+                .contains(
+                        "refused: Redis did not answer as Redis (connection refused (fake), but unit redis-server is active"
+                                + " and 1 sockets listen on port 6379)")
                 .doesNotContain("nothing in memory");
         assertThat(h.host("p").redis().restarts()).isZero();
     }
