@@ -87,6 +87,11 @@ public final class SafeRestart {
             notes.add(decision.reason() + "; Redis left running");
             return StepResult.failed(String.join("; ", notes)).withFacts(facts);
         }
+        Optional<String> forbidden = routeRefused(ctx, snapshot, decision);
+        if (forbidden.isPresent()) {
+            notes.add("refused: " + forbidden.get() + "; Redis left running");
+            return StepResult.failed(String.join("; ", notes)).withFacts(facts);
+        }
         notes.add(decision.reason());
         StepResult.Builder result = new StepResult.Builder();
         facts.forEach(result::fact);
@@ -132,6 +137,20 @@ public final class SafeRestart {
         PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
         notes.forEach(result::note);
         return result.build();
+    }
+
+    /** Whether Redis would refuse a command the decided route sends it ({@link RouteRights}); read only. */
+    private Optional<String> routeRefused(StepContext ctx, RedisSnapshot snapshot, RestartDecision decision) {
+        List<String> labels = RouteRights.needed(snapshot, decision, options);
+        if (labels.isEmpty() || !snapshot.answered()) {
+            return Optional.empty();
+        }
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return RouteRights.refused(node, ctx.host().redis().auth().userName(), snapshot.version(), labels);
+        } catch (RedisException e) {
+            // the route's own commands will say what is wrong
+            return Optional.empty();
+        }
     }
 
     /** Restarts, waits until Redis is back (a synced replica after a failover) and checks the data; empty when ok. */
