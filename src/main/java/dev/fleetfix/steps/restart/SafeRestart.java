@@ -169,6 +169,8 @@ public final class SafeRestart {
         ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
+            // Redis was not restarted: the canary would only linger in the user's keyspace
+            check.ifPresent(c -> removeCanary(ctx, c));
             return Optional.of(failed(shown + " exited " + r.exitCode() + ": " + r.errorText(), notes, facts));
         }
         result.change(what, "running", "restarted");
@@ -177,6 +179,8 @@ public final class SafeRestart {
                 options.timeout(),
                 () -> up(ctx, asReplica));
         if (notUp.isPresent()) {
+            // Redis may answer by now, or later with the canary loaded: the next run removes it first
+            check.ifPresent(c -> removeCanary(ctx, c));
             return Optional.of(failed("Redis not back after the restart: " + notUp.get(), notes, facts));
         }
         if (check.isPresent()) {
@@ -186,6 +190,12 @@ public final class SafeRestart {
                 }
             });
             if (lost.isPresent()) {
+                removeCanary(ctx, check.get());
+                if (!asReplica) {
+                    // Redis did restart under the change: the record has nothing left to ask (after a hand-over
+                    // it keeps the failback a resumed run must finish)
+                    PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
+                }
                 return Optional.of(failed("data check failed: " + lost.get(), notes, facts));
             }
             notes.add("data check: " + check.get().describe());
