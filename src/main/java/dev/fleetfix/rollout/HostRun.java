@@ -135,7 +135,7 @@ final class HostRun {
 
     /**
      * Apply: the host's steps forecast in check mode before the first of them runs ({@link Preflight}); a host
-     * refused there is not touched. Nothing is sent that changes the host, so nothing is journalled or retried.
+     * refused there is not touched. It only reads, so it is tried again as a whole after a transient failure.
      */
     private Optional<Preflight.Refusal> preflight(
             String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)
