@@ -1,16 +1,15 @@
 package dev.fleetfix.checks;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.CommandRights;
 import dev.fleetfix.redis.NeededCommands;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -94,37 +93,25 @@ final class RedisProbe {
      */
     private static void dryrun(RedisNode node, String user, Set<String> refused) {
         for (NeededCommands.Needed needed : NeededCommands.ALL) {
-            List<String> args = new ArrayList<>(List.of("DRYRUN", user));
-            args.addAll(needed.example());
-            Object reply;
-            try {
-                reply = node.command("ACL", args.toArray(String[]::new));
-            } catch (RedisException e) {
-                if (e.refused()) {
+            switch (CommandRights.dryrun(node, user, needed.example())) {
+                case DRYRUN_REFUSED -> {
                     return;
                 }
-                String text = String.valueOf(e.detail()).toLowerCase(Locale.ROOT);
-                if (text.contains("not found") || text.contains("unknown command")) {
-                    refused.add(needed.label() + " (unknown command: renamed away?)");
+                case UNKNOWN_COMMAND -> refused.add(needed.label() + " (unknown command: renamed away?)");
+                case NOT_PERMITTED -> {
+                    boolean seen = refused.stream().anyMatch(r -> r.startsWith(needed.label() + " "));
+                    if (!seen) {
+                        refused.add(needed.label() + " (NOPERM)");
+                    }
                 }
-                continue;
-            }
-            if (!"OK".equals(String.valueOf(reply))) {
-                boolean seen = refused.stream().anyMatch(r -> r.startsWith(needed.label() + " "));
-                if (!seen) {
-                    refused.add(needed.label() + " (NOPERM)");
-                }
+                case ALLOWED, CANNOT_TELL -> {}
             }
         }
     }
 
     /** ACL DRYRUN came with Redis 7.0. */
     static boolean hasAclDryrun(String version) {
-        try {
-            return Integer.parseInt(version.split("\\.")[0]) >= 7;
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return CommandRights.canAsk(version);
     }
 
     /** "host lab-2: redis: 127.0.0.12:6379: connection refused" -> "connection refused". */

@@ -92,8 +92,8 @@ public final class NeededCommands {
             needed(
                     "acl|dryrun",
                     List.of("ACL", "DRYRUN", "default", "PING"),
-                    Set.of(AUDIT),
-                    "which of these are refused"),
+                    Set.of(AUDIT, RESTART),
+                    "which of these are refused; a restart's route, before it begins"),
             needed("time", List.of("TIME"), Set.of(RESTART), "the server's clock beside LASTSAVE"),
             needed("lastsave", List.of("LASTSAVE"), Set.of(RESTART), "see the save finish"),
             needed("bgsave", List.of("BGSAVE", "SCHEDULE"), Set.of(RESTART, BENCHMARK), "save first; fork profile"),
@@ -184,6 +184,15 @@ public final class NeededCommands {
     /** The ACL rule of {@link #ALL}. */
     public static String aclRule() {
         return aclRule(ALL);
+    }
+
+    /** The example of the command labelled {@code label} ({@code bgsave}, {@code config|rewrite}). */
+    public static List<String> example(String label) {
+        return ALL.stream()
+                .filter(n -> n.label().equals(label))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("not a command fleetfix sends: " + label))
+                .example();
     }
 
     /** The labels of the commands {@code use} needs. */

@@ -5,6 +5,7 @@ import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.RunPlan.PlannedStep;
@@ -106,7 +107,17 @@ final class HostRun {
         // does not call done (resumed: run again, its steps find their work done), never a done host still locked
         Ended ended;
         try {
-            ended = runSteps(play, host, steps, state, shell, controls);
+            Optional<Preflight.Refusal> refusal =
+                    env.check() ? Optional.empty() : preflight(play, host, steps, state, shell, controls);
+            Optional<String> stop = env.control().stopRequested();
+            if (refusal.isPresent()) {
+                ended = new Ended(refusal.get().outcome(), refusal.get().reason());
+            } else if (stop.isPresent() && !env.check()) {
+                // a stop (SIGTERM) during the preflight: nothing is changed yet, so nothing is begun
+                ended = new Ended(HostOutcome.UNTOUCHED, "stopped before any change (" + stop.get() + ")");
+            } else {
+                ended = runSteps(play, host, steps, state, shell, controls);
+            }
         } finally {
             lock.ifPresent(owner -> {
                 try {
@@ -121,6 +132,40 @@ final class HostRun {
 
     /** How a host's steps ended, said by {@link #finish} once the host's lock is released. */
     private record Ended(HostOutcome outcome, String reason) {}
+
+    /**
+     * Apply: the host's steps forecast in check mode before the first of them runs ({@link Preflight}); a host
+     * refused there is not touched. It only reads, so it is tried again as a whole after a transient failure.
+     */
+    private Optional<Preflight.Refusal> preflight(
+            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)
+            throws InterruptedException {
+        try {
+            // a new copy of the state for each attempt: nothing of a forecast cut short is kept
+            return env.retrier()
+                    .run(() -> Preflight.check(
+                            new StepContext(
+                                    host,
+                                    shell,
+                                    env.redis().apply(host),
+                                    env.primaries(),
+                                    env.sentinels(),
+                                    true,
+                                    Preflight.scratch(state, play),
+                                    env.clock(),
+                                    env.sleeper(),
+                                    env.runStamp(),
+                                    env.pollInterval(),
+                                    WaitListener.none(),
+                                    controls),
+                            steps))
+                    .value();
+        } catch (Retrier.Exhausted e) {
+            StepResult why = failure(e.error(), e.attempts());
+            HostOutcome outcome = why.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
+            return Optional.of(new Preflight.Refusal(outcome, "preflight, before any change: " + why.message()));
+        }
+    }
 
     private Ended runSteps(
             String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)

@@ -74,9 +74,13 @@ public final class FakeHost {
                     "systemctl",
                     "echo \"systemctl $*\" >> \"$FAKE_ROOT/calls.log\"\n"
                             + "case \"$1\" in\n"
+                            + "  cat) u=\"$2\"; [ \"$u\" = -- ] && u=\"$3\"; if [ -e \"$FAKE_ROOT/var/missing/$u\" ];"
+                            + " then echo \"No files found for $u.\" >&2; exit 1; fi;;\n"
                             + "  is-enabled) if [ -e \"$FAKE_ROOT/var/enabled/$2\" ]; then echo enabled; else echo disabled; exit 1; fi;;\n"
                             + "  enable) touch \"$FAKE_ROOT/var/enabled/$2\";;\n"
-                            + "  restart) if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;"
+                            + "  restart) if [ -e \"$FAKE_ROOT/var/missing/$2\" ]; then"
+                            + " echo \"Failed to restart $2.service: Unit $2.service not found.\" >&2; exit 5; fi;"
+                            + " if [ -e \"$FAKE_ROOT/fail-restart\" ]; then echo 'Job failed' >&2; exit 1; fi;"
                             + " rm -f \"$FAKE_ROOT/var/redis-stopped\";;\n"
                             + "  show) if [ -e \"$FAKE_ROOT/var/redis-stopped\" ]; then echo inactive; else echo active; fi;;\n"
                             + "  is-active) if [ -e \"$FAKE_ROOT/var/active/$2\" ]; then echo active; else echo inactive;"
@@ -256,6 +260,12 @@ public final class FakeHost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return this;
+    }
+
+    /** systemd knows no unit {@code unit}: {@code systemctl cat} and {@code systemctl restart} say so. */
+    public FakeHost missingUnit(String unit) {
+        write("/var/missing/" + unit, "");
         return this;
     }
 

@@ -97,6 +97,13 @@ public final class FakeRedis implements RedisConnector {
         return redis;
     }
 
+    /** From now on refuses the credentials at connect time (a wrong redis_password), as Jedis reports it. */
+    public FakeRedis refuseCredentials(String reason) {
+        refusalKind = RedisException.Kind.AUTH;
+        refusal = reason;
+        return this;
+    }
+
     /** CONFIG is not in the ACL user's rights: CONFIG GET, SET and REWRITE get NOPERM, and so says ACL DRYRUN. */
     public FakeRedis withoutConfigRights() {
         notPermitted.addAll(List.of("config|get", "config|set", "config|rewrite"));
@@ -261,6 +268,9 @@ public final class FakeRedis implements RedisConnector {
 
     /** A connection, as a RedisConnector would open it. */
     public RedisNode connect() {
+        if (refusal != null && refusalKind == RedisException.Kind.AUTH) {
+            throw new RedisException(host, refusalKind, Optional.empty(), refusal, null);
+        }
         refuseWhileDown();
         return new Node(host);
     }

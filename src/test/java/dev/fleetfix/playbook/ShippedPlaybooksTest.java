@@ -8,7 +8,6 @@ import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.model.StepResult;
-import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -104,12 +103,18 @@ class ShippedPlaybooksTest {
         assertThat(check.failed()).containsExactly("r1");
         assertThat(h.result("r1", "assert").message()).isEqualTo(why);
 
+        // apply: the assert comes after the sysctl change, so the preflight refuses the host before that change
+        var files = h.host("r1").snapshot();
         RunSummary run = h.run(raised);
         assertThat(run.failed()).containsExactly("r1");
-        assertThat(h.result("r1", "assert").status()).isEqualTo(StepStatus.FAILED);
-        assertThat(h.result("r1", "assert").message()).isEqualTo(why);
+        assertThat(h.events)
+                .filteredOn(dev.fleetfix.rollout.event.HostFinished.class::isInstance)
+                .singleElement()
+                .satisfies(e -> assertThat(((dev.fleetfix.rollout.event.HostFinished) e).reason())
+                        .isEqualTo("refused before any change: assert: " + why));
         assertThat(h.results("r1", "restart_redis")).isEmpty();
         assertThat(h.host("r1").redis().restarts()).isZero();
+        assertThat(h.host("r1").snapshot()).as("no sysctl written").isEqualTo(files);
     }
 
     @Test

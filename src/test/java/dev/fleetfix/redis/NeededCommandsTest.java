@@ -45,7 +45,7 @@ class NeededCommandsTest {
             // Saver.command: BGREWRITEAOF, BGSAVE SCHEDULE or BGSAVE
             "Saver.java: command.get(0)", Set.of("bgrewriteaof", "bgsave"),
             // dryrun: ACL DRYRUN user ...
-            "RedisProbe.java: \"ACL\"", Set.of("acl|dryrun"));
+            "CommandRights.java: \"ACL\"", Set.of("acl|dryrun"));
 
     /** The Jedis methods the adapter calls, and the command each sends; none for those that send nothing. */
     private static final Map<String, Set<String>> JEDIS_METHODS = Map.ofEntries(

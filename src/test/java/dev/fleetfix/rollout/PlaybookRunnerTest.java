@@ -181,9 +181,10 @@ class PlaybookRunnerTest {
         assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
         assertThat(h.host("r1").thp("enabled")).isEqualTo("never");
         assertThat(Duration.between(start, h.clock.instant())).as("one backoff").isEqualTo(Duration.ofSeconds(1));
+        // the first command is the preflight's read: it was retried, and the step then ran at its first attempt
         assertThat(events(h, dev.fleetfix.rollout.event.StepFinished.class))
                 .singleElement()
-                .satisfies(f -> assertThat(f.attempts()).isEqualTo(2));
+                .satisfies(f -> assertThat(f.attempts()).isEqualTo(1));
     }
 
     @Test
@@ -258,7 +259,10 @@ class PlaybookRunnerTest {
         assertThat(summary.reason()).startsWith("circuit breaker open");
         assertThat(summary.failed()).containsExactly("r1", "r2", "r3");
         assertThat(summary.untouched()).containsExactly("r4", "r5", "r6");
-        assertThat(h.result("r1", "thp").status()).isEqualTo(StepStatus.UNREACHABLE);
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .filteredOn(f -> f.host().equals("r1"))
+                .singleElement()
+                .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.UNREACHABLE));
     }
 
     @Test
@@ -267,7 +271,11 @@ class PlaybookRunnerTest {
         h.host("r1").failTransientlyAlways();
         RunSummary summary = h.run("- hosts: all\n  steps:\n    - thp: {}\n");
         assertThat(summary.failed()).containsExactly("r1");
-        assertThat(h.result("r1", "thp").message()).isEqualTo("host r1: timed out (fake) (after 3 attempts)");
+        // the preflight is the first to find it out, before any change
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.reason())
+                        .isEqualTo("preflight, before any change: host r1: timed out (fake) (after 3 attempts)"));
     }
 
     @Test

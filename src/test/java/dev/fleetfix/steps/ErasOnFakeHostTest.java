@@ -112,7 +112,10 @@ class ErasOnFakeHostTest {
         Harness h = new Harness(dir, "vk");
         h.host("vk").withoutNamedService().redis().server(RedisServerTest.info("valkey-8.1.1"));
         h.run("- hosts: all\n  steps:\n    - audit: {}\n    - restart_redis: {always: true}\n");
-        assertThat(h.host("vk").calls()).containsExactly("systemctl restart valkey-server");
+        // the preflight's look (systemctl cat) aside
+        assertThat(h.host("vk").calls())
+                .filteredOn(c -> !c.startsWith("systemctl cat"))
+                .containsExactly("systemctl restart valkey-server");
         assertThat(h.result("vk", "audit").facts())
                 .containsEntry("redis.version", "8.1.1")
                 .containsEntry("redis.flavour", "valkey");
@@ -123,7 +126,10 @@ class ErasOnFakeHostTest {
         Harness h = new Harness(dir, "vk");
         h.host("vk").redis().server(RedisServerTest.info("valkey-8.1.1"));
         h.run("- hosts: all\n  steps:\n    - restart_redis: {always: true}\n");
-        assertThat(h.host("vk").calls()).containsExactly("systemctl restart redis-server");
+        // the preflight's look (systemctl cat) aside
+        assertThat(h.host("vk").calls())
+                .filteredOn(c -> !c.startsWith("systemctl cat"))
+                .containsExactly("systemctl restart redis-server");
     }
 
     /**

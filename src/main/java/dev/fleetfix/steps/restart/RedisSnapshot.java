@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param version {@code redis_version}
  * @param keyspace keys and keys with an expiry per db
  * @param cluster whether it runs in cluster mode ({@code cluster_enabled:1})
+ * @param credentialsRefused it did not answer because it refused fleetfix's credentials: what to fix is the
+ *     inventory's redis_password / redis_user, not the restart
  */
 public record RedisSnapshot(
         boolean answered,
@@ -36,7 +38,8 @@ public record RedisSnapshot(
         Persistence persistence,
         String version,
         Map<Integer, KeyCount> keyspace,
-        boolean cluster) {
+        boolean cluster,
+        boolean credentialsRefused) {
 
     /** One db's line of {@code INFO keyspace}. */
     public record KeyCount(long keys, long expires) {}
@@ -50,9 +53,23 @@ public record RedisSnapshot(
         Objects.requireNonNull(persistence, "persistence");
         Objects.requireNonNull(version, "version");
         keyspace = Map.copyOf(keyspace);
-        if (answered && down) {
-            throw new IllegalArgumentException("a Redis that answered is not down");
+        if (answered && (down || credentialsRefused)) {
+            throw new IllegalArgumentException("a Redis that answered is not down and took the credentials");
         }
+    }
+
+    /** A snapshot whose Redis did not refuse the credentials. */
+    public RedisSnapshot(
+            boolean answered,
+            boolean down,
+            NodeState replication,
+            Optional<String> masterHost,
+            int masterPort,
+            Persistence persistence,
+            String version,
+            Map<Integer, KeyCount> keyspace,
+            boolean cluster) {
+        this(answered, down, replication, masterHost, masterPort, persistence, version, keyspace, cluster, false);
     }
 
     /** Redis is known not to run: nothing is in memory. {@code why} says how that is known. */
@@ -65,6 +82,21 @@ public record RedisSnapshot(
     public static RedisSnapshot unknown(String host, String why) {
         return new RedisSnapshot(
                 false, false, NodeState.unreachable(host, why), Optional.empty(), 0, NOT_READ, "?", Map.of(), false);
+    }
+
+    /** Redis runs (it answered the connection) but refused fleetfix's credentials: {@code why} says how. */
+    public static RedisSnapshot credentialsRefused(String host, String why) {
+        return new RedisSnapshot(
+                false,
+                false,
+                NodeState.unreachable(host, why),
+                Optional.empty(),
+                0,
+                NOT_READ,
+                "?",
+                Map.of(),
+                false,
+                true);
     }
 
     /** Roles only (INFO replication), for after a restart: persistence is not read. */

@@ -208,11 +208,18 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
 
     /**
      * Only a Redis known not to run has nothing in memory. One that refused our credentials, timed
-     * out or listens on another address runs, and may hold the only copy of its data.
+     * out or listens on another address runs, and may hold the only copy of its data. What to fix is
+     * how fleetfix reaches it, not whether data may be lost: a refusal never points at {@code
+     * allow_data_loss}. A Redis that refuses the credentials is refused even with it: nothing after
+     * the restart (data check, health gates) could talk to it either. One that did not answer in time
+     * (busy, wedged) is restarted with {@code allow_data_loss: true}, as documented.
      */
     private static RestartDecision notAnswering(RedisSnapshot s, RestartOptions options) {
         if (s.down()) {
             return of(Kind.RESTART, "Redis is not running (" + s.why() + "): nothing in memory to lose");
+        }
+        if (s.credentialsRefused()) {
+            return of(Kind.REFUSE, "refused: redis auth failed (" + s.why() + "): check redis_password / redis_user");
         }
         if (options.allowDataLoss()) {
             return of(
@@ -221,8 +228,8 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
         }
         return of(
                 Kind.REFUSE,
-                "refused: Redis did not answer (" + s.why() + "), so whether it runs with data in memory is"
-                        + " unknown; set allow_data_loss: true to restart anyway");
+                "refused: Redis did not answer as Redis (" + s.why() + "), so whether it runs with data in memory"
+                        + " is unknown: check that redis_host / redis_port name this host's Redis and that it answers");
     }
 
     private static RestartDecision unsafe(RedisSnapshot s, RestartOptions options, String situation) {

@@ -87,6 +87,11 @@ public final class SafeRestart {
             notes.add(decision.reason() + "; Redis left running");
             return StepResult.failed(String.join("; ", notes)).withFacts(facts);
         }
+        Optional<String> forbidden = routeRefused(ctx, snapshot, decision);
+        if (forbidden.isPresent()) {
+            notes.add("refused: " + forbidden.get() + "; Redis left running");
+            return StepResult.failed(String.join("; ", notes)).withFacts(facts);
+        }
         notes.add(decision.reason());
         StepResult.Builder result = new StepResult.Builder();
         facts.forEach(result::fact);
@@ -134,6 +139,20 @@ public final class SafeRestart {
         return result.build();
     }
 
+    /** Whether Redis would refuse a command the decided route sends it ({@link RouteRights}); read only. */
+    private Optional<String> routeRefused(StepContext ctx, RedisSnapshot snapshot, RestartDecision decision) {
+        List<String> labels = RouteRights.needed(snapshot, decision, options);
+        if (labels.isEmpty() || !snapshot.answered()) {
+            return Optional.empty();
+        }
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return RouteRights.refused(node, ctx.host().redis().auth().userName(), snapshot.version(), labels);
+        } catch (RedisException e) {
+            // the route's own commands will say what is wrong
+            return Optional.empty();
+        }
+    }
+
     /** Restarts, waits until Redis is back (a synced replica after a failover) and checks the data; empty when ok. */
     private Optional<StepResult> restart(
             StepContext ctx,
@@ -150,6 +169,8 @@ public final class SafeRestart {
         ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
+            // Redis was not restarted: the canary would only linger in the user's keyspace
+            check.ifPresent(c -> removeCanary(ctx, c));
             return Optional.of(failed(shown + " exited " + r.exitCode() + ": " + r.errorText(), notes, facts));
         }
         result.change(what, "running", "restarted");
@@ -158,6 +179,8 @@ public final class SafeRestart {
                 options.timeout(),
                 () -> up(ctx, asReplica));
         if (notUp.isPresent()) {
+            // Redis may answer by now, or later with the canary loaded: the next run removes it first
+            check.ifPresent(c -> removeCanary(ctx, c));
             return Optional.of(failed("Redis not back after the restart: " + notUp.get(), notes, facts));
         }
         if (check.isPresent()) {
@@ -167,6 +190,12 @@ public final class SafeRestart {
                 }
             });
             if (lost.isPresent()) {
+                removeCanary(ctx, check.get());
+                if (!asReplica) {
+                    // Redis did restart under the change: the record has nothing left to ask (after a hand-over
+                    // it keeps the failback a resumed run must finish)
+                    PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
+                }
                 return Optional.of(failed("data check failed: " + lost.get(), notes, facts));
             }
             notes.add("data check: " + check.get().describe());
@@ -421,6 +450,9 @@ public final class SafeRestart {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
             return RedisSnapshot.observe(ctx.host().name(), node, new PersistenceReader(ctx.shell(), unit));
         } catch (RedisException e) {
+            if (e.kind() == RedisException.Kind.AUTH) {
+                return RedisSnapshot.credentialsRefused(ctx.host().name(), e.detail());
+            }
             if (e.kind() != RedisException.Kind.CONNECTION_REFUSED) {
                 return RedisSnapshot.unknown(ctx.host().name(), e.detail());
             }

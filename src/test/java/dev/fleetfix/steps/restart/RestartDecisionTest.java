@@ -201,20 +201,34 @@ class RestartDecisionTest {
     }
 
     @Test
-    void aRedisThatDidNotAnswerButMayRunIsRefused() {
+    void aRedisThatDidNotAnswerButMayRunIsRefusedNamingTheEndpointNotDataLoss() {
         for (String why : List.of(
-                "authentication failed: WRONGPASS invalid username-password pair",
                 "no answer within 3000 ms",
+                "protocol error: a reply of 2000000000 elements",
                 "connection refused, but unit redis-server is active and 1 sockets listen on port 6379")) {
             RestartDecision d = RestartDecision.decide(RedisSnapshot.unknown("p", why), DEFAULTS);
             assertThat(d.kind()).as(why).isEqualTo(Kind.REFUSE);
             assertThat(d.reason())
-                    .contains("refused: Redis did not answer (" + why + ")")
+                    .contains("refused: Redis did not answer as Redis (" + why + ")")
                     .contains("whether it runs with data in memory is unknown")
+                    .contains("check that redis_host / redis_port name this host's Redis")
+                    .doesNotContain("allow_data_loss")
                     .doesNotContain("nothing in memory");
+            // a wedged Redis whose data the operator gave up is restarted, as documented
             assertThat(RestartDecision.decide(RedisSnapshot.unknown("p", why), options(true, true))
                             .kind())
                     .isEqualTo(Kind.RESTART);
+        }
+    }
+
+    @Test
+    void aRedisThatRefusedTheCredentialsIsRefusedPointingAtThemEvenWithDataLossAllowed() {
+        String why = "authentication failed: WRONGPASS invalid username-password pair";
+        for (RestartOptions o : List.of(DEFAULTS, options(true, true))) {
+            RestartDecision d = RestartDecision.decide(RedisSnapshot.credentialsRefused("p", why), o);
+            assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+            assertThat(d.reason())
+                    .isEqualTo("refused: redis auth failed (" + why + "): check redis_password / redis_user");
         }
     }
 

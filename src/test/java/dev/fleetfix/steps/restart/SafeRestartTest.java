@@ -322,8 +322,16 @@ class SafeRestartTest {
         assertThat(h.result("p", "restart_redis").message())
                 .contains("fail over to r (10.0.0.2:6379)")
                 .contains("check mode: nothing done");
-        // only looked whether a run that died left its canary
-        assertThat(h.host("p").redis().commands()).containsExactly("GET fleetfix:canary:p");
+        // only looked whether a run that died left its canary, and asked (ACL DRYRUN runs nothing) whether the
+        // route's commands are allowed
+        assertThat(h.host("p").redis().commands())
+                .containsExactly(
+                        "GET fleetfix:canary:p",
+                        "ACL DRYRUN default SET fleetfix:canary:x 1 EX 3600",
+                        "ACL DRYRUN default GET fleetfix:canary:x",
+                        "ACL DRYRUN default DEL fleetfix:canary:x",
+                        "ACL DRYRUN default FAILOVER",
+                        "ACL DRYRUN default CONFIG REWRITE");
         assertThat(h.host("p").redis().restarts()).isZero();
     }
 
@@ -342,6 +350,33 @@ class SafeRestartTest {
         assertThat(summary.outcome()).isEqualTo(RunOutcome.OK);
     }
 
+    /**
+     * Issue 25: a save command the ACL user may not run, or that was renamed away, was found only when the restart
+     * sent it, after the canary; it is refused before anything is written or saved, naming the command.
+     */
+    @Test
+    void aRouteWhoseCommandsRedisRefusesIsRefusedBeforeItsFirstAction() throws Exception {
+        Harness h = new Harness(dir, "p");
+        h.host("p").redis().data().put("k1", "v1");
+        h.host("p").redis().on("ACL", a -> switch (a.get(2)) {
+            case "BGSAVE" -> "User default has no permissions to run the 'bgsave' command";
+            case "SET" -> throw new RedisException("p", "ERR Command 'set' not found", null);
+            default -> "OK";
+        });
+
+        h.run(playbook(""));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(restart.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(restart.message())
+                .contains("refused: Redis refuses commands this restart needs: set (renamed away),"
+                        + " bgsave (NOPERM for user default): grant them to redis_user")
+                .endsWith("Redis left running");
+        assertThat(h.host("p").redis().commands()).noneMatch(c -> c.startsWith("SET") || c.startsWith("BGSAVE"));
+        assertThat(h.host("p").redis().restarts()).isZero();
+        assertThat(h.host("p").redis().data()).isEqualTo(Map.of("k1", "v1"));
+    }
+
     @Test
     void aRedisThatRefusesConnectionsWhileItsUnitRunsIsNotTakenForDown() throws Exception {
         Harness h = new Harness(dir, "p");
@@ -353,8 +388,9 @@ class SafeRestartTest {
         StepResult restart = h.result("p", "restart_redis");
         assertThat(restart.status()).isEqualTo(StepStatus.FAILED);
         assertThat(restart.message())
-                .contains("refused: Redis did not answer (connection refused (fake), but unit redis-server is active"
-                        + " and 1 sockets listen on port 6379)")
+                .contains(
+                        "refused: Redis did not answer as Redis (connection refused (fake), but unit redis-server is active"
+                                + " and 1 sockets listen on port 6379)")
                 .doesNotContain("nothing in memory");
         assertThat(h.host("p").redis().restarts()).isZero();
     }
