@@ -415,13 +415,18 @@ public final class ServiceDiscovery {
         Optional<String> sysv = initPath(p.get("unit.SourcePath"));
         long mainPid = number(p.get("unit.MainPID")).orElse(0);
         boolean main = mainPid == p.pid() || (mainPid > 1 && parents.contains(mainPid));
+        // what the unit starts: the process's binary by any of its names (Debian's redis-server is a link to
+        // redis-check-rdb), or a wrapper that is its main process (above)
         String exec = p.get("unit.ExecStart");
-        String exe = p.get("pid.exe").replace(" (deleted)", "");
-        String base = exe.substring(exe.lastIndexOf('/') + 1);
-        boolean startsIt = !base.isEmpty()
-                && Pattern.compile("path=\\S*/" + Pattern.quote(base) + "\\s")
-                        .matcher(exec)
-                        .find();
+        Set<String> names = new LinkedHashSet<>();
+        names.add(baseName(p.get("pid.exe").replace(" (deleted)", "")));
+        names.add(p.get("pid.comm"));
+        p.all("pid.arg").stream().findFirst().ifPresent(a -> names.add(baseName(a.split(" ", 2)[0])));
+        names.remove("");
+        boolean startsIt = names.stream().anyMatch(n -> Pattern.compile("path=(\\S*/)?" + Pattern.quote(n) + "\\s")
+                .matcher(exec)
+                .find());
+        String base = names.isEmpty() ? "" : names.iterator().next();
         if (!main && !startsIt && sysv.isEmpty() && !p.get("unit.MainPID").isEmpty()) {
             // cron.service, ssh.service: Redis started by hand inside a unit that runs something else
             return RunningService.unknown(
@@ -515,6 +520,10 @@ public final class ServiceDiscovery {
             number(first).ifPresent(out::add);
         }
         return out;
+    }
+
+    private static String baseName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private static String parentComm(String line) {

@@ -415,4 +415,54 @@ class ServiceDiscoveryTest {
                 .contains("fx_addr=''")
                 .doesNotContain("reboot");
     }
+
+    @Test
+    void debiansRedisServerLinkToRedisCheckRdbIsStillWhatItsUnitStarts() {
+        RunningService s = one(HEAD
+                + listener(
+                        "26712",
+                        "redis-server",
+                        "/usr/bin/redis-check-rdb",
+                        "pid.arg=/usr/bin/redis-server 127.0.0.11:6379",
+                        "pid.cgroup=0::/system.slice/redis-server.service",
+                        "parent=1 systemd",
+                        "unit=redis-server.service",
+                        "unit.Id=redis-server.service",
+                        "unit.MainPID=0",
+                        "unit.ExecStart={ path=/usr/bin/redis-server ; argv[]=/usr/bin/redis-server"
+                                + " /etc/redis/redis.conf ; ignore_errors=no }"));
+
+        assertThat(s.manager()).isEqualTo(Manager.SYSTEMD);
+        assertThat(s.name()).contains("redis-server.service");
+    }
+
+    @Test
+    void aLabHostSeenFromTheMachineThatRunsItIsAContainer() {
+        // printed by the script on a machine running lab containers (cgroup v1, docker 20.10), for lab-1's port
+        RunningService s = one(
+                """
+                self.pidns=pid:[4026531836]
+                pid1=process_api
+                info.config=
+                port=6379
+                sockets=1
+                pid=26712
+                pid.comm=redis-server
+                pid.exe=/usr/bin/redis-check-rdb
+                pid.pidns=pid:[4026532186]
+                pid.arg=/usr/bin/redis-server 127.0.0.11:6379
+                pid.cgroup=12:hugetlb:/
+                pid.cgroup=9:name=systemd:/docker/a2f283939ea5b9c5f3b002f1edffa4aec83caa45fc4e5fffe11a3c442987fd5c/system.slice/redis-server.service
+                pid.cgroup=0::/docker/a2f283939ea5b9c5f3b002f1edffa4aec83caa45fc4e5fffe11a3c442987fd5c/system.slice/redis-server.service
+                parent=26461 systemd
+                parent=26437 containerd-shim
+                parent=1 process_api
+                unit=redis-server.service
+                end=1
+                """);
+
+        assertThat(s.manager()).isEqualTo(Manager.CONTAINER);
+        assertThat(s.name()).contains("docker a2f283939ea5");
+        assertThat(s.describe()).isEqualTo("redis on :6379 (pid 26712) run by container docker a2f283939ea5");
+    }
 }
