@@ -15,7 +15,9 @@ import java.util.Set;
 /**
  * {@code persist_thp: {method: auto}}: makes the THP modes survive a reboot. Methods: systemd,
  * tmpfiles, rc.local, grub, auto (systemd when the host runs it, else grub and rc.local, or rc.local
- * alone without grub: see {@link PersistMethods#auto()}).
+ * alone without grub: see {@link PersistMethods#auto()}). The systemd unit is ordered before {@code before_unit}, else
+ * the inventory's {@code redis_service} (every instance's), else the units found running the machine's Redis ({@link
+ * DiscoveredService}); never an assumed {@code redis-server}.
  */
 final class PersistThpStep implements StepType {
     static final List<String> METHODS = List.of("auto", "systemd", "tmpfiles", "rc.local", "grub");
