@@ -93,7 +93,34 @@ final class PersistThpStep implements StepType {
                             units::add,
                             () -> result.note("the unit's Before= names no Redis unit (" + s.describe() + ")"));
         }
+        if (units.isEmpty()) {
+            // Redis down for now: the units that an earlier run found stay, so the file does not change with it
+            units.addAll(unitsInFile(ctx));
+            if (!units.isEmpty()) {
+                result.note("kept the Before= units of " + PersistMethods.UNIT_PATH + ": " + String.join(" ", units));
+            }
+        }
         return String.join(" ", units);
+    }
+
+    /** The units after basic.target on the Before= line of fleetfix's own unit file, when there is one. */
+    private static List<String> unitsInFile(StepContext ctx) {
+        String file = HostFiles.read(ctx, PersistMethods.UNIT_PATH).orElse("");
+        List<String> units = new ArrayList<>();
+        if (!file.startsWith("# Managed by fleetfix")) {
+            return units;
+        }
+        for (String line : file.split("\n")) {
+            if (line.startsWith("Before=basic.target")) {
+                for (String word :
+                        line.substring("Before=basic.target".length()).strip().split("\\s+")) {
+                    if (!word.isEmpty() && UnitName.problem(word).isEmpty() && !units.contains(word)) {
+                        units.add(word);
+                    }
+                }
+            }
+        }
+        return units;
     }
 
     /** Every Redis port of the machine: its instances' ({@code redis_instance_ports}), else the host's own. */

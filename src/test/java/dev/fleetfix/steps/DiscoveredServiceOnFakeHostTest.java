@@ -189,6 +189,21 @@ class DiscoveredServiceOnFakeHostTest {
     }
 
     @Test
+    void persistThpKeepsTheUnitsItFoundBeforeWhileRedisIsDown() throws Exception {
+        Harness h = new Harness(dir, "classic-1");
+        FakeHost host = h.host("classic-1").withoutNamedService().runs("redis_6379.service");
+        String play = "- hosts: all\n  steps:\n    - persist_thp: {method: systemd}\n";
+        h.run(play);
+        String unit = host.read("/etc/systemd/system/fleetfix-thp.service").orElseThrow();
+        host.stopRedis();
+
+        h.run(play);
+
+        assertThat(host.read("/etc/systemd/system/fleetfix-thp.service")).contains(unit);
+        assertThat(h.result("classic-1", "persist_thp").message()).contains("kept the Before= units");
+    }
+
+    @Test
     void theAuditSaysWhatRunsRedisAndKeepsItAsFacts() throws Exception {
         Harness h = new Harness(dir, "classic-1");
         h.host("classic-1").withoutNamedService().runs("redis_6379.service");
