@@ -108,14 +108,18 @@ class ErasOnFakeHostTest {
     }
 
     @Test
-    void valkeyWithoutANamedUnitRestartsValkeyServer() throws Exception {
+    void valkeyWithoutANamedUnitRestartsTheUnitFoundRunningIt() throws Exception {
         Harness h = new Harness(dir, "vk");
-        h.host("vk").withoutNamedService().redis().server(RedisServerTest.info("valkey-8.1.1"));
+        h.host("vk")
+                .withoutNamedService()
+                .runs("valkey-server.service")
+                .redis()
+                .server(RedisServerTest.info("valkey-8.1.1"));
         h.run("- hosts: all\n  steps:\n    - audit: {}\n    - restart_redis: {always: true}\n");
         // the preflight's look (systemctl cat) aside
         assertThat(h.host("vk").calls())
                 .filteredOn(c -> !c.startsWith("systemctl cat"))
-                .containsExactly("systemctl restart valkey-server");
+                .containsExactly("systemctl restart valkey-server.service");
         assertThat(h.result("vk", "audit").facts())
                 .containsEntry("redis.version", "8.1.1")
                 .containsEntry("redis.flavour", "valkey");
