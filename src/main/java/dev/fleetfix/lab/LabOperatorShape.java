@@ -61,6 +61,7 @@ final class LabOperatorShape {
                 rm -f /etc/redis/redis.conf /lib/systemd/system/redis-server.service \\
                   /lib/systemd/system/redis-server@.service /etc/init.d/redis-server
                 rm -rf /etc/systemd/system/redis-server.service.d /etc/systemd/system/redis-server@.service.d
+                rm -f /etc/rc[0-6S].d/[SK][0-9][0-9]redis-server
                 cat >/etc/init.d/redis_%2$d <<'INIT'
                 %4$sINIT
                 chmod 0755 /etc/init.d/redis_%2$d
