@@ -100,7 +100,8 @@ command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get 
 mirror="$(debian_mirror)" || die "no Debian archive found in /etc/apt/sources.list{,.d}; set FLEETFIX_LAB_MIRROR"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/fleetfix-lab-image.XXXXXX")"
-trap 'umount "$work/root/proc" 2>/dev/null; rm -rf "$work"' EXIT
+# (proc is mounted in the root only while packages install; errexit would stop the trap at a failed umount)
+trap 'umount "$work/root/proc" 2>/dev/null || true; rm -rf "$work"' EXIT
 root="$work/root"
 started=$SECONDS
 
@@ -433,7 +434,7 @@ chroot "$root" systemctl mask \
   apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer getty@tty1.service console-getty.service systemd-firstboot.service >/dev/null 2>&1
 
-rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
 
 log "importing as $tag"
 tar -C "$root" --numeric-owner -c . |
