@@ -71,6 +71,8 @@ final class RedisInstances {
         String template = template(host.redis().serviceUnit());
         List<String> services =
                 entries.stream().map(entry -> service(entry, template)).toList();
+        List<Integer> ports =
+                entries.stream().map(entry -> (Integer) entry.get("port")).toList();
         List<Host> hosts = new ArrayList<>();
         for (Map<String, Object> entry : entries) {
             int port = (Integer) entry.get("port");
@@ -83,12 +85,20 @@ final class RedisInstances {
                     service);
             Map<String, Object> vars = new LinkedHashMap<>(host.vars());
             vars.put("redis_port", port);
-            vars.put("redis_service", service);
+            // a service, an instance name or the host's redis_service names the unit; else the steps discover it
+            if (entry.containsKey("service")
+                    || entry.containsKey("name")
+                    || host.vars().containsKey("redis_service")) {
+                vars.put("redis_service", service);
+            } else {
+                vars.remove("redis_service");
+            }
             if (entry.containsKey("config")) {
                 vars.put("redis_config", entry.get("config"));
             }
             vars.put("redis_instance_of", host.name());
             vars.put("redis_instance_services", services);
+            vars.put("redis_instance_ports", ports);
             hosts.add(host.toBuilder()
                     .name(host.name() + "@" + port)
                     .redis(redis)

@@ -1,11 +1,16 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code audit: {}}: gathers the host's facts for later steps and the report; never changes anything. */
+/**
+ * {@code audit: {}}: gathers the host's facts for later steps and the report, with what runs its Redis ({@code
+ * redis.service.*}, {@link DiscoveredService}); never changes anything.
+ */
 final class AuditStep implements StepType {
     private final FactGatherer gatherer;
 
@@ -21,11 +26,15 @@ final class AuditStep implements StepType {
     @Override
     public StepHandler prepare(StepArgs args) {
         return ctx -> {
-            Map<String, String> facts = gatherer.gather(ctx);
+            Map<String, String> facts = new LinkedHashMap<>(gatherer.gather(ctx));
+            // what runs Redis, for the steps that restart it or order a unit before it, and for the reader
+            RunningService service = DiscoveredService.of(ctx);
+            facts.putAll(service.facts());
             String summary = "thp enabled=" + facts.getOrDefault("thp.enabled", "?") + " defrag="
                     + facts.getOrDefault("thp.defrag", "?") + ", init=" + facts.getOrDefault("init", "?")
                     + ", os=" + facts.getOrDefault("os.id", "?") + ", redis "
-                    + facts.getOrDefault("redis.role", facts.getOrDefault("redis.state", "unreachable"));
+                    + facts.getOrDefault("redis.role", facts.getOrDefault("redis.state", "unreachable"))
+                    + "; " + service.describe();
             return StepResult.ok(summary).withFacts(facts);
         };
     }

@@ -65,7 +65,7 @@ public final class PersistMethods {
                 "Description=Transparent Huge Pages enabled=" + t.enabled() + " defrag=" + t.defrag() + " (fleetfix)",
                 "DefaultDependencies=no",
                 "After=sysinit.target local-fs.target",
-                "Before=basic.target " + unitName(t.redisUnit()),
+                ("Before=basic.target " + unitName(t.redisUnit())).strip(),
                 "",
                 "[Service]",
                 "Type=oneshot",
@@ -81,6 +81,7 @@ public final class PersistMethods {
         return String.join(
                 " ",
                 java.util.Arrays.stream(units.strip().split("\\s+"))
+                        .filter(u -> !u.isEmpty())
                         .map(UnitName::withSuffix)
                         .toList());
     }

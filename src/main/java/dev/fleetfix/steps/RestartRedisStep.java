@@ -1,10 +1,8 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.redis.RedisException;
-import dev.fleetfix.redis.RedisNode;
-import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
@@ -18,14 +16,18 @@ import dev.fleetfix.transport.ExecResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis (with
- * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}; {@code
- * valkey-server} on Valkey unless a unit is named), only when its Redis has not yet run under a
+ * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}). Where neither the step nor
+ * the inventory's {@code redis_service} names the service, it restarts the one found running Redis on its port
+ * ({@link DiscoveredService}: a systemd unit, an init script, a supervisord program); a Redis in a container, one
+ * whose service cannot be told, and one that is not running fail the step before anything changes. Only when its
+ * Redis has not yet run under a
  * change: the host's {@link PendingRestart} record is older than the Redis process, or an earlier step of this
  * play changed the host ({@link RestartDue}); unless {@code always: true}. Without losing data (see
  * {@link SafeRestart}); a hand-over journalled by a run that died is finished first (failed back):
@@ -45,8 +47,6 @@ import java.util.Set;
  * {@code role_unchanged} gate must see ({@code redis.role_expected}).
  */
 final class RestartRedisStep implements StepType {
-    private static final Duration ASK = Duration.ofSeconds(3);
-
     static final Set<String> ARGS = Set.of(
             "unit",
             "command",
@@ -121,50 +121,90 @@ final class RestartRedisStep implements StepType {
                                 args.host().redis().serviceUnit())
                         .run(ctx, due, marker, first);
             }
-            String unit = namedUnit.orElseGet(() -> defaultUnit(ctx));
-            String script = ServiceRestart.script(unit);
-            StepResult result =
-                    new SafeRestart(options, script, ServiceRestart.describe(unit), unit).run(ctx, due, marker, first);
-            if (ctx.check() && result.status() == StepStatus.CHANGED) {
-                return unitCanRestart(ctx, unit)
-                        .map(why -> failedForecast(result, unit, why))
-                        .orElse(result);
+            if (namedUnit.isPresent()) {
+                return restartUnit(ctx, options, namedUnit.get(), due, marker, first, Map.of());
             }
-            return result;
+            // nothing named: restart what the host shows runs this Redis, never an assumed name
+            RunningService found = DiscoveredService.of(ctx);
+            Map<String, String> facts = found.facts();
+            Optional<String> refused = DiscoveredService.refusal(found);
+            if (refused.isPresent()) {
+                first.add(refused.get() + "; nothing restarted, Redis left as it was");
+                return StepResult.failed(String.join("; ", first)).withFacts(facts);
+            }
+            first.add("found " + found.describe());
+            String name = found.name().orElseThrow();
+            if (found.manager() == RunningService.Manager.SUPERVISORD) {
+                return restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
+            }
+            return restartUnit(ctx, options, name, due, marker, first, facts);
         };
     }
 
+    /** Restarts a systemd unit or SysV service by name ({@link ServiceRestart#script}). */
+    private static StepResult restartUnit(
+            StepContext ctx,
+            RestartOptions options,
+            String unit,
+            RestartDue due,
+            Optional<PendingRestart.Marker> marker,
+            List<String> first,
+            Map<String, String> facts)
+            throws InterruptedException {
+        String script = ServiceRestart.script(unit);
+        StepResult result = new SafeRestart(options, script, ServiceRestart.describe(unit), unit)
+                .run(ctx, due, marker, first)
+                .withFacts(facts);
+        if (ctx.check() && result.status() == StepStatus.CHANGED) {
+            return canRestart(ctx, ServiceRestart.checkScript(unit))
+                    .map(why -> failedForecast(result, "service " + unit, why))
+                    .orElse(result);
+        }
+        return result;
+    }
+
+    /** Restarts a supervisord program with supervisorctl. */
+    private static StepResult restartProgram(
+            StepContext ctx,
+            RestartOptions options,
+            String program,
+            Optional<String> conf,
+            RestartDue due,
+            Optional<PendingRestart.Marker> marker,
+            List<String> first,
+            Map<String, String> facts)
+            throws InterruptedException {
+        String what = "supervisord program " + program;
+        StepResult result = new SafeRestart(
+                        options,
+                        ServiceRestart.supervisorScript(program, conf),
+                        what,
+                        program,
+                        ServiceRestart.supervisorStateScript(program, conf))
+                .run(ctx, due, marker, first)
+                .withFacts(facts);
+        if (ctx.check() && result.status() == StepStatus.CHANGED) {
+            return canRestart(ctx, ServiceRestart.supervisorCheckScript(program, conf))
+                    .map(why -> failedForecast(result, what, why))
+                    .orElse(result);
+        }
+        return result;
+    }
+
     /**
-     * Check mode: whether the service could be restarted on the host the way {@link ServiceRestart} would do it,
-     * read without restarting anything; empty when it could, else why not. A forecast that Redis would be
-     * restarted is only true when its service is there.
+     * Check mode: whether the service could be restarted on the host the way the restart would do it, read
+     * without restarting anything; empty when it could, else why not. A forecast that Redis would be restarted is
+     * only true when its service is there.
      */
-    private static Optional<String> unitCanRestart(StepContext ctx, String unit) {
-        ExecResult r = ctx.shell()
-                .exec(Command.of(ServiceRestart.checkScript(unit)).asRoot().withTimeout(Duration.ofSeconds(20)));
+    private static Optional<String> canRestart(StepContext ctx, String checkScript) {
+        ExecResult r = ctx.shell().exec(Command.of(checkScript).asRoot().withTimeout(Duration.ofSeconds(20)));
         return r.ok() ? Optional.empty() : Optional.of(r.errorText());
     }
 
-    private static StepResult failedForecast(StepResult result, String unit, String why) {
+    private static StepResult failedForecast(StepResult result, String what, String why) {
         String decided = result.message().replace("; " + StepResult.CHECK_NOTE, "");
-        return StepResult.failed("apply would fail: service " + unit + " cannot be restarted on this host ("
-                        + why.strip() + "); it would restart Redis because " + decided)
+        return StepResult.failed("apply would fail: " + what + " cannot be restarted on this host (" + why.strip()
+                        + "); it would restart Redis because " + decided)
                 .withFacts(result.facts());
-    }
-
-    /**
-     * {@code valkey-server} when the host's server says it is Valkey, else the inventory's default
-     * ({@code redis-server}); a Redis that does not answer keeps the default.
-     */
-    static String defaultUnit(StepContext ctx) {
-        String fallback = ctx.host().redis().serviceUnit();
-        try (RedisNode node = ctx.redis().open(ASK)) {
-            return RedisServer.of(node)
-                    .filter(v -> v.flavour() == RedisServer.Flavour.VALKEY)
-                    .map(v -> "valkey-server")
-                    .orElse(fallback);
-        } catch (RedisException e) {
-            return fallback;
-        }
     }
 }

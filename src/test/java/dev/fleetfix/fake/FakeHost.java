@@ -1,5 +1,6 @@
 package dev.fleetfix.fake;
 
+import dev.fleetfix.checks.ServiceDiscovery;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
@@ -47,6 +48,10 @@ public final class FakeHost {
     private volatile Predicate<String> timeOut = s -> false;
     private volatile Predicate<String> crash = s -> false;
     private volatile Map<String, Object> vars = Map.of("redis_service", "redis-server");
+    private volatile String runningUnit = "redis-server.service";
+    private volatile List<String> initScripts = List.of();
+    private volatile Optional<String> discovery = Optional.empty();
+    private volatile boolean restartIsNoop;
 
     public FakeHost(String name, Path dir) {
         this.name = name;
@@ -116,6 +121,34 @@ public final class FakeHost {
     /** The inventory names no {@code redis_service}: fleetfix picks the unit. */
     public FakeHost withoutNamedService() {
         vars = Map.of();
+        return this;
+    }
+
+    /** The systemd unit the host shows running its Redis ({@code redis-server.service} by default). */
+    public FakeHost runs(String unit) {
+        runningUnit = unit;
+        return this;
+    }
+
+    /** What the service discovery script prints on this host, as given (a supervisord or container host, say). */
+    public FakeHost discovers(String output) {
+        discovery = Optional.of(output);
+        return this;
+    }
+
+    /** A restart command that exits 0 without restarting Redis (a SysV script whose stop fails silently). */
+    public FakeHost restartDoesNothing() {
+        restartIsNoop = true;
+        return this;
+    }
+
+    /** A command on the host's PATH, a shell script (a fake {@code supervisorctl}, say). */
+    public FakeHost command(String name, String body) {
+        try {
+            tool(name, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return this;
     }
 
@@ -214,6 +247,7 @@ public final class FakeHost {
             Files.deleteIfExists(root.resolve("bin/systemctl"));
             Files.deleteIfExists(root.resolve("run/systemd/system"));
             for (String service : services) {
+                initScripts = List.of(services);
                 Path script = path("/etc/init.d/" + service);
                 Files.createDirectories(script.getParent());
                 Files.writeString(
@@ -303,15 +337,47 @@ public final class FakeHost {
             transientFailure = s -> false;
             throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
         }
+        if (script.startsWith(ServiceDiscovery.FIRST_LINE)) {
+            return new ExecResult(0, discovery.orElseGet(() -> discoveryOutput(script)), "", Duration.ZERO);
+        }
         String rooted = ROOTED.matcher(script)
                 .replaceAll(Matcher.quoteReplacement(root.toString()) + "/$1/")
                 .replace("/proc/1/comm", root.resolve("proc/1/comm").toString());
         ExecResult result = sh(rooted);
         boolean restarts = script.startsWith("systemctl restart") || script.startsWith(RESTART_SCRIPT);
-        if (restarts && result.ok()) {
+        if (restarts && result.ok() && !restartIsNoop) {
             redis.restart(restartBreaksRedis);
         }
         return result;
+    }
+
+    /**
+     * What the discovery script would print here: for each port it asks about, nothing listening while Redis is
+     * stopped; else pid 4242 in {@link #runs}'s unit under systemd, or started by the first {@link #sysv} script.
+     */
+    private String discoveryOutput(String script) {
+        String pid1 = read("/proc/1/comm").orElse("").strip();
+        StringBuilder out = new StringBuilder("self.pidns=pid:[1]\npid1=" + pid1 + "\ninfo.config=\n");
+        Matcher ports = Pattern.compile("(?m)^fx_port (\\d+)$").matcher(script);
+        while (ports.find()) {
+            out.append("port=").append(ports.group(1)).append('\n');
+            if (path("/var/redis-stopped").toFile().exists()) {
+                out.append("sockets=0\n");
+                continue;
+            }
+            out.append("sockets=1\npid=4242\npid.comm=redis-server\npid.exe=/usr/bin/redis-server\n")
+                    .append("pid.pidns=pid:[1]\npid.arg=/usr/bin/redis-server 127.0.0.1:6379\n");
+            if (pid1.equals("systemd")) {
+                out.append("pid.cgroup=0::/system.slice/" + runningUnit + "\nparent=1 systemd\nunit=" + runningUnit
+                        + "\nunit.Id=" + runningUnit + "\nunit.MainPID=4242\n");
+            } else {
+                out.append("pid.cgroup=0::/\nparent=1 init\n");
+                if (!initScripts.isEmpty()) {
+                    out.append("pidfile=/run/redis.pid\ninitd.pidfile=/etc/init.d/" + initScripts.get(0) + "\n");
+                }
+            }
+        }
+        return out.append("end=1\n").toString();
     }
 
     private void put(String remotePath, byte[] content, int mode, boolean become) {

@@ -311,13 +311,23 @@ public final class FakeRedis implements RedisConnector {
             return switch (section) {
                 case "replication" -> Map.copyOf(replication);
                 case "persistence" -> persistenceInfo();
-                case "server" -> server;
+                case "server" -> withRunId();
                 case "keyspace" -> data.isEmpty()
                         ? Map.of()
                         : Map.of("db0", "keys=" + data.size() + ",expires=" + expiring.size() + ",avg_ttl=0");
                 case "cluster" -> cluster ? Map.of("cluster_enabled", "1") : Map.of("cluster_enabled", "0");
                 default -> Map.of();
             };
+        }
+
+        /** INFO server with a run_id that each restart changes, unless the test gave one. */
+        private Map<String, String> withRunId() {
+            if (server.containsKey("run_id")) {
+                return server;
+            }
+            Map<String, String> s = new LinkedHashMap<>(server);
+            s.put("run_id", String.format("%040x", 0xf1ee7L * 1000 + restarts.get()));
+            return s;
         }
 
         private Map<String, String> persistenceInfo() {

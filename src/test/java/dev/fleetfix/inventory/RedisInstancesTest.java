@@ -80,6 +80,19 @@ class RedisInstancesTest {
     }
 
     @Test
+    void anInstanceThatNamesNoServiceLeavesItToDiscoveryAndEachKnowsTheMachinesPorts() throws Exception {
+        List<Host> hosts = InventoryLoader.load(
+                        write("h:\n  redis_instances:\n    - {port: 6390}\n    - {port: 6391, name: b}\n"
+                                + "    - {port: 6392, service: redis@x}\n"))
+                .hosts();
+        assertThat(hosts.get(0).vars()).doesNotContainKey("redis_service");
+        assertThat(hosts.get(1).vars()).containsEntry("redis_service", "redis-server@b");
+        assertThat(hosts.get(2).vars()).containsEntry("redis_service", "redis@x");
+        assertThat(hosts)
+                .allSatisfy(h -> assertThat(h.vars()).containsEntry("redis_instance_ports", List.of(6390, 6391, 6392)));
+    }
+
+    @Test
     void theTemplateIsTheHostsUnitUpToItsAt() {
         assertThat(List.of("redis-server", "valkey-server", "valkey-server@", "valkey-server@.service", "redis@main"))
                 .extracting(RedisInstances::template)

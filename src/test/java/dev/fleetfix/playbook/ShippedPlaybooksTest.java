@@ -36,6 +36,25 @@ class ShippedPlaybooksTest {
     }
 
     @Test
+    void thpOffOnAnInstallServerHostThatNamesNoServiceRestartsAndOrdersBeforeTheUnitFoundRunningRedis()
+            throws Exception {
+        // the host: /etc/init.d/redis_6379 turned into redis_6379.service by systemd; no redis-server unit
+        Harness h = new Harness(dir, "classic-1");
+        h.host("classic-1").withoutNamedService().runs("redis_6379.service");
+
+        RunSummary summary = h.run(Files.readString(Path.of("playbooks/thp-off.yaml")));
+
+        assertThat(summary.outcome()).as(h.events.toString()).isEqualTo(RunOutcome.OK);
+        assertThat(h.host("classic-1").calls()).contains("systemctl restart redis_6379.service");
+        assertThat(h.host("classic-1").calls()).noneMatch(c -> c.contains("redis-server"));
+        assertThat(h.host("classic-1")
+                        .read("/etc/systemd/system/fleetfix-thp.service")
+                        .orElseThrow())
+                .contains("\nBefore=basic.target redis_6379.service\n");
+        assertThat(h.host("classic-1").redis().restarts()).isEqualTo(1);
+    }
+
+    @Test
     void kernelTuningIsReadAndPlannedWithItsRestartOnlyWhereNeeded() throws Exception {
         Harness h = new Harness(dir, "r1", "r2", "r3", "r4", "r5");
         String yaml = Files.readString(Path.of("playbooks/kernel-tuning.yaml"));

@@ -108,11 +108,15 @@ class ErasOnFakeHostTest {
     }
 
     @Test
-    void valkeyWithoutANamedUnitRestartsValkeyServer() throws Exception {
+    void valkeyWithoutANamedUnitRestartsTheUnitFoundRunningIt() throws Exception {
         Harness h = new Harness(dir, "vk");
-        h.host("vk").withoutNamedService().redis().server(RedisServerTest.info("valkey-8.1.1"));
+        h.host("vk")
+                .withoutNamedService()
+                .runs("valkey-server.service")
+                .redis()
+                .server(RedisServerTest.info("valkey-8.1.1"));
         h.run("- hosts: all\n  steps:\n    - audit: {}\n    - restart_redis: {always: true}\n");
-        assertThat(h.host("vk").calls()).containsExactly("systemctl restart valkey-server");
+        assertThat(h.host("vk").calls()).containsExactly("systemctl restart valkey-server.service");
         assertThat(h.result("vk", "audit").facts())
                 .containsEntry("redis.version", "8.1.1")
                 .containsEntry("redis.flavour", "valkey");

@@ -41,16 +41,26 @@ public final class SafeRestart {
     private final String script;
     private final String what;
     private final String unit;
+    private final String state;
 
     /**
      * @param unit the systemd unit that runs Redis: where its command line is read, and whose state
      *     tells a Redis that is down from one that does not answer
      */
     public SafeRestart(RestartOptions options, String script, String what, String unit) {
+        this(options, script, what, unit, ServiceRestart.stateScript(unit));
+    }
+
+    /**
+     * @param state the script that prints the service's state in systemd's words ({@link
+     *     ServiceRestart#stateScript}), for a service that is no systemd unit or init script
+     */
+    public SafeRestart(RestartOptions options, String script, String what, String unit, String state) {
         this.options = options;
         this.script = script;
         this.what = what;
         this.unit = unit;
+        this.state = state;
     }
 
     public StepResult run(StepContext ctx) throws InterruptedException {
@@ -147,6 +157,9 @@ public final class SafeRestart {
         // Redis saves its data set on shutdown: a large one makes the restart command itself slow.
         // a service restart is a script for every init system: it is named by what it restarts
         String shown = script.contains("\n") ? "the restart of " + what : "'" + script + "'";
+        // the restart is verified from Redis itself: an init script's restart (or status) may say it worked when the
+        // old process still runs (install_server.sh's status always exits 0), and PING alone cannot tell
+        Optional<String> runIdBefore = runId(ctx);
         ctx.waits().waiting(Wait.upFront(shown + " to return", options.timeout()));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(options.timeout()));
         if (!r.ok()) {
@@ -156,7 +169,7 @@ public final class SafeRestart {
         Optional<String> notUp = poll.until(
                 asReplica ? "Redis back as a synced replica" : "Redis back after the restart",
                 options.timeout(),
-                () -> up(ctx, asReplica));
+                () -> up(ctx, asReplica, runIdBefore));
         if (notUp.isPresent()) {
             return Optional.of(failed("Redis not back after the restart: " + notUp.get(), notes, facts));
         }
@@ -437,7 +450,7 @@ public final class SafeRestart {
         int port = ctx.host().redis().port();
         String address = ctx.host().redis().address();
         ExecResult r =
-                ctx.shell().exec(Command.of(processScript(unit, address, port)).withTimeout(Duration.ofSeconds(20)));
+                ctx.shell().exec(Command.of(processScript(state, address, port)).withTimeout(Duration.ofSeconds(20)));
         Map<String, String> seen = new HashMap<>();
         for (String line : r.stdout().split("\n")) {
             int eq = line.indexOf('=');
@@ -466,9 +479,9 @@ public final class SafeRestart {
      * containers sharing the network); when the address is a name rather than an IP, every
      * listener on the port counts, since which IP it is cannot be told here.
      */
-    static String processScript(String unit, String address, int port) {
+    static String processScript(String state, String address, int port) {
         String ip = address.matches("[0-9.]+|[0-9a-fA-F:]+") ? address : "";
-        return "echo unit=$(" + ServiceRestart.stateScript(unit) + ");"
+        return "echo unit=$(" + state + ");"
                 + " echo listening=$(ss -ltnH 2>/dev/null | awk -v a=" + ShellQuote.quote(ip) + " -v p=" + port
                 + " '{ l = $4; sub(/%[^:]*/, \"\", l); n = split(l, x, \":\"); if (x[n] != p) next;"
                 + " h = substr(l, 1, length(l) - length(p) - 1); gsub(/^\\[|\\]$/, \"\", h);"
@@ -580,10 +593,36 @@ public final class SafeRestart {
         }
     }
 
+    /** INFO server's {@code run_id} now, empty when Redis does not answer or does not say. */
+    private static Optional<String> runId(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return Optional.ofNullable(node.info("server").get("run_id"))
+                    .map(String::strip)
+                    .filter(id -> !id.isEmpty());
+        } catch (RedisException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Empty once Redis answers, has loaded its data, and (after a failover) is a synced replica. */
     private static Optional<String> up(StepContext ctx, boolean asReplica) {
+        return up(ctx, asReplica, Optional.empty());
+    }
+
+    /**
+     * As {@link #up(StepContext, boolean)}, and the Redis that answers is a new process: its {@code run_id} is not
+     * {@code runIdBefore}'s.
+     */
+    private static Optional<String> up(StepContext ctx, boolean asReplica, Optional<String> runIdBefore) {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
             node.ping();
+            if (runIdBefore.isPresent()) {
+                String now = node.info("server").getOrDefault("run_id", "").strip();
+                if (now.equals(runIdBefore.get())) {
+                    return Optional.of("Redis answers with the run_id it had before the restart (" + now
+                            + "): it was not restarted; the service's restart returned without stopping it");
+                }
+            }
             String loading = node.info("persistence").getOrDefault("loading", "?");
             if (!loading.equals("0")) {
                 return Optional.of("loading:" + loading);

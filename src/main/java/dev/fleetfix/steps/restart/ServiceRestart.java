@@ -1,6 +1,7 @@
 package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.transport.ShellQuote;
+import java.util.Optional;
 
 /**
  * The shell script that restarts a Redis service on any init system, decided on the host when it
@@ -15,15 +16,9 @@ public final class ServiceRestart {
     public static String script(String service) {
         String q = ShellQuote.quote(service);
         String sysv = ShellQuote.quote("/etc/init.d/" + service);
-        String record = ShellQuote.quote(PendingRestart.PATH);
         return String.join(
                 "\n",
-                // The record's time is whole seconds: a Redis started in its second cannot be told from one started
-                // before the change, and PendingRestart.clear keeps the record (and the next run restarts again).
-                // A replica restarts a few hundred ms after persist_thp wrote it; so start in a later second.
-                "since=$(sed -n 's/^since=//p' " + record + " 2>/dev/null | head -n 1)",
-                "case \"$since\" in ''|*[!0-9]*) ;; *) n=0; while [ \"$(date +%s)\" -le \"$since\" ] && [ $n -lt 25 ];"
-                        + " do sleep 0.1 2>/dev/null || sleep 1; n=$((n + 1)); done;; esac",
+                laterSecond(),
                 "if [ \"$(cat /proc/1/comm 2>/dev/null)\" = systemd ] && command -v systemctl >/dev/null 2>&1; then",
                 "  systemctl restart " + q,
                 "elif [ -x " + sysv + " ]; then",
@@ -78,6 +73,55 @@ public final class ServiceRestart {
                 "else",
                 "  " + neither,
                 "fi");
+    }
+
+    /**
+     * Waits, when the host's {@link PendingRestart} record was written in this second, for the next one. The record's
+     * time is whole seconds: a Redis started in its second cannot be told from one started before the change, and
+     * PendingRestart.clear keeps the record (and the next run restarts again). A replica restarts a few hundred ms
+     * after persist_thp wrote it; so start in a later second.
+     */
+    private static String laterSecond() {
+        String record = ShellQuote.quote(PendingRestart.PATH);
+        return String.join(
+                "\n",
+                "since=$(sed -n 's/^since=//p' " + record + " 2>/dev/null | head -n 1)",
+                "case \"$since\" in ''|*[!0-9]*) ;; *) n=0; while [ \"$(date +%s)\" -le \"$since\" ] && [ $n -lt 25 ];"
+                        + " do sleep 0.1 2>/dev/null || sleep 1; n=$((n + 1)); done;; esac");
+    }
+
+    /** {@code supervisorctl}, with {@code -c CONF} when supervisord runs with one. */
+    private static String supervisorctl(Optional<String> conf) {
+        return "supervisorctl" + conf.map(c -> " -c " + ShellQuote.quote(c)).orElse("");
+    }
+
+    /**
+     * The script that restarts supervisord's {@code program} with {@code supervisorctl restart}; an answer that
+     * names an error fails it, since supervisorctl before 4.0 exits 0 whatever happened.
+     */
+    public static String supervisorScript(String program, Optional<String> conf) {
+        return String.join(
+                "\n",
+                laterSecond(),
+                "out=$(" + supervisorctl(conf) + " restart " + ShellQuote.quote(program) + " 2>&1); rc=$?",
+                "printf '%s\\n' \"$out\" | head -c 4096",
+                "case \"$out\" in *ERROR*|*'no such'*|*refused*) exit 1;; esac",
+                "exit $rc");
+    }
+
+    /** Check mode: exits 0 when supervisord knows {@code program}, else non-zero saying why; changes nothing. */
+    public static String supervisorCheckScript(String program, Optional<String> conf) {
+        return "out=$(" + supervisorctl(conf) + " status " + ShellQuote.quote(program) + " 2>&1)\n"
+                + "case \"$out\" in *RUNNING*|*STOPPED*|*EXITED*|*FATAL*|*BACKOFF*|*STARTING*) exit 0;; esac\n"
+                + "printf '%s\\n' \"$out\" | head -c 1024 >&2; exit 1";
+    }
+
+    /** {@link #stateScript} for a supervisord program: its supervisorctl status in systemd's words. */
+    public static String supervisorStateScript(String program, Optional<String> conf) {
+        return supervisorctl(conf) + " status " + ShellQuote.quote(program) + " 2>/dev/null | head -n 1 | awk"
+                + " '{ s = $2 } END { if (s == \"RUNNING\" || s == \"STARTING\") print \"active\";"
+                + " else if (s == \"STOPPED\" || s == \"EXITED\") print \"inactive\";"
+                + " else if (s == \"FATAL\" || s == \"BACKOFF\") print \"failed\" }'";
     }
 
     /** Describes what restarts it, for results: "service redis-server". */

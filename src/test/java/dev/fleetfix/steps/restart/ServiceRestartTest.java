@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.ShellQuote;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,5 +37,33 @@ class ServiceRestartTest {
         // a Redis started in the record's own second would keep the record (PendingRestart.clear)
         assertThat(host.redis().restarts()).isEqualTo(1);
         assertThat(Instant.now().getEpochSecond()).isGreaterThan(since);
+    }
+
+    @Test
+    void supervisordsStateAndCheckReadSupervisorctlStatusInSystemdsWords() {
+        FakeHost host = new FakeHost("sv", dir);
+        Optional<String> conf = Optional.of("/etc/supervisor/supervisord.conf");
+        Map<String, String> states = new LinkedHashMap<>();
+        for (String status : List.of("RUNNING   pid 12, uptime 0:01:00", "STOPPED   Dec 02", "FATAL  Exited")) {
+            host.command("supervisorctl", "echo \"redis   " + status + "\"\n");
+            states.put(
+                    status.split(" ")[0],
+                    run(host, ServiceRestart.supervisorStateScript("redis", conf))
+                            .stdout()
+                            .strip());
+        }
+        host.command("supervisorctl", "echo 'nope: ERROR (no such process)'\n");
+
+        assertThat(states)
+                .containsExactly(
+                        Map.entry("RUNNING", "active"), Map.entry("STOPPED", "inactive"), Map.entry("FATAL", "failed"));
+        assertThat(run(host, ServiceRestart.supervisorCheckScript("nope", conf)).ok())
+                .isFalse();
+        assertThat(ServiceRestart.supervisorScript("x'; reboot; '", conf))
+                .contains(" restart " + ShellQuote.quote("x'; reboot; '"));
+    }
+
+    private static ExecResult run(FakeHost host, String script) {
+        return host.shell().exec(Command.of(script).withTimeout(Duration.ofSeconds(20)));
     }
 }

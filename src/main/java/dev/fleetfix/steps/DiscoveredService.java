@@ -1,0 +1,59 @@
+package dev.fleetfix.steps;
+
+import dev.fleetfix.checks.RunningService;
+import dev.fleetfix.checks.ServiceDiscovery;
+import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.steps.model.StepContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What runs the host's Redis, discovered on the host ({@link ServiceDiscovery}) for the steps that restart it or
+ * order a unit before it; the config file INFO server names, when Redis answers, helps find an init script.
+ */
+final class DiscoveredService {
+    private static final Duration ASK = Duration.ofSeconds(3);
+
+    private DiscoveredService() {}
+
+    /** The service of the host's own Redis port. */
+    static RunningService of(StepContext ctx) {
+        return of(ctx, List.of(ctx.host().redis().port())).get(0);
+    }
+
+    /** The services of {@code ports} at the host's Redis address (the instances of one machine). */
+    static List<RunningService> of(StepContext ctx, List<Integer> ports) {
+        return ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, configFile(ctx));
+    }
+
+    private static Optional<String> configFile(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(ASK)) {
+            return Optional.ofNullable(node.info("server").get("config_file"))
+                    .map(String::strip)
+                    .filter(f -> !f.isEmpty());
+        } catch (RedisException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Why restart_redis cannot restart what was found, with what to do; empty when it can. Never a guessed name: a
+     * Redis that nobody can be seen to run is named by the operator.
+     */
+    static Optional<String> refusal(RunningService s) {
+        String name = "name it with redis_service in the inventory, or give restart_redis unit: or command:";
+        return switch (s.manager()) {
+            case SYSTEMD, SYSV, SUPERVISORD -> Optional.empty();
+            case CONTAINER -> Optional.of(s.describe() + ": " + s.why()
+                    + "; fleetfix does not restart containers: restart the container yourself (THP is the host's,"
+                    + " the restarted Redis takes the new mode), or give restart_redis command: (such as docker"
+                    + " restart NAME)");
+            case NONE -> Optional.of(s.describe() + ", so the service that runs it cannot be discovered (fleetfix"
+                    + " never assumes redis-server): start it, or " + name);
+            case UNKNOWN -> Optional.of(
+                    "cannot tell which service runs redis on :" + s.port() + ": " + s.why() + "; " + name);
+        };
+    }
+}
