@@ -100,7 +100,8 @@ command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get 
 mirror="$(debian_mirror)" || die "no Debian archive found in /etc/apt/sources.list{,.d}; set FLEETFIX_LAB_MIRROR"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/fleetfix-lab-image.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# (proc is mounted in the root only while packages install; errexit would stop the trap at a failed umount)
+trap 'umount "$work/root/proc" 2>/dev/null || true; rm -rf "$work"' EXIT
 root="$work/root"
 started=$SECONDS
 
@@ -109,6 +110,25 @@ debootstrap --variant=minbase --include="$packages" "$suite" "$root" "$mirror" >
   tail -n 30 "$work/debootstrap.log" >&2
   die "debootstrap failed (log above)"
 }
+
+# Debian 12's supervisor and tuned, for hosts set up the way operators do (LabOperatorShape); installed with apt
+# in the chroot, as polkitd (tuned's) does not configure inside debootstrap. Neither runs unless a host enables it.
+if [[ "$suite" == bookworm ]]; then
+  mount -t proc proc "$root/proc"
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+  chmod 0755 "$root/usr/sbin/policy-rc.d"
+  extras_ok=true
+  { chroot "$root" apt-get update -qq &&
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends supervisor tuned; } \
+    >"$work/extras.log" 2>&1 || extras_ok=false
+  rm -f "$root/usr/sbin/policy-rc.d"
+  umount "$root/proc"
+  if [[ "$extras_ok" != true ]]; then
+    tail -n 30 "$work/extras.log" >&2
+    die "installing supervisor and tuned failed (log above)"
+  fi
+  chroot "$root" systemctl disable supervisor.service tuned.service >/dev/null 2>&1
+fi
 
 # Host keys are made per lab and installed at first boot; none is baked into the image.
 rm -f "$root"/etc/ssh/ssh_host_*
@@ -213,6 +233,11 @@ install -m 0600 -o fleetfix -g fleetfix "$conf/authorized_keys" "$home/.ssh/auth
 if [[ -d "$conf/files" ]]; then
   cp -r --no-preserve=ownership "$conf/files/." /
 fi
+# How an operator set the host up (LabOperatorShape): Redis from source with a SysV script, a supervisord
+# program, a tuned profile. It makes the config file the directives below are merged into.
+if [[ -f "$conf/shape.sh" ]]; then
+  bash "$conf/shape.sh"
+fi
 
 # Each directive of a lab file replaces the same directive in the target, in place of an edit by hand.
 merge() {
@@ -244,7 +269,8 @@ read -r -a services <<<"${LAB_SERVICES:-redis-server}"
 # Offline, systemctl enable only writes the links (and update-rc.d's): a host without systemd starts from them.
 systemctl enable "${services[@]}" >/dev/null 2>&1
 if [[ -d /run/systemd/system ]]; then
-  if [[ -d "$conf/files/etc/systemd" ]]; then
+  # sysv-generator turns a new /etc/init.d script into a unit at the reload
+  if [[ -d "$conf/files/etc/systemd" || -f "$conf/shape.sh" ]]; then
     systemctl daemon-reload
   fi
   # Queued behind this unit (After=fleetfix-lab-setup.service): they start once it has finished.
@@ -408,7 +434,7 @@ chroot "$root" systemctl mask \
   apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer getty@tty1.service console-getty.service systemd-firstboot.service >/dev/null 2>&1
 
-rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
 
 log "importing as $tag"
 tar -C "$root" --numeric-owner -c . |

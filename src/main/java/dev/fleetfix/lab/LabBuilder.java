@@ -76,7 +76,8 @@ final class LabBuilder {
                             endpoint.sentinelPort(),
                             endpoint.redisPorts(),
                             spec.server(),
-                            spec.init()));
+                            spec.init(),
+                            spec.serviceShape()));
         }
         Function<String, LabRedisConf.Primary> primaryOf = name -> new LabRedisConf.Primary(
                 hostByName.get(name).address(),
@@ -90,14 +91,21 @@ final class LabBuilder {
             LabHostSpec spec = specs.get(i);
             LabHost host = hostByName.get(spec.name());
             LabHostFiles files = new LabHostFiles(dir, spec.name());
-            LabHostFiles.write(
-                    files.etc().resolve("redis.conf"),
-                    LabRedisConf.text(
-                            spec,
-                            host.address(),
-                            host.redisPort(),
-                            spec.replicaOf().map(primaryOf),
-                            !topology.replicasOf(spec.name()).isEmpty()));
+            String redisConf = LabRedisConf.text(
+                    spec,
+                    host.address(),
+                    host.redisPort(),
+                    spec.replicaOf().map(primaryOf),
+                    !topology.replicasOf(spec.name()).isEmpty());
+            String shaped = redisConf + LabOperatorShape.directives(spec, host.redisPort());
+            if (spec.serviceShape() == LabServiceShape.DEBIAN_INSTANCE) {
+                // the setup copies redis.conf to redis-main.conf with these directives; redis.conf itself is unused
+                LabHostFiles.write(
+                        files.etc().resolve("instances").resolve(LabServiceShape.INSTANCE + ".conf"), shaped);
+                LabHostFiles.write(files.etc().resolve("redis.conf"), redisConf);
+            } else {
+                LabHostFiles.write(files.etc().resolve("redis.conf"), shaped);
+            }
             if (spec.sentinel()) {
                 LabRedisConf.Primary monitored =
                         primaryOf.apply(topology.sentinelPrimary().orElseThrow());
@@ -156,13 +164,18 @@ final class LabBuilder {
 
     private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs) {
         Map<String, Path> passwordFiles = new HashMap<>();
+        Set<String> unnamed = new HashSet<>();
         for (LabHostSpec spec : specs) {
+            if (!spec.serviceInInventory()) {
+                unnamed.add(spec.name());
+            }
             if (spec.requirepass().isPresent()) {
                 passwordFiles.put(spec.name(), new LabHostFiles(dir, spec.name()).passwordFile());
             }
         }
         LabHostFiles.write(
-                inventory(dir), LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles));
+                inventory(dir),
+                LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles, unnamed));
     }
 
     static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {

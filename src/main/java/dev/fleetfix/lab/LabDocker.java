@@ -43,6 +43,7 @@ final class LabDocker {
     static final String LABEL_REDIS_PORTS = "dev.fleetfix.lab.redis-ports";
     static final String LABEL_SERVER = "dev.fleetfix.lab.server";
     static final String LABEL_INIT = "dev.fleetfix.lab.init";
+    static final String LABEL_SHAPE = "dev.fleetfix.lab.service-shape";
     /** Every address a scale lab's one container claims, comma-separated. */
     static final String LABEL_ADDRESSES = "dev.fleetfix.lab.addresses";
 

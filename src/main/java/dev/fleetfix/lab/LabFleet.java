@@ -196,6 +196,15 @@ public final class LabFleet implements AutoCloseable {
                 rootExec(host.name(), "timeout 60 systemctl is-system-running --wait >/dev/null 2>&1; true");
             }
         }
+        for (LabHostSpec spec : topology.specs()) {
+            if (spec.tunedThp()) {
+                // as an operator activates a profile: tuned-adm (re)starts tuned, which applies it
+                checked(
+                        spec.name(),
+                        "tuned-adm profile " + LabOperatorShape.TUNED_PROFILE + " && tuned-adm active | grep -qw "
+                                + LabOperatorShape.TUNED_PROFILE);
+            }
+        }
         LabRedisCli cli = new LabRedisCli(this, topology);
         List<String> replicas = topology.specs().stream()
                 .filter(s -> s.replicaOf().isPresent() && !s.cluster())

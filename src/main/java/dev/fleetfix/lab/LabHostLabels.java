@@ -30,6 +30,7 @@ final class LabHostLabels {
                 String.join(",", host.redisPorts().stream().map(String::valueOf).toList()));
         labels.put(LabDocker.LABEL_SERVER, host.server().name());
         labels.put(LabDocker.LABEL_INIT, host.init().name());
+        labels.put(LabDocker.LABEL_SHAPE, host.shape().name());
         host.sentinelPort().ifPresent(port -> labels.put(LabDocker.LABEL_SENTINEL_PORT, Integer.toString(port)));
         return labels;
     }
@@ -60,6 +61,8 @@ final class LabHostLabels {
                         .orElse(OptionalInt.empty()),
                 redisPorts,
                 LabServer.valueOf(labels.getOrDefault(LabDocker.LABEL_SERVER, LabServer.REDIS_7_0.name())),
-                LabInit.valueOf(labels.getOrDefault(LabDocker.LABEL_INIT, LabInit.SYSTEMD.name())));
+                LabInit.valueOf(labels.getOrDefault(LabDocker.LABEL_INIT, LabInit.SYSTEMD.name())),
+                LabServiceShape.valueOf(
+                        labels.getOrDefault(LabDocker.LABEL_SHAPE, LabServiceShape.DEBIAN_UNIT.name())));
     }
 }

@@ -33,7 +33,11 @@ final class LabHostSetup {
         env.append("LAB_HOST=").append(spec.name()).append('\n');
         env.append("LAB_ADDRESS=").append(host.address()).append('\n');
         env.append("LAB_SSH_PORT=").append(host.sshPort()).append('\n');
-        env.append("LAB_REDIS_CONF=").append(spec.server().configPath()).append('\n');
+        // a named template instance's file is made from redis.conf by the setup, as instances/NAME.conf
+        String conf = spec.serviceShape() == LabServiceShape.INSTALL_SERVER
+                ? spec.serviceShape().configPath(spec.server(), host.redisPort())
+                : spec.server().configPath();
+        env.append("LAB_REDIS_CONF=").append(conf).append('\n');
         env.append("LAB_SERVICES=\"").append(String.join(" ", host.services())).append("\"\n");
         env.append("LAB_REDIS_CONF_REPLACE=")
                 .append(spec.server().oldBuild() ? "yes" : "no")
@@ -47,6 +51,10 @@ final class LabHostSetup {
      */
     static void write(LabHostSpec spec, LabHost host, LabHostFiles files) {
         Path etc = files.etc();
+        String shape = LabOperatorShape.script(spec, host);
+        if (!shape.isEmpty()) {
+            LabHostFiles.write(etc.resolve("shape.sh"), shape);
+        }
         if (host.redisPorts().size() > 1) {
             for (int port : host.redisPorts()) {
                 LabHostFiles.write(

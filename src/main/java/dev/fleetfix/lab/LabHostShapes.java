@@ -44,4 +44,31 @@ final class LabHostShapes {
                     + " /etc/init.d/redis-server (Redis 7.0), without Sentinel or cluster");
         }
     }
+
+    /**
+     * The operator-built shapes and tuned run Debian 12's packages (its Redis 7.0, supervisor, tuned) under
+     * systemd: sysv-generator makes {@code redis_PORT.service}, supervisord and tuned are systemd units.
+     */
+    static void checkOperatorShape(
+            String name,
+            LabServer server,
+            int instances,
+            LabInit init,
+            LabServiceShape serviceShape,
+            boolean tunedThp,
+            boolean rhel6Thp) {
+        String shape = "host " + name + " (" + server + ", " + instances + " instance(s), " + init + ", " + serviceShape
+                + (tunedThp ? ", tuned" : "") + "): ";
+        boolean debian12Systemd = server == LabServer.REDIS_7_0 && init == LabInit.SYSTEMD;
+        if (serviceShape != LabServiceShape.DEBIAN_UNIT && (!debian12Systemd || instances != 1)) {
+            throw new IllegalArgumentException(shape + serviceShape
+                    + " runs one instance of Debian 12's Redis 7.0 under systemd (server REDIS_7_0, instances 1,"
+                    + " init SYSTEMD)");
+        }
+        if (tunedThp && (!debian12Systemd || rhel6Thp)) {
+            throw new IllegalArgumentException(shape + "tuned runs on Debian 12 hosts with systemd"
+                    + " (server REDIS_7_0, init SYSTEMD) and writes /sys/kernel/mm/transparent_hugepage:"
+                    + " not with the RHEL 6 THP layout");
+        }
+    }
 }

@@ -26,6 +26,12 @@ import java.util.regex.Pattern;
  *     on consecutive ports
  * @param init what runs as PID 1
  * @param grub whether the host has {@code /etc/default/grub}, whose kernel command line its boot honours
+ * @param serviceShape what starts its Redis: Debian's units, install_server.sh's SysV script, supervisord
+ * @param tunedThp whether tuned runs with an active profile that sets {@code transparent_hugepages=always}
+ *     ({@code /etc/tuned/redis-thp}, activated with {@code tuned-adm}): it writes the host's THP file whenever
+ *     tuned starts, at every boot
+ * @param serviceInInventory whether the lab's inventory names the host's Redis service ({@code redis_service},
+ *     the units of {@code redis_instances}); without, fleetfix has to find it
  */
 public record LabHostSpec(
         String name,
@@ -42,7 +48,10 @@ public record LabHostSpec(
         LabServer server,
         int instances,
         LabInit init,
-        boolean grub) {
+        boolean grub,
+        LabServiceShape serviceShape,
+        boolean tunedThp,
+        boolean serviceInInventory) {
 
     /** Ports 6379..6382: more instances would crowd the second-choice ports other hosts fall back to. */
     public static final int MAX_INSTANCES = 4;
@@ -60,6 +69,7 @@ public record LabHostSpec(
         Objects.requireNonNull(requirepass, "requirepass");
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(init, "init");
+        Objects.requireNonNull(serviceShape, "serviceShape");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                     "lab host name must be lower-case letters, digits and '-', at most 40, was '" + name + "'");
@@ -85,6 +95,7 @@ public record LabHostSpec(
                     "host " + name + ": instances must be 1.." + MAX_INSTANCES + ", was " + instances);
         }
         LabHostShapes.check(name, server, instances, init, disableThp, replicaOf, sentinel, cluster);
+        LabHostShapes.checkOperatorShape(name, server, instances, init, serviceShape, tunedThp, rhel6Thp);
     }
 
     /** THP {@code always}/{@code madvise}, no RHEL 6 layout, Debian's Redis 7.0 but {@code disable-thp no}. */
@@ -173,6 +184,9 @@ public record LabHostSpec(
         private int instances = 1;
         private LabInit init = LabInit.SYSTEMD;
         private boolean grub;
+        private LabServiceShape serviceShape = LabServiceShape.DEBIAN_UNIT;
+        private boolean tunedThp;
+        private boolean serviceInInventory = true;
 
         private Builder(String name) {
             this.name = name;
@@ -194,6 +208,9 @@ public record LabHostSpec(
             this.instances = spec.instances;
             this.init = spec.init;
             this.grub = spec.grub;
+            this.serviceShape = spec.serviceShape;
+            this.tunedThp = spec.tunedThp;
+            this.serviceInInventory = spec.serviceInInventory;
         }
 
         public Builder thp(LabThp enabled) {
@@ -266,6 +283,22 @@ public record LabHostSpec(
             return this;
         }
 
+        public Builder serviceShape(LabServiceShape shape) {
+            this.serviceShape = shape;
+            return this;
+        }
+
+        public Builder tunedThp(boolean active) {
+            this.tunedThp = active;
+            return this;
+        }
+
+        /** {@code false}: the inventory names no service for the host, as inventories written for hosts fleetfix did not build. */
+        public Builder serviceInInventory(boolean named) {
+            this.serviceInInventory = named;
+            return this;
+        }
+
         public LabHostSpec build() {
             return new LabHostSpec(
                     name,
@@ -282,7 +315,10 @@ public record LabHostSpec(
                     server,
                     instances,
                     init,
-                    grub);
+                    grub,
+                    serviceShape,
+                    tunedThp,
+                    serviceInInventory);
         }
     }
 }

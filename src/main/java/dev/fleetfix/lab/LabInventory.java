@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
@@ -16,6 +17,17 @@ final class LabInventory {
 
     static String yaml(
             String user, Path privateKey, Path knownHosts, List<LabHost> hosts, Map<String, Path> passwordFiles) {
+        return yaml(user, privateKey, knownHosts, hosts, passwordFiles, Set.of());
+    }
+
+    /** As above; the hosts in {@code unnamed} get no service or config file in the inventory. */
+    static String yaml(
+            String user,
+            Path privateKey,
+            Path knownHosts,
+            List<LabHost> hosts,
+            Map<String, Path> passwordFiles,
+            Set<String> unnamed) {
         StringBuilder yaml = new StringBuilder();
         yaml.append("# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n");
         yaml.append("all:\n");
@@ -34,7 +46,14 @@ final class LabInventory {
             yaml.append("          ansible_host: ").append(host.address()).append('\n');
             yaml.append("          ansible_port: ").append(host.sshPort()).append('\n');
             yaml.append("          redis_port: ").append(host.redisPort()).append('\n');
-            if (host.redisPorts().size() > 1) {
+            if (unnamed.contains(host.name())) {
+                if (host.redisPorts().size() > 1) {
+                    yaml.append("          redis_instances:\n");
+                    host.redisPorts().forEach(port -> yaml.append("            - {port: ")
+                            .append(port)
+                            .append("}\n"));
+                }
+            } else if (host.redisPorts().size() > 1) {
                 yaml.append("          redis_instances:\n");
                 for (int i = 0; i < host.redisPorts().size(); i++) {
                     int port = host.redisPorts().get(i);

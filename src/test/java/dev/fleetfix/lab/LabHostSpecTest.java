@@ -50,7 +50,10 @@ class LabHostSpecTest {
                         LabServer.REDIS_7_0,
                         1,
                         LabInit.SYSTEMD,
-                        false));
+                        false,
+                        LabServiceShape.DEBIAN_UNIT,
+                        false,
+                        true));
         assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
         assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();
     }
@@ -191,5 +194,61 @@ class LabHostSpecTest {
                 .extracting(LabHostSpec::server)
                 .endsWith(LabServer.REDIS_2_8, LabServer.REDIS_6_2);
         assertThat(LabPreset.MIXED.defaultHosts()).isEqualTo(3);
+    }
+
+    @Test
+    void operatorShapesKeepTheirSettingsAndNameNoServiceWhenAsked() {
+        LabHostSpec spec = LabHostSpec.builder("lab-1")
+                .serviceShape(LabServiceShape.INSTALL_SERVER)
+                .tunedThp(true)
+                .serviceInInventory(false)
+                .build();
+
+        assertThat(spec.toBuilder().build()).isEqualTo(spec);
+        assertThat(spec.withPassword("pw"))
+                .extracting(LabHostSpec::serviceShape, LabHostSpec::tunedThp, LabHostSpec::serviceInInventory)
+                .containsExactly(LabServiceShape.INSTALL_SERVER, true, false);
+        assertThat(LabHostSpec.named("lab-2"))
+                .extracting(LabHostSpec::serviceShape, LabHostSpec::tunedThp, LabHostSpec::serviceInInventory)
+                .containsExactly(LabServiceShape.DEBIAN_UNIT, false, true);
+    }
+
+    @Test
+    void refusesOperatorShapesOnHostsThatCannotRunThemNamingHostAndSettings() {
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-1")
+                        .serviceShape(LabServiceShape.SUPERVISORD)
+                        .server(LabServer.VALKEY_8_1)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("host lab-1 (VALKEY_8_1, 1 instance(s), SYSTEMD, SUPERVISORD)")
+                .hasMessageContaining("server REDIS_7_0");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-2")
+                        .serviceShape(LabServiceShape.INSTALL_SERVER)
+                        .init(LabInit.SYSV)
+                        .build())
+                .hasMessageContaining("host lab-2")
+                .hasMessageContaining("init SYSTEMD");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-3")
+                        .serviceShape(LabServiceShape.DEBIAN_INSTANCE)
+                        .instances(2)
+                        .build())
+                .hasMessageContaining("host lab-3 (REDIS_7_0, 2 instance(s)")
+                .hasMessageContaining("instances 1");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-4")
+                        .tunedThp(true)
+                        .rhel6Thp(true)
+                        .build())
+                .hasMessageContaining("host lab-4")
+                .hasMessageContaining("tuned")
+                .hasMessageContaining("RHEL 6");
+        assertThatThrownBy(() -> LabHostSpec.builder("lab-5")
+                        .tunedThp(true)
+                        .server(LabServer.REDIS_8_0)
+                        .build())
+                .hasMessageContaining("host lab-5 (REDIS_8_0")
+                .hasMessageContaining("tuned runs on Debian 12 hosts");
+        // several instances under Debian's template, each named by its port, stay possible
+        assertThat(LabHostSpec.builder("lab-6").instances(3).build().instances())
+                .isEqualTo(3);
     }
 }

@@ -165,4 +165,42 @@ class LabInventoryTest {
                         Map.of("port", 6380, "service", "redis-server@6380", "config", "/etc/redis/redis-6380.conf"),
                         Map.of("port", 6381, "service", "redis-server@6381", "config", "/etc/redis/redis-6381.conf")));
     }
+
+    @Test
+    void hostsBuiltByOperatorsCanBeLeftWithoutAServiceForFleetfixToFind(@TempDir Path dir) throws Exception {
+        LabHost installServer = new LabHost(
+                "lab-1",
+                "127.0.0.11",
+                22,
+                6379,
+                OptionalInt.empty(),
+                List.of(6379),
+                LabServer.REDIS_7_0,
+                LabInit.SYSTEMD,
+                LabServiceShape.INSTALL_SERVER);
+        LabHost instances = new LabHost(
+                "lab-2",
+                "127.0.0.12",
+                22,
+                6379,
+                OptionalInt.empty(),
+                List.of(6379, 6380),
+                LabServer.REDIS_7_0,
+                LabInit.SYSTEMD);
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                dir.resolve("id_ed25519"),
+                dir.resolve("known_hosts"),
+                List.of(installServer, instances),
+                Map.of(),
+                java.util.Set.of("lab-1", "lab-2"));
+
+        assertThat(installServer.services()).containsExactly("redis_6379");
+        assertThat(yaml).doesNotContain("redis_service", "service:", "config:", "redis_6379");
+        Path file = dir.resolve("inventory.yml");
+        Files.writeString(file, yaml);
+        Inventory inventory = InventoryLoader.load(file);
+        assertThat(inventory.host("lab-1").orElseThrow().redis().port()).isEqualTo(6379);
+        assertThat(inventory.host("lab-2@6380").orElseThrow().redis().port()).isEqualTo(6380);
+    }
 }
