@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * source with install_server.sh's SysV script ({@code redis_6379}, generated into a unit, status always 0, Redis
  * 7.0 with {@code disable-thp no}), one named instance of Debian's template unit ({@code redis-server@main}), a
  * supervisord program, and a host whose active tuned profile sets THP always (booting at madvise, so tuned's
- * write shows). For each: the audit names the service that runs Redis, {@code playbooks/thp-off.yaml} exits 0,
+ * write shows). For each: the playbook's audit step names the service that runs Redis, {@code playbooks/thp-off.yaml} exits 0,
  * Redis really restarted (new run_id), every key kept, no fleetfix key left; after a reboot THP is never and
  * Redis answers with every key.
  */
@@ -96,17 +96,6 @@ class OperatorShapesIT {
     }
 
     @Test
-    @Order(1)
-    void auditNamesTheServiceThatRunsEachRedis() {
-        CliRun run = CliRun.of("audit", "-i", fleet.inventoryFile().toString());
-        System.out.println(run);
-        assertThat(run.stdout())
-                .as(run.toString())
-                .contains("redis_6379", "redis-server@main", "supervisor")
-                .contains("tuned");
-    }
-
-    @Test
     @Order(2)
     void thpOffRestartsEachRedisKeepingEveryKey() {
         long started = System.nanoTime();
@@ -121,6 +110,17 @@ class OperatorShapesIT {
         System.out.println(run);
         System.out.printf("OperatorShapesIT: thp-off took %.1f s%n", (System.nanoTime() - started) / 1e9);
         assertThat(run.exitCode()).as(run.toString()).isZero();
+        // the playbook's audit step names what it found, before anything changes
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("run by systemd unit redis_6379.service (SysV script /etc/init.d/redis_6379)")
+                .contains("run by systemd unit redis-server@main.service")
+                .contains("run by supervisord program redis")
+                .contains("run by systemd unit redis-server.service");
+        assertThat(root("tuned-4", "tuned-adm active"))
+                .as("tuned applies our child of its profile")
+                .contains("fleetfix-thp");
+        assertThat(root("tuned-4", "cat /etc/tuned/fleetfix-thp/tuned.conf")).contains("include=redis-thp");
         for (String host : HOSTS) {
             assertThat(fleet.thpMode(host)).as(host).hasValue("never");
             assertThat(runId(host)).as(host + ": Redis restarted").isNotEqualTo(runIds.get(host));
