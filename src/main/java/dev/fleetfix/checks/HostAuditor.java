@@ -7,11 +7,15 @@ import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Audits one host: asks its Redis (one connection), then runs one fact script on the host (one round
- * trip), then judges the facts with {@link AuditRules}.
+ * trip), then judges the facts with {@link AuditRules}; where the script ran as root, a second command finds the
+ * service that runs Redis ({@link ServiceDiscovery}).
  *
  * <p>Redis goes first so that its {@code process_id} tells the script whose smaps to read. The script
  * runs as root when the host has {@code become}, since another user's {@code /proc/PID/smaps_rollup}
@@ -41,10 +45,29 @@ public final class HostAuditor {
      */
     public HostAudit audit(Host host, RemoteShell shell, RedisConnector redis) {
         try {
-            return AuditRules.judge(gather(host, shell, redis));
+            HostFacts facts = gather(host, shell, redis);
+            return withService(AuditRules.judge(facts), host, shell, facts);
         } catch (TransportException | AuditException e) {
             return HostAudit.unreachable(host.name(), String.valueOf(e.getMessage()));
         }
+    }
+
+    /**
+     * The audit with what runs the host's Redis as advice ("redis on :6379 (pid 812) run by systemd unit
+     * redis_6379.service"), found as {@link ServiceDiscovery} finds it for the steps. Only where the fact script ran
+     * as root: another user's process, its socket and its cgroup are hidden from the login user, and "nothing
+     * listens" would then be a wrong claim.
+     */
+    private static HostAudit withService(HostAudit audit, Host host, RemoteShell shell, HostFacts facts) {
+        if (!facts.root()) {
+            return audit;
+        }
+        List<Finding> findings = new ArrayList<>(audit.findings());
+        for (RunningService service : ServiceDiscovery.discover(
+                shell, host.redis().address(), List.of(host.redis().port()), Optional.empty())) {
+            findings.add(Finding.advice("redis-service", service.describe()));
+        }
+        return new HostAudit(audit.host(), audit.verdict(), findings, audit.facts());
     }
 
     /**

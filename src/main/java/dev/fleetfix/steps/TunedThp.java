@@ -46,7 +46,8 @@ final class TunedThp {
 
     /** Reads tuned's state on the host; empty when tuned is not installed. */
     static Optional<Tuned> read(StepContext ctx) {
-        ExecResult r = Shell.read(
+        // as root: tuned-adm is in /usr/sbin, which a login user's PATH lacks, and root activates the profile
+        ExecResult r = Shell.readAsRoot(
                 ctx,
                 String.join(
                         "\n",

@@ -34,14 +34,32 @@ class HostAuditorTest {
         return shell(host, command -> RecordingShell.ok(stdout));
     }
 
+    /** A host answering the fact script with {@code facts} and the service discovery with a systemd unit. */
+    private static RecordingShell withService(String host, String facts) {
+        String discovered = "self.pidns=pid:[4026531836]\npid1=systemd\ninfo.config=\nport=6379\nsockets=1\npid=4242"
+                + "\npid.comm=redis-server\npid.exe=/usr/bin/redis-server\npid.pidns=pid:[4026531836]"
+                + "\npid.cgroup=0::/system.slice/redis_6379.service\nparent=1 systemd\nunit=redis_6379.service"
+                + "\nunit.Id=redis_6379.service\nunit.MainPID=4242\n";
+        return shell(
+                host,
+                command -> RecordingShell.ok(
+                        command.script().startsWith(ServiceDiscovery.FIRST_LINE) ? discovered : facts));
+    }
+
     @Test
-    void gathersEverythingInOneCommandAndOneRedisConnection() {
-        RecordingShell shell = printing("lab-1", FactOutput.debian12().text());
+    void gathersEverythingInOneCommandAndOneRedisConnectionThenFindsTheServiceAsRoot() {
+        RecordingShell shell = withService("lab-1", FactOutput.debian12().text());
         FakeRedis redis = FakeRedis.redis7();
 
         HostAudit audit = auditor.audit(lab1, shell, redis);
 
-        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands()).hasSize(2);
+        assertThat(shell.commands().get(1).script()).startsWith(ServiceDiscovery.FIRST_LINE);
+        assertThat(shell.commands().get(1).become()).isTrue();
+        assertThat(audit.findings())
+                .filteredOn(f -> f.code().equals("redis-service"))
+                .extracting(Finding::text)
+                .containsExactly("redis on :6379 (pid 4242) run by systemd unit redis_6379.service");
         assertThat(redis.connections()).isEqualTo(1);
         assertThat(redis.closes()).isEqualTo(1);
         assertThat(shell.closed()).as("the shell belongs to the pool").isFalse();
@@ -160,6 +178,7 @@ class HostAuditorTest {
         assertThat(shell.commands().get(0).script()).startsWith("redis_pid=''\n");
         assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
+                .filteredOn(f -> !f.code().equals("redis-service"))
                 .extracting(Finding::text)
                 .containsExactly("Redis is not answering on 127.0.0.11:6379: connection refused");
     }
@@ -288,8 +307,8 @@ class HostAuditorTest {
         assertThat(opened).allSatisfy(shell -> {
             assertThat(shell.closed()).as(shell.hostName() + " closed").isTrue();
             assertThat(shell.commands())
-                    .as(shell.hostName() + ": one round trip")
-                    .hasSize(1);
+                    .as(shell.hostName() + ": the facts in one round trip, then the service")
+                    .hasSize(2);
         });
         assertThat(mostOpen.get()).as("shells open at once").isBetween(1, 3);
     }

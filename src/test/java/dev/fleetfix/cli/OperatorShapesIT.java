@@ -96,6 +96,19 @@ class OperatorShapesIT {
     }
 
     @Test
+    @Order(1)
+    void theAuditCommandNamesTheServiceThatRunsEachRedis() {
+        CliRun run = CliRun.of("audit", "-i", fleet.inventoryFile().toString());
+        System.out.println(run);
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("run by systemd unit redis_6379.service (SysV script /etc/init.d/redis_6379)")
+                .contains("run by systemd unit redis-server@main.service")
+                .contains("run by supervisord program redis")
+                .contains("tuned");
+    }
+
+    @Test
     @Order(2)
     void thpOffRestartsEachRedisKeepingEveryKey() {
         long started = System.nanoTime();
