@@ -132,6 +132,15 @@ final class LabData {
         return run;
     }
 
+    /**
+     * A regular expression for {@code host}'s restart_redis line saying {@code decision}: the step first says which
+     * service it found running Redis ("found redis on :6379 (pid 812) run by ...; ") where nothing named one.
+     */
+    static String restartSays(String host, String decision) {
+        return java.util.regex.Pattern.quote("[" + host + "] restart_redis: ") + "(found [^;\n]*; )?"
+                + java.util.regex.Pattern.quote(decision);
+    }
+
     /** Polls until the condition holds or the time is up; the caller asserts afterwards. */
     static void await(BooleanSupplier condition, long millis) {
         long end = System.currentTimeMillis() + millis;

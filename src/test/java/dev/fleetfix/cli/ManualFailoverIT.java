@@ -49,7 +49,7 @@ class ManualFailoverIT {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout())
-                .contains("[old-1] restart_redis: primary, failover: manual: hand over by hand to old-2")
+                .containsPattern(LabData.restartSays("old-1", "primary, failover: manual: hand over by hand to old-2"))
                 .contains("failed back: old-1 is primary again");
         data.assertIntact(before);
         assertThat(data.cli("old-1", "INFO replication")).contains("role:master");

@@ -104,8 +104,8 @@ class PreFailoverHandoverIT {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout())
-                .contains("[v60-1] restart_redis: primary, Redis 6.0.5 has no FAILOVER (6.2+): hand over by hand to"
-                        + " v60-2")
+                .containsPattern(LabData.restartSays(
+                        "v60-1", "primary, Redis 6.0.5 has no FAILOVER (6.2+): hand over by hand to v60-2"))
                 .contains("hand-over by hand to v60-2 (" + p2 + ":6379): v60-2 (" + p2 + ":6379) is primary");
         List<Integer> acknowledged = acknowledgedWrites("v60-1");
         assertThat(acknowledged).as("writes the old primary acknowledged").isNotEmpty();
@@ -155,8 +155,8 @@ class PreFailoverHandoverIT {
         assertThat(run.exitCode()).as(run.toString()).isZero();
         // v60-2 is the primary since the test before: it is the one handed over, and it takes its role back
         assertThat(run.stdout())
-                .contains("[v60-2] restart_redis: primary, Redis 6.0.5 has no FAILOVER (6.2+): hand over by hand to"
-                        + " v60-1")
+                .containsPattern(LabData.restartSays(
+                        "v60-2", "primary, Redis 6.0.5 has no FAILOVER (6.2+): hand over by hand to v60-1"))
                 .contains("failed back: v60-2 is primary again");
         assertThat(v60.cli("v60-2", "INFO replication")).contains("role:master");
         assertThat(v60.cli("v60-1", "INFO replication")).contains("role:slave", "master_link_status:up");
@@ -283,8 +283,10 @@ class PreFailoverHandoverIT {
             assertThat(run.exitCode()).as(run.toString()).isZero();
             assertThat(run.stdout())
                     .as("failover: " + failover)
-                    .contains("[v28-1] restart_redis: primary, Redis 2.8.19 has neither FAILOVER (6.2+) nor CLIENT"
-                            + " PAUSE (3.0+) to stop writes during a hand-over; no failover: BGSAVE first")
+                    .containsPattern(LabData.restartSays(
+                            "v28-1",
+                            "primary, Redis 2.8.19 has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop"
+                                    + " writes during a hand-over; no failover: BGSAVE first"))
                     .doesNotContain("hand-over by hand to", "announce");
             assertThat(v28.cli("v28-1", "INFO server")).doesNotContain(before); // restarted
             assertThat(v28.cli("v28-1", "INFO replication")).contains("role:master");

@@ -197,7 +197,12 @@ class TopologyIT {
             while ((line = reader.readLine()) != null) {
                 out.append(line).append('\n');
                 if (!signalled && line.contains("BATCH 1/")) {
-                    sleep(1000);
+                    // once the host's first step runs (before it, the preflight only looks: a signal then leaves
+                    // the host untouched, which is another test's case)
+                    LabData.await(
+                            () -> HOSTS.stream().anyMatch(h -> fleet.rootExec(h, "pgrep -f '^sleep 4$'")
+                                    .ok()),
+                            60_000);
                     // SIGTERM (Process.destroy would also close the output this test reads)
                     new ProcessBuilder("kill", "-TERM", Long.toString(first.pid()))
                             .start()
