@@ -72,7 +72,10 @@ public final class ServiceDiscovery {
 
     /** The script: read-only, as root; bounded output for each port. */
     public static String script(String address, List<Integer> ports, Optional<String> config) {
-        String ip = address.matches("[0-9.]+|[0-9a-fA-F:]+") ? address : "";
+        // the implicit localhost connects to Redis by name: its listener is the loopback one, not every one on the
+        // port (a machine that runs containers with host networking has many)
+        String named = address.equalsIgnoreCase("localhost") ? "127.0.0.1" : address;
+        String ip = named.matches("[0-9.]+|[0-9a-fA-F:]+") ? named : "";
         StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
         s.append("fx_addr=").append(ShellQuote.quote(ip)).append('\n');
         s.append("fx_conf=")

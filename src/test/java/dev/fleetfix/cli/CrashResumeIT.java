@@ -186,7 +186,7 @@ class CrashResumeIT {
         assertThat(again.stdout()).contains("restart pending on the host since").contains("host lab-1 done");
         // the forecast restarts for the same reason
         assertThat(check.stdout())
-                .contains("would change: [lab-1] restart_redis: restart pending on the host since")
+                .containsPattern("would change: " + LabData.restartSays("lab-1", "restart pending on the host since"))
                 .contains("under the old setting");
         leftAsAFullRunWould("lab-1");
     }
