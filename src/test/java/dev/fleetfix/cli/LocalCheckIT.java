@@ -235,7 +235,7 @@ class LocalCheckIT {
                 .expectExit(ExitCode.CHANGES_PENDING);
         assertThat(running.stdout())
                 .contains("localhost: would change")
-                .containsPattern("  restart: BGSAVE, then restart in place \\(primary, no replica")
+                .containsPattern("  restart: BGSAVE, then restart in place \\((found [^;]*; )?primary, no replica")
                 .contains("apply waits up to 60s once Redis is restarted")
                 .doesNotContain("would fail");
     }
