@@ -77,12 +77,7 @@ class CrashResumeIT {
     }
 
     private static String runId(String host) {
-        return lab.cli(host, "INFO server")
-                .lines()
-                .filter(l -> l.startsWith("run_id:"))
-                .findFirst()
-                .orElseThrow()
-                .strip();
+        return lab.runId(host);
     }
 
     /** fleetfix apply as a process of its own, killed with SIGKILL once {@code killWhen} holds on the lab. */

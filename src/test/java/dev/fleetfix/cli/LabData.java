@@ -141,6 +141,16 @@ final class LabData {
                 + java.util.regex.Pattern.quote(decision);
     }
 
+    /** The {@code run_id:} line of the host's INFO server: a new one means Redis really restarted. */
+    String runId(String host) {
+        return cli(host, "INFO server")
+                .lines()
+                .filter(l -> l.startsWith("run_id:"))
+                .findFirst()
+                .orElseThrow()
+                .strip();
+    }
+
     /** Polls until the condition holds or the time is up; the caller asserts afterwards. */
     static void await(BooleanSupplier condition, long millis) {
         long end = System.currentTimeMillis() + millis;

@@ -171,12 +171,7 @@ class OperatorShapesIT {
     }
 
     private static String runId(String host) {
-        return lab.cli(host, "INFO server")
-                .lines()
-                .filter(l -> l.startsWith("run_id:"))
-                .findFirst()
-                .orElseThrow()
-                .strip();
+        return lab.runId(host);
     }
 
     /** A root command on the host that must succeed; its stdout, stripped. */

@@ -288,11 +288,6 @@ class StepBoundaryCrashIT {
     }
 
     private static String runId(String host) {
-        return lab.cli(host, "INFO server")
-                .lines()
-                .filter(l -> l.startsWith("run_id:"))
-                .findFirst()
-                .orElseThrow()
-                .strip();
+        return lab.runId(host);
     }
 }
