@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.RedisEvidence;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.RunKeys;
 import java.util.Objects;
 
 /**

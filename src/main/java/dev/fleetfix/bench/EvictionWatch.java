@@ -1,5 +1,7 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

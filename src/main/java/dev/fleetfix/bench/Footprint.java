@@ -1,5 +1,7 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.Operation;
+import dev.fleetfix.redis.load.RunKeys;
 import java.util.Locale;
 import java.util.OptionalLong;
 

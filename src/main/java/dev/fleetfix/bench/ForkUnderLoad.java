@@ -1,7 +1,10 @@
 package dev.fleetfix.bench;
 
-import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.redis.RedisException;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.redis.load.RunKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

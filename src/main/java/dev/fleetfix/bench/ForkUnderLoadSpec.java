@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

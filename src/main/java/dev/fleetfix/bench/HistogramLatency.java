@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchmarkException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;

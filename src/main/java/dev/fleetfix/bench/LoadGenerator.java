@@ -1,6 +1,11 @@
 package dev.fleetfix.bench;
 
-import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.Sleeper;
+import dev.fleetfix.redis.load.BenchConnection;
+import dev.fleetfix.redis.load.BenchOp;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,10 @@
 package dev.fleetfix.bench;
 
 import dev.fleetfix.redis.RedisVersion;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.redis.load.Operation;
+import dev.fleetfix.redis.load.RunKeys;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;

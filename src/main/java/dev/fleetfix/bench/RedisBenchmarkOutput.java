@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchmarkException;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -1,5 +1,8 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkRefusedException;
+import dev.fleetfix.redis.load.EarlierRuns;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

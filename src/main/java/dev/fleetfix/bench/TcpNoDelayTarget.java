@@ -1,5 +1,8 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchConnection;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.RedisEvidence;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

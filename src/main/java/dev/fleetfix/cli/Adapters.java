@@ -1,16 +1,16 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.bench.BenchTarget;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.bench.BuiltinBenchmark;
 import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.checks.HostAuditor;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.jedis.JedisBenchTarget;
 import dev.fleetfix.redis.jedis.JedisConnector;
+import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RolloutPolicy;
 import dev.fleetfix.steps.AuditorFacts;

@@ -1,7 +1,6 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.bench.BeforeAfter;
-import dev.fleetfix.bench.BenchTarget;
 import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.bench.ProfileOutcome;
@@ -10,6 +9,7 @@ import dev.fleetfix.bench.TestComparison;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
+import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.report.ThpDemoOutput;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package dev.fleetfix.health;
 
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.redis.RedisNode;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.fleetfix.lab;
 
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.Poll;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.health.WaitListener;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;

@@ -1,10 +1,10 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.Crash;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.topology.Sentinels;

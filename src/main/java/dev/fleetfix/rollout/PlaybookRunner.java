@@ -2,8 +2,8 @@ package dev.fleetfix.rollout;
 
 import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.Sentinels;

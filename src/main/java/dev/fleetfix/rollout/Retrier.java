@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout;
 
-import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.Sleeper;
 import io.github.resilience4j.core.functions.Either;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Duration;

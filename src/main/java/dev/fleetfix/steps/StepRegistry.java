@@ -1,11 +1,11 @@
 package dev.fleetfix.steps;
 
-import dev.fleetfix.bench.BenchTarget;
-import dev.fleetfix.bench.BenchmarkException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

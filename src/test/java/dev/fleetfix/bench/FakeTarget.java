@@ -1,5 +1,10 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.redis.load.BenchConnection;
+import dev.fleetfix.redis.load.BenchOp;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.Operation;
+import dev.fleetfix.redis.load.RedisEvidence;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

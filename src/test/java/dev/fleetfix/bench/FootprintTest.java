@@ -2,6 +2,7 @@ package dev.fleetfix.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

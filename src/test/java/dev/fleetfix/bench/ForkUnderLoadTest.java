@@ -3,7 +3,9 @@ package dev.fleetfix.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.Sleeper;
+import dev.fleetfix.redis.load.BenchmarkRefusedException;
+import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.fleetfix.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.redis.RedisVersion;
+import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.redis.load.Operation;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,8 @@ package dev.fleetfix.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.redis.load.ProcessHugePages;
+import dev.fleetfix.redis.load.RedisEvidence;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

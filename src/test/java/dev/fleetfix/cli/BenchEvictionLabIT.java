@@ -2,8 +2,8 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.Poll;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;

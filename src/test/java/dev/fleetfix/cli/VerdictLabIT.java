@@ -75,7 +75,7 @@ class VerdictLabIT {
                 new RedisBenchmarkSpec(
                         "127.0.0.1",
                         6379,
-                        List.of(dev.fleetfix.bench.Operation.SET),
+                        List.of(dev.fleetfix.redis.load.Operation.SET),
                         1000,
                         1,
                         3,

@@ -1,6 +1,6 @@
 package dev.fleetfix.fake;
 
-import dev.fleetfix.health.Sleeper;
+import dev.fleetfix.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,19 +1,19 @@
 package dev.fleetfix.redis.jedis;
 
 import dev.fleetfix.Secret;
-import dev.fleetfix.bench.BenchConnection;
-import dev.fleetfix.bench.BenchOp;
-import dev.fleetfix.bench.BenchTarget;
-import dev.fleetfix.bench.BenchmarkException;
-import dev.fleetfix.bench.BenchmarkRefusedException;
-import dev.fleetfix.bench.RedisEvidence;
-import dev.fleetfix.bench.RunKeys;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.InfoParser;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisServer;
+import dev.fleetfix.redis.load.BenchConnection;
+import dev.fleetfix.redis.load.BenchOp;
+import dev.fleetfix.redis.load.BenchTarget;
+import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.redis.load.BenchmarkRefusedException;
+import dev.fleetfix.redis.load.RedisEvidence;
+import dev.fleetfix.redis.load.RunKeys;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;

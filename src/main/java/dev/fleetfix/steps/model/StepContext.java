@@ -1,7 +1,7 @@
 package dev.fleetfix.steps.model;
 
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.Sleeper;
 import dev.fleetfix.health.Wait;
 import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.inventory.Host;

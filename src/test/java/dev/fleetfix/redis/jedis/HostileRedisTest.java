@@ -3,7 +3,6 @@ package dev.fleetfix.redis.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.fleetfix.bench.BenchmarkException;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
@@ -11,6 +10,7 @@ import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.jedis.HostileRedisServer.Shape;
+import dev.fleetfix.redis.load.BenchmarkException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

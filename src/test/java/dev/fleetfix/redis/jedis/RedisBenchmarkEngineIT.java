@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchmarkRefusedException;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.Operation;
 import dev.fleetfix.bench.RedisBenchmarkEngine;
 import dev.fleetfix.bench.RedisBenchmarkSpec;
 import dev.fleetfix.bench.SafetyPolicy;
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.fake.TestHosts;
+import dev.fleetfix.redis.load.BenchmarkRefusedException;
+import dev.fleetfix.redis.load.Operation;
 import dev.fleetfix.transport.local.LocalShell;
 import java.time.Duration;
 import java.util.List;

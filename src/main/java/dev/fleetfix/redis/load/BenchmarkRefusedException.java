@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 import java.util.List;
 

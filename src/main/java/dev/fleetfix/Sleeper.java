@@ -1,4 +1,4 @@
-package dev.fleetfix.health;
+package dev.fleetfix;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;

@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 import dev.fleetfix.redis.RedisException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 /** A benchmark could not run or its output could not be understood. The message says which and why. */
 public class BenchmarkException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 /**
  * The commands the builtin generator sends. Each works on its own key family under the prefix, so

@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 /**
  * The keys an earlier run left under the user's prefix (its cleanup stopped half-way): deleted before the next run
@@ -30,7 +30,7 @@ public final class EarlierRuns {
      * For a refusal of a prefix that holds keys: how many of them are shaped as an earlier run's and were not
      * deleted; empty when none are.
      */
-    static String notCleaned(BenchTarget target, String prefix, long atMost) {
+    public static String notCleaned(BenchTarget target, String prefix, long atMost) {
         BenchTarget.KeyCount earlier = target.countEarlierRuns(prefix, atMost);
         if (earlier.found() == 0) {
             return "";

@@ -1,4 +1,4 @@
-package dev.fleetfix.bench;
+package dev.fleetfix.redis.load;
 
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
@@ -31,11 +31,11 @@ public interface ProcessHugePages {
             }
         }
 
-        static Reading of(long kb) {
+        public static Reading of(long kb) {
             return new Reading(OptionalLong.of(kb), Optional.empty());
         }
 
-        static Reading unread(String why) {
+        public static Reading unread(String why) {
             return new Reading(OptionalLong.empty(), Optional.of(why));
         }
     }
