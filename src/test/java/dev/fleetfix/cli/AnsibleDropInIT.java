@@ -119,7 +119,7 @@ class AnsibleDropInIT {
     void applyCheckPlansTheThpChangeOnlyWhereItIsNeeded() {
         CliRun run = fleetfix(
                 "apply",
-                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                ShippedPlaybook.thpOffBrief(repo.resolve("brief")).toString(),
                 "-i",
                 repo.resolve("hosts").toString(),
                 "-F",

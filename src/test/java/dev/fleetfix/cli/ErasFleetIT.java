@@ -117,7 +117,7 @@ class ErasFleetIT {
     void thpOffRunsOnEveryShapeAndKeepsEveryKey() {
         List<String> args = List.of(
                 "apply",
-                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                ShippedPlaybook.thpOffBrief(dir.resolve("brief")).toString(),
                 "-i",
                 fleet.inventoryFile().toString(),
                 "--no-color",

@@ -114,7 +114,7 @@ class OperatorShapesIT {
         long started = System.nanoTime();
         CliRun run = CliRun.of(
                 "apply",
-                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                ShippedPlaybook.thpOffBrief(dir.resolve("brief")).toString(),
                 "-i",
                 fleet.inventoryFile().toString(),
                 "--no-color",

@@ -142,7 +142,7 @@ class PreFailoverHandoverIT {
     void thpOffRunsOnThe60PairWithTheHandOverAndFailBackAndSurvivesAReboot() {
         CliRun run = CliRun.of(
                 "apply",
-                Path.of("playbooks/thp-off.yaml").toAbsolutePath().toString(),
+                ShippedPlaybook.thpOffBrief(dir.resolve("brief")).toString(),
                 "-i",
                 fleet.inventoryFile().toString(),
                 "--limit",

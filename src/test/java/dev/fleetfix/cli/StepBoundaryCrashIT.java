@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shipped playbooks/thp-off.yaml killed with SIGKILL at every step boundary of one host, as a chain: the first
+ * The shipped playbooks/thp-off.yaml (its benchmarks brief: {@link ShippedPlaybook}) killed with SIGKILL at every step boundary of one host, as a chain: the first
  * run is killed the moment the console reports the end of the host's step 1, its {@code --resume} the moment it
  * reports the end of step 2, and so on through the last step; a last {@code --resume} runs to the end. One chain on
  * lab-1 (RDB save points, no replica), one on lab-2 (primary without persistence, failed over to its replica lab-3
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StepBoundaryCrashIT {
-    private static final Path PLAYBOOK = Path.of("playbooks", "thp-off.yaml").toAbsolutePath();
+    private static final Path PLAYBOOK = ShippedPlaybook.THP_OFF;
     private static final List<String> STEPS = List.of(
             "audit",
             "benchmark before",
@@ -116,13 +116,15 @@ class StepBoundaryCrashIT {
     private static void chain(String limit, String watched) throws Exception {
         Path runDir = dir.resolve("run-" + watched);
         String before = runId(watched);
+        // every step as shipped, its benchmarks brief: what is checked is the flow, not the figures
+        Path playbook = ShippedPlaybook.thpOffBrief(dir.resolve("brief-" + watched));
         Optional<String> restarted = Optional.empty();
         for (int i = 0; i < STEPS.size(); i++) {
             String step = STEPS.get(i);
             List<String> args = i == 0
                     ? List.of(
                             "apply",
-                            PLAYBOOK.toString(),
+                            playbook.toString(),
                             "-i",
                             fleet.inventoryFile().toString(),
                             "--limit",
