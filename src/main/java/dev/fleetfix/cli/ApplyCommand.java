@@ -6,6 +6,7 @@ import dev.fleetfix.report.ApplyOutput;
 import dev.fleetfix.report.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
 import dev.fleetfix.rollout.ApplyService;
+import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -33,7 +34,9 @@ import picocli.CommandLine.Spec;
             "  1  a host failed, the rollout halted, or the change window is closed (--check: what apply",
             "     would fail on: an unreachable or locked host, a refused restart, a closed window)",
             "  2  bad input (playbook, inventory, options); no host was touched",
-            "  3  --check: changes are pending, and nothing would fail"
+            "  3  --check: changes are pending, and nothing would fail",
+            "",
+            "--list-hosts and --syntax-check read files only and connect to nothing: 0 or 2."
         })
 final class ApplyCommand implements Callable<Integer> {
     @Spec
@@ -97,15 +100,21 @@ final class ApplyCommand implements Callable<Integer> {
                 hosts,
                 inventory.inventoryFile(),
                 inventory.limit(),
-                run.runOptions(),
+                run.runOptions(inventory.extraVars().values()),
                 run.lockStaleAfter,
                 Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
                 adapters.runsHome(),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
-        if (inventory.listHosts()) {
-            ApplyOutput.hostList(service.plan(request), out);
+        if (inventory.listHosts() || run.syntaxCheck) {
+            // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.
+            RunPlan plan = service.plan(request.playbook(), request.inventory(), request.hosts(), request.options());
+            if (inventory.listHosts()) {
+                ApplyOutput.hostList(request.playbook(), plan, out);
+            } else {
+                ApplyOutput.syntaxChecked(request.playbook(), out);
+            }
             return ExitCode.OK;
         }
         // Everything this run will write is checked before any host (or Redis) is contacted.

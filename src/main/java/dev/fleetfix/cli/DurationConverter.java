@@ -13,9 +13,21 @@ public final class DurationConverter implements ITypeConverter<Duration> {
         return parse(value);
     }
 
+    /** As the converter, and a bare number is seconds ({@code -T 30}, Ansible's unit). */
+    public static final class SecondsByDefault implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return parse(value, true);
+        }
+    }
+
     public static Duration parse(String value) {
+        return parse(value, false);
+    }
+
+    private static Duration parse(String value, boolean bareSeconds) {
         try {
-            return Durations.parse(value, false);
+            return Durations.parse(value, bareSeconds);
         } catch (Durations.InvalidDuration e) {
             throw new TypeConversionException(
                     switch (e.problem()) {

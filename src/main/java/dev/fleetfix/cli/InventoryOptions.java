@@ -3,6 +3,7 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleConfig;
 import dev.fleetfix.inventory.AnsibleInventory;
+import dev.fleetfix.inventory.ExtraVars;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,7 +47,7 @@ public final class InventoryOptions {
     boolean fromAnsible;
 
     @Option(
-            names = "--limit",
+            names = {"-l", "--limit"},
             paramLabel = "PATTERN",
             description = "Ansible host pattern: group, host, a:b, a:&b, a:!b, wildcards (redis-*), ~regex.")
     String limit;
@@ -55,8 +57,43 @@ public final class InventoryOptions {
             description = "Print the hosts the inventory and --limit select, one per line, and connect to nothing.")
     boolean listHosts;
 
+    @Option(
+            names = {"-e", "--extra-vars"},
+            paramLabel = "VARS",
+            description = "Variables above every other (inventory, group_vars, host_vars, play vars), as in"
+                    + " ansible-playbook: 'key=value key2=value2' (strings), a JSON or YAML mapping '{\"k\": 1}',"
+                    + " or @FILE (YAML or JSON). Repeatable; the later wins.")
+    List<String> extraVars = new ArrayList<>();
+
+    @Option(
+            names = {"-u", "--user"},
+            paramLabel = "USER",
+            description = "SSH user for hosts whose inventory sets none (ansible_user wins, as in Ansible);"
+                    + " above ansible.cfg's remote_user.")
+    String user;
+
+    @Option(
+            names = {"--private-key", "--key-file"},
+            paramLabel = "FILE",
+            description =
+                    "SSH private key for hosts whose inventory sets none (above ansible.cfg's" + " private_key_file).")
+    Path privateKey;
+
+    @Option(
+            names = {"-b", "--become"},
+            description = "Run privileged commands with sudo on hosts whose inventory does not set ansible_become.")
+    boolean become;
+
+    @Option(
+            names = "--become-user",
+            paramLabel = "USER",
+            description = "Only root: fleetfix writes /sys, /etc and service units. Accepted for Ansible's habit.")
+    String becomeUser;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
+
+    private ExtraVars extra;
 
     private AnsibleInventory loaded;
     private Inventory inventory;
@@ -101,9 +138,9 @@ public final class InventoryOptions {
         }
         Optional<Path> playbook = Optional.ofNullable(playbookDir);
         AnsibleInventory read = fromAnsible
-                ? InventorySources.fromAnsible("ansible-inventory", source, playbook)
-                : InventorySources.load(source, playbook);
-        Inventory hosts = config.applyTo(read.inventory());
+                ? InventorySources.fromAnsible("ansible-inventory", source, playbook, extraVars())
+                : InventorySources.load(source, playbook, extraVars());
+        Inventory hosts = commandLineBecome(config.applyTo(commandLineDefaults(read.inventory())));
         hosts = withJump(hosts, settings.sshArgs().jump());
         hosts = settings.sshConfig().applyTo(hosts);
         if (mixee != null) {
@@ -112,6 +149,52 @@ public final class InventoryOptions {
             err.flush();
         }
         return new AnsibleInventory(hosts, read.groups());
+    }
+
+    /** The extra vars ({@code -e}), read once. */
+    public ExtraVars extraVars() {
+        if (extra == null) {
+            Consumer<String> warnings =
+                    spec == null ? w -> {} : InputWarnings.to(spec.commandLine().getErr());
+            extra = ExtraVars.parse(extraVars, warnings);
+        }
+        return extra;
+    }
+
+    /**
+     * {@code -u} and {@code --private-key} fill what the inventory left unset: in Ansible the command line is
+     * below every inventory variable and above ansible.cfg, which fills what is still unset after them.
+     */
+    private Inventory commandLineDefaults(Inventory inventory) {
+        if (becomeUser != null && !becomeUser.equals("root")) {
+            throw new InputException("--become-user " + becomeUser
+                    + ": fleetfix becomes only root (it writes /sys, /etc and service units)");
+        }
+        if (user == null && privateKey == null) {
+            return inventory;
+        }
+        List<Host> hosts = new ArrayList<>();
+        for (Host h : inventory.hosts()) {
+            hosts.add(h.toBuilder()
+                    .user(h.user().or(() -> Optional.ofNullable(user)))
+                    .keyFile(h.keyFile().or(() -> Optional.ofNullable(privateKey)))
+                    .build());
+        }
+        return new Inventory(inventory.source(), hosts, inventory.groups());
+    }
+
+    /** {@code -b}: above ansible.cfg's become, below a host's ansible_become. */
+    private Inventory commandLineBecome(Inventory inventory) {
+        if (!become) {
+            return inventory;
+        }
+        List<Host> hosts = new ArrayList<>();
+        for (Host h : inventory.hosts()) {
+            boolean becomeSet =
+                    h.vars().containsKey("ansible_become") || h.vars().containsKey("become");
+            hosts.add(h.toBuilder().become(becomeSet ? h.become() : true).build());
+        }
+        return new Inventory(inventory.source(), hosts, inventory.groups());
     }
 
     private static Inventory withJump(Inventory inventory, Optional<String> jump) {

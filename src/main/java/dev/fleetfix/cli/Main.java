@@ -35,6 +35,8 @@ public final class Main {
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        // "@FILE" is -e's, as in ansible-playbook: picocli would otherwise read the file as more arguments.
+        cmd.setExpandAtFiles(false);
         return cmd;
     }
 }

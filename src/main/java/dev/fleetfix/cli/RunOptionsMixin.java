@@ -5,6 +5,7 @@ import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.RunOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -45,18 +46,20 @@ final class RunOptionsMixin {
     // host. Ansible runs its check_mode: false tasks too; the help says so, so that no one reads --check as "runs
     // nothing on the hosts".
     @Option(
-            names = "--check",
+            names = {"-C", "--check"},
             description = "Change nothing; report what would change. It still runs commands on the hosts, as apply"
                     + " would, to know what apply would do or skip: the facts script (as root with become) and"
                     + " every 'command' step's guards, its 'creates:' test and its 'unless:' command as written"
                     + " (as the SSH user; as Ansible runs its check_mode: false tasks). Write guards that only read.")
     boolean check;
 
-    @Option(names = "--diff", description = "Show unified diffs of the files edited (or, with --check, to edit).")
+    @Option(
+            names = {"-D", "--diff"},
+            description = "Show unified diffs of the files edited (or, with --check, to edit).")
     boolean diff;
 
     @Option(
-            names = "--forks",
+            names = {"-f", "--forks"},
             paramLabel = "N",
             defaultValue = "10",
             description = "Hosts of a batch handled at once (default: ${DEFAULT-VALUE}).")
@@ -68,12 +71,27 @@ final class RunOptionsMixin {
             description = "Change window overriding the plays' own, e.g. \"Sat 01:00-05:00 Europe/Berlin\".")
     String window;
 
+    @Option(
+            names = "--start-at-task",
+            paramLabel = "NAME",
+            description = "Start at the first step with this name (its name:, else its type; a glob such as"
+                    + " 'benchmark *' works); the steps and plays before it are not run. Refused, with the reason,"
+                    + " when a kept step needs a skipped one (an after benchmark its before benchmark).")
+    String startAtTask;
+
+    @Option(
+            names = "--syntax-check",
+            description = "Check the playbook, the inventory and every variable, as a run would before its first"
+                    + " host, and connect to nothing. Exit 0 when all is well, 2 naming file and line when not.")
+    boolean syntaxCheck;
+
     /** @throws InputException for --forks below 1 or a --window that does not parse */
-    RunOptions runOptions() {
+    RunOptions runOptions(Map<String, Object> extraVars) {
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }
-        return new RunOptions(check, diff, forks, window(), Duration.ofSeconds(5));
+        return new RunOptions(
+                check, diff, forks, window(), Duration.ofSeconds(5), extraVars, Optional.ofNullable(startAtTask));
     }
 
     private Optional<ChangeWindow> window() {

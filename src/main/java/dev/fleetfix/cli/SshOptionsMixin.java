@@ -33,12 +33,12 @@ public final class SshOptionsMixin {
     Path knownHosts;
 
     @Option(
-            names = "--connect-timeout",
+            names = {"-T", "--timeout", "--connect-timeout"},
             paramLabel = "DURATION",
             defaultValue = "10s",
-            converter = DurationConverter.class,
-            description = "How long connecting and logging in to a host may take, e.g. 10s, 500ms, 2m"
-                    + " (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.SecondsByDefault.class,
+            description = "How long connecting and logging in to a host may take: 10s, 500ms, 2m, or bare seconds"
+                    + " as Ansible's -T 30 (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout = SshOptions.DEFAULT_CONNECT_TIMEOUT;
 
     @Option(

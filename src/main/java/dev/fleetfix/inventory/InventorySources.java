@@ -32,9 +32,14 @@ public final class InventorySources {
 
     /** Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's. */
     public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
+        return load(source, playbookDir, ExtraVars.none());
+    }
+
+    /** As {@link #load(String, Optional)}, with {@code extra} above every variable of every host. */
+    public static AnsibleInventory load(String source, Optional<Path> playbookDir, ExtraVars extra) {
         Path path = Path.of(source);
         if (!Files.exists(path) && source.contains(",")) {
-            return build(List.of(hostList(source)), List.of(), playbookDir);
+            return build(List.of(hostList(source)), List.of(), playbookDir, extra);
         }
         if (!Files.exists(path)) {
             throw new InputException("inventory " + source + ": no such file or directory");
@@ -45,18 +50,25 @@ public final class InventorySources {
         } else {
             sources.add(read(path));
         }
-        return build(sources, List.of(baseDir(path)), playbookDir);
+        return build(sources, List.of(baseDir(path)), playbookDir, extra);
     }
 
     /** {@code ansible-inventory -i SOURCE --list} run by fleetfix: any plugin Ansible has. */
     public static AnsibleInventory fromAnsible(String program, String source, Optional<Path> playbookDir) {
+        return fromAnsible(program, source, playbookDir, ExtraVars.none());
+    }
+
+    /** As {@link #fromAnsible(String, String, Optional)}, with {@code extra} above every variable. */
+    public static AnsibleInventory fromAnsible(
+            String program, String source, Optional<Path> playbookDir, ExtraVars extra) {
         Path path = Path.of(source);
         InventorySource listed = ScriptInventory.fromAnsible(program, path);
         // ansible-inventory already folded group_vars and host_vars of the inventory into hostvars.
-        return build(List.of(listed), List.of(), playbookDir);
+        return build(List.of(listed), List.of(), playbookDir, extra);
     }
 
-    private static AnsibleInventory build(List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir) {
+    private static AnsibleInventory build(
+            List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir, ExtraVars extra) {
         if (sources.stream().allMatch(s -> s.documents().isEmpty())) {
             Path where = sources.isEmpty() ? dirs.get(0) : sources.get(0).file();
             throw new InputException(where, 0, 0, "inventory is empty: define at least one host");
@@ -64,7 +76,7 @@ public final class InventorySources {
         List<Path> playbook = playbookDir.map(p -> p.toAbsolutePath().normalize()).stream()
                 .filter(p -> !dirs.contains(p))
                 .toList();
-        return InventoryLoader.load(sources, new GroupVars(dirs, playbook));
+        return InventoryLoader.load(sources, extra.over(new GroupVars(dirs, playbook)));
     }
 
     private static Path baseDir(Path source) {

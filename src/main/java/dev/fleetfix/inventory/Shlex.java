@@ -12,6 +12,11 @@ final class Shlex {
 
     /** The words of {@code line}; an unclosed quote or a trailing backslash is an {@link IllegalArgumentException}. */
     static List<String> split(String line) {
+        return split(line, true);
+    }
+
+    /** As {@link #split(String)}; with {@code comments} false a {@code #} is a character like any other. */
+    static List<String> split(String line, boolean comments) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
@@ -25,7 +30,7 @@ final class Shlex {
                     inWord = false;
                 }
                 i++;
-            } else if (c == '#') {
+            } else if (c == '#' && comments) {
                 break;
             } else if (c == '\\') {
                 if (i + 1 >= line.length()) {

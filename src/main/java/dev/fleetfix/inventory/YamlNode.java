@@ -67,7 +67,7 @@ record YamlNode(Object value, int line, int column) {
         return LocatedYaml.parse(file, text, warnings).map(YamlNode::of);
     }
 
-    private static YamlNode of(YamlValue value) {
+    static YamlNode of(YamlValue value) {
         if (value instanceof YamlValue.Mapping mapping) {
             Map<String, Field> fields = new LinkedHashMap<>();
             for (YamlValue.Entry entry : mapping.entries()) {

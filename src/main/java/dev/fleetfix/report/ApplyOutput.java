@@ -15,19 +15,35 @@ import java.util.Optional;
 public final class ApplyOutput {
     private ApplyOutput() {}
 
-    /** Like ansible-playbook --list-hosts: each play and the hosts it would run on, batch by batch. */
-    public static void hostList(RunPlan plan, PrintWriter out) {
+    /**
+     * Like ansible-playbook --list-hosts: the playbook, then each play, its pattern and the hosts it would run
+     * on, in inventory order. The plan read no Redis, so the order and batches a rollout takes (replicas
+     * first) are not known here: a {@code --check} run shows them.
+     */
+    public static void hostList(Path playbook, RunPlan plan, PrintWriter out) {
+        out.println("playbook: " + playbook);
+        int n = 0;
         for (RunPlan.PlannedPlay play : plan.plays()) {
-            out.println("play [" + play.play().name() + "] (" + play.hosts().size() + " hosts)");
-            int n = 0;
-            for (List<Host> batch : play.batches().batches()) {
-                out.println("  batch " + (++n) + ": "
-                        + String.join(", ", batch.stream().map(Host::name).toList()));
-            }
-            for (String note : play.batches().notes()) {
-                out.println("  " + note);
+            out.println();
+            out.println("  play #" + (++n) + " (" + play.play().hosts() + "): "
+                    + play.play().name());
+            out.println("    pattern: " + play.play().hosts());
+            out.println("    hosts (" + play.hosts().size() + "):");
+            for (Host host : play.hosts()) {
+                out.println("      " + host.name());
             }
         }
+        if (!plan.plays().isEmpty()) {
+            out.println();
+            out.println("The order and batches of a rollout come from Redis (replicas first): --check shows them.");
+        }
+        out.flush();
+    }
+
+    /** Like ansible-playbook --syntax-check: the playbook named, once everything it needs has been read. */
+    public static void syntaxChecked(Path playbook, PrintWriter out) {
+        out.println("playbook: " + playbook);
+        out.println("syntax ok: the playbook, the inventory and every variable were read; no host was contacted");
         out.flush();
     }
 

@@ -101,6 +101,7 @@ public final class ConsoleReporter implements RunListener {
         }
         out.println(ansi.bold("PLAY [" + e.play() + "]") + " " + e.batches().size() + " batches:" + batches
                 + e.window().map(w -> ", window " + w).orElse(""));
+        e.notes().forEach(note -> out.println("  " + note));
     }
 
     private void step(StepFinished e) {

@@ -72,7 +72,8 @@ public final class ApplyService {
 
     /**
      * Plans the request as {@link #apply} would run it, replicas first (reading each restarting
-     * play's replication), and contacts no host otherwise: {@code --list-hosts}.
+     * play's replication from Redis), and contacts no host otherwise. {@code --list-hosts} and
+     * {@code --syntax-check} plan with {@link #plan(Path, Inventory, List, RunOptions)}, which reads files only.
      *
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */

@@ -203,7 +203,8 @@ public final class PlaybookRunner {
                             .map(b -> b.stream().map(Host::name).toList())
                             .toList(),
                     play.play().maxFailPercentage(),
-                    play.window().map(ChangeWindow::text)));
+                    play.window().map(ChangeWindow::text),
+                    play.batches().notes()));
             for (int i = 0; i < batches.size(); i++) {
                 List<Host> batch = batches.get(i);
                 if (control.stopRequested().isPresent()) {

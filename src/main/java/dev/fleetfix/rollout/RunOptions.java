@@ -1,6 +1,9 @@
 package dev.fleetfix.rollout;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,8 +15,18 @@ import java.util.Optional;
  * @param forks how many hosts of a batch run at once
  * @param window a change window that overrides the plays' own ({@code --window})
  * @param redisTimeout connect/command timeout for Redis calls of the steps
+ * @param extraVars variables above every other, the plays' {@code vars} included ({@code -e})
+ * @param startAtTask the name (or glob) of the step to start at; the steps before it are not run
+ *     ({@code --start-at-task})
  */
-public record RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
+public record RunOptions(
+        boolean check,
+        boolean diff,
+        int forks,
+        Optional<ChangeWindow> window,
+        Duration redisTimeout,
+        Map<String, Object> extraVars,
+        Optional<String> startAtTask) {
     public static final int DEFAULT_FORKS = 10;
 
     public RunOptions {
@@ -22,6 +35,12 @@ public record RunOptions(boolean check, boolean diff, int forks, Optional<Change
         }
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(redisTimeout, "redisTimeout");
+        extraVars = Collections.unmodifiableMap(new LinkedHashMap<>(extraVars));
+        Objects.requireNonNull(startAtTask, "startAtTask");
+    }
+
+    public RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
+        this(check, diff, forks, window, redisTimeout, Map.of(), Optional.empty());
     }
 
     public static RunOptions defaults() {
@@ -29,14 +48,22 @@ public record RunOptions(boolean check, boolean diff, int forks, Optional<Change
     }
 
     public RunOptions withCheck(boolean value) {
-        return new RunOptions(value, diff, forks, window, redisTimeout);
+        return new RunOptions(value, diff, forks, window, redisTimeout, extraVars, startAtTask);
     }
 
     public RunOptions withWindow(Optional<ChangeWindow> value) {
-        return new RunOptions(check, diff, forks, value, redisTimeout);
+        return new RunOptions(check, diff, forks, value, redisTimeout, extraVars, startAtTask);
     }
 
     public RunOptions withForks(int value) {
-        return new RunOptions(check, diff, value, window, redisTimeout);
+        return new RunOptions(check, diff, value, window, redisTimeout, extraVars, startAtTask);
+    }
+
+    public RunOptions withExtraVars(Map<String, Object> value) {
+        return new RunOptions(check, diff, forks, window, redisTimeout, value, startAtTask);
+    }
+
+    public RunOptions withStartAtTask(Optional<String> value) {
+        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, value);
     }
 }

@@ -42,11 +42,14 @@ public final class RunPlanner {
     }
 
     public RunPlan plan(Playbook playbook, HostSelector hosts, RunOptions options) {
+        Playbook run = options.startAtTask()
+                .map(name -> StartAtTask.from(playbook, name))
+                .orElse(playbook);
         List<PlannedPlay> plays = new ArrayList<>();
-        for (Play play : playbook.plays()) {
+        for (Play play : run.plays()) {
             plays.add(plan(play, hosts, options));
         }
-        return new RunPlan(playbook, plays, options);
+        return new RunPlan(run, plays, options);
     }
 
     private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
@@ -61,7 +64,7 @@ public final class RunPlanner {
         }));
         Map<String, List<PlannedStep>> byHost = new LinkedHashMap<>();
         for (Host host : hosts) {
-            Map<String, Object> vars = variables(play, host);
+            Map<String, Object> vars = variables(play, host, options.extraVars());
             List<PlannedStep> planned = new ArrayList<>();
             for (Step step : play.steps()) {
                 planned.add(prepare(step, host, vars));
@@ -83,13 +86,22 @@ public final class RunPlanner {
         }
     }
 
-    static Map<String, Object> variables(Play play, Host host) {
+    /**
+     * The host's variables, then the play's, then the extra vars ({@code -e}), which win over both as in
+     * Ansible. An extra var the inventory already holds (it is the inventory's top layer) keeps the value the
+     * inventory resolved, templates included.
+     */
+    static Map<String, Object> variables(Play play, Host host, Map<String, Object> extraVars) {
         Map<String, Object> vars = new LinkedHashMap<>(host.vars());
         vars.put("inventory_hostname", host.name());
         vars.putIfAbsent("redis_service", host.redis().serviceUnit());
         vars.putIfAbsent("redis_port", host.redis().port());
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extraVars.forEach((k, v) -> extra.put(k, host.vars().getOrDefault(k, v)));
+        vars.putAll(extra);
         Map<String, Object> base = Map.copyOf(withoutNulls(vars));
         play.vars().forEach((k, v) -> vars.put(k, Templates.render(v, base, play.location(), "vars." + k, false)));
+        vars.putAll(extra);
         return withoutNulls(vars);
     }
 

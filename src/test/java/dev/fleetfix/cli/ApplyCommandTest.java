@@ -104,10 +104,11 @@ class ApplyCommandTest {
     }
 
     @Test
-    void listHostsShowsEachPlaysBatchesAndConnectsToNothing() {
+    void listHostsShowsEachPlaysHostsAndConnectsToNothing() {
         CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "--limit", "r1:r3");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.stdout()).isEqualTo("play [thp off] (2 hosts)\n  batch 1: r1\n  batch 2: r3\n");
+        assertThat(run.stdout())
+                .contains("  play #1 (redis): thp off\n    pattern: redis\n    hosts (2):\n      r1\n      r3\n");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
