@@ -116,8 +116,8 @@ class AnsibleFlagsParityIT {
             assertThat(ansible.exitCode()).as(ansible.toString()).isZero();
 
             // one at a time (-f 1): the three hosts are this one machine, whose host lock they would race for
-            List<String> f = new ArrayList<>(
-                    List.of("apply", fleetfixPlay.toString(), "-i", inventory.toString(), "-f", "1"));
+            List<String> f =
+                    new ArrayList<>(List.of("apply", fleetfixPlay.toString(), "-i", inventory.toString(), "-f", "1"));
             f.addAll(flags);
             CliRun fleetfix = CliRun.of(f.toArray(String[]::new));
             assertThat(fleetfix.exitCode()).as(fleetfix.toString()).isZero();
