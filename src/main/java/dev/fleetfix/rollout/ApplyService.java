@@ -155,7 +155,8 @@ public final class ApplyService {
     private static RunInputs inputs(ApplyRequest request) {
         return RunInputs.read(
                 request.playbook(),
-                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString));
+                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString),
+                request.options().extraVars());
     }
 
     /**

@@ -50,6 +50,28 @@ public record RunInputs(Map<String, String> playbook, Map<String, String> invent
      * @throws InputException when a file cannot be read
      */
     public static RunInputs read(Path playbook, Optional<String> inventory) {
+        return read(playbook, inventory, Map.of());
+    }
+
+    /**
+     * As {@link #read(Path, Optional)}, and the extra vars ({@code -e}) count as one more input: a resume given
+     * other extra vars than its run would run another plan. Their digest is of their values in name order.
+     */
+    public static RunInputs read(Path playbook, Optional<String> inventory, Map<String, Object> extraVars) {
+        RunInputs files = readFiles(playbook, inventory);
+        if (extraVars.isEmpty()) {
+            return files;
+        }
+        Map<String, String> inventoryAndVars = new TreeMap<>(files.inventory);
+        inventoryAndVars.put(
+                EXTRA_VARS, digest(String.valueOf(new TreeMap<>(extraVars)).getBytes(StandardCharsets.UTF_8)));
+        return new RunInputs(files.playbook, inventoryAndVars);
+    }
+
+    /** The key of the extra vars' digest among the inventory's. */
+    static final String EXTRA_VARS = "(extra vars, -e)";
+
+    private static RunInputs readFiles(Path playbook, Optional<String> inventory) {
         Map<String, String> book = new TreeMap<>();
         Path pb = playbook.toAbsolutePath().normalize();
         book.put(pb.toString(), digest(pb));
@@ -98,7 +120,11 @@ public record RunInputs(Map<String, String> playbook, Map<String, String> invent
         for (String path : paths) {
             String before = then.get(path);
             String after = now.get(path);
-            if (before == null) {
+            if (path.equals(EXTRA_VARS)) {
+                if (!Objects.equals(before, after)) {
+                    out.add("the extra vars (-e) differ from the run's");
+                }
+            } else if (before == null) {
                 out.add(what + " " + path + " added");
             } else if (after == null) {
                 out.add(what + " " + path + (what.equals("the playbook") ? " is not the one run" : " removed"));

@@ -144,6 +144,35 @@ class AnsibleFlagsTest {
     }
 
     @Test
+    void aResumeWithOtherExtraVarsThanItsRunIsRefusedAndTheSameOnesGoOn() throws Exception {
+        Path book = Files.writeString(
+                dir.resolve("restart.yaml"),
+                """
+                - name: thp off
+                  hosts: redis
+                  serial: 1
+                  steps:
+                    - thp: {enabled: "{{ wanted }}"}
+                    - restart_redis: {unit: "{{ redis_service }}"}
+                """);
+        Path runDir = dir.resolve("run");
+        hosts.get("r2").failRestarts();
+        CliRun first = apply(
+                book.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString(), "-e", "wanted=madvise");
+        assertThat(first.exitCode()).as(first.toString()).isEqualTo(ExitCode.FINDINGS);
+        hosts.get("r2").delete("/fail-restart");
+
+        CliRun refused = apply("--resume", runDir.toString(), "--no-color");
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr()).contains("the extra vars (-e) differ from the run's");
+        assertThat(hosts.get("r3").scripts()).isEmpty();
+
+        CliRun same = apply("--resume", runDir.toString(), "-e", "wanted=madvise", "--no-color");
+        assertThat(same.exitCode()).as(same.toString()).isEqualTo(ExitCode.OK);
+        assertThat(hosts.get("r3").thp("enabled")).isEqualTo("madvise");
+    }
+
+    @Test
     void badExtraVarsAreExit2NamingTheOptionAndTouchNothing() throws Exception {
         Path list = Files.writeString(dir.resolve("list.yml"), "- a\n- b\n");
         Map<List<String>, String> cases = Map.of(
