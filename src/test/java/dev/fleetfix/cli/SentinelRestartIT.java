@@ -69,7 +69,7 @@ class SentinelRestartIT {
     @Test
     @Order(1)
     void aCheckRunShowsWhatSentinelMonitorsAndPutsReplicasFirst() {
-        CliRun run = apply("", "--check", "--no-color");
+        CliRun run = apply("", "--check");
         assertThat(run.exitCode()).as(run.toString()).isIn(ExitCode.OK, ExitCode.CHANGES_PENDING);
         assertThat(run.stdout())
                 .contains("2 batches: [lab-2, lab-3] [lab-1]")
