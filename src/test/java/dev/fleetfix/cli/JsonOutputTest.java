@@ -67,8 +67,15 @@ class JsonOutputTest {
 
     @Test
     void applyFormatJsonPrintsTheReportAsOneDocumentAndTheProgressOnStderr() throws IOException {
-        CliRun run = run(AnsibleSettings.none(), "apply", playbook.toString(), "-i", inventory.toString(), "--format",
-                "json", "--no-color");
+        CliRun run = run(
+                AnsibleSettings.none(),
+                "apply",
+                playbook.toString(),
+                "-i",
+                inventory.toString(),
+                "--format",
+                "json",
+                "--no-color");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
         JsonNode report = onlyDocument(run.stdout());
@@ -138,7 +145,9 @@ class JsonOutputTest {
             JsonNode node = MAPPER.readTree(parser);
             assertThat(node).as("a JSON document in: " + text).isNotNull();
             assertThat(node.isObject()).as(text).isTrue();
-            assertThat(parser.nextToken()).as("what follows the document in: " + text).isNull();
+            assertThat(parser.nextToken())
+                    .as("what follows the document in: " + text)
+                    .isNull();
             return node;
         }
     }
