@@ -90,6 +90,25 @@ class JsonOutputTest {
     }
 
     @Test
+    void aCheckRunWithPendingChangesStillPrintsOneDocument() throws IOException {
+        CliRun run = run(
+                AnsibleSettings.none(),
+                "apply",
+                playbook.toString(),
+                "-i",
+                inventory.toString(),
+                "--check",
+                "--format",
+                "json");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
+        JsonNode report = onlyDocument(run.stdout());
+        assertThat(report.at("/run/check").asBoolean()).isTrue();
+        assertThat(report.at("/run/changed")).hasSize(2);
+        assertThat(run.stderr()).contains("check: changes pending on r1, r2");
+    }
+
+    @Test
     void ansibleStdoutCallbackJsonMakesJsonApplysDefault() throws IOException {
         AnsibleSettings ansible =
                 new AnsibleSettings(Map.of("ANSIBLE_STDOUT_CALLBACK", "json"), dir, dir.resolve("home"), true);
