@@ -31,7 +31,7 @@ src="$work/$name"
 root="$work/root"
 share="$root/usr/share/fleetfix"
 doc="$root/usr/share/doc/fleetfix"
-install -d "$share/bin" "$share/lib" "$root/usr/bin" "$root/usr/share/man/man1" \
+install -d "$share/bin" "$share/lib" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/man/man5" \
   "$root/usr/share/bash-completion/completions" "$doc/examples"
 install -m 0755 "$src/bin/fleetfix" "$share/bin/fleetfix"
 install -m 0644 "$src/lib/fleetfix.jar" "$share/lib/fleetfix.jar"
@@ -40,7 +40,10 @@ install -m 0644 "$src/completion/fleetfix" "$root/usr/share/bash-completion/comp
 for page in "$src"/man/man1/*.1; do
   gzip -9n -c "$page" >"$root/usr/share/man/man1/$(basename "$page").gz"
 done
-chmod 0644 "$root"/usr/share/man/man1/*.gz
+for page in "$src"/man/man5/*.5; do
+  gzip -9n -c "$page" >"$root/usr/share/man/man5/$(basename "$page").gz"
+done
+chmod 0644 "$root"/usr/share/man/man1/*.gz "$root"/usr/share/man/man5/*.gz
 install -m 0644 "$src/LICENSE" "$doc/copyright"
 gzip -9n -c "$src/README.md" >"$doc/README.md.gz"
 cp -r "$src/share/playbooks" "$doc/examples/playbooks"

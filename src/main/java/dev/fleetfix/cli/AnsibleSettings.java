@@ -139,11 +139,22 @@ final class AnsibleSettings {
     }
 
     /**
-     * ansible.cfg's {@code forks} as the default of {@code --forks}. A broken configuration gives no
-     * default here: the inventory reports it, with its file and line.
+     * ansible.cfg's {@code forks} as the default of {@code --forks}, and its {@code stdout_callback = json} as
+     * {@code apply --format json}'s (Ansible's json callback prints the run as one JSON document too). A broken
+     * configuration gives no default here: the inventory reports it, with its file and line.
      */
     CommandLine.IDefaultValueProvider defaultValues() {
         return arg -> {
+            if (arg instanceof CommandLine.Model.OptionSpec option
+                    && option.longestName().equals("--format")
+                    && option.command() != null
+                    && option.command().name().equals("apply")) {
+                return config().get("defaults.stdout_callback")
+                        .map(String::strip)
+                        .filter(callback -> callback.equals("json") || callback.equals("ansible.posix.json"))
+                        .map(callback -> "json")
+                        .orElse(null);
+            }
             if (arg instanceof CommandLine.Model.OptionSpec option
                     && option.longestName().equals("--forks")) {
                 try {

@@ -67,6 +67,29 @@ final class ApplyCommand implements Callable<Integer> {
             description = "Also write report.json, junit.xml and report.html into DIR (created when missing).")
     Path reportDir;
 
+    /** What apply prints on standard output. */
+    enum Format {
+        TABLE,
+        JSON
+    }
+
+    /** {@code table}, {@code json}: what completion offers. */
+    static final class Formats extends EnumWords<Format> {
+        Formats() {
+            super(Format.class);
+        }
+    }
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            completionCandidates = Formats.class,
+            description = "table (default: progress and recap on stdout) or json: the report (schema_version, as"
+                    + " report.json) as one JSON document on stdout when the run ends, the progress on stderr;"
+                    + " with --list-hosts, the plays' hosts and batches. Default json where ansible.cfg's"
+                    + " stdout_callback or ANSIBLE_STDOUT_CALLBACK is json (or ansible.posix.json).")
+    Format format;
+
     private final Adapters adapters;
 
     ApplyCommand(Adapters adapters) {
@@ -107,20 +130,26 @@ final class ApplyCommand implements Callable<Integer> {
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
+        boolean json = format == Format.JSON;
         if (inventory.listHosts() || run.syntaxCheck) {
             // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.
             RunPlan plan = service.plan(request.playbook(), request.inventory(), request.hosts(), request.options());
-            if (inventory.listHosts()) {
+            if (inventory.listHosts() && json) {
+                ApplyOutput.hostListJson(plan, out);
+            } else if (inventory.listHosts()) {
                 ApplyOutput.hostList(request.playbook(), plan, out);
             } else {
                 ApplyOutput.syntaxChecked(request.playbook(), out);
             }
             return ExitCode.OK;
         }
+        // with json, stdout carries the one document and nothing else: the progress goes to stderr
+        PrintWriter human = json ? spec.commandLine().getErr() : out;
         // Everything this run will write is checked before any host (or Redis) is contacted.
         Optional<Path> reports = Optional.ofNullable(reportDir);
-        RunListener listener = ApplyOutput.listener(out, Colors.enabled(noColor), run.diff, reports);
-        ApplyService.ApplyResult result = service.apply(request, listener, r -> ApplyOutput.ending(r, reports, out));
+        RunListener listener = ApplyOutput.listener(
+                human, Colors.enabled(noColor), run.diff, reports, json ? Optional.of(out) : Optional.empty());
+        ApplyService.ApplyResult result = service.apply(request, listener, r -> ApplyOutput.ending(r, reports, human));
         return ExitCode.of(result.summary(), run.check);
     }
 }

@@ -60,9 +60,17 @@ final class AuditCommand implements Callable<Integer> {
         OPENMETRICS
     }
 
+    /** {@code table}, {@code json}, {@code openmetrics}: what completion offers. */
+    static final class Formats extends EnumWords<Format> {
+        Formats() {
+            super(Format.class);
+        }
+    }
+
     @Option(
             names = "--format",
             paramLabel = "FORMAT",
+            completionCandidates = Formats.class,
             description = "table (default), json, or openmetrics (gauges for node_exporter's textfile collector; "
                     + "names in the README).")
     Format format;
@@ -111,7 +119,8 @@ final class AuditCommand implements Callable<Integer> {
         String text =
                 switch (chosen) {
                     case TABLE -> AuditTable.render(audits);
-                    case JSON -> AuditJson.render(audits);
+                    case JSON -> AuditJson.render(
+                            audits, VersionProvider.version(), adapters.clock().instant());
                     case OPENMETRICS -> AuditOpenMetrics.render(
                             audits, adapters.clock().instant());
                 };

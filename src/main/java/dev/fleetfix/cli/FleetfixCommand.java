@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
             InventoryCommand.class,
             LabCommand.class,
             CompletionCommand.class,
+            DocCommand.class,
             ThpDemo.class
         })
 public final class FleetfixCommand implements Runnable {

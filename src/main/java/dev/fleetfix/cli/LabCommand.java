@@ -98,6 +98,13 @@ public final class LabCommand implements Runnable {
         }
     }
 
+    /** {@code thp-always}, {@code mixed}, ...: what completion offers. */
+    static final class Presets extends EnumWords<LabPreset> {
+        Presets() {
+            super(LabPreset.class);
+        }
+    }
+
     @Command(
             name = "up",
             mixinStandardHelpOptions = true,
@@ -120,6 +127,7 @@ public final class LabCommand implements Runnable {
                 paramLabel = "PRESET",
                 defaultValue = "thp-always",
                 converter = PresetConverter.class,
+                completionCandidates = Presets.class,
                 description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
                         + " (replicated, and a Sentinel on every host), cluster (a Redis Cluster of primary/replica"
                         + " pairs) or eras (Redis 2.8, 6.2, 7.0, 8.0, Valkey 8.1, a host with three instances, a host"

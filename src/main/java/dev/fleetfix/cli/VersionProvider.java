@@ -8,16 +8,23 @@ import picocli.CommandLine.IVersionProvider;
 /** Reads the version Maven wrote into {@code version.properties}. */
 final class VersionProvider implements IVersionProvider {
     @Override
-    public String[] getVersion() throws IOException {
+    public String[] getVersion() {
+        return new String[] {
+            "fleetfix " + version(),
+            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"
+        };
+    }
+
+    /** This build's version ({@code 0.1.0}), or {@code unknown} outside a Maven build. */
+    static String version() {
         Properties props = new Properties();
         try (InputStream in = VersionProvider.class.getResourceAsStream("/dev/fleetfix/version.properties")) {
             if (in != null) {
                 props.load(in);
             }
+        } catch (IOException e) {
+            return "unknown";
         }
-        return new String[] {
-            "fleetfix " + props.getProperty("version", "unknown"),
-            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"
-        };
+        return props.getProperty("version", "unknown");
     }
 }

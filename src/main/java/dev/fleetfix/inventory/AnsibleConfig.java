@@ -41,6 +41,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
             Map.entry("defaults.forks", "ANSIBLE_FORKS"),
             Map.entry("defaults.host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
             Map.entry("defaults.timeout", "ANSIBLE_TIMEOUT"),
+            Map.entry("defaults.stdout_callback", "ANSIBLE_STDOUT_CALLBACK"),
             Map.entry("privilege_escalation.become", "ANSIBLE_BECOME"),
             Map.entry("privilege_escalation.become_method", "ANSIBLE_BECOME_METHOD"),
             Map.entry("privilege_escalation.become_user", "ANSIBLE_BECOME_USER"),

@@ -1,6 +1,7 @@
 package dev.fleetfix.report;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.report.model.HostListReport;
 import dev.fleetfix.rollout.ApplyService.ApplyResult;
 import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunListener;
@@ -48,15 +49,34 @@ public final class ApplyOutput {
     }
 
     /**
-     * What listens to an apply run: the console, and the report files in {@code reportDir} when
-     * given, which is checked (and made) now, before any host is contacted.
+     * {@code --list-hosts --format json}: the same plays and hosts as one JSON document ({@link HostListReport}),
+     * connecting to nothing.
+     */
+    public static void hostListJson(RunPlan plan, PrintWriter out) {
+        List<HostListReport.PlayHosts> plays = new ArrayList<>();
+        for (RunPlan.PlannedPlay play : plan.plays()) {
+            plays.add(new HostListReport.PlayHosts(
+                    play.play().name(),
+                    play.play().hosts(),
+                    play.hosts().stream().map(Host::name).toList()));
+        }
+        out.print(ReportJson.write(new HostListReport(HostListReport.SCHEMA_VERSION, plays)));
+        out.flush();
+    }
+
+    /**
+     * What listens to an apply run: the console (on {@code human}), the report files in {@code reportDir} when
+     * given, which is checked (and made) now, before any host is contacted, and with {@code json} the report as one
+     * JSON document printed there when the run ends.
      *
      * @throws dev.fleetfix.InputException when the report files cannot be written there
      */
-    public static RunListener listener(PrintWriter out, boolean color, boolean diff, Optional<Path> reportDir) {
+    public static RunListener listener(
+            PrintWriter human, boolean color, boolean diff, Optional<Path> reportDir, Optional<PrintWriter> json) {
         reportDir.ifPresent(ReportFiles::prepare);
         List<RunListener> listeners = new ArrayList<>();
-        listeners.add(new ConsoleReporter(out, color, diff));
+        listeners.add(new ConsoleReporter(human, color, diff));
+        json.ifPresent(out -> listeners.add(JsonReporter.printing(out)));
         reportDir.ifPresent(dir -> listeners.addAll(ReportFiles.reporters(dir)));
         return RunListener.all(listeners);
     }

@@ -14,6 +14,7 @@ import dev.fleetfix.checks.RedisProcess;
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.redis.RedisServer;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -25,7 +26,8 @@ import java.util.OptionalLong;
  * fact cannot change them. A fact that is unknown is {@code null}.
  *
  * <pre>
- * {"hosts": [{"host", "verdict", "findings": [{"severity", "code", "text"}],
+ * {"schema_version": 1, "tool": "fleetfix", "version", "generated_at": ISO-8601 instant,
+ *  "hosts": [{"host", "verdict", "findings": [{"severity", "code", "text"}],
  *             "facts": {"kernel", "root", "thp": {...}, "thp_boot": {...}, "vm_overcommit_memory",
  *                       "net_core_somaxconn", "redis": {...}, "redis_process": {...}} or null}],
  *  "summary": {"hosts", "ok", "at_risk", "unreachable"}}
@@ -34,11 +36,27 @@ import java.util.OptionalLong;
 public final class AuditJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+    /** {@code schema_version}: raised when a field is renamed or removed, never when one is added. */
+    public static final int SCHEMA_VERSION = 1;
+
     private AuditJson() {}
 
+    /** Without the tool's version and a time: for tests of the facts alone. */
     public static String render(List<HostAudit> audits) {
+        return render(audits, "unknown", Instant.EPOCH);
+    }
+
+    /**
+     * @param version fleetfix's version, as {@code --version} prints it
+     * @param at when the audit was made (the injected clock's now)
+     */
+    public static String render(List<HostAudit> audits, String version, Instant at) {
         AuditSummary summary = AuditSummary.of(audits);
         Audit audit = new Audit(
+                SCHEMA_VERSION,
+                "fleetfix",
+                version,
+                at.toString(),
                 audits.stream().map(AuditJson::host).toList(),
                 new Summary(summary.hosts(), summary.ok(), summary.atRisk(), summary.unreachable()));
         try {
@@ -50,8 +68,14 @@ public final class AuditJson {
 
     // The document, record by record; the field names and their order are the contract.
 
-    @JsonPropertyOrder({"hosts", "summary"})
-    record Audit(List<HostJson> hosts, Summary summary) {}
+    @JsonPropertyOrder({"schema_version", "tool", "version", "generated_at", "hosts", "summary"})
+    record Audit(
+            @JsonProperty("schema_version") int schemaVersion,
+            String tool,
+            String version,
+            @JsonProperty("generated_at") String generatedAt,
+            List<HostJson> hosts,
+            Summary summary) {}
 
     @JsonPropertyOrder({"hosts", "ok", "at_risk", "unreachable"})
     record Summary(int hosts, int ok, @JsonProperty("at_risk") int atRisk, int unreachable) {}

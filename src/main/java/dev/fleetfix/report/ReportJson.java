@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fleetfix.InputException;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.report.model.FleetReport;
+import dev.fleetfix.report.model.HostListReport;
 import dev.fleetfix.transport.HeadTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,6 +34,15 @@ public final class ReportJson {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private ReportJson() {}
+
+    /** {@code apply --list-hosts --format json}: the plays' hosts and batches, the same naming as the report. */
+    public static String write(HostListReport hosts) {
+        try {
+            return MAPPER.writeValueAsString(hosts) + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     public static String write(FleetReport report) {
         try {

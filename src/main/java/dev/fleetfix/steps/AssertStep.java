@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
 import java.util.ArrayList;
@@ -15,6 +16,25 @@ final class AssertStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("assert", Set.of("that", "msg"));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Fails the host unless conditions on its facts hold.",
+                "- assert: {that: \"thp.enabled == never and init == systemd\", msg: \"THP is still on\"}",
+                new StepDoc.Arg(
+                        "that",
+                        "condition or list of conditions",
+                        "none: required",
+                        "- assert: {that: [\"net.core.somaxconn >= redis.tcp_backlog\"]}",
+                        "FACT == VALUE, !=, and >=, >, <=, < between whole numbers or two facts; joined with and."),
+                new StepDoc.Arg(
+                        "msg",
+                        "text",
+                        "empty",
+                        "- assert: {that: \"thp.enabled == never\", msg: \"THP is still on\"}",
+                        "Said when a condition fails."));
     }
 
     @Override

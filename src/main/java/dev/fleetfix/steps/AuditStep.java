@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.checks.RunningService;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
 import java.util.LinkedHashMap;
@@ -21,6 +22,13 @@ final class AuditStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("audit", Set.of());
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Reads the host's facts (THP now and at boot, kernel settings, Redis, its service) for later steps.",
+                "- audit: {}");
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import dev.fleetfix.health.Wait;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.Command;
@@ -23,6 +24,49 @@ final class CommandStep implements StepType {
                 Set.of("cmd", "creates", "unless", "changed_when", "become", "timeout"),
                 Set.of("cmd", "unless"),
                 Optional.of("cmd"));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Runs a shell command on the host (as root with become); templates in it are shell-quoted.",
+                "- command: {cmd: \"systemctl daemon-reload\", changed_when: false}",
+                new StepDoc.Arg(
+                        "cmd",
+                        "shell text",
+                        "none: required (a bare string fills it)",
+                        "- command: \"systemctl daemon-reload\"",
+                        "The command; a non-zero exit fails the step."),
+                new StepDoc.Arg(
+                        "creates",
+                        "path",
+                        "none",
+                        "- command: {cmd: \"make-swap\", creates: /swapfile}",
+                        "Skip the command when this path exists."),
+                new StepDoc.Arg(
+                        "unless",
+                        "shell text",
+                        "none",
+                        "- command: {cmd: \"touch /etc/flag\", unless: \"test -e /etc/flag\"}",
+                        "Skip the command when this one exits 0; it runs in --check too, so it must only read."),
+                new StepDoc.Arg(
+                        "changed_when",
+                        "boolean",
+                        "true",
+                        "- command: {cmd: \"uptime\", changed_when: false}",
+                        "Whether a run of the command counts as a change."),
+                new StepDoc.Arg(
+                        "become",
+                        "boolean",
+                        "true",
+                        "- command: {cmd: \"id\", become: false}",
+                        "Run as root (sudo); false runs it as the SSH user."),
+                new StepDoc.Arg(
+                        "timeout",
+                        "duration",
+                        "60s",
+                        "- command: {cmd: \"apt-get -y upgrade\", timeout: 10m}",
+                        "How long the command may run; it fails the step after that."));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.inventory.UnitName;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
@@ -25,6 +26,39 @@ final class PersistThpStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("persist_thp", Set.of("method", "enabled", "defrag", "before_unit"));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Keeps the THP setting across reboots, in place before Redis starts.",
+                "- persist_thp: {method: auto}",
+                new StepDoc.Arg(
+                        "method",
+                        "auto|systemd|tmpfiles|rc.local|grub|tuned",
+                        "auto",
+                        "- persist_thp: {method: systemd}",
+                        "How: auto picks a systemd oneshot unit ordered before Redis where PID 1 is systemd, else"
+                                + " the kernel command line (grub) and rc.local; and a tuned child profile where tuned"
+                                + " would put THP back."),
+                new StepDoc.Arg(
+                        "enabled",
+                        "always|madvise|never",
+                        "never",
+                        "- persist_thp: {enabled: madvise}",
+                        "The THP mode set at boot."),
+                new StepDoc.Arg(
+                        "defrag",
+                        "always|defer|defer+madvise|madvise|never",
+                        "never",
+                        "- persist_thp: {defrag: madvise}",
+                        "The defrag mode set at boot."),
+                new StepDoc.Arg(
+                        "before_unit",
+                        "systemd unit name",
+                        "the inventory's redis_service, else the units found running Redis",
+                        "- persist_thp: {before_unit: redis-server.service}",
+                        "The unit the systemd oneshot is ordered before."));
     }
 
     @Override

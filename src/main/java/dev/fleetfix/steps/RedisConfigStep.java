@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.RedisConfFile;
 import dev.fleetfix.redis.RedisException;
@@ -57,6 +58,20 @@ final class RedisConfigStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("redis_config", Set.of(StepSignature.ANY_ARG));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Sets Redis parameters with CONFIG SET and CONFIG REWRITE, or in its config file when it must.",
+                "- redis_config: {latency-monitor-threshold: 100}",
+                new StepDoc.Arg(
+                        "PARAMETER",
+                        "text or number",
+                        "none: give at least one parameter",
+                        "- redis_config: {tcp-backlog: 1024}",
+                        "A Redis parameter and its value. One read only at start (tcp-backlog), or a CONFIG that is"
+                                + " renamed or refused, is written to the config file and sets redis.restart_needed."));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.inventory.UnitName;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
@@ -61,6 +62,68 @@ final class RestartRedisStep implements StepType {
     @Override
     public StepSignature signature() {
         return new StepSignature("restart_redis", ARGS, Set.of("command"), Optional.empty());
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Restarts Redis without losing data, once per change, failing a primary over first.",
+                "- restart_redis: {failover: auto, timeout: 120s}",
+                new StepDoc.Arg(
+                        "unit",
+                        "systemd unit name",
+                        "the inventory's redis_service, else the service found running Redis",
+                        "- restart_redis: {unit: redis-server}",
+                        "The service to restart (systemctl, or the SysV script without systemd). Not with command."),
+                new StepDoc.Arg(
+                        "command",
+                        "shell text",
+                        "none",
+                        "- restart_redis: {command: \"sudo /usr/local/bin/redis-restart\"}",
+                        "A command that restarts Redis instead of its service. Not with unit."),
+                new StepDoc.Arg(
+                        "always",
+                        "boolean",
+                        "false",
+                        "- restart_redis: {always: true}",
+                        "Restart even a Redis that already runs under the play's changes."),
+                new StepDoc.Arg(
+                        "timeout",
+                        "duration",
+                        "90s",
+                        "- restart_redis: {timeout: 120s}",
+                        "The bound on each wait (failover, restart, sync)."),
+                new StepDoc.Arg(
+                        "topology",
+                        "auto|off",
+                        "auto",
+                        "- restart_redis: {topology: off}",
+                        "auto reads roles: replicas restart before their primary."),
+                new StepDoc.Arg(
+                        "failover",
+                        "auto|never|manual",
+                        "auto",
+                        "- restart_redis: {failover: manual}",
+                        "Fail a primary over to an in-sync replica first; manual hands it over by hand even where"
+                                + " FAILOVER exists."),
+                new StepDoc.Arg(
+                        "failback",
+                        "boolean",
+                        "false",
+                        "- restart_redis: {failback: true}",
+                        "Make the old primary primary again afterwards (needs topology and failover auto)."),
+                new StepDoc.Arg(
+                        "allow_data_loss",
+                        "boolean",
+                        "false",
+                        "- restart_redis: {allow_data_loss: true}",
+                        "Restart even a Redis whose data lives only in memory."),
+                new StepDoc.Arg(
+                        "data_check",
+                        "boolean",
+                        "true",
+                        "- restart_redis: {data_check: false}",
+                        "Compare key counts and a canary key around the restart."));
     }
 
     @Override

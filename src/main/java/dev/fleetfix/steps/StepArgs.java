@@ -88,6 +88,10 @@ public record StepArgs(Step step, Host host) {
     /** One of the allowed words, lower-cased. */
     public String choice(String name, String fallback, List<String> allowed) {
         String value = text(name, fallback).strip().toLowerCase(Locale.ROOT);
+        // YAML 1.1 reads a bare off/on as a boolean: topology: off arrives as false
+        if (raw().get(name) instanceof Boolean flag && allowed.contains(flag ? "on" : "off")) {
+            value = flag ? "on" : "off";
+        }
         if (!allowed.contains(value)) {
             throw error(name + ": expected one of " + String.join(", ", allowed) + ", was '" + value + "'");
         }

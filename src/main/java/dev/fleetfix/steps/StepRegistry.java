@@ -3,9 +3,11 @@ package dev.fleetfix.steps;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.redis.load.BenchmarkException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +23,8 @@ public final class StepRegistry implements StepCatalog {
     private final Map<String, StepType> types;
 
     private StepRegistry(Map<String, StepType> types) {
-        this.types = Map.copyOf(types);
+        // in the order they were given: fleetfix doc and the man page list them so
+        this.types = Collections.unmodifiableMap(new LinkedHashMap<>(types));
     }
 
     /**
@@ -72,6 +75,11 @@ public final class StepRegistry implements StepCatalog {
     @Override
     public Set<String> typeNames() {
         return types.keySet();
+    }
+
+    /** The documentation of {@code type}, none for a type this build does not know. */
+    public Optional<StepDoc> doc(String type) {
+        return Optional.ofNullable(types.get(type)).map(StepType::doc);
     }
 
     /** Prepares a resolved step for its host. */

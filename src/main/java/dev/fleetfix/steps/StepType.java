@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 
 /**
@@ -9,6 +10,14 @@ import dev.fleetfix.playbook.StepSignature;
  */
 public interface StepType {
     StepSignature signature();
+
+    /**
+     * What {@code fleetfix doc} and the playbook man page say of it: every argument of {@link #signature()}. The
+     * built-in types each give theirs (StepDocsTest checks it); a type made for a test may say nothing.
+     */
+    default StepDoc doc() {
+        return StepDoc.of("", "- " + name() + ": {}");
+    }
 
     default String name() {
         return signature().type();

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.steps.model.FileEdit;
@@ -29,6 +30,20 @@ final class SysctlStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("sysctl", Set.of(StepSignature.ANY_ARG));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Sets kernel parameters now (/proc/sys) and at boot (/etc/sysctl.d/90-fleetfix-redis.conf).",
+                "- sysctl: {vm.overcommit_memory: 1, net.core.somaxconn: {at_least: 4096}}",
+                new StepDoc.Arg(
+                        "KEY",
+                        "number, text, or {at_least: N}",
+                        "none: give at least one key",
+                        "- sysctl: {net.core.somaxconn: {at_least: 4096}}",
+                        "A sysctl name and its value; {at_least: N} keeps a value that is already higher. Each key"
+                                + " becomes a fact, and redis.restart_needed is set."));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.ThpParser;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.steps.model.StepContext;
@@ -23,6 +24,25 @@ final class ThpStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("thp", Set.of("enabled", "defrag"));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Sets Transparent Huge Pages in the running kernel (/sys/kernel/mm/transparent_hugepage).",
+                "- thp: {enabled: never, defrag: never}",
+                new StepDoc.Arg(
+                        "enabled",
+                        "always|madvise|never",
+                        "never",
+                        "- thp: {enabled: madvise}",
+                        "The THP mode written to enabled."),
+                new StepDoc.Arg(
+                        "defrag",
+                        "always|defer|defer+madvise|madvise|never",
+                        "never",
+                        "- thp: {defrag: defer+madvise}",
+                        "The defrag mode written to defrag."));
     }
 
     @Override

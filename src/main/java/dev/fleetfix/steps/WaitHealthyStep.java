@@ -4,6 +4,7 @@ import dev.fleetfix.Durations;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.Gates;
 import dev.fleetfix.health.HealthGate;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
@@ -35,6 +36,27 @@ final class WaitHealthyStep implements StepType {
     @Override
     public StepSignature signature() {
         return StepSignature.of("wait_healthy", Set.of("timeout", "gates", "poll"));
+    }
+
+    @Override
+    public StepDoc doc() {
+        return StepDoc.of(
+                "Polls health gates until all pass; a gate that times out fails the host.",
+                "- wait_healthy: {timeout: 60s, gates: [ping, role_unchanged, {ping_latency_below: 50ms}]}",
+                new StepDoc.Arg(
+                        "timeout", "duration", "60s", "- wait_healthy: {timeout: 2m}", "How long each gate may take."),
+                new StepDoc.Arg(
+                        "gates",
+                        "list of ping, loading_done, role_unchanged, replica_synced, {ping_latency_below: DURATION}",
+                        "[ping, loading_done, role_unchanged, replica_synced]",
+                        "- wait_healthy: {gates: [ping, replica_synced]}",
+                        "The gates that must pass."),
+                new StepDoc.Arg(
+                        "poll",
+                        "duration",
+                        "500ms",
+                        "- wait_healthy: {poll: 1s}",
+                        "How often the gates are looked at."));
     }
 
     @Override

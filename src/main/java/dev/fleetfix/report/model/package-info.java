@@ -5,6 +5,20 @@
  * within one schema version. Times are ISO-8601 instants, durations whole milliseconds, latencies
  * milliseconds. Absent values are {@code null} (e.g. a percentile the source did not report).
  *
+ * <p>Where it is written: {@code apply --report DIR} writes it as {@code DIR/report.json}; {@code apply --format
+ * json} (or Ansible's {@code stdout_callback = json}) prints the same document, and only it, on standard output
+ * when the run ends, the progress and recap going to standard error. {@code apply --list-hosts --format json}
+ * prints a {@link dev.fleetfix.report.model.HostListReport} instead: {@code schema_version} and {@code plays[]},
+ * each with its {@code name}, {@code pattern} and {@code hosts} (host names, in inventory order).
+ *
+ * <p>The root, {@link dev.fleetfix.report.model.FleetReport}: {@code schema_version}; {@code run} ({@code id},
+ * {@code playbook}, {@code check}, {@code diff}, {@code forks}, {@code started_at}, {@code ended_at}, {@code
+ * elapsed_ms}, {@code outcome}: {@code ok}, {@code hosts_failed}, {@code halted}, {@code window_closed} or {@code
+ * refused_outside_window}, {@code reason}, and the host names {@code done}, {@code failed}, {@code untouched},
+ * {@code changed}); {@code plays[]} with their batches and how they ended; {@code hosts[]} in inventory order, each
+ * with its steps ({@code status}, {@code message}, {@code changes}, {@code diffs}, {@code elapsed_ms}), facts,
+ * gates and outcome; and {@code benchmarks} (below). Each record's Javadoc names its fields.
+ *
  * <p>Benchmarks: each round's tests carry their {@code windows} (the samples of the before/after
  * statistics), {@code client_cpu}, and {@code errors}, the error replies among the requests measured
  * (OOM at {@code maxmemory}, READONLY, ...; counted in {@code rps}): a round with any enters no
