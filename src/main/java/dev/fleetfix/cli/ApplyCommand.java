@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.ApplyOutput;
 import dev.fleetfix.report.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
@@ -55,6 +56,9 @@ final class ApplyCommand implements Callable<Integer> {
     @Mixin
     RunOptionsMixin run;
 
+    @Mixin
+    TagOptionsMixin tags;
+
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
     boolean noColor;
 
@@ -89,6 +93,13 @@ final class ApplyCommand implements Callable<Integer> {
         if (book.isEmpty()) {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
         }
+        if (tags.listing() && inventory.listHosts()) {
+            throw new InputException("--list-hosts reads each restarting play's replication from Redis, --list-tasks"
+                    + " and --list-tags read the files only: ask for one or the other");
+        }
+        Optional<TagSelection> givenTags = tags.given();
+        TagSelection selection =
+                resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
         List<Host> hosts = inventory.selectHosts();
         ApplyRequest request = new ApplyRequest(
@@ -97,13 +108,17 @@ final class ApplyCommand implements Callable<Integer> {
                 hosts,
                 inventory.inventoryFile(),
                 inventory.limit(),
-                run.runOptions(),
+                run.runOptions().withTags(selection),
                 run.lockStaleAfter,
                 Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
                 adapters.runsHome(),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
+        if (tags.listing()) {
+            ApplyOutput.taskListing(service.listing(request), tags.listTasks, tags.listTags, out);
+            return ExitCode.OK;
+        }
         if (inventory.listHosts()) {
             ApplyOutput.hostList(service.plan(request), out);
             return ExitCode.OK;

@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.playbook.TagSelection;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,8 +13,15 @@ import java.util.Optional;
  * @param forks how many hosts of a batch run at once
  * @param window a change window that overrides the plays' own ({@code --window})
  * @param redisTimeout connect/command timeout for Redis calls of the steps
+ * @param tags which steps run ({@code --tags}, {@code --skip-tags}); the planner leaves the others out
  */
-public record RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
+public record RunOptions(
+        boolean check,
+        boolean diff,
+        int forks,
+        Optional<ChangeWindow> window,
+        Duration redisTimeout,
+        TagSelection tags) {
     public static final int DEFAULT_FORKS = 10;
 
     public RunOptions {
@@ -22,6 +30,12 @@ public record RunOptions(boolean check, boolean diff, int forks, Optional<Change
         }
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(redisTimeout, "redisTimeout");
+        Objects.requireNonNull(tags, "tags");
+    }
+
+    /** Every step but those tagged {@code never}, as without {@code --tags}. */
+    public RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
+        this(check, diff, forks, window, redisTimeout, TagSelection.all());
     }
 
     public static RunOptions defaults() {
@@ -29,14 +43,18 @@ public record RunOptions(boolean check, boolean diff, int forks, Optional<Change
     }
 
     public RunOptions withCheck(boolean value) {
-        return new RunOptions(value, diff, forks, window, redisTimeout);
+        return new RunOptions(value, diff, forks, window, redisTimeout, tags);
     }
 
     public RunOptions withWindow(Optional<ChangeWindow> value) {
-        return new RunOptions(check, diff, forks, value, redisTimeout);
+        return new RunOptions(check, diff, forks, value, redisTimeout, tags);
     }
 
     public RunOptions withForks(int value) {
-        return new RunOptions(check, diff, value, window, redisTimeout);
+        return new RunOptions(check, diff, value, window, redisTimeout, tags);
+    }
+
+    public RunOptions withTags(TagSelection value) {
+        return new RunOptions(check, diff, forks, window, redisTimeout, value);
     }
 }

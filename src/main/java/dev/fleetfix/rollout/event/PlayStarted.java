@@ -11,11 +11,26 @@ import java.util.Optional;
  * @param batches its hosts, batch by batch
  * @param maxFailPercentage the play's max_fail_percentage
  * @param window its change window as written, if any
+ * @param leftOutByTags the names of the play's steps that {@code --tags} or {@code --skip-tags} leave out, in order
+ * @param emptiedByTags tags left out every step: the play runs on no host
  */
 public record PlayStarted(
-        Instant at, String play, List<List<String>> batches, int maxFailPercentage, Optional<String> window)
+        Instant at,
+        String play,
+        List<List<String>> batches,
+        int maxFailPercentage,
+        Optional<String> window,
+        List<String> leftOutByTags,
+        boolean emptiedByTags)
         implements RunEvent {
     public PlayStarted {
         batches = batches.stream().map(List::copyOf).toList();
+        leftOutByTags = List.copyOf(leftOutByTags);
+    }
+
+    /** A play of which every step runs. */
+    public PlayStarted(
+            Instant at, String play, List<List<String>> batches, int maxFailPercentage, Optional<String> window) {
+        this(at, play, batches, maxFailPercentage, window, List.of(), false);
     }
 }
