@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.ApplyOutput;
 import dev.fleetfix.report.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
@@ -58,6 +59,9 @@ final class ApplyCommand implements Callable<Integer> {
     @Mixin
     RunOptionsMixin run;
 
+    @Mixin
+    TagOptionsMixin tags;
+
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
     boolean noColor;
 
@@ -86,7 +90,7 @@ final class ApplyCommand implements Callable<Integer> {
             completionCandidates = Formats.class,
             description = "table (default: progress and recap on stdout) or json: the report (schema_version, as"
                     + " report.json) as one JSON document on stdout when the run ends, the progress on stderr;"
-                    + " with --list-hosts, the plays' hosts and batches. Default json where ansible.cfg's"
+                    + " with --list-hosts, the plays' hosts. Default json where ansible.cfg's"
                     + " stdout_callback or ANSIBLE_STDOUT_CALLBACK is json (or ansible.posix.json).")
     Format format;
 
@@ -115,6 +119,12 @@ final class ApplyCommand implements Callable<Integer> {
         if (book.isEmpty()) {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
         }
+        if (tags.listing() && inventory.listHosts()) {
+            throw new InputException("--list-hosts, and --list-tasks or --list-tags: ask for one listing at a time");
+        }
+        Optional<TagSelection> givenTags = tags.given();
+        TagSelection selection =
+                resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
         List<Host> hosts = inventory.selectHosts();
         ApplyRequest request = new ApplyRequest(
@@ -123,13 +133,17 @@ final class ApplyCommand implements Callable<Integer> {
                 hosts,
                 inventory.inventoryFile(),
                 inventory.limit(),
-                run.runOptions(inventory.extraVars().values()),
+                run.runOptions(inventory.extraVars().values()).withTags(selection),
                 run.lockStaleAfter,
                 Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
                 adapters.runsHome(),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
+        if (tags.listing()) {
+            ApplyOutput.taskListing(service.listing(request), tags.listTasks, tags.listTags, out);
+            return ExitCode.OK;
+        }
         boolean json = format == Format.JSON;
         if (inventory.listHosts() || run.syntaxCheck) {
             // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.

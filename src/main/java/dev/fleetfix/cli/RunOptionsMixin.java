@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.RunOptions;
 import java.nio.file.Path;
@@ -91,7 +92,14 @@ final class RunOptionsMixin {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }
         return new RunOptions(
-                check, diff, forks, window(), Duration.ofSeconds(5), extraVars, Optional.ofNullable(startAtTask));
+                check,
+                diff,
+                forks,
+                window(),
+                Duration.ofSeconds(5),
+                extraVars,
+                Optional.ofNullable(startAtTask),
+                TagSelection.all());
     }
 
     private Optional<ChangeWindow> window() {

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One play: a host pattern, how to split those hosts into batches, when to stop, and the steps to
@@ -20,6 +22,7 @@ import java.util.Optional;
  * @param window a change window ({@code Sat 01:00-05:00 Europe/Berlin}), or empty for "any time"
  * @param steps the steps, in order
  * @param location where the play starts in the playbook
+ * @param tags the play's tags, which every one of its steps has too (Ansible's inheritance)
  */
 public record Play(
         String name,
@@ -29,7 +32,8 @@ public record Play(
         Map<String, Object> vars,
         Optional<String> window,
         List<Step> steps,
-        Location location) {
+        Location location,
+        List<String> tags) {
 
     public Play {
         Objects.requireNonNull(name, "name");
@@ -46,5 +50,31 @@ public record Play(
         serial = List.copyOf(serial);
         vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
         steps = List.copyOf(steps);
+        tags = List.copyOf(tags);
+    }
+
+    /** An untagged play. */
+    public Play(
+            String name,
+            String hosts,
+            List<BatchSize> serial,
+            int maxFailPercentage,
+            Map<String, Object> vars,
+            Optional<String> window,
+            List<Step> steps,
+            Location location) {
+        this(name, hosts, serial, maxFailPercentage, vars, window, steps, location, List.of());
+    }
+
+    /** A step's tags: its own and this play's, sorted, each once. */
+    public List<String> tagsOf(Step step) {
+        Set<String> all = new TreeSet<>(tags);
+        all.addAll(step.tags());
+        return List.copyOf(all);
+    }
+
+    /** The same play with only these of its steps (those that tags select). */
+    public Play withSteps(List<Step> chosen) {
+        return new Play(name, hosts, serial, maxFailPercentage, vars, window, chosen, location, tags);
     }
 }

@@ -9,6 +9,7 @@ import dev.fleetfix.yaml.LocatedYaml;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,13 +27,14 @@ import java.util.TreeSet;
  *   steps:
  *     - thp: {enabled: never, defrag: never}
  *     - name: restart
+ *       tags: [restart]
  *       restart_redis: {unit: "{{ redis_service }}"}
  * </pre>
  */
 public final class PlaybookParser {
     private static final Set<String> PLAY_KEYS =
-            Set.of("name", "hosts", "serial", "max_fail_percentage", "vars", "window", "steps");
-    private static final Set<String> STEP_KEYS = Set.of("name", "when");
+            Set.of("name", "hosts", "serial", "max_fail_percentage", "vars", "window", "steps", "tags");
+    private static final Set<String> STEP_KEYS = Set.of("name", "when", "tags");
     private static final Map<String, String> ANSIBLE_HINTS =
             Map.of("tasks", "steps", "max_fail_percent", "max_fail_percentage", "host", "hosts");
 
@@ -98,8 +100,9 @@ public final class PlaybookParser {
         for (Node stepNode : stepList.items()) {
             steps.add(step(stepNode));
         }
+        List<String> tags = tags(map);
         try {
-            return new Play(name, hosts, serial, maxFail, vars, window, steps, map.at());
+            return new Play(name, hosts, serial, maxFail, vars, window, steps, map.at(), tags);
         } catch (IllegalArgumentException e) {
             throw map.at().error(e.getMessage());
         }
@@ -132,7 +135,58 @@ public final class PlaybookParser {
         Map<String, Object> args = args(typeEntry, signature);
         String name = optionalText(map, "name").orElse(typeEntry.key());
         Optional<String> when = optionalText(map, "when");
-        return new Step(typeEntry.key(), name, args, when, map.at());
+        return new Step(typeEntry.key(), name, args, when, map.at(), tags(map));
+    }
+
+    /**
+     * {@code tags:} of a play or a step, in Ansible's three forms: one tag, tags separated by commas, or a list.
+     * The selection words ({@code all}, {@code tagged}, {@code untagged}) are refused (Ansible warns that they
+     * "might give unexpected results"), and so is a template: a tag is chosen on the command line before any
+     * variable is known.
+     */
+    private static List<String> tags(MapNode map) {
+        Entry entry = map.entries().get("tags");
+        if (entry == null) {
+            return List.of();
+        }
+        Node value = entry.value();
+        Set<String> tags = new LinkedHashSet<>();
+        if (value instanceof ScalarNode scalar && scalar.value() != null) {
+            for (String piece : scalar.text().split(",", -1)) {
+                tags.add(tag(piece, scalar.at()));
+            }
+        } else if (value instanceof ListNode list) {
+            for (Node item : list.items()) {
+                if (!(item instanceof ScalarNode tag) || tag.value() == null) {
+                    throw item.at().error("tags: expected a tag (text), found " + item.kind());
+                }
+                if (tag.text().contains(",")) {
+                    throw item.at()
+                            .error("tags: '" + tag.text() + "' holds a comma; in a list, give each tag as an item");
+                }
+                tags.add(tag(tag.text(), tag.at()));
+            }
+        } else {
+            throw value.at()
+                    .error("tags: expected a tag, tags separated by commas, or a list of tags, found " + value.kind());
+        }
+        return List.copyOf(tags);
+    }
+
+    private static String tag(String text, Location at) {
+        String tag = text.strip();
+        if (tag.isEmpty()) {
+            throw at.error("tags: an empty tag");
+        }
+        if (TagSelection.SELECTION_WORDS.contains(tag)) {
+            throw at.error("tags: '" + tag + "' selects steps on the command line (--tags all, tagged, untagged);"
+                    + " it cannot be a step's tag");
+        }
+        if (tag.contains("{{") || tag.contains("{%")) {
+            throw at.error(
+                    "tags: '" + tag + "': tags are not templated (they are chosen before any variable is known)");
+        }
+        return tag;
     }
 
     private static Map<String, Object> args(Entry typeEntry, StepSignature signature) {

@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.model.HostListReport;
 import dev.fleetfix.rollout.ApplyService.ApplyResult;
 import dev.fleetfix.rollout.RunPlan;
+import dev.fleetfix.rollout.TaskListing;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunOutcome;
 import java.io.PrintWriter;
@@ -12,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** What {@code fleetfix apply} prints besides the run's events: the host list, the files it wrote. */
+/**
+ * What {@code fleetfix apply} prints besides the run's events: the host list, the task and tag listings, the files
+ * it wrote.
+ */
 public final class ApplyOutput {
     private ApplyOutput() {}
 
@@ -61,6 +65,32 @@ public final class ApplyOutput {
                     play.hosts().stream().map(Host::name).toList()));
         }
         out.print(ReportJson.write(new HostListReport(HostListReport.SCHEMA_VERSION, plays)));
+        out.flush();
+    }
+
+    /**
+     * Like {@code ansible-playbook --list-tasks} and {@code --list-tags}, line for line: per play its number, host
+     * pattern, name and own tags; with {@code tasks}, each step the tags select and its tags; with {@code tags},
+     * the tags of the play and of those steps ({@code TASK TAGS}). Tools that read Ansible's listing read this.
+     */
+    public static void taskListing(TaskListing listing, boolean tasks, boolean tags, PrintWriter out) {
+        out.println();
+        out.println("playbook: " + listing.playbook());
+        for (TaskListing.PlayTasks play : listing.plays()) {
+            out.println();
+            out.println("  play #" + play.number() + " (" + play.hosts() + "): " + play.name() + "\tTAGS: ["
+                    + String.join(",", play.tags()) + "]");
+            if (tasks) {
+                out.println("    tasks:");
+                for (TaskListing.ListedStep step : play.steps()) {
+                    out.println("      " + step.name() + "\tTAGS: [" + String.join(", ", step.tags()) + "]");
+                }
+            }
+            if (tags) {
+                out.println("      TASK TAGS: [" + String.join(", ", play.taskTags()) + "]");
+            }
+            out.println();
+        }
         out.flush();
     }
 

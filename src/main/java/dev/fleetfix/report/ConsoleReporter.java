@@ -85,11 +85,18 @@ public final class ConsoleReporter implements RunListener {
         start = e.at();
         check = e.check();
         String mode = e.check() ? " (check mode: nothing is changed)" : "";
-        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks());
+        String tags = e.tags().isDefault() ? "" : ", tags: " + e.tags().describe();
+        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks()
+                + tags);
     }
 
     private void play(PlayStarted e) {
         out.println();
+        if (e.emptiedByTags()) {
+            out.println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: the tags leave out every step ("
+                    + String.join(", ", e.leftOutByTags()) + ")");
+            return;
+        }
         if (e.batches().isEmpty()) {
             // Ansible's words: the play's hosts and --limit have no host in common.
             out.println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: no hosts matched");
@@ -102,6 +109,10 @@ public final class ConsoleReporter implements RunListener {
         out.println(ansi.bold("PLAY [" + e.play() + "]") + " " + e.batches().size() + " batches:" + batches
                 + e.window().map(w -> ", window " + w).orElse(""));
         e.notes().forEach(note -> out.println("  " + note));
+        if (!e.leftOutByTags().isEmpty()) {
+            // ansible-playbook shows nothing of a task its tags leave out; a rollout says what it will not do
+            out.println("  left out by tags: " + String.join(", ", e.leftOutByTags()));
+        }
     }
 
     private void step(StepFinished e) {

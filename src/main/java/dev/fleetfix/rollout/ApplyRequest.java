@@ -3,6 +3,7 @@ package dev.fleetfix.rollout;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.playbook.TagSelection;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -136,6 +137,28 @@ public record ApplyRequest(
         /** The {@code --limit} given, else the journal's. */
         public Optional<String> limit(Optional<String> given) {
             return given.isPresent() ? given : journal.limit();
+        }
+
+        /**
+         * The {@code --tags} and {@code --skip-tags} of the journaled run, unless given. Other tags than its are
+         * refused unless forced: a host journaled done there ran only the steps its tags selected, and a resume
+         * skips it.
+         *
+         * @param given the tags of the command line, when it gave {@code --tags} or {@code --skip-tags}
+         * @throws InputException when the given tags differ from the journal's and the resume is not forced
+         */
+        public TagSelection tags(Optional<TagSelection> given) {
+            TagSelection journaled = journal.tags();
+            if (given.isEmpty() || given.get().equals(journaled)) {
+                return journaled;
+            }
+            if (!force) {
+                throw new InputException("--resume " + dir + " ran with tags " + journaled.describe() + ", not "
+                        + given.get().describe() + ": the hosts it did ran only the steps its tags selected, and a"
+                        + " resume skips them; give the same tags (or none, to keep them), start a new run, or add"
+                        + " --force to resume with these");
+            }
+            return given.get();
         }
     }
 }

@@ -87,6 +87,22 @@ public final class ApplyService {
     }
 
     /**
+     * The plays' steps that the request's tags select, and their tags: {@code --list-tasks} and {@code
+     * --list-tags}. It reads the playbook and contacts nothing: no host, no Redis.
+     *
+     * @throws dev.fleetfix.InputException for a mistake in the playbook
+     */
+    public TaskListing listing(ApplyRequest request) {
+        Playbook written = new PlaybookParser(steps).parse(request.playbook());
+        written.warnings().forEach(warnings);
+        Playbook playbook = request.options()
+                .startAtTask()
+                .map(name -> StartAtTask.from(written, name))
+                .orElse(written);
+        return TaskListing.of(request.playbook(), playbook, request.options().tags());
+    }
+
+    /**
      * Plans and runs one apply. Makes the run id, once: the host locks, the journal, the events, the
      * report and backup names all carry it. Without check mode it journals the run (in the resumed
      * run's dir, the request's journal dir, or {@code runsHome/RUN_ID}), takes host locks as this
@@ -129,7 +145,12 @@ public final class ApplyService {
                 });
                 RunPlan plan = plan(request);
                 RunInputs inputs = resumed.orElseGet(() -> inputs(request));
-                journal.invocation(runId, request.playbook(), request.inventoryFile(), request.limit());
+                journal.invocation(
+                        runId,
+                        request.playbook(),
+                        request.inventoryFile(),
+                        request.limit(),
+                        request.options().tags());
                 journal.inputs(inputs);
                 Optional<String> id = Optional.of(runId);
                 RunControl control = new RunControl(

@@ -187,9 +187,8 @@ final class HostRun {
                 env.pollInterval(),
                 wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)),
                 controls);
-        int index = 0;
         for (PlannedStep planned : steps) {
-            index++;
+            int index = planned.index();
             String name = planned.step().name();
             current[0] = name;
             String type = planned.step().type();

@@ -5,6 +5,7 @@ import dev.fleetfix.Forks;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.RunPlan.PlannedPlay;
@@ -123,12 +124,14 @@ public final class PlaybookRunner {
                 listener.on(event);
             };
             Map<String, HostState.Machine> machines = new HashMap<>();
-            plan.plays().forEach(p -> p.hosts().forEach(h -> {
-                outcomes.put(h.name(), HostOutcome.UNTOUCHED);
-                states.computeIfAbsent(
-                        h.name(),
-                        n -> new HostState(machines.computeIfAbsent(Machines.of(h), m -> new HostState.Machine())));
-            }));
+            plan.plays().stream().filter(p -> !p.emptiedByTags()).forEach(p -> p.hosts()
+                    .forEach(h -> {
+                        outcomes.put(h.name(), HostOutcome.UNTOUCHED);
+                        states.computeIfAbsent(
+                                h.name(),
+                                n -> new HostState(
+                                        machines.computeIfAbsent(Machines.of(h), m -> new HostState.Machine())));
+                    }));
         }
 
         RunSummary execute() throws InterruptedException {
@@ -142,8 +145,10 @@ public final class PlaybookRunner {
                     options.check(),
                     options.diff(),
                     options.forks(),
-                    plan.hostNames()));
+                    plan.hostNames(),
+                    options.tags()));
             Optional<PlannedPlay> closedNow = plan.plays().stream()
+                    .filter(p -> !p.emptiedByTags())
                     .filter(p -> p.window().isPresent() && !isOpen(p.window().get()))
                     .findFirst();
             if (closedNow.isPresent() && !options.check()) {
@@ -204,7 +209,13 @@ public final class PlaybookRunner {
                             .toList(),
                     play.play().maxFailPercentage(),
                     play.window().map(ChangeWindow::text),
-                    play.batches().notes()));
+                    play.batches().notes(),
+                    play.leftOutByTags().stream().map(Step::name).toList(),
+                    play.emptiedByTags()));
+            if (play.emptiedByTags()) {
+                // nothing to run: no host is contacted, locked or journaled for this play
+                return Optional.empty();
+            }
             for (int i = 0; i < batches.size(); i++) {
                 List<Host> batch = batches.get(i);
                 if (control.stopRequested().isPresent()) {

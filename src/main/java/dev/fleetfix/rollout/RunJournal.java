@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.InputException;
+import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.PlayHalted;
@@ -33,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -209,9 +211,16 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     // The journal's lines, one record a kind, fields in the order they are written.
-    @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit"})
+    @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit", "tags", "skip_tags"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record ApplyLine(String event, String run, String playbook, String inventory, String limit) {}
+    record ApplyLine(
+            String event,
+            String run,
+            String playbook,
+            String inventory,
+            String limit,
+            List<String> tags,
+            @JsonProperty("skip_tags") List<String> skipTags) {}
 
     @JsonPropertyOrder({"at", "event", "run", "playbook", "hosts"})
     record RunStartedLine(String at, String event, String run, String playbook, List<String> hosts) {}
@@ -259,16 +268,20 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     /**
-     * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}),
-     * so that {@code --resume DIR} alone runs the same thing again.
+     * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}, {@code --tags}
+     * and {@code --skip-tags} unless they are the default), so that {@code --resume DIR} alone runs the same thing
+     * again.
      */
-    public void invocation(String runId, Path playbook, Optional<Path> inventory, Optional<String> limit) {
+    public void invocation(
+            String runId, Path playbook, Optional<Path> inventory, Optional<String> limit, TagSelection tags) {
         append(new ApplyLine(
                 "apply",
                 runId,
                 playbook.toAbsolutePath().normalize().toString(),
                 inventory.map(i -> i.toAbsolutePath().normalize().toString()).orElse(null),
-                limit.orElse(null)));
+                limit.orElse(null),
+                tags.only().equals(TagSelection.all().only()) ? null : List.copyOf(tags.only()),
+                tags.skip().isEmpty() ? null : List.copyOf(tags.skip())));
     }
 
     /** Records the digests of the playbook and inventory files this run read, before any host is touched. */
@@ -283,6 +296,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
      * @param inputs the digests of the playbook and inventory files the last run read; empty in a
      *     journal written before fleetfix kept them
      * @param befores the before benchmarks measured, by {@link JournaledBenchmark#key}
+     * @param tags the {@code --tags} and {@code --skip-tags} of the last run (the default when it gave none)
      */
     public record Resumable(
             Optional<String> playbook,
@@ -292,11 +306,13 @@ public final class RunJournal implements RunListener, AutoCloseable {
             Optional<String> lastOutcome,
             Set<String> runs,
             Optional<RunInputs> inputs,
-            Map<String, JournaledBenchmark> befores) {
+            Map<String, JournaledBenchmark> befores,
+            TagSelection tags) {
         public Resumable {
             done = Set.copyOf(done);
             runs = Set.copyOf(runs);
             befores = Map.copyOf(befores);
+            Objects.requireNonNull(tags, "tags");
         }
     }
 
@@ -320,6 +336,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
         Set<String> runs = new LinkedHashSet<>();
         Optional<RunInputs> inputs = Optional.empty();
         Map<String, JournaledBenchmark> befores = new LinkedHashMap<>();
+        TagSelection tags = TagSelection.all();
         String lastRun = null;
         int n = 0;
         for (String text : lines) {
@@ -349,6 +366,10 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     playbook = playbook.or(() -> Optional.of(book));
                     inventory = inventory.or(() -> Optional.ofNullable(line.inventory()));
                     limit = limit.or(() -> Optional.ofNullable(line.limit()));
+                    // the last run's: a resume given other tags (with --force) is what a later resume continues
+                    tags = new TagSelection(
+                            line.tags() == null ? Set.of() : Set.copyOf(line.tags()),
+                            line.skipTags() == null ? Set.of() : Set.copyOf(line.skipTags()));
                 }
                 case "host_finished" -> {
                     String key = RunControl.key(orEmpty(line.play()), orEmpty(line.host()));
@@ -370,7 +391,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
                 default -> {}
             }
         }
-        return new Resumable(playbook, inventory, limit, done, outcome, runs, inputs, befores);
+        return new Resumable(playbook, inventory, limit, done, outcome, runs, inputs, befores, tags);
     }
 
     private static String orEmpty(String text) {
@@ -389,6 +410,8 @@ public final class RunJournal implements RunListener, AutoCloseable {
             String play,
             String host,
             String outcome,
+            List<String> tags,
+            @JsonProperty("skip_tags") List<String> skipTags,
             @JsonProperty("playbook_sha256") Map<String, String> playbookSha256,
             @JsonProperty("inventory_sha256") Map<String, String> inventorySha256,
             Integer index,

@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.playbook.TagSelection;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +19,7 @@ import java.util.Optional;
  * @param extraVars variables above every other, the plays' {@code vars} included ({@code -e})
  * @param startAtTask the name (or glob) of the step to start at; the steps before it are not run
  *     ({@code --start-at-task})
+ * @param tags which steps run ({@code --tags}, {@code --skip-tags}); the planner leaves the others out
  */
 public record RunOptions(
         boolean check,
@@ -26,7 +28,8 @@ public record RunOptions(
         Optional<ChangeWindow> window,
         Duration redisTimeout,
         Map<String, Object> extraVars,
-        Optional<String> startAtTask) {
+        Optional<String> startAtTask,
+        TagSelection tags) {
     public static final int DEFAULT_FORKS = 10;
 
     public RunOptions {
@@ -37,10 +40,12 @@ public record RunOptions(
         Objects.requireNonNull(redisTimeout, "redisTimeout");
         extraVars = Collections.unmodifiableMap(new LinkedHashMap<>(extraVars));
         Objects.requireNonNull(startAtTask, "startAtTask");
+        Objects.requireNonNull(tags, "tags");
     }
 
+    /** No extra vars, from the first step, every step but those tagged {@code never}. */
     public RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
-        this(check, diff, forks, window, redisTimeout, Map.of(), Optional.empty());
+        this(check, diff, forks, window, redisTimeout, Map.of(), Optional.empty(), TagSelection.all());
     }
 
     public static RunOptions defaults() {
@@ -48,22 +53,26 @@ public record RunOptions(
     }
 
     public RunOptions withCheck(boolean value) {
-        return new RunOptions(value, diff, forks, window, redisTimeout, extraVars, startAtTask);
+        return new RunOptions(value, diff, forks, window, redisTimeout, extraVars, startAtTask, tags);
     }
 
     public RunOptions withWindow(Optional<ChangeWindow> value) {
-        return new RunOptions(check, diff, forks, value, redisTimeout, extraVars, startAtTask);
+        return new RunOptions(check, diff, forks, value, redisTimeout, extraVars, startAtTask, tags);
     }
 
     public RunOptions withForks(int value) {
-        return new RunOptions(check, diff, value, window, redisTimeout, extraVars, startAtTask);
+        return new RunOptions(check, diff, value, window, redisTimeout, extraVars, startAtTask, tags);
     }
 
     public RunOptions withExtraVars(Map<String, Object> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, value, startAtTask);
+        return new RunOptions(check, diff, forks, window, redisTimeout, value, startAtTask, tags);
     }
 
     public RunOptions withStartAtTask(Optional<String> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, value);
+        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, value, tags);
+    }
+
+    public RunOptions withTags(TagSelection value) {
+        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, startAtTask, value);
     }
 }

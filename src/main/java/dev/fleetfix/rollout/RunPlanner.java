@@ -7,6 +7,7 @@ import dev.fleetfix.playbook.Play;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.playbook.Templates;
 import dev.fleetfix.rollout.RunPlan.PlannedPlay;
 import dev.fleetfix.rollout.RunPlan.PlannedStep;
@@ -23,6 +24,10 @@ import java.util.Optional;
  * Turns a parsed playbook into a {@link RunPlan}: selects each play's hosts, plans its batches,
  * parses its window, and resolves and prepares every step for every host, so that a missing
  * variable or a bad argument stops the run before any host is contacted.
+ *
+ * <p>The steps are those the run's {@link TagSelection} selects; the play's others are left out here, in the
+ * plan, and named in it, so that every later part of the run (batches, preflight, hosts) sees only what runs.
+ * A play without a {@code restart_redis} step left in reads no replication to order its batches.
  *
  * <p>Variables, lowest precedence first: the host's inventory variables; {@code inventory_hostname},
  * {@code redis_service} and {@code redis_port} (from the inventory's Redis settings, unless set);
@@ -52,7 +57,11 @@ public final class RunPlanner {
         return new RunPlan(run, plays, options);
     }
 
-    private PlannedPlay plan(Play play, HostSelector selector, RunOptions options) {
+    private PlannedPlay plan(Play written, HostSelector selector, RunOptions options) {
+        List<Step> chosen = options.tags().steps(written);
+        List<Step> leftOut =
+                written.steps().stream().filter(step -> !chosen.contains(step)).toList();
+        Play play = written.withSteps(chosen);
         BatchPlan batches = Machines.split(ordering.batches(play, selectHosts(play, selector)));
         List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
@@ -66,12 +75,12 @@ public final class RunPlanner {
         for (Host host : hosts) {
             Map<String, Object> vars = variables(play, host, options.extraVars());
             List<PlannedStep> planned = new ArrayList<>();
-            for (Step step : play.steps()) {
-                planned.add(prepare(step, host, vars));
+            for (Step step : chosen) {
+                planned.add(prepare(written.steps().indexOf(step) + 1, step, host, vars));
             }
             byHost.put(host.name(), planned);
         }
-        return new PlannedPlay(play, batches, window, byHost);
+        return new PlannedPlay(play, batches, window, byHost, leftOut);
     }
 
     /** The play's hosts; a pattern that cannot be parsed or matches nothing is named with the play's place. */
@@ -115,7 +124,7 @@ public final class RunPlanner {
         return out;
     }
 
-    private PlannedStep prepare(Step step, Host host, Map<String, Object> vars) {
+    private PlannedStep prepare(int index, Step step, Host host, Map<String, Object> vars) {
         StepSignature signature = steps.signature(step.type())
                 .orElseThrow(() -> step.location().error("unknown step type '" + step.type() + "'"));
         Location at = step.location();
@@ -137,6 +146,6 @@ public final class RunPlanner {
                 throw at.error("when: " + e.getMessage());
             }
         });
-        return new PlannedStep(ready, steps.prepare(new StepArgs(ready, host)), when);
+        return new PlannedStep(index, ready, steps.prepare(new StepArgs(ready, host)), when);
     }
 }

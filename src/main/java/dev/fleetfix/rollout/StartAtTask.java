@@ -38,15 +38,7 @@ final class StartAtTask {
                     List<Step> kept = play.steps().subList(s, play.steps().size());
                     refuseCut(name, play.steps().subList(0, s), kept);
                     List<Play> plays = new ArrayList<>();
-                    plays.add(new Play(
-                            play.name(),
-                            play.hosts(),
-                            play.serial(),
-                            play.maxFailPercentage(),
-                            play.vars(),
-                            play.window(),
-                            kept,
-                            play.location()));
+                    plays.add(play.withSteps(kept));
                     plays.addAll(
                             playbook.plays().subList(p + 1, playbook.plays().size()));
                     return new Playbook(playbook.source(), plays, playbook.warnings());

@@ -57,8 +57,7 @@ final class SyntheticRun {
                 "thp off",
                 List.of(List.of("r1", "r2", "r3"), List.of("r4")),
                 50,
-                java.util.Optional.of("Sat 01:00-05:00 UTC"),
-                List.of()));
+                java.util.Optional.of("Sat 01:00-05:00 UTC")));
         e.add(new BatchStarted(T0, "thp off", 1, 2, List.of("r1", "r2", "r3")));
         Random random = new Random(42);
         int seconds = 1;

@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param window its change window as written, if any
  * @param notes how the hosts were ordered into batches (replicas first, a Sentinel's primary last), when the
  *     order came from Redis; {@code --list-hosts} reads no Redis, so a check run is where an operator sees them
+ * @param leftOutByTags the names of the play's steps that {@code --tags} or {@code --skip-tags} leave out, in order
+ * @param emptiedByTags tags left out every step: the play runs on no host
  */
 public record PlayStarted(
         Instant at,
@@ -20,10 +22,19 @@ public record PlayStarted(
         List<List<String>> batches,
         int maxFailPercentage,
         Optional<String> window,
-        List<String> notes)
+        List<String> notes,
+        List<String> leftOutByTags,
+        boolean emptiedByTags)
         implements RunEvent {
     public PlayStarted {
         batches = batches.stream().map(List::copyOf).toList();
         notes = List.copyOf(notes);
+        leftOutByTags = List.copyOf(leftOutByTags);
+    }
+
+    /** A play of which every step runs. */
+    public PlayStarted(
+            Instant at, String play, List<List<String>> batches, int maxFailPercentage, Optional<String> window) {
+        this(at, play, batches, maxFailPercentage, window, List.of(), List.of(), false);
     }
 }
