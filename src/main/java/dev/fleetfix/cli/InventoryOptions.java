@@ -96,7 +96,7 @@ public final class InventoryOptions {
         AnsibleConfig config = settings.config();
         List<String> sources = !inventoryFiles.isEmpty()
                 ? inventoryFiles.stream().map(Path::toString).toList()
-                : config.inventory().stream().toList();
+                : config.inventory();
         if (sources.isEmpty()) {
             if (fromAnsible) {
                 throw new InputException("--inventory-from-ansible needs -i SOURCE");
