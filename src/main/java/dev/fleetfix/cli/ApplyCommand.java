@@ -112,8 +112,10 @@ final class ApplyCommand implements Callable<Integer> {
         Optional<Path> book = Optional.ofNullable(playbook);
         if (resumed.isPresent()) {
             book = resumed.get().playbook(book);
-            inventory.inventoryFile =
-                    resumed.get().inventory(inventory.inventoryFile()).orElse(null);
+            if (inventory.inventorySources().size() < 2) {
+                inventory.inventorySources(resumed.get().inventory(inventory.inventoryFile()).stream()
+                        .toList());
+            }
             inventory.limit = resumed.get().limit(inventory.limit()).orElse(null);
         }
         if (book.isEmpty()) {
@@ -127,6 +129,14 @@ final class ApplyCommand implements Callable<Integer> {
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
         List<Host> hosts = inventory.selectHosts();
+        if (inventory.inventorySources().size() > 1 && !inventory.listHosts()) {
+            // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
+            spec.commandLine()
+                    .getErr()
+                    .println("fleetfix: warning: the run journal records the first inventory only ("
+                            + inventory.inventoryFile().orElseThrow() + "): give the same -i options to apply"
+                            + " --resume");
+        }
         ApplyRequest request = new ApplyRequest(
                 book.get(),
                 inventory.inventory(),

@@ -3,9 +3,11 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.report.InventoryListing;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -59,10 +61,7 @@ final class InventoryCommand implements Callable<Integer> {
                 .orElseThrow(() -> new InputException("no inventory: give -i SOURCE (or inventory in ansible.cfg)"));
         PrintWriter out = spec.commandLine().getOut();
         if (action.host != null) {
-            Host host = loaded.inventory()
-                    .host(action.host)
-                    .orElseThrow(() -> new InputException("host " + action.host + " is not in the inventory"));
-            out.print(InventoryListing.host(host));
+            out.print(InventoryListing.host(oneHost(loaded, action.host)));
         } else if (action.graph != null) {
             if (!loaded.groups().containsKey(action.graph)) {
                 throw new InputException("group " + action.graph + " is not in the inventory");
@@ -74,5 +73,28 @@ final class InventoryCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /**
+     * The host {@code --host} names: as ansible-inventory, a pattern that selects exactly one host (a group of one
+     * host is that host); one that selects none or several is refused.
+     */
+    private static Host oneHost(AnsibleInventory loaded, String name) {
+        Optional<Host> exact = loaded.inventory().host(name);
+        if (exact.isPresent()) {
+            return exact.get();
+        }
+        List<Host> hosts;
+        try {
+            hosts = HostPattern.parse(name).select(loaded.inventory(), warning -> {});
+        } catch (InputException e) {
+            throw new InputException("host " + name + " is not in the inventory");
+        }
+        if (hosts.size() != 1) {
+            throw new InputException("--host " + name + " selects " + hosts.size() + " hosts ("
+                    + String.join(", ", hosts.stream().limit(5).map(Host::name).toList())
+                    + (hosts.size() > 5 ? ", ..." : "") + "): give a single host, as ansible-inventory wants");
+        }
+        return hosts.get(0);
     }
 }

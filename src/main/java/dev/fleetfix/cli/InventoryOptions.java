@@ -37,8 +37,9 @@ public final class InventoryOptions {
             paramLabel = "SOURCE",
             description = "Ansible inventory: YAML, INI, an executable script, ansible-inventory --list JSON, a"
                     + " directory of these, or a host list 'a,b,'. group_vars/ and host_vars/ next to it are read."
+                    + " Repeatable: sources merge in order, a later one winning for variables, as in Ansible."
                     + " Default: ansible.cfg's inventory, else the implicit localhost, reached without SSH.")
-    Path inventoryFile;
+    List<Path> inventoryFiles = new ArrayList<>();
 
     @Option(
             names = "--inventory-from-ansible",
@@ -49,7 +50,10 @@ public final class InventoryOptions {
     @Option(
             names = {"-l", "--limit"},
             paramLabel = "PATTERN",
-            description = "Ansible host pattern: group, host, a:b, a:&b, a:!b, wildcards (redis-*), ~regex.")
+            description = "Ansible host pattern: group, host, a:b, a:&b, a:!b, wildcards (redis-*), ~regex; an IPv6"
+                    + " address (fe80::1) is one host. A !term or &term matching nothing is warned about and"
+                    + " ignored, as in Ansible (so all:!typo selects every host); unlike Ansible, a plain term"
+                    + " matching nothing, and an empty pattern or ',' (Ansible: all hosts), are refused.")
     String limit;
 
     @Option(
@@ -127,10 +131,10 @@ public final class InventoryOptions {
     private AnsibleInventory load() {
         AnsibleSettings settings = settings();
         AnsibleConfig config = settings.config();
-        String source = inventoryFile != null
-                ? inventoryFile.toString()
-                : config.inventory().orElse(null);
-        if (source == null) {
+        List<String> sources = !inventoryFiles.isEmpty()
+                ? inventoryFiles.stream().map(Path::toString).toList()
+                : config.inventory();
+        if (sources.isEmpty()) {
             if (fromAnsible) {
                 throw new InputException("--inventory-from-ansible needs -i SOURCE");
             }
@@ -138,8 +142,8 @@ public final class InventoryOptions {
         }
         Optional<Path> playbook = Optional.ofNullable(playbookDir);
         AnsibleInventory read = fromAnsible
-                ? InventorySources.fromAnsible("ansible-inventory", source, playbook, extraVars())
-                : InventorySources.load(source, playbook, extraVars());
+                ? InventorySources.fromAnsible("ansible-inventory", sources, playbook, extraVars())
+                : InventorySources.load(sources, playbook, extraVars());
         Inventory hosts = commandLineBecome(config.applyTo(commandLineDefaults(read.inventory())));
         hosts = withJump(hosts, settings.sshArgs().jump());
         hosts = settings.sshConfig().applyTo(hosts);
@@ -214,15 +218,39 @@ public final class InventoryOptions {
 
     /** The hosts selected by {@code --limit} (all hosts without it), in inventory order. */
     public List<Host> selectHosts() {
-        return HostPattern.parse(limit().orElse("all")).select(inventory());
+        Inventory hosts = inventory();
+        // all:!typo runs on every host, as in Ansible: the warning is all that tells the operator
+        return HostPattern.parse(limit().orElse("all")).select(hosts, this::warn);
+    }
+
+    private void warn(String warning) {
+        if (spec != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("fleetfix: warning: " + warning);
+            err.flush();
+        }
     }
 
     public Optional<String> limit() {
         return Optional.ofNullable(limit);
     }
 
+    /**
+     * The inventory the run journal records: the first {@code -i} source. A run given several records the first
+     * only, and {@code apply --resume} needs the same {@code -i} options again (ApplyCommand warns of it).
+     */
     public Optional<Path> inventoryFile() {
-        return Optional.ofNullable(inventoryFile);
+        return inventoryFiles.stream().findFirst();
+    }
+
+    /** Every {@code -i} source, in the order given. */
+    public List<Path> inventorySources() {
+        return List.copyOf(inventoryFiles);
+    }
+
+    /** The sources to read instead of the options' (a resumed run's, from its journal). */
+    void inventorySources(List<Path> sources) {
+        inventoryFiles = new ArrayList<>(sources);
     }
 
     public boolean listHosts() {

@@ -205,24 +205,29 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         });
     }
 
-    /** {@code inventory}: Ansible takes a comma-separated list; fleetfix reads one source. */
-    public Optional<String> inventory() {
-        return get("defaults.inventory").map(v -> {
-            List<String> parts = new ArrayList<>();
-            for (String p : v.split(",")) {
-                if (!p.isBlank()) {
-                    parts.add(p.strip());
-                }
-            }
-            boolean paths = parts.stream().allMatch(p -> Files.exists(expand("defaults.inventory", p)));
-            if (parts.size() > 1 && paths) {
-                throw error("defaults.inventory", "names several sources; fleetfix reads one: pass -i");
-            }
-            // "a,b," with no such files is a host list, as for -i.
-            return parts.size() == 1 && (paths || !v.contains(","))
-                    ? expand("defaults.inventory", parts.get(0)).toString()
-                    : v;
-        });
+    /**
+     * {@code inventory}: Ansible takes a comma-separated list of sources, read in order as several {@code -i}; a
+     * value whose parts are not all files ({@code a,b,}) is a host list, as for {@code -i}.
+     */
+    public List<String> inventory() {
+        return get("defaults.inventory")
+                .map(v -> {
+                    List<String> parts = new ArrayList<>();
+                    for (String p : v.split(",")) {
+                        if (!p.isBlank()) {
+                            parts.add(p.strip());
+                        }
+                    }
+                    boolean paths = !parts.isEmpty()
+                            && parts.stream().allMatch(p -> Files.exists(expand("defaults.inventory", p)));
+                    if (paths || (parts.size() == 1 && !v.contains(","))) {
+                        return parts.stream()
+                                .map(p -> expand("defaults.inventory", p).toString())
+                                .toList();
+                    }
+                    return List.of(v);
+                })
+                .orElse(List.of());
     }
 
     private Path expand(String key, String p) {

@@ -1,11 +1,14 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -17,10 +20,16 @@ import java.util.regex.PatternSyntaxException;
  * {@code !} excludes. As in Ansible, plain terms are applied first, then {@code &}, then {@code !},
  * whatever their order in the pattern.
  *
- * <p>Unlike Ansible, which warns and goes on, a term that matches nothing in the inventory is an
- * error: a typo in a limit must not shrink a rollout silently.
+ * <p>A {@code !} or {@code &} term that matches nothing is Ansible's warning ("Could not match supplied host
+ * pattern, ignoring: ..."), passed to the caller to print: so {@code all:!typo} selects every host, as in Ansible.
+ * Unlike Ansible, a plain term that matches nothing is an error: a typo in a limit must not shrink a rollout
+ * silently. A pattern without commas that is one IPv6 address ({@code fe80::1}) is one host, not {@code :}-joined
+ * terms, as Ansible's split_host_pattern reads it.
  */
 public final class HostPattern {
+    /** What may be an IPv6 address (hex digits, colons, a dotted IPv4 tail, a zone); the JDK decides. */
+    private static final Pattern IPV6_CHARS = Pattern.compile("^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(%\\w+)?$");
+
     private static final Pattern SUBSCRIPT = Pattern.compile("^(.+)\\[(?:(-?[0-9]+)|([0-9]+)([:-])([0-9]+)?)\\]$");
 
     private final String text;
@@ -65,6 +74,9 @@ public final class HostPattern {
      */
     private static List<String> split(String text) {
         List<String> parts = new ArrayList<>();
+        if (!text.contains(",") && isIpv6(text.strip())) {
+            return List.of(text.strip());
+        }
         if (text.contains(",")) {
             for (String part : text.split(",", -1)) {
                 checkBrackets(text, part);
@@ -95,6 +107,22 @@ public final class HostPattern {
         return terms;
     }
 
+    /**
+     * Whether {@code text} is an IPv6 address literal. The JDK parses a name with a colon as a literal and never
+     * asks DNS for it, and the character check keeps any other name from reaching it.
+     */
+    static boolean isIpv6(String text) {
+        if (!IPV6_CHARS.matcher(text).matches()) {
+            return false;
+        }
+        try {
+            // an IPv4-mapped address (::ffff:10.0.0.1) comes back as IPv4: parsing at all is what counts
+            return InetAddress.getByName(text) != null;
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     private static void checkBrackets(String whole, String part) {
         int depth = 0;
         for (int i = 0; i < part.length(); i++) {
@@ -112,17 +140,26 @@ public final class HostPattern {
         }
     }
 
+    /** {@link #select(Inventory, Consumer)} for callers that print no warning (tests). */
+    List<Host> select(Inventory inventory) {
+        return select(inventory, warning -> {});
+    }
+
     /**
      * The hosts the pattern selects, in inventory order (the order {@code --limit} keeps in Ansible:
      * the play's hosts, filtered).
      *
-     * @throws InputException when a term matches nothing, or the whole pattern selects no host
+     * @param warnings told, in Ansible's words, of each {@code !} or {@code &} term that matches nothing
+     * @throws InputException when a plain term matches nothing, or the whole pattern selects no host
      */
-    public List<Host> select(Inventory inventory) {
+    public List<Host> select(Inventory inventory, Consumer<String> warnings) {
         Set<String> selected = new LinkedHashSet<>();
         for (Term term : terms) {
             List<String> matched = term.match(inventory);
-            if (matched.isEmpty()) {
+            if (matched.isEmpty() && term.op() != ' ') {
+                warnings.accept("Could not match supplied host pattern, ignoring: " + term.expr()
+                        + (term.display().equals(text) ? "" : " (" + term.display() + " in \"" + text + "\")"));
+            } else if (matched.isEmpty()) {
                 throw new InputException("Could not match supplied host pattern: " + term.display()
                         + (term.display().equals(text) ? "" : " (in \"" + text + "\")"));
             }

@@ -263,18 +263,28 @@ final class HostResolver {
         return new RedisAuth(Optional.empty(), Optional.of(path(text)), Optional.empty());
     }
 
+    /**
+     * The connection named: Ansible's ssh plugin under its names (paramiko is SSH too), local, or another plugin
+     * fleetfix has no transport for, which is listed but never reached. A value that is no name at all is refused.
+     */
     private Connection connection(String host, Located value) {
         Object v = value.node().value();
         String text = v instanceof String s ? s.strip().toLowerCase(Locale.ROOT) : "";
         return switch (text) {
-            case "local" -> Connection.LOCAL;
-            case "ssh", "smart", "paramiko", "paramiko_ssh" -> Connection.SSH;
-            default -> throw new InputException(
+            case "local", "ansible.builtin.local" -> Connection.LOCAL;
+            case "ssh",
+                    "smart",
+                    "paramiko",
+                    "paramiko_ssh",
+                    "ansible.builtin.ssh",
+                    "ansible.builtin.paramiko_ssh" -> Connection.SSH;
+            case "" -> throw new InputException(
                     file,
                     value.node().line(),
                     value.node().column(),
-                    "host " + host + ": ansible_connection must be local or ssh, was "
+                    "host " + host + ": ansible_connection must name a connection plugin (ssh, local, ...), was "
                             + InventoryLoader.describe(value.node()));
+            default -> Connection.UNSUPPORTED;
         };
     }
 

@@ -66,9 +66,33 @@ final class IniInventory {
                     .toString();
             return text.lines().toList();
         } catch (CharacterCodingException e) {
-            throw new InputException(file, 0, 0, "inventory is not UTF-8 text");
+            // Stricter than Ansible, which reads the bytes into a host name no DNS or SSH would take
+            throw new InputException(file, firstBadLine(file), 0, "inventory is not UTF-8 text");
         } catch (IOException e) {
             throw new InputException("inventory " + file + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The 1-based line of the first byte sequence that is not UTF-8, for the error. */
+    private static int firstBadLine(Path file) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            int line = 1;
+            int start = 0;
+            for (int i = 0; i <= bytes.length; i++) {
+                if (i == bytes.length || bytes[i] == '\n') {
+                    try {
+                        StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes, start, i - start));
+                    } catch (CharacterCodingException e) {
+                        return line;
+                    }
+                    line++;
+                    start = i + 1;
+                }
+            }
+            return 0;
+        } catch (IOException e) {
+            return 0;
         }
     }
 
@@ -90,6 +114,10 @@ final class IniInventory {
                 state = section.group(2) == null ? "hosts" : section.group(2);
                 section(group, state, number);
                 continue;
+            }
+            if (line.startsWith("[") && !line.contains("]")) {
+                // Ansible fails on it too, reading it as a host; "[2001:db8::1]:22" is a host, and has its "]"
+                throw error(number, "section " + line + " is never closed: a section is [group]");
             }
             if (line.startsWith("[") && line.endsWith("]")) {
                 throw error(
@@ -165,6 +193,14 @@ final class IniInventory {
         String pattern = tokens.get(0);
         if (pattern.strip().equals("---")) {
             throw error(number, "host \"---\": this looks like a YAML file, not an INI inventory");
+        }
+        if (tokens.size() == 1 && pattern.contains("=")) {
+            // Stricter than Ansible, which makes a host named "port=6380": a variable written on its own line where
+            // a host belongs would be lost, and the "host" fail at connection time
+            throw error(
+                    number,
+                    "host \"" + pattern + "\" is a key=value with no host before it: a host's variables follow its"
+                            + " name on its line, a group's go under [" + group + ":vars]");
         }
         if (pattern.strip().endsWith(":")) {
             throw error(number, "host \"" + pattern + "\" ends in ':', which is reserved for a port");

@@ -34,10 +34,16 @@ public final class InventoryLoader {
     static final int MAX_HOSTS = 1_000_000;
 
     private static final Pattern HOST_PORT = Pattern.compile("^([^:\\[\\]]+(?:\\[[^\\]]*\\][^:\\[\\]]*)*):([0-9]+)$");
+    /** Ansible's bracketed_hostport, for an IPv6 address with a port: {@code [2001:db8::1]:2222}. */
+    private static final Pattern BRACKETED_HOST_PORT = Pattern.compile("^\\[([^\\]]+)\\]:([0-9]+)$");
+
     static final Pattern HOST_RANGE = Pattern.compile("\\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\\]");
 
     /** The source being read; with several sources (a directory inventory) it changes per source. */
     private Path file;
+
+    /** Whether the source being read expands host ranges (all do but a host list). */
+    private boolean ranges = true;
 
     private final Map<String, GroupDef> groups = new LinkedHashMap<>();
     private final Map<String, HostDef> hosts = new LinkedHashMap<>();
@@ -70,11 +76,12 @@ public final class InventoryLoader {
     static AnsibleInventory load(List<InventorySource> sources, VarsLayers vars) {
         InventoryLoader loader = new InventoryLoader(sources.get(0).file());
         HostCount count = new HostCount();
-        for (InventorySource source : sources) {
-            source.documents().forEach(document -> count.add(source.file(), document));
-        }
+        // a host list names each host it holds, no more: its brackets are no ranges
+        sources.stream().filter(InventorySource::ranges).forEach(source -> source.documents()
+                .forEach(document -> count.add(source.file(), document)));
         for (InventorySource source : sources) {
             loader.file = source.file();
+            loader.ranges = source.ranges();
             loader.warnings.addAll(source.warnings());
             source.documents().forEach(loader::parseTop);
         }
@@ -148,9 +155,22 @@ public final class InventoryLoader {
      * ({@code redis-[01:03]}, {@code node-[a:c]}, {@code [0:10:2]}) that stand for several hosts.
      */
     private void parseHostKey(GroupDef group, YamlNode.Field entry) {
+        if (!entry.textKey()) {
+            // PyYAML types the key 1234 as a number, and Ansible refuses it rather than guess the name meant
+            throw new InputException(
+                    file,
+                    entry.line(),
+                    entry.column(),
+                    "Host pattern " + entry.key() + " must be a string. Enclose integers/floats in quotation marks"
+                            + " (\"" + entry.key() + "\":)");
+        }
         String key = entry.key();
         YamlNode.Field body = entry;
         Matcher port = HOST_PORT.matcher(key);
+        Matcher bracketed = BRACKETED_HOST_PORT.matcher(key);
+        if (bracketed.matches() && HostPattern.isIpv6(bracketed.group(1))) {
+            port = bracketed;
+        }
         if (port.matches()) {
             key = port.group(1);
             Map<String, YamlNode.Field> vars = new LinkedHashMap<>();
@@ -169,7 +189,7 @@ public final class InventoryLoader {
                     : entry.value();
             body = new YamlNode.Field(key, entry.line(), entry.column(), value);
         }
-        for (String name : expandRanges(key, entry)) {
+        for (String name : ranges ? expandRanges(key, entry) : List.of(key)) {
             parseHost(group, new YamlNode.Field(name, body.line(), body.column(), body.value()));
         }
     }

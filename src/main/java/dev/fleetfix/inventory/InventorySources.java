@@ -32,47 +32,73 @@ public final class InventorySources {
 
     /** Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's. */
     public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
-        return load(source, playbookDir, ExtraVars.none());
+        return load(List.of(source), playbookDir, ExtraVars.none());
     }
 
-    /** As {@link #load(String, Optional)}, with {@code extra} above every variable of every host. */
-    public static AnsibleInventory load(String source, Optional<Path> playbookDir, ExtraVars extra) {
-        Path path = Path.of(source);
-        if (!Files.exists(path) && source.contains(",")) {
-            return build(List.of(hostList(source)), List.of(), playbookDir, extra);
-        }
-        if (!Files.exists(path)) {
-            throw new InputException("inventory " + source + ": no such file or directory");
-        }
-        List<InventorySource> sources = new ArrayList<>();
-        if (Files.isDirectory(path)) {
-            walk(path, sources, new HashSet<>());
-        } else {
-            sources.add(read(path));
-        }
-        return build(sources, List.of(baseDir(path)), playbookDir, extra);
+    /**
+     * Loads several sources into one inventory, in order, as Ansible does with several {@code -i}: a host or group
+     * named by two sources is one, and where both set a variable the later source wins. {@code extra} ({@code -e})
+     * is above every variable of every host.
+     */
+    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir) {
+        return load(sources, playbookDir, ExtraVars.none());
     }
 
-    /** {@code ansible-inventory -i SOURCE --list} run by fleetfix: any plugin Ansible has. */
-    public static AnsibleInventory fromAnsible(String program, String source, Optional<Path> playbookDir) {
-        return fromAnsible(program, source, playbookDir, ExtraVars.none());
+    /** As {@link #load(List, Optional)}, with {@code extra} ({@code -e}) above every variable of every host. */
+    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir, ExtraVars extra) {
+        List<InventorySource> read = new ArrayList<>();
+        List<Path> dirs = new ArrayList<>();
+        for (String source : sources) {
+            Path path = Path.of(source);
+            if (!Files.exists(path) && source.contains(",")) {
+                read.add(hostList(source));
+                continue;
+            }
+            if (!Files.exists(path)) {
+                throw new InputException("inventory " + source + ": no such file or directory");
+            }
+            List<InventorySource> these = new ArrayList<>();
+            if (Files.isDirectory(path)) {
+                walk(path, these, new HashSet<>());
+            } else {
+                these.add(read(path));
+            }
+            refuseEmpty(these, path);
+            read.addAll(these);
+            if (!dirs.contains(baseDir(path))) {
+                dirs.add(baseDir(path));
+            }
+        }
+        return build(read, dirs, playbookDir, extra);
     }
 
-    /** As {@link #fromAnsible(String, String, Optional)}, with {@code extra} above every variable. */
+    /** {@code ansible-inventory -i SOURCE... --list} run by fleetfix: any plugin Ansible has. */
+    public static AnsibleInventory fromAnsible(String program, List<String> sources, Optional<Path> playbookDir) {
+        return fromAnsible(program, sources, playbookDir, ExtraVars.none());
+    }
+
+    /** As {@link #fromAnsible(String, List, Optional)}, with {@code extra} above every variable. */
     public static AnsibleInventory fromAnsible(
-            String program, String source, Optional<Path> playbookDir, ExtraVars extra) {
-        Path path = Path.of(source);
-        InventorySource listed = ScriptInventory.fromAnsible(program, path);
+            String program, List<String> sources, Optional<Path> playbookDir, ExtraVars extra) {
+        InventorySource listed = ScriptInventory.fromAnsible(
+                program, sources.stream().map(Path::of).toList());
         // ansible-inventory already folded group_vars and host_vars of the inventory into hostvars.
         return build(List.of(listed), List.of(), playbookDir, extra);
     }
 
-    private static AnsibleInventory build(
-            List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir, ExtraVars extra) {
+    /**
+     * Stricter than Ansible, which reads an empty file as an inventory of no host: a remediation given an empty
+     * inventory (a file truncated by a failed copy, say) must not report success over nothing.
+     */
+    private static void refuseEmpty(List<InventorySource> sources, Path path) {
         if (sources.stream().allMatch(s -> s.documents().isEmpty())) {
-            Path where = sources.isEmpty() ? dirs.get(0) : sources.get(0).file();
+            Path where = sources.isEmpty() ? path : sources.get(0).file();
             throw new InputException(where, 0, 0, "inventory is empty: define at least one host");
         }
+    }
+
+    private static AnsibleInventory build(
+            List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir, ExtraVars extra) {
         List<Path> playbook = playbookDir.map(p -> p.toAbsolutePath().normalize()).stream()
                 .filter(p -> !dirs.contains(p))
                 .toList();
@@ -154,7 +180,10 @@ public final class InventorySources {
                     "this is the configuration of inventory plugin " + InventoryLoader.describe(plugin.value())
                             + ", which only Ansible runs: use --inventory-from-ansible");
         }
-        if (ScriptInventory.isListShape(doc)) {
+        // ansible-inventory --list always prints _meta, a script's output saved to a .json may not; in a YAML file
+        // without it, "hosts: [a, b]" is a YAML inventory written wrong (Ansible refuses it), not a listing
+        boolean listing = doc.isMapping() && (doc.fields().containsKey("_meta") || name.endsWith(".json"));
+        if (listing && ScriptInventory.isListShape(doc)) {
             return ScriptInventory.fromFile(file, doc);
         }
         return new InventorySource(file, List.of(doc), warnings);
@@ -167,7 +196,11 @@ public final class InventorySources {
                         .allMatch(f -> f.value().isNull() || f.value().isMapping());
     }
 
-    /** Ansible's host_list plugin: {@code -i 'a,b:2222,'}, every host ungrouped. */
+    /**
+     * Ansible's host_list plugin: {@code -i 'a,b:2222,'}, every host ungrouped. A range is not expanded there
+     * ({@code -i 'r[1:3],'} is one host named so, as in Ansible; its advanced_host_list plugin, not enabled by
+     * default, would expand it).
+     */
     private static InventorySource hostList(String source) {
         Map<String, YamlNode.Field> hosts = new LinkedHashMap<>();
         for (String part : source.split(",")) {
@@ -185,6 +218,6 @@ public final class InventorySources {
         top.put(
                 InventoryLoader.UNGROUPED,
                 new YamlNode.Field(InventoryLoader.UNGROUPED, 0, 0, new YamlNode(body, 0, 0)));
-        return new InventorySource(Path.of(source), List.of(new YamlNode(top, 0, 0)));
+        return new InventorySource(Path.of(source), List.of(new YamlNode(top, 0, 0)), List.of(), false);
     }
 }

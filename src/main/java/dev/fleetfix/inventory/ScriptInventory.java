@@ -60,9 +60,13 @@ final class ScriptInventory {
     }
 
     /** {@code ansible-inventory -i SOURCE --list}: any source or plugin Ansible reads. */
-    static InventorySource fromAnsible(String ansibleInventory, Path source) {
-        String name = ansibleInventory + " -i " + source + " --list";
-        String out = runProgram(name, List.of(ansibleInventory, "-i", source.toString(), "--list"));
+    static InventorySource fromAnsible(String ansibleInventory, List<Path> sources) {
+        List<String> command = new ArrayList<>(List.of(ansibleInventory));
+        sources.forEach(source -> command.addAll(List.of("-i", source.toString())));
+        command.add("--list");
+        String name = String.join(" ", command);
+        Path source = sources.get(0);
+        String out = runProgram(name, command);
         return fromList(source, parseJson(name, source, out), host -> new YamlNode(null, 0, 0));
     }
 

@@ -20,8 +20,16 @@ import java.util.function.Consumer;
  */
 record YamlNode(Object value, int line, int column) {
 
-    /** A mapping entry: the key's own position, for errors about the key. */
-    record Field(String key, int line, int column, YamlNode value) {}
+    /**
+     * A mapping entry: the key's own position, for errors about the key.
+     *
+     * @param textKey whether the key was a YAML string, not a number or boolean written as a key
+     */
+    record Field(String key, int line, int column, YamlNode value, boolean textKey) {
+        Field(String key, int line, int column, YamlNode value) {
+            this(key, line, column, value, true);
+        }
+    }
 
     boolean isMapping() {
         return value instanceof Map;
@@ -71,7 +79,9 @@ record YamlNode(Object value, int line, int column) {
         if (value instanceof YamlValue.Mapping mapping) {
             Map<String, Field> fields = new LinkedHashMap<>();
             for (YamlValue.Entry entry : mapping.entries()) {
-                fields.put(entry.key(), new Field(entry.key(), entry.line(), entry.column(), of(entry.value())));
+                fields.put(
+                        entry.key(),
+                        new Field(entry.key(), entry.line(), entry.column(), of(entry.value()), entry.textKey()));
             }
             return new YamlNode(Collections.unmodifiableMap(fields), mapping.line(), mapping.column());
         }

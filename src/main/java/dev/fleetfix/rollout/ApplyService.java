@@ -260,7 +260,7 @@ public final class ApplyService {
         Playbook playbook = new PlaybookParser(steps).parse(playbookFile);
         playbook.warnings().forEach(warnings);
         Set<String> allowed = limited.stream().map(Host::name).collect(Collectors.toSet());
-        HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory).stream()
+        HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory, warnings).stream()
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
         return new RunPlanner(steps, ordering).plan(playbook, selector, options);

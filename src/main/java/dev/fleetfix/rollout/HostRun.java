@@ -6,6 +6,7 @@ import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.WaitListener;
+import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.RunPlan.PlannedStep;
@@ -66,6 +67,17 @@ final class HostRun {
         Instant start = env.clock().instant();
         state.startPlay(play);
         env.listener().on(new HostStarted(start, play, host.name()));
+        if (host.connection() == Connection.UNSUPPORTED) {
+            // Ansible lists a winrm or docker host too, and fails it when a play reaches it; nothing is sent to it
+            return finish(
+                    play,
+                    host,
+                    state,
+                    start,
+                    HostOutcome.UNREACHABLE,
+                    "ansible_connection " + host.vars().get("ansible_connection")
+                            + " is not a connection fleetfix has (ssh or local): skipped, nothing was sent to it");
+        }
         RemoteShell shell;
         try {
             shell = env.retrier().run(() -> env.shells().apply(host)).value();

@@ -324,7 +324,11 @@ public final class LocatedYaml {
                     throw error(key, "a mapping key must be a plain value, found a " + kind(key));
                 }
                 Entry entry = new Entry(
-                        scalarKey.getValue(), line(key), column(key), convert(tuple.getValueNode(), depth + 1));
+                        scalarKey.getValue(),
+                        line(key),
+                        column(key),
+                        convert(tuple.getValueNode(), depth + 1),
+                        Scalars.INSTANCE.value(scalarKey) instanceof String);
                 Entry first = explicitByKey.get(entry.key());
                 explicitByKey.put(entry.key(), first == null ? entry : lastValueAtFirst(first, entry));
             }
@@ -353,7 +357,7 @@ public final class LocatedYaml {
             if (warned.add(warning)) {
                 warnings.accept(warning);
             }
-            return new Entry(first.key(), first.line(), first.column(), again.value());
+            return new Entry(first.key(), first.line(), first.column(), again.value(), first.textKey());
         }
 
         private List<Entry> mergeSources(Node value, int depth) {

@@ -23,8 +23,17 @@ public sealed interface YamlValue permits YamlValue.Mapping, YamlValue.Sequence,
         }
     }
 
-    /** One mapping entry; the position is the key's. */
-    record Entry(String key, int line, int column, YamlValue value) {}
+    /**
+     * One mapping entry; the position is the key's.
+     *
+     * @param textKey whether YAML types the key as a string: {@code 1234:} is an integer key and {@code true:} a
+     *     boolean one, which Ansible refuses where it wants a name (a host)
+     */
+    record Entry(String key, int line, int column, YamlValue value, boolean textKey) {
+        public Entry(String key, int line, int column, YamlValue value) {
+            this(key, line, column, value, true);
+        }
+    }
 
     record Sequence(List<YamlValue> items, int line, int column) implements YamlValue {
         public Sequence {

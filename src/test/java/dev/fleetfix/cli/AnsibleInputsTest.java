@@ -142,6 +142,24 @@ class AnsibleInputsTest {
     }
 
     @Test
+    void severalSourcesInAnsibleCfgAreReadInOrderAsSeveralDashI() throws IOException {
+        write("ansible.cfg", "[defaults]\ninventory = a.ini, b.ini\n");
+        write("a.ini", "[redis]\nr1 tier=a\n");
+        write("b.ini", "[redis]\nr1 tier=b\nr2\n");
+
+        CliRun run = fleetfix(
+                Map.of("ANSIBLE_CONFIG", dir.resolve("ansible.cfg").toString()),
+                "inventory",
+                "-F",
+                "none",
+                "--host",
+                "r1");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout()).contains("\"tier\": \"b\"");
+    }
+
+    @Test
     void hostKeyCheckingFalseInAnsibleCfgMeansAcceptNewAndSaysSo() throws IOException {
         write("ansible.cfg", "[defaults]\nhost_key_checking = False\ninventory = hosts.ini\n");
         write("hosts.ini", "[redis]\nr1 ansible_host=127.0.0.1 ansible_port=1\n");

@@ -96,6 +96,27 @@ class ApplyCommandTest {
     }
 
     @Test
+    void aHostOfAConnectionFleetfixLacksFailsAloneWithOneLineAndIsNeverReached() throws Exception {
+        // w1 has no fake: a shell or Redis connection asked for it would fail the test with a NullPointerException
+        Path more = Files.writeString(
+                dir.resolve("windows.ini"), "[redis]\nw1 ansible_host=127.0.0.1 ansible_connection=winrm\n");
+
+        CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "-i", more.toString(), "--no-color");
+
+        assertThat(run.exitCode()).as(run.toString()).isNotZero();
+        assertThat(run.stdout().lines().filter(l -> l.contains("ansible_connection winrm")))
+                .as(run.toString())
+                .singleElement()
+                .asString()
+                .contains("w1")
+                .contains("is not a connection fleetfix has (ssh or local): skipped, nothing was sent to it");
+        assertThat(run.stdout()).containsPattern("w1 +: ok=0 +changed=0 +failed=0 +skipped=0 +unreachable=1");
+        assertThat(List.of("r1", "r2", "r3"))
+                .allSatisfy(name -> assertThat(hosts.get(name).thp("enabled")).isEqualTo("never"));
+        assertThat(run.stderr()).contains("fleetfix: warning: the run journal records the first inventory only");
+    }
+
+    @Test
     void limitNarrowsThePlay() {
         CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--limit", "r2");
         assertThat(run.exitCode()).as(run.toString()).isZero();

@@ -87,4 +87,19 @@ class AuditCommandTest {
                 .as(run.toString())
                 .contains("--json", "--forks", "--limit", "--inventory", "--accept-new-host-keys");
     }
+
+    @Test
+    void aHostOfAConnectionFleetfixLacksIsUnreachableWithOneLineAndNeverContacted() throws IOException {
+        // 192.0.2.1 is TEST-NET-1: were an SSH connection tried, it would time out, not answer
+        Path ini = Files.writeString(
+                dir.resolve("win.ini"), "[win]\nw1 ansible_host=192.0.2.1 ansible_connection=winrm\n");
+
+        CliRun run = CliRun.of("audit", "-F", "none", "-i", ini.toString(), "--connect-timeout", "1s");
+
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("risk: host w1 (192.0.2.1:22): ansible_connection winrm is not a connection fleetfix has"
+                        + " (ssh or local): skipped, nothing was sent to it")
+                .contains("1 host: 0 ok, 0 at-risk, 1 unreachable");
+    }
 }

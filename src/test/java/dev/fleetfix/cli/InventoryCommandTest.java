@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -74,5 +76,37 @@ class InventoryCommandTest {
         CliRun run = CliRun.of(args).expectExit(ExitCode.USAGE);
 
         assertThat(run.stderr()).contains("nope").contains("not in the inventory");
+    }
+
+    @Test
+    void hostGivenAGroupOfOneHostPrintsThatHostAsAnsibleInventoryDoes(@TempDir Path dir) throws IOException {
+        Path ini = Files.writeString(dir.resolve("hosts.ini"), "[one]\nsolo x=1\n[two]\nt1\nt2\n");
+
+        CliRun one = CliRun.of("inventory", "-F", "none", "-i", ini.toString(), "--host", "one")
+                .expectExit(ExitCode.OK);
+        CliRun two = CliRun.of("inventory", "-F", "none", "-i", ini.toString(), "--host", "two")
+                .expectExit(ExitCode.USAGE);
+
+        assertThat(JSON.readTree(one.stdout())).isEqualTo(JSON.readTree("{\"x\": 1}"));
+        assertThat(two.stderr())
+                .isEqualTo("fleetfix: --host two selects 2 hosts (t1, t2): give a single host, as ansible-inventory"
+                        + " wants" + System.lineSeparator());
+    }
+
+    @Test
+    void aHostOfAConnectionFleetfixLacksIsListedAsAnsibleListsIt(@TempDir Path dir) throws IOException {
+        Path ini = Files.writeString(dir.resolve("hosts.ini"), "[win]\nw1 ansible_connection=winrm\n[redis]\nr1\n");
+
+        CliRun run = CliRun.of("inventory", "-F", "none", "-i", ini.toString(), "--list")
+                .expectExit(ExitCode.OK);
+
+        JsonNode list = JSON.readTree(run.stdout());
+        assertThat(list.path("win").path("hosts").get(0).asText()).isEqualTo("w1");
+        assertThat(list.path("_meta")
+                        .path("hostvars")
+                        .path("w1")
+                        .path("ansible_connection")
+                        .asText())
+                .isEqualTo("winrm");
     }
 }

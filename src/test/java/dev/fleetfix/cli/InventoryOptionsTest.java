@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -81,5 +86,49 @@ class InventoryOptionsTest {
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
         assertThat(run.stderr()).contains("missing.yaml: no such file");
+    }
+
+    @Test
+    void anExclusionNamingNothingIsWarnedAboutLoudlyAndEveryOtherHostSelected() {
+        CliRun run = run("-i", FLEET, "--limit", "all:!redis_primry", "--list-hosts");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout().lines())
+                .containsExactly("bastion", "redis-1", "redis-2", "redis-3", "sentinel-4", "cache.eu.example.com");
+        assertThat(run.stderr())
+                .isEqualTo("fleetfix: warning: Could not match supplied host pattern, ignoring: redis_primry"
+                        + " (!redis_primry in \"all:!redis_primry\")" + System.lineSeparator());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", ",", " , "})
+    void anEmptyLimitIsRefusedWhereAnsibleTakesItAsAll(String limit) {
+        CliRun run = run("-i", FLEET, "--limit", limit, "--list-hosts");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stdout()).isEmpty();
+    }
+
+    @Test
+    void anIpv6LimitIsOneHost() {
+        CliRun run = run("-i", "fe80::1,2001:db8::1,fe80,", "--limit", "fe80::1", "--list-hosts");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout().lines()).containsExactly("fe80::1");
+    }
+
+    @Test
+    void severalInventoriesMergeAndTheJournalKeepsTheFirst(@TempDir Path dir) throws IOException {
+        Path a = Files.writeString(dir.resolve("a.ini"), "[redis]\nr1 redis_port=6380 tier=a\n");
+        Path b = Files.writeString(dir.resolve("b.ini"), "[redis]\nr1 redis_port=6381\nr2\n");
+
+        CliRun run = run("-i", a.toString(), "-i", b.toString(), "--list-hosts");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout().lines()).containsExactly("r1", "r2");
+        assertThat(probe.selected.get(0).redis().port()).isEqualTo(6381);
+        assertThat(probe.selected.get(0).vars()).containsEntry("tier", "a");
+        assertThat(probe.inventory.inventoryFile()).contains(a);
+        assertThat(probe.inventory.inventorySources()).containsExactly(a, b);
     }
 }

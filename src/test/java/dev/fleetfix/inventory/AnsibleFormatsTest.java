@@ -186,7 +186,8 @@ class AnsibleFormatsTest {
         Files.writeString(fake, "#!/bin/sh\necho 'ERROR! plugin aws_ec2: no credentials' >&2\nexit 1\n");
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
 
-        assertThatThrownBy(() -> InventorySources.fromAnsible(fake.toString(), "aws_ec2.yml", Optional.empty()))
+        assertThatThrownBy(
+                        () -> InventorySources.fromAnsible(fake.toString(), List.of("aws_ec2.yml"), Optional.empty()))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining(fake + " -i aws_ec2.yml --list exited with 1")
                 .hasMessageContaining("no credentials");
@@ -201,7 +202,7 @@ class AnsibleFormatsTest {
                         + " \"all\": {\"children\": [\"tag_redis\"]}, \"tag_redis\": {\"hosts\": [\"c1\"]}}\nJ\n");
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
 
-        Inventory inventory = InventorySources.fromAnsible(fake.toString(), "aws_ec2.yml", Optional.empty())
+        Inventory inventory = InventorySources.fromAnsible(fake.toString(), List.of("aws_ec2.yml"), Optional.empty())
                 .inventory();
 
         assertThat(inventory.host("c1").orElseThrow().address()).isEqualTo("10.9.0.1");

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class HostPatternTest {
@@ -100,5 +102,50 @@ class HostPatternTest {
                 .hasMessageContaining("out of range");
         assertThat(select("redis[0:1]")).containsExactly("redis-1", "redis-2");
         assertThat(select("redis[0:1]:bastion")).containsExactly("bastion", "redis-1", "redis-2");
+    }
+
+    @Test
+    void anExclusionOrIntersectionMatchingNothingIsAnsiblesWarningNotAnError() {
+        List<String> warnings = new ArrayList<>();
+
+        List<String> all = HostPattern.parse("all:!redis_primry").select(fleet, warnings::add).stream()
+                .map(Host::name)
+                .toList();
+
+        assertThat(all).hasSize(fleet.hosts().size());
+        assertThat(warnings)
+                .containsExactly("Could not match supplied host pattern, ignoring: redis_primry"
+                        + " (!redis_primry in \"all:!redis_primry\")");
+    }
+
+    @Test
+    void anIntersectionMatchingNothingWarnsThenSelectsNoHostWhichIsRefused() {
+        List<String> warnings = new ArrayList<>();
+
+        assertThatThrownBy(() -> HostPattern.parse("redis:&nosuch").select(fleet, warnings::add))
+                .isInstanceOf(InputException.class)
+                .hasMessage("host pattern \"redis:&nosuch\" selects no host");
+        assertThat(warnings)
+                .containsExactly(
+                        "Could not match supplied host pattern, ignoring: nosuch" + " (&nosuch in \"redis:&nosuch\")");
+    }
+
+    @Test
+    void anIpv6AddressIsOneHostNotGroupsJoinedByColons() {
+        Inventory hosts = InventorySources.load("fe80::1,2001:db8::1,r1,", Optional.empty())
+                .inventory();
+
+        assertThat(HostPattern.parse("fe80::1").select(hosts))
+                .extracting(Host::name)
+                .containsExactly("fe80::1");
+        assertThat(HostPattern.parse("2001:db8::1").select(hosts))
+                .extracting(Host::name)
+                .containsExactly("2001:db8::1");
+        assertThat(HostPattern.isIpv6("fe80::1")).isTrue();
+        assertThat(HostPattern.isIpv6("::ffff:10.0.0.1")).isTrue();
+        // names made of hex digits stay groups: "ab:cd" is no address, and neither is a name DNS would resolve
+        assertThat(HostPattern.isIpv6("ab:cd")).isFalse();
+        assertThat(HostPattern.isIpv6("redis:sentinel")).isFalse();
+        assertThat(HostPattern.isIpv6("1234")).isFalse();
     }
 }

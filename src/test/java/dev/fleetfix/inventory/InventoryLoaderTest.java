@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
@@ -315,9 +316,9 @@ class InventoryLoaderTest {
                         "inventory.yaml:4:23: host a: ansible_become must be true or false, was \"maybe\"");
         assertThatThrownBy(() -> load("all:\n  hosts:\n    a:\n      redis_tls: [1]\n"))
                 .hasMessageEndingWith("inventory.yaml:4:18: host a: redis_tls must be true or false, was a list");
-        assertThatThrownBy(() -> load("all:\n  hosts:\n    a:\n      ansible_connection: winrm\n"))
-                .hasMessageEndingWith(
-                        "inventory.yaml:4:27: host a: ansible_connection must be local or ssh, was \"winrm\"");
+        assertThatThrownBy(() -> load("all:\n  hosts:\n    a:\n      ansible_connection: [ssh]\n"))
+                .hasMessageEndingWith("inventory.yaml:4:27: host a: ansible_connection must name a connection plugin"
+                        + " (ssh, local, ...), was a list");
         assertThatThrownBy(() -> load("all:\n  hosts:\n    a:\n      ansible_user: ''\n"))
                 .hasMessageEndingWith("inventory.yaml:4:21: host a: ansible_user must be a non-empty string, was \"\"");
     }
@@ -417,6 +418,42 @@ class InventoryLoaderTest {
         assertThatThrownBy(() -> InventoryLoader.load(tmp.resolve("nope.yaml")))
                 .isInstanceOf(InputException.class)
                 .hasMessageEndingWith("nope.yaml: no such file");
+    }
+
+    @Test
+    void aHostKeyYamlTypesAsANumberIsRefusedAsAnsibleDoes() throws IOException {
+        assertThatThrownBy(() -> load("all:\n  hosts:\n    1234:\n    redis-1:\n"))
+                .isInstanceOf(InputException.class)
+                .hasMessageEndingWith("inventory.yaml:3:5: Host pattern 1234 must be a string. Enclose integers/floats"
+                        + " in quotation marks (\"1234\":)");
+        assertThatThrownBy(() -> load("all:\n  hosts:\n    1.5:\n"))
+                .hasMessageEndingWith("inventory.yaml:3:5: Host pattern 1.5 must be a string. Enclose integers/floats"
+                        + " in quotation marks (\"1.5\":)");
+
+        assertThat(load("all:\n  hosts:\n    \"1234\":\n").hosts())
+                .extracting(Host::name)
+                .containsExactly("1234");
+    }
+
+    @Test
+    void aConnectionFleetfixHasNoTransportForIsListedAsUnsupported() throws IOException {
+        Inventory inventory = load(
+                """
+                all:
+                  hosts:
+                    w1: {ansible_connection: winrm}
+                    d1: {ansible_connection: community.docker.docker}
+                    p1: {ansible_connection: paramiko}
+                    l1: {ansible_connection: local}
+                """);
+
+        assertThat(inventory.hosts())
+                .extracting(Host::name, Host::connection)
+                .containsExactly(
+                        tuple("w1", Connection.UNSUPPORTED),
+                        tuple("d1", Connection.UNSUPPORTED),
+                        tuple("p1", Connection.SSH),
+                        tuple("l1", Connection.LOCAL));
     }
 
     private Inventory load(String yaml) throws IOException {
