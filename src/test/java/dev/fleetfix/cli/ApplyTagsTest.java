@@ -133,7 +133,7 @@ class ApplyTagsTest {
     }
 
     @Test
-    void theListingsConnectToNothingWhileTheHostListReadsRedis() throws Exception {
+    void theListingsConnectToNothingWhileACheckRunDoes() throws Exception {
         try (Listener listener = new Listener()) {
             Path local = Files.writeString(
                     dir.resolve("local.yaml"),
@@ -150,12 +150,12 @@ class ApplyTagsTest {
                     .as("connections during --list-tasks")
                     .isZero();
 
-            // the same check sees a connection: --list-hosts reads the restarting play's replication from Redis
-            CliRun hostList = CliRun.of(
+            // the same check sees a connection: a check run reads the restarting play's replication from Redis
+            CliRun check = CliRun.of(
                     Main.commandLine(
                             Adapters.builder().runsHome(dir.resolve("runs")).build()),
-                    withApply(THP_OFF, "-i", local.toString(), "--list-hosts"));
-            assertThat(listener.connections()).as(hostList.toString()).isPositive();
+                    withApply(THP_OFF, "-i", local.toString(), "--check", "-T", "1", "-F", "none"));
+            assertThat(listener.connections()).as(check.toString()).isPositive();
         }
     }
 
@@ -181,7 +181,7 @@ class ApplyTagsTest {
 
         CliRun both = apply(playbook.toString(), "-i", inventory.toString(), "--list-tasks", "--list-hosts");
         assertThat(both.exitCode()).as(both.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(both.stderr()).contains("ask for one or the other");
+        assertThat(both.stderr()).contains("ask for one listing at a time");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
