@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Play;
 import dev.fleetfix.playbook.Step;
@@ -26,7 +27,17 @@ public final class TopologyOrdering implements HostOrdering {
 
     @Override
     public List<Host> order(List<Host> hosts) {
-        return discovery.discover(hosts).order(hosts);
+        return discovery.discover(reachable(hosts)).order(hosts);
+    }
+
+    /**
+     * The hosts whose Redis may be asked: not one of a connection fleetfix has no transport for (winrm, ...), which
+     * the run skips untouched; it keeps its place, as a host whose replication is unknown.
+     */
+    private static List<Host> reachable(List<Host> hosts) {
+        return hosts.stream()
+                .filter(h -> h.connection() != Connection.UNSUPPORTED)
+                .toList();
     }
 
     @Override
@@ -34,7 +45,7 @@ public final class TopologyOrdering implements HostOrdering {
         if (!wantsTopology(play) || hosts.isEmpty()) {
             return BatchPlan.of(hosts, play.serial());
         }
-        Topology topology = discovery.discover(hosts);
+        Topology topology = discovery.discover(reachable(hosts));
         return plan(topology, hosts, play);
     }
 

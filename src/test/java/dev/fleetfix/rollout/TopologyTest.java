@@ -148,6 +148,34 @@ class TopologyTest {
     }
 
     @Test
+    void aHostOfAConnectionFleetfixLacksIsNotAskedForItsReplicationButKeepsItsPlace() {
+        Host windows = new Host(
+                "w1",
+                "10.0.0.9",
+                22,
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                Connection.UNSUPPORTED,
+                new RedisEndpoint("10.0.0.9", 6379, RedisAuth.NONE, false, "redis-server"),
+                List.of("all"),
+                Map.of("ansible_connection", "winrm"),
+                Optional.empty());
+        List<List<String>> asked = new ArrayList<>();
+        TopologyOrdering ordering = new TopologyOrdering(hosts -> {
+            asked.add(hosts.stream().map(Host::name).toList());
+            return Topology.off();
+        });
+
+        BatchPlan plan = ordering.batches(play(null, Map.of()), List.of(p, windows, solo));
+
+        assertThat(asked).containsExactly(List.of("p", "solo"));
+        assertThat(names(plan)).containsExactly(List.of("p", "w1", "solo"));
+    }
+
+    @Test
     void aPlayWithoutRestartOrWithTopologyOffContactsNoHost() {
         TopologyOrdering ordering = new TopologyOrdering(hosts -> {
             throw new AssertionError("no discovery expected");
