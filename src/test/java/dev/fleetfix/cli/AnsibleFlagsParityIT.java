@@ -62,9 +62,20 @@ class AnsibleFlagsParityIT {
                   gather_facts: false
                   vars:
                     wanted: play
+                  tags: [play]
                   tasks:
                     - name: record wanted
-                      copy: {content: "{{ wanted }}", dest: "%s/{{ inventory_hostname }}"}
+                      copy: {content: "{{ wanted }}", dest: "%1$s/{{ inventory_hostname }}"}
+                      tags: [rec]
+                    - name: record other
+                      copy: {content: "{{ wanted }}", dest: "%1$s/{{ inventory_hostname }}.other"}
+                      tags: other
+                    - name: record never
+                      copy: {content: "{{ wanted }}", dest: "%1$s/{{ inventory_hostname }}.never"}
+                      tags: [never, debug]
+                    - name: record always
+                      copy: {content: "{{ wanted }}", dest: "%1$s/{{ inventory_hostname }}.always"}
+                      tags: [always]
                 """
                         .formatted(out.resolve("ansible")));
         fleetfixPlay = Files.writeString(
@@ -74,9 +85,20 @@ class AnsibleFlagsParityIT {
                   hosts: redis
                   vars:
                     wanted: play
+                  tags: [play]
                   steps:
                     - name: record wanted
-                      command: {cmd: "printf %%s {{ wanted }} > %s/{{ inventory_hostname }}", become: false}
+                      command: {cmd: "printf %%s {{ wanted }} > %1$s/{{ inventory_hostname }}", become: false}
+                      tags: [rec]
+                    - name: record other
+                      command: {cmd: "printf %%s {{ wanted }} > %1$s/{{ inventory_hostname }}.other", become: false}
+                      tags: other
+                    - name: record never
+                      command: {cmd: "printf %%s {{ wanted }} > %1$s/{{ inventory_hostname }}.never", become: false}
+                      tags: [never, debug]
+                    - name: record always
+                      command: {cmd: "printf %%s {{ wanted }} > %1$s/{{ inventory_hostname }}.always", become: false}
+                      tags: [always]
                 """
                         .formatted(out.resolve("fleetfix")));
         Files.createDirectories(out.resolve("ansible"));
@@ -93,7 +115,7 @@ class AnsibleFlagsParityIT {
     }
 
     @Test
-    void limitAndExtraVarsInTheirThreeFormsSelectTheSameHostsAndSetTheSameValues() throws IOException {
+    void limitExtraVarsAndTagsSelectTheSameHostsStepsAndValues() throws IOException {
         Path json = Files.writeString(dir.resolve("vars.json"), "{\"wanted\": \"from-json-file\"}");
         Path yaml = Files.writeString(dir.resolve("vars.yml"), "wanted: from-yaml-file\n");
         List<List<String>> cases = List.of(
@@ -106,7 +128,15 @@ class AnsibleFlagsParityIT {
                 List.of("-e", "{\"wanted\": \"json\"}"),
                 List.of("-e", "{wanted: yaml}"),
                 List.of("-e", "@" + json),
-                List.of("--extra-vars", "@" + yaml, "-l", "r2"));
+                List.of("--extra-vars", "@" + yaml, "-l", "r2"),
+                List.of("--tags", "rec"),
+                List.of("-t", "other,debug"),
+                List.of("--skip-tags", "other"),
+                List.of("--skip-tags", "always", "--tags", "rec"),
+                List.of("--tags", "never"),
+                List.of("--tags", "play"),
+                List.of("--tags", "untagged"),
+                List.of("--tags", "tagged", "--skip-tags", "rec"));
         for (List<String> flags : cases) {
             clear();
             List<String> a = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString(), "-f", "1"));
@@ -150,6 +180,42 @@ class AnsibleFlagsParityIT {
                     .isNotEmpty()
                     .containsExactlyInAnyOrderElementsOf(listedHosts(ansible.stdout()));
         }
+    }
+
+    @Test
+    void listTasksAndListTagsListTheSameStepsAndTags() {
+        for (List<String> flags : List.of(
+                List.of("--list-tasks"),
+                List.of("--list-tasks", "--tags", "debug"),
+                List.of("--list-tasks", "--skip-tags", "rec,always"),
+                List.of("--list-tags"),
+                List.of("--list-tags", "--tags", "other"))) {
+            List<String> a = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString()));
+            a.addAll(flags);
+            a.add(ansiblePlay.toString());
+            ProgramRun ansible = ansible(a.toArray(String[]::new));
+            assertThat(ansible.exitCode()).as(ansible.toString()).isZero();
+
+            List<String> f = new ArrayList<>(List.of("apply", fleetfixPlay.toString(), "-i", inventory.toString()));
+            f.addAll(flags);
+            CliRun fleetfix = CliRun.of(f.toArray(String[]::new));
+            assertThat(fleetfix.exitCode()).as(fleetfix.toString()).isZero();
+            assertThat(listing(fleetfix.stdout()))
+                    .as(flags + "\n" + ansible + "\n" + fleetfix)
+                    .isNotEmpty()
+                    .isEqualTo(listing(ansible.stdout()));
+        }
+    }
+
+    /** The task and tag lines of a listing, without the playbook's own path: what both tools must agree on. */
+    static List<String> listing(String printed) {
+        List<String> lines = new ArrayList<>();
+        for (String line : printed.split("\n")) {
+            if (line.startsWith("      ") && !line.isBlank() || line.strip().startsWith("TASK TAGS:")) {
+                lines.add(line.strip());
+            }
+        }
+        return lines;
     }
 
     /** The names under each "hosts (N):" line, as both tools print them. */
