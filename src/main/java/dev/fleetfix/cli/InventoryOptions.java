@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -58,6 +59,9 @@ public final class InventoryOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
+    @Mixin
+    VaultOptions vault = new VaultOptions();
+
     private AnsibleInventory loaded;
     private Inventory inventory;
     private Path playbookDir;
@@ -101,8 +105,8 @@ public final class InventoryOptions {
         }
         Optional<Path> playbook = Optional.ofNullable(playbookDir);
         AnsibleInventory read = fromAnsible
-                ? InventorySources.fromAnsible("ansible-inventory", source, playbook)
-                : InventorySources.load(source, playbook);
+                ? InventorySources.fromAnsible("ansible-inventory", source, playbook, vault.keyring(settings))
+                : InventorySources.load(source, playbook, vault.keyring(settings));
         Inventory hosts = config.applyTo(read.inventory());
         hosts = withJump(hosts, settings.sshArgs().jump());
         hosts = settings.sshConfig().applyTo(hosts);

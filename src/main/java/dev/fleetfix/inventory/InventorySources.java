@@ -1,6 +1,8 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,33 +32,48 @@ public final class InventorySources {
 
     private InventorySources() {}
 
-    /** Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's. */
+    /** Loads {@code source}, refusing vault-encrypted data: no vault password is given. */
     public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
+        return load(source, playbookDir, VaultKeyring.none());
+    }
+
+    /**
+     * Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's.
+     * Vault-encrypted files and {@code !vault} values are decrypted with {@code vault}.
+     */
+    public static AnsibleInventory load(String source, Optional<Path> playbookDir, VaultKeyring vault) {
         Path path = Path.of(source);
         if (!Files.exists(path) && source.contains(",")) {
-            return build(List.of(hostList(source)), List.of(), playbookDir);
+            return build(List.of(hostList(source)), List.of(), playbookDir, vault);
         }
         if (!Files.exists(path)) {
             throw new InputException("inventory " + source + ": no such file or directory");
         }
         List<InventorySource> sources = new ArrayList<>();
         if (Files.isDirectory(path)) {
-            walk(path, sources, new HashSet<>());
+            walk(path, sources, new HashSet<>(), vault);
         } else {
-            sources.add(read(path));
+            sources.add(read(path, vault));
         }
-        return build(sources, List.of(baseDir(path)), playbookDir);
+        return build(sources, List.of(baseDir(path)), playbookDir, vault);
     }
 
     /** {@code ansible-inventory -i SOURCE --list} run by fleetfix: any plugin Ansible has. */
     public static AnsibleInventory fromAnsible(String program, String source, Optional<Path> playbookDir) {
+        return fromAnsible(program, source, playbookDir, VaultKeyring.none());
+    }
+
+    /** The same, the playbook's group_vars/host_vars decrypted with {@code vault}. */
+    public static AnsibleInventory fromAnsible(
+            String program, String source, Optional<Path> playbookDir, VaultKeyring vault) {
         Path path = Path.of(source);
         InventorySource listed = ScriptInventory.fromAnsible(program, path);
         // ansible-inventory already folded group_vars and host_vars of the inventory into hostvars.
-        return build(List.of(listed), List.of(), playbookDir);
+        return build(List.of(listed), List.of(), playbookDir, vault);
     }
 
-    private static AnsibleInventory build(List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir) {
+    private static AnsibleInventory build(
+            List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir, VaultKeyring vault) {
         if (sources.stream().allMatch(s -> s.documents().isEmpty())) {
             Path where = sources.isEmpty() ? dirs.get(0) : sources.get(0).file();
             throw new InputException(where, 0, 0, "inventory is empty: define at least one host");
@@ -64,7 +81,7 @@ public final class InventorySources {
         List<Path> playbook = playbookDir.map(p -> p.toAbsolutePath().normalize()).stream()
                 .filter(p -> !dirs.contains(p))
                 .toList();
-        return InventoryLoader.load(sources, new GroupVars(dirs, playbook));
+        return InventoryLoader.load(sources, new GroupVars(dirs, playbook, vault));
     }
 
     private static Path baseDir(Path source) {
@@ -72,7 +89,7 @@ public final class InventorySources {
         return Files.isDirectory(abs) ? abs : abs.getParent();
     }
 
-    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen) {
+    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen, VaultKeyring vault) {
         try {
             if (!seen.add(dir.toRealPath())) {
                 return; // a symlink back into the tree: read once, as a loop would never end
@@ -93,36 +110,41 @@ public final class InventorySources {
                 continue;
             }
             if (Files.isDirectory(entry)) {
-                walk(entry, sources, seen);
+                walk(entry, sources, seen, vault);
             } else {
-                sources.add(read(entry));
+                sources.add(read(entry, vault));
             }
         }
     }
 
-    /** One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI. */
-    static InventorySource read(Path file) {
+    /**
+     * One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI; a
+     * vault-encrypted file is decrypted first, and is no script.
+     */
+    static InventorySource read(Path file, VaultKeyring vault) {
         if (!Files.isRegularFile(file)) {
             // /dev/zero, a FIFO, a socket: nothing an inventory is read from, and reading might never end
             throw new InputException(file, 0, 0, "inventory is not a regular file");
         }
-        if (ScriptInventory.isScript(file)) {
+        if (ScriptInventory.isScript(file) && !isVaultFile(file)) {
             return ScriptInventory.run(file);
         }
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean yamlName = name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
         boolean noExtension = !name.contains(".");
         if (!yamlName && !noExtension) {
-            return IniInventory.read(file);
+            return IniInventory.read(file, vault);
         }
         Optional<YamlNode> root;
         // What Ansible would warn about while reading it (a key written twice), kept for the YAML reading only
         List<String> warnings = new ArrayList<>();
         try {
-            root = YamlNode.read(file, warnings::add);
+            root = YamlNode.read(file, warnings::add, vault);
+        } catch (VaultException e) {
+            throw e;
         } catch (InputException e) {
             if (noExtension) {
-                return IniInventory.read(file);
+                return IniInventory.read(file, vault);
             }
             throw e;
         }
@@ -131,7 +153,7 @@ public final class InventorySources {
         }
         YamlNode doc = root.get();
         if (noExtension && !looksLikeYamlInventory(doc)) {
-            return IniInventory.read(file);
+            return IniInventory.read(file, vault);
         }
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {
             YamlNode.Field plugin = doc.fields().get("plugin");
@@ -146,6 +168,16 @@ public final class InventorySources {
             return ScriptInventory.fromFile(file, doc);
         }
         return new InventorySource(file, List.of(doc), warnings);
+    }
+
+    /** Whether the file begins with a vault header: its errors are the vault's, not a guess at INI. */
+    private static boolean isVaultFile(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            return new String(in.readNBytes(15), java.nio.charset.StandardCharsets.US_ASCII)
+                    .startsWith("$ANSIBLE_VAULT;");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A mapping of groups to mappings (or nothing): anything else in a file without extension is INI. */
