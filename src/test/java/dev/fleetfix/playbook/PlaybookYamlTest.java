@@ -103,7 +103,7 @@ class PlaybookYamlTest {
 
         assertThat(thrown)
                 .isInstanceOf(InputException.class)
-                .hasMessageStartingWith("thp.yaml" + ":4:")
+                .hasMessageStartingWith("thp.yaml:3:12:")
                 .hasMessageContaining("inline !vault value in a playbook is not decrypted; put it in group_vars/");
     }
 }
