@@ -16,6 +16,9 @@ import picocli.CommandLine.Option;
  * that id's passwords first. fleetfix never prompts: {@code --vault-id prompt} is refused.
  */
 public final class VaultOptions {
+    private static final String IDENTITY_LIST = "defaults.vault_identity_list";
+    private static final String PASSWORD_FILE = "defaults.vault_password_file";
+
     @Option(
             names = {"--vault-password-file", "--vault-pass-file"},
             paramLabel = "FILE",
@@ -58,7 +61,4 @@ public final class VaultOptions {
                         VaultPasswordSource.DEFAULT_LABEL, file, config.origin(PASSWORD_FILE))));
         return out;
     }
-
-    private static final String IDENTITY_LIST = "defaults.vault_identity_list";
-    private static final String PASSWORD_FILE = "defaults.vault_password_file";
 }

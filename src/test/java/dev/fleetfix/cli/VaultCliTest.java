@@ -235,4 +235,20 @@ class VaultCliTest {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
         assertThat(run.stderr()).contains("fleetfix never prompts").contains("--vault-id prod@FILE");
     }
+
+    @Test
+    void everyCommandThatReadsAnInventoryDescribesTheVaultOptions() {
+        for (String command : List.of("audit", "apply", "bench", "inventory")) {
+            CliRun run = CliRun.of(command, "--help");
+
+            // picocli wraps the descriptions: compare words, not line breaks
+            assertThat(run.stdout().replaceAll("\\s+", " "))
+                    .as(run.toString())
+                    .contains("--vault-pass-file, --vault-password-file=FILE Vault password: a file holding it, or an"
+                            + " executable that prints it (repeatable).")
+                    .contains("--vault-id=[LABEL@]FILE Vault password for vault id LABEL")
+                    .contains("prompt is refused: fleetfix never asks")
+                    .contains("ANSIBLE_VAULT_IDENTITY_LIST");
+        }
+    }
 }
