@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -97,6 +98,9 @@ public final class InventoryOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
+    @Mixin
+    VaultOptions vault = new VaultOptions();
+
     private ExtraVars extra;
 
     private AnsibleInventory loaded;
@@ -142,8 +146,9 @@ public final class InventoryOptions {
         }
         Optional<Path> playbook = Optional.ofNullable(playbookDir);
         AnsibleInventory read = fromAnsible
-                ? InventorySources.fromAnsible("ansible-inventory", sources, playbook, extraVars())
-                : InventorySources.load(sources, playbook, extraVars());
+                ? InventorySources.fromAnsible(
+                        "ansible-inventory", sources, playbook, extraVars(), vault.keyring(settings))
+                : InventorySources.load(sources, playbook, extraVars(), vault.keyring(settings));
         Inventory hosts = commandLineBecome(config.applyTo(commandLineDefaults(read.inventory())));
         hosts = withJump(hosts, settings.sshArgs().jump());
         hosts = settings.sshConfig().applyTo(hosts);
@@ -160,7 +165,7 @@ public final class InventoryOptions {
         if (extra == null) {
             Consumer<String> warnings =
                     spec == null ? w -> {} : InputWarnings.to(spec.commandLine().getErr());
-            extra = ExtraVars.parse(extraVars, warnings);
+            extra = ExtraVars.parse(extraVars, warnings, vault.keyring(settings()));
         }
         return extra;
     }

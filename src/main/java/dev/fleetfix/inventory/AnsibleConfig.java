@@ -20,7 +20,8 @@ import java.util.Set;
  * only the first found is read. An {@code ANSIBLE_*} environment variable beats the file.
  *
  * <p>Read: {@code [defaults]} {@code inventory}, {@code remote_user}, {@code private_key_file},
- * {@code forks}, {@code host_key_checking}, {@code timeout}; {@code [privilege_escalation]}
+ * {@code forks}, {@code host_key_checking}, {@code timeout}, {@code vault_password_file},
+ * {@code vault_identity_list}; {@code [privilege_escalation]}
  * {@code become}, {@code become_method}, {@code become_user}; {@code [ssh_connection]}
  * {@code ssh_args} (only {@code -J}/{@code ProxyJump} and {@code -F}, the rest is reported).
  *
@@ -45,7 +46,9 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
             Map.entry("privilege_escalation.become", "ANSIBLE_BECOME"),
             Map.entry("privilege_escalation.become_method", "ANSIBLE_BECOME_METHOD"),
             Map.entry("privilege_escalation.become_user", "ANSIBLE_BECOME_USER"),
-            Map.entry("ssh_connection.ssh_args", "ANSIBLE_SSH_ARGS"));
+            Map.entry("ssh_connection.ssh_args", "ANSIBLE_SSH_ARGS"),
+            Map.entry("defaults.vault_password_file", "ANSIBLE_VAULT_PASSWORD_FILE"),
+            Map.entry("defaults.vault_identity_list", "ANSIBLE_VAULT_IDENTITY_LIST"));
 
     public AnsibleConfig {
         values = Map.copyOf(values);

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.yaml.LocatedYaml;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +45,11 @@ public final class ExtraVars {
      *     mapping, a word that is not {@code key=value}, a name that is not a variable name, or an unreadable file
      */
     public static ExtraVars parse(List<String> options, Consumer<String> warnings) {
+        return parse(options, warnings, VaultKeyring.none());
+    }
+
+    /** As {@link #parse(List, Consumer)}; a vault-encrypted {@code @FILE} and {@code !vault} values are decrypted. */
+    public static ExtraVars parse(List<String> options, Consumer<String> warnings, VaultKeyring vault) {
         Map<String, YamlNode> layer = new LinkedHashMap<>();
         Map<YamlNode, Path> origins = new IdentityHashMap<>();
         for (String option : options) {
@@ -56,11 +62,11 @@ public final class ExtraVars {
                 if (!Files.isRegularFile(file)) {
                     throw new InputException("-e " + option + ": no such file " + file);
                 }
-                mapping(file, LocatedYaml.readText(file, "extra vars"), warnings)
+                mapping(file, vault.reveal(file, LocatedYaml.readText(file, "extra vars")), warnings, vault)
                         .forEach((k, v) -> put(layer, origins, file, k, v));
             } else if (text.startsWith("{")) {
                 Path where = Path.of("-e");
-                mapping(where, text, warnings).forEach((k, v) -> put(layer, origins, where, k, v));
+                mapping(where, text, warnings, vault).forEach((k, v) -> put(layer, origins, where, k, v));
             } else {
                 keyValues(option).forEach((k, v) -> put(layer, origins, Path.of("-e"), k, new YamlNode(v, 0, 0)));
             }
@@ -68,8 +74,9 @@ public final class ExtraVars {
         return layer.isEmpty() ? NONE : new ExtraVars(layer, origins);
     }
 
-    private static Map<String, YamlNode> mapping(Path where, String text, Consumer<String> warnings) {
-        Optional<YamlNode> doc = LocatedYaml.parse(where, text, warnings).map(YamlNode::of);
+    private static Map<String, YamlNode> mapping(
+            Path where, String text, Consumer<String> warnings, VaultKeyring vault) {
+        Optional<YamlNode> doc = LocatedYaml.parse(where, text, warnings).map(v -> YamlNode.of(v, where, vault));
         if (doc.isEmpty()) {
             return Map.of();
         }

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,9 @@ import java.util.stream.Stream;
  *       file in it (recursively, sorted by name, hidden files and {@code ~} backups skipped, only
  *       those extensions or none) is read in order, a later file replacing a variable of an earlier
  *       one;
- *   <li>an empty file is nothing; a file that is not a mapping is refused, naming file and line.
+ *   <li>an empty file is nothing; a file that is not a mapping is refused, naming file and line;
+ *   <li>a vault-encrypted file, and each {@code !vault} value, is decrypted with the run's vault
+ *       passwords.
  * </ul>
  *
  * <p>Precedence (Ansible's default): inventory group vars &lt; {@code group_vars/all} (inventory,
@@ -36,10 +39,12 @@ final class GroupVars implements VarsLayers {
     private final List<Path> playbookDirs;
     private final Map<Path, List<Map<String, YamlNode>>> cache = new HashMap<>();
     private final Map<YamlNode, Path> origins = new IdentityHashMap<>();
+    private final VaultKeyring vault;
 
-    GroupVars(List<Path> inventoryDirs, List<Path> playbookDirs) {
+    GroupVars(List<Path> inventoryDirs, List<Path> playbookDirs, VaultKeyring vault) {
         this.inventoryDirs = List.copyOf(inventoryDirs);
         this.playbookDirs = List.copyOf(playbookDirs);
+        this.vault = vault;
     }
 
     @Override
@@ -119,8 +124,7 @@ final class GroupVars implements VarsLayers {
     }
 
     private List<Map<String, YamlNode>> readFile(Path file) {
-        refuseVault(file);
-        YamlNode root = YamlNode.read(file).orElse(null);
+        YamlNode root = YamlNode.read(file, warning -> {}, vault).orElse(null);
         if (root == null) {
             return List.of();
         }
@@ -138,17 +142,5 @@ final class GroupVars implements VarsLayers {
             origins.put(f.value(), file);
         });
         return List.of(layer);
-    }
-
-    private static void refuseVault(Path file) {
-        try (var in = Files.newInputStream(file)) {
-            byte[] head = in.readNBytes(14);
-            if (new String(head, java.nio.charset.StandardCharsets.US_ASCII).startsWith("$ANSIBLE_VAULT")) {
-                throw new InputException(
-                        file, 1, 1, "file is encrypted with ansible-vault, which fleetfix cannot decrypt");
-            }
-        } catch (IOException e) {
-            throw new InputException(file, 0, 0, "cannot read: " + e.getMessage());
-        }
     }
 }

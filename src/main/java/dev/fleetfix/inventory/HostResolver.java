@@ -174,6 +174,9 @@ final class HostResolver {
     }
 
     private static Object plainVar(String key, YamlNode value) {
+        if (value.value() instanceof Secret vaulted) {
+            return vaulted;
+        }
         if (isSecret(key) && value.value() != null) {
             return Secret.of(String.valueOf(value.plain()));
         }
@@ -253,6 +256,9 @@ final class HostResolver {
             Object value = source.node().value();
             if (value == null || value instanceof Map || value instanceof List) {
                 throw slots.error(source, names.get(2) + " must be a string");
+            }
+            if (value instanceof Secret vaulted) {
+                return new RedisAuth(Optional.empty(), Optional.empty(), Optional.of(vaulted));
             }
             return new RedisAuth(Optional.empty(), Optional.empty(), Optional.of(Secret.of(String.valueOf(value))));
         }
@@ -352,6 +358,10 @@ final class HostResolver {
             }
             if (value instanceof Number n) {
                 return n.toString();
+            }
+            // a setting fleetfix needs in clear (a user, an address) may still be vaulted, as Ansible allows
+            if (value instanceof Secret vaulted && !vaulted.reveal().isBlank()) {
+                return vaulted.reveal().strip();
             }
             throw error(v, v.name() + " must be a non-empty string, was " + InventoryLoader.describe(v.node()));
         }

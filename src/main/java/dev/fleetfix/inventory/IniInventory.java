@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -50,21 +51,21 @@ final class IniInventory {
         this.file = file;
     }
 
-    static InventorySource read(Path file) {
+    static InventorySource read(Path file, VaultKeyring vault) {
         IniInventory ini = new IniInventory(file);
-        ini.parse(lines(file));
+        ini.parse(lines(file, vault));
         return new InventorySource(file, ini.documents);
     }
 
     /** Whether {@code text} looks like an INI inventory rather than YAML: Ansible tries YAML first. */
-    static List<String> lines(Path file) {
+    static List<String> lines(Path file, VaultKeyring vault) {
         try {
             byte[] bytes = Files.readAllBytes(file);
             String text = StandardCharsets.UTF_8
                     .newDecoder()
                     .decode(java.nio.ByteBuffer.wrap(bytes))
                     .toString();
-            return text.lines().toList();
+            return vault.reveal(file, text).lines().toList();
         } catch (CharacterCodingException e) {
             // Stricter than Ansible, which reads the bytes into a host name no DNS or SSH would take
             throw new InputException(file, firstBadLine(file), 0, "inventory is not UTF-8 text");

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,7 +63,7 @@ public final class InventoryLoader {
     /** Loads {@code file}; every problem is an {@link InputException} naming file:line:column. */
     public static Inventory load(Path file) {
         InventoryLoader loader = new InventoryLoader(file);
-        YamlNode root = YamlNode.read(file, loader.warnings::add)
+        YamlNode root = YamlNode.read(file, loader.warnings::add, VaultKeyring.none())
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
         new HostCount().add(file, root);
         loader.parseTop(root);

@@ -1,6 +1,8 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultException;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,22 +32,29 @@ public final class InventorySources {
 
     private InventorySources() {}
 
-    /** Loads {@code source}; {@code playbookDir} adds its group_vars/host_vars above the inventory's. */
+    /** Loads {@code source}, refusing vault-encrypted data: no vault password is given. */
     public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
-        return load(List.of(source), playbookDir, ExtraVars.none());
+        return load(List.of(source), playbookDir, ExtraVars.none(), VaultKeyring.none());
+    }
+
+    /** Loads {@code source}, decrypting vault-encrypted files and {@code !vault} values with {@code vault}. */
+    public static AnsibleInventory load(String source, Optional<Path> playbookDir, VaultKeyring vault) {
+        return load(List.of(source), playbookDir, ExtraVars.none(), vault);
+    }
+
+    /** Several sources, in order, as several {@code -i}; vault-encrypted data refused. */
+    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir) {
+        return load(sources, playbookDir, ExtraVars.none(), VaultKeyring.none());
     }
 
     /**
      * Loads several sources into one inventory, in order, as Ansible does with several {@code -i}: a host or group
-     * named by two sources is one, and where both set a variable the later source wins. {@code extra} ({@code -e})
-     * is above every variable of every host.
+     * named by two sources is one, and where both set a variable the later source wins. {@code playbookDir} adds its
+     * group_vars/host_vars above the inventory's; {@code extra} ({@code -e}) is above every variable of every host.
+     * Vault-encrypted files and {@code !vault} values are decrypted with {@code vault}.
      */
-    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir) {
-        return load(sources, playbookDir, ExtraVars.none());
-    }
-
-    /** As {@link #load(List, Optional)}, with {@code extra} ({@code -e}) above every variable of every host. */
-    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir, ExtraVars extra) {
+    public static AnsibleInventory load(
+            List<String> sources, Optional<Path> playbookDir, ExtraVars extra, VaultKeyring vault) {
         List<InventorySource> read = new ArrayList<>();
         List<Path> dirs = new ArrayList<>();
         for (String source : sources) {
@@ -59,9 +68,9 @@ public final class InventorySources {
             }
             List<InventorySource> these = new ArrayList<>();
             if (Files.isDirectory(path)) {
-                walk(path, these, new HashSet<>());
+                walk(path, these, new HashSet<>(), vault);
             } else {
-                these.add(read(path));
+                these.add(read(path, vault));
             }
             refuseEmpty(these, path);
             read.addAll(these);
@@ -69,21 +78,21 @@ public final class InventorySources {
                 dirs.add(baseDir(path));
             }
         }
-        return build(read, dirs, playbookDir, extra);
+        return build(read, dirs, playbookDir, extra, vault);
     }
 
     /** {@code ansible-inventory -i SOURCE... --list} run by fleetfix: any plugin Ansible has. */
     public static AnsibleInventory fromAnsible(String program, List<String> sources, Optional<Path> playbookDir) {
-        return fromAnsible(program, sources, playbookDir, ExtraVars.none());
+        return fromAnsible(program, sources, playbookDir, ExtraVars.none(), VaultKeyring.none());
     }
 
-    /** As {@link #fromAnsible(String, List, Optional)}, with {@code extra} above every variable. */
+    /** The same, {@code extra} above every variable, the playbook's group_vars/host_vars decrypted with {@code vault}. */
     public static AnsibleInventory fromAnsible(
-            String program, List<String> sources, Optional<Path> playbookDir, ExtraVars extra) {
+            String program, List<String> sources, Optional<Path> playbookDir, ExtraVars extra, VaultKeyring vault) {
         InventorySource listed = ScriptInventory.fromAnsible(
                 program, sources.stream().map(Path::of).toList());
         // ansible-inventory already folded group_vars and host_vars of the inventory into hostvars.
-        return build(List.of(listed), List.of(), playbookDir, extra);
+        return build(List.of(listed), List.of(), playbookDir, extra, vault);
     }
 
     /**
@@ -98,11 +107,15 @@ public final class InventorySources {
     }
 
     private static AnsibleInventory build(
-            List<InventorySource> sources, List<Path> dirs, Optional<Path> playbookDir, ExtraVars extra) {
+            List<InventorySource> sources,
+            List<Path> dirs,
+            Optional<Path> playbookDir,
+            ExtraVars extra,
+            VaultKeyring vault) {
         List<Path> playbook = playbookDir.map(p -> p.toAbsolutePath().normalize()).stream()
                 .filter(p -> !dirs.contains(p))
                 .toList();
-        return InventoryLoader.load(sources, extra.over(new GroupVars(dirs, playbook)));
+        return InventoryLoader.load(sources, extra.over(new GroupVars(dirs, playbook, vault)));
     }
 
     private static Path baseDir(Path source) {
@@ -110,7 +123,7 @@ public final class InventorySources {
         return Files.isDirectory(abs) ? abs : abs.getParent();
     }
 
-    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen) {
+    private static void walk(Path dir, List<InventorySource> sources, Set<Path> seen, VaultKeyring vault) {
         try {
             if (!seen.add(dir.toRealPath())) {
                 return; // a symlink back into the tree: read once, as a loop would never end
@@ -131,36 +144,41 @@ public final class InventorySources {
                 continue;
             }
             if (Files.isDirectory(entry)) {
-                walk(entry, sources, seen);
+                walk(entry, sources, seen, vault);
             } else {
-                sources.add(read(entry));
+                sources.add(read(entry, vault));
             }
         }
     }
 
-    /** One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI. */
-    static InventorySource read(Path file) {
+    /**
+     * One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI; a
+     * vault-encrypted file is decrypted first, and is no script.
+     */
+    static InventorySource read(Path file, VaultKeyring vault) {
         if (!Files.isRegularFile(file)) {
             // /dev/zero, a FIFO, a socket: nothing an inventory is read from, and reading might never end
             throw new InputException(file, 0, 0, "inventory is not a regular file");
         }
-        if (ScriptInventory.isScript(file)) {
+        if (ScriptInventory.isScript(file) && !isVaultFile(file)) {
             return ScriptInventory.run(file);
         }
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean yamlName = name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
         boolean noExtension = !name.contains(".");
         if (!yamlName && !noExtension) {
-            return IniInventory.read(file);
+            return IniInventory.read(file, vault);
         }
         Optional<YamlNode> root;
         // What Ansible would warn about while reading it (a key written twice), kept for the YAML reading only
         List<String> warnings = new ArrayList<>();
         try {
-            root = YamlNode.read(file, warnings::add);
+            root = YamlNode.read(file, warnings::add, vault);
+        } catch (VaultException e) {
+            throw e;
         } catch (InputException e) {
             if (noExtension) {
-                return IniInventory.read(file);
+                return IniInventory.read(file, vault);
             }
             throw e;
         }
@@ -169,7 +187,7 @@ public final class InventorySources {
         }
         YamlNode doc = root.get();
         if (noExtension && !looksLikeYamlInventory(doc)) {
-            return IniInventory.read(file);
+            return IniInventory.read(file, vault);
         }
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {
             YamlNode.Field plugin = doc.fields().get("plugin");
@@ -187,6 +205,16 @@ public final class InventorySources {
             return ScriptInventory.fromFile(file, doc);
         }
         return new InventorySource(file, List.of(doc), warnings);
+    }
+
+    /** Whether the file begins with a vault header: its errors are the vault's, not a guess at INI. */
+    private static boolean isVaultFile(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            return new String(in.readNBytes(15), java.nio.charset.StandardCharsets.US_ASCII)
+                    .startsWith("$ANSIBLE_VAULT;");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A mapping of groups to mappings (or nothing): anything else in a file without extension is INI. */

@@ -180,6 +180,9 @@ final class VarTemplates {
             return null;
         }
         Object plain = variable(name).plain();
+        if (plain instanceof Secret) {
+            return plain; // an inline !vault value: a secret whatever its name
+        }
         return plain != null && secret(name) ? Secret.of(String.valueOf(plain)) : plain;
     }
 

@@ -1,6 +1,9 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.Secret;
+import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.yaml.LocatedYaml;
+import dev.fleetfix.yaml.VaultedText;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +18,9 @@ import java.util.function.Consumer;
  * A YAML value and the place it starts in its file, so that every later error can still name
  * file:line:column.
  *
- * @param value {@code null}, a String, Boolean or Number, a {@code List<YamlNode>}, or a
- *     {@code Map<String, Field>} in file order
+ * @param value {@code null}, a String, Boolean or Number, a {@code List<YamlNode>}, a
+ *     {@code Map<String, Field>} in file order, or a {@link Secret}: the plaintext of an inline
+ *     {@code !vault} value
  */
 record YamlNode(Object value, int line, int column) {
 
@@ -62,35 +66,46 @@ record YamlNode(Object value, int line, int column) {
 
     /** Reads the one document of a YAML file; empty when it holds no document or only null. */
     static Optional<YamlNode> read(Path file) {
-        return read(file, warning -> {});
+        return read(file, warning -> {}, VaultKeyring.none());
     }
 
     /**
      * Reads the one document of a YAML file through {@link LocatedYaml}, which bounds its size,
      * resolves aliases and merge keys, and keeps the last value of a key written twice, telling
-     * {@code warnings}.
+     * {@code warnings}. A vault-encrypted file, and each {@code !vault} value, is decrypted with
+     * {@code vault}'s passwords; without one it is refused, naming file and line.
      */
-    static Optional<YamlNode> read(Path file, Consumer<String> warnings) {
-        String text = LocatedYaml.readText(file, "inventory");
-        return LocatedYaml.parse(file, text, warnings).map(YamlNode::of);
+    static Optional<YamlNode> read(Path file, Consumer<String> warnings, VaultKeyring vault) {
+        String text = vault.reveal(file, LocatedYaml.readText(file, "inventory"));
+        return LocatedYaml.parse(file, text, warnings).map(value -> of(value, file, vault));
     }
 
-    static YamlNode of(YamlValue value) {
+    static YamlNode of(YamlValue value, Path file, VaultKeyring vault) {
         if (value instanceof YamlValue.Mapping mapping) {
             Map<String, Field> fields = new LinkedHashMap<>();
             for (YamlValue.Entry entry : mapping.entries()) {
                 fields.put(
                         entry.key(),
-                        new Field(entry.key(), entry.line(), entry.column(), of(entry.value()), entry.textKey()));
+                        new Field(
+                                entry.key(),
+                                entry.line(),
+                                entry.column(),
+                                of(entry.value(), file, vault),
+                                entry.textKey()));
             }
             return new YamlNode(Collections.unmodifiableMap(fields), mapping.line(), mapping.column());
         }
         if (value instanceof YamlValue.Sequence sequence) {
             List<YamlNode> items = new ArrayList<>();
-            sequence.items().forEach(item -> items.add(of(item)));
+            sequence.items().forEach(item -> items.add(of(item, file, vault)));
             return new YamlNode(Collections.unmodifiableList(items), sequence.line(), sequence.column());
         }
         YamlValue.Scalar scalar = (YamlValue.Scalar) value;
+        if (scalar.value() instanceof VaultedText vaulted) {
+            // a value its author chose to encrypt is a secret whatever its name: listings show "******"
+            String plain = vault.decrypt(vaulted.envelope(), file, scalar.line());
+            return new YamlNode(Secret.of(plain), scalar.line(), scalar.column());
+        }
         return new YamlNode(scalar.value(), scalar.line(), scalar.column());
     }
 }

@@ -1,6 +1,7 @@
 package dev.fleetfix.playbook;
 
 import dev.fleetfix.yaml.LocatedYaml;
+import dev.fleetfix.yaml.VaultedText;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,6 +101,12 @@ final class YamlTree {
             sequence.items().forEach(item -> items.add(node(file, item)));
             return new ListNode(Collections.unmodifiableList(items), at);
         }
-        return new ScalarNode(((YamlValue.Scalar) value).value(), at);
+        Object scalar = ((YamlValue.Scalar) value).value();
+        if (scalar instanceof VaultedText) {
+            // never the ciphertext as the value: a step would send it as a password
+            throw at.error("an inline !vault value in a playbook is not decrypted; put it in group_vars/ or"
+                    + " host_vars/ (next to the inventory or the playbook), where fleetfix decrypts it");
+        }
+        return new ScalarNode(scalar, at);
     }
 }

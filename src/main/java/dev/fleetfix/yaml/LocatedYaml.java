@@ -399,7 +399,10 @@ public final class LocatedYaml {
         return node.getStartMark() == null ? 0 : node.getStartMark().getColumn() + 1;
     }
 
-    /** YAML 1.1 scalar types through SnakeYAML's own constructors; any other tag keeps its text. */
+    /**
+     * YAML 1.1 scalar types through SnakeYAML's own constructors; an Ansible {@code !vault} scalar becomes a
+     * {@link VaultedText} for its reader to decrypt; any other tag keeps its text.
+     */
     private static final class Scalars extends SafeConstructor {
         static final Scalars INSTANCE = new Scalars();
         private static final Set<Tag> TYPED = Set.of(Tag.BOOL, Tag.INT, Tag.FLOAT);
@@ -411,6 +414,9 @@ public final class LocatedYaml {
         Object value(ScalarNode node) {
             if (node.getTag().equals(Tag.NULL)) {
                 return null;
+            }
+            if (node.getTag().getValue().equals(VaultedText.TAG)) {
+                return new VaultedText(node.getValue());
             }
             Construct construct = TYPED.contains(node.getTag()) ? yamlConstructors.get(node.getTag()) : null;
             if (construct == null) {

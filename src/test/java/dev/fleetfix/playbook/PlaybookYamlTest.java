@@ -85,4 +85,25 @@ class PlaybookYamlTest {
         assertThat(playbook.warnings())
                 .containsExactly("thp.yaml:3:30: duplicate key \"unit\" (first at line 3); using the last value only");
     }
+
+    @Test
+    void anInlineVaultValueIsRefusedNotTakenAsItsCiphertext() {
+        Throwable thrown = catchThrowable(
+                () -> parser.parse(
+                        FILE,
+                        """
+                - hosts: all
+                  vars:
+                    token: !vault |
+                      $ANSIBLE_VAULT;1.1;AES256
+                      6162
+                  steps:
+                    - audit: {}
+                """));
+
+        assertThat(thrown)
+                .isInstanceOf(InputException.class)
+                .hasMessageStartingWith("thp.yaml:3:12:")
+                .hasMessageContaining("inline !vault value in a playbook is not decrypted; put it in group_vars/");
+    }
 }
