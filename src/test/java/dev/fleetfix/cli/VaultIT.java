@@ -133,6 +133,39 @@ class VaultIT {
         assertLoggedIn(run);
     }
 
+    /** A real apply (the audit playbook, whose audit step logs into Redis) given the password by a vaulted -e @FILE. */
+    @Test
+    void anApplyTakesTheRedisPasswordFromAVaultedExtraVarsFile() throws Exception {
+        Path inventory = inventory("extra-vars");
+        Path vars = inventory.getParent().resolve("secrets.yml");
+        Files.writeString(vars, "redis_password: " + REDIS_PASSWORD + "\n");
+        ansibleVault("encrypt", "--vault-password-file", passwordFile.toString(), vars.toString());
+        List<String> apply = List.of(
+                "apply",
+                "playbooks/audit.yaml",
+                "-F",
+                "none",
+                "-i",
+                inventory.toString(),
+                "--skip-tags",
+                "thp",
+                "--no-color",
+                "-e",
+                "@" + vars);
+
+        CliRun withoutPassword = CliRun.of(apply.toArray(String[]::new));
+        assertThat(withoutPassword.exitCode()).as(withoutPassword.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(withoutPassword.stderr()).contains(vars.toString()).contains("--vault-password-file");
+
+        List<String> withPassword = new ArrayList<>(apply);
+        withPassword.addAll(List.of("--vault-password-file", passwordFile.toString()));
+        CliRun run = CliRun.of(withPassword.toArray(String[]::new));
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        // the role is read from Redis, logged in with the password
+        assertThat(run.stdout()).containsPattern("ok: \\[lab-1\\] audit: .*, redis master;");
+        assertThat(run.toString()).doesNotContain(REDIS_PASSWORD);
+    }
+
     @Test
     void anEncryptStringValueInHostVarsGivesTheRedisPassword() throws Exception {
         Path inventory = inventory("inline");
