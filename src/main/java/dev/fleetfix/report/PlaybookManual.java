@@ -73,9 +73,8 @@ public final class PlaybookManual {
                 - audit: {}
                 - thp: {enabled: "{{ thp_mode }}", defrag: never}
                 - persist_thp: {method: auto}
-                - name: restart where needed
+                - name: restart where Redis has not yet run under the change
                   restart_redis: {failover: auto, timeout: 120s}
-                  when: redis.restart_needed == yes
                 - wait_healthy: {timeout: 60s}
             ....
 
