@@ -64,12 +64,11 @@ class ClusterRestartIT {
 
     @Test
     @Order(1)
-    void listHostsShowsTheShardsAndTheSlotsWithoutReplica() {
-        CliRun run = apply("", "--list-hosts").expectExit(0);
+    void aCheckRunShowsTheShardsAndTheSlotsWithoutReplica() {
+        CliRun run = apply("", "--check");
+        assertThat(run.exitCode()).as(run.toString()).isIn(ExitCode.OK, ExitCode.CHANGES_PENDING);
         assertThat(run.stdout())
-                .contains("batch 1: lab-2")
-                .contains("batch 2: lab-1")
-                .contains("batch 3: lab-3")
+                .contains("3 batches: [lab-2] [lab-1] [lab-3]")
                 .contains("topology: cluster: 3 nodes, 2 primaries serving 16384 of 16384 slots;"
                         + " failover through CLUSTER FAILOVER on a replica")
                 .containsPattern("topology: cluster: lab-3 serves slots [0-9-]+ with no replica: those slots are"
