@@ -46,6 +46,8 @@ done
 chmod 0644 "$root"/usr/share/man/man1/*.gz "$root"/usr/share/man/man5/*.gz
 install -m 0644 "$src/LICENSE" "$doc/copyright"
 gzip -9n -c "$src/README.md" >"$doc/README.md.gz"
+# The manual the README links to, uncompressed so that its relative links still resolve.
+cp -r "$src/docs" "$doc/docs"
 cp -r "$src/share/playbooks" "$doc/examples/playbooks"
 install -m 0644 "$src/share/inventory.example.yaml" "$doc/examples/inventory.example.yaml"
 find "$root" -type d -exec chmod 0755 {} +

@@ -73,7 +73,7 @@ public final class AuditRules {
         return Optional.of(Finding.advice(
                 "redis-refused",
                 "Redis refuses commands fleetfix needs: " + String.join(", ", refused)
-                        + "; what they read is unknown, and restarts that need them are refused (the README"
+                        + "; what they read is unknown, and restarts that need them are refused (docs/inventory.md"
                         + " names the minimal ACL)"));
     }
 

@@ -72,7 +72,7 @@ final class AuditCommand implements Callable<Integer> {
             paramLabel = "FORMAT",
             completionCandidates = Formats.class,
             description = "table (default), json, or openmetrics (gauges for node_exporter's textfile collector; "
-                    + "names in the README).")
+                    + "names in docs/audit.md).")
     Format format;
 
     @Option(names = "--json", description = "Same as --format json.")

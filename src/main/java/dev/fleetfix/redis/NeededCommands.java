@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 /**
  * Every Redis command fleetfix sends, with an example of each as sent and what needs it: what an ACL user must be
  * allowed for the audit, health gates, data-safe restarts, failovers, {@code redis_config} and benchmarks to work.
- * The audit asks Redis (7.0+) with {@code ACL DRYRUN} which of them its user may not run; the README's minimal ACL
- * is {@link #aclRule()}. A unit test reads every command the code sends and fails on one missing here, or on one
- * listed here that nothing sends.
+ * The audit asks Redis (7.0+) with {@code ACL DRYRUN} which of them its user may not run; the minimal ACL in
+ * docs/inventory.md is {@link #aclRule()}. A unit test reads every command the code sends and fails on one missing
+ * here, or on one listed here that nothing sends.
  *
  * <p>AUTH (and HELLO) are not listed: Redis lets every user run them. Commands sent to a Sentinel are in {@link
  * #SENTINEL}, for the Sentinel's own ACL user.
@@ -42,7 +42,7 @@ public final class NeededCommands {
     /**
      * One command.
      *
-     * @param label as the ACL names it ({@code config|get}), for messages and the README
+     * @param label as the ACL names it ({@code config|get}), for messages and docs/inventory.md
      * @param example argv of a representative call, for {@code ACL DRYRUN}
      * @param uses what needs it
      * @param why what for, in a few words

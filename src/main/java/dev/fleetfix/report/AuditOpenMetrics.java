@@ -31,7 +31,7 @@ import java.util.OptionalLong;
  * The audit in the OpenMetrics text format, for node_exporter's textfile collector or any scraper. Only gauges are
  * written (no info or stateset types), so the classic Prometheus text parser reads the file as well.
  *
- * <p>The names below are a stable contract, documented in the README; a state (a verdict, a THP mode) is one series
+ * <p>The names below are a stable contract, documented in docs/audit.md; a state (a verdict, a THP mode) is one series
  * per possible value with 1 for the current one and 0 for the others, so an alert can match {@code == 1} and a
  * dashboard sees a change of state as a change of series value rather than a vanished series:
  *

@@ -109,8 +109,9 @@ class PreflightTest {
 
         assertThat(f.reason())
                 .isEqualTo("refused before any change: restart_redis: refused: Redis refuses commands this restart"
-                        + " needs: bgsave (renamed away): grant them to redis_user (the README's ACL for restart_redis)"
-                        + " or undo their rename-command; Redis left running");
+                        + " needs: bgsave (renamed away): grant them to redis_user (the ACL for restart_redis in"
+                        + " docs/inventory.md, \"The minimal Redis ACL\") or undo their rename-command;"
+                        + " Redis left running");
     }
 
     /** An ACL user without BGSAVE: the same, naming the user. */

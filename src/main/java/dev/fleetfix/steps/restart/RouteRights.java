@@ -58,6 +58,7 @@ final class RouteRights {
             return Optional.empty();
         }
         return Optional.of("Redis refuses commands this restart needs: " + String.join(", ", refused)
-                + ": grant them to redis_user (the README's ACL for restart_redis) or undo their rename-command");
+                + ": grant them to redis_user (the ACL for restart_redis in docs/inventory.md, \"The minimal Redis"
+                + " ACL\") or undo their rename-command");
     }
 }
