@@ -111,6 +111,8 @@ public final class RunPlanner {
         Map<String, Object> base = Map.copyOf(withoutNulls(vars));
         play.vars().forEach((k, v) -> vars.put(k, Templates.render(v, base, play.location(), "vars." + k, false)));
         vars.putAll(extra);
+        // the host's own name is not a variable to override, from the play or the command line
+        vars.put("inventory_hostname", host.name());
         return withoutNulls(vars);
     }
 
