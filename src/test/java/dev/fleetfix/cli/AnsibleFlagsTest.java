@@ -4,41 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
-import dev.fleetfix.rollout.RolloutPolicy;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** ansible-playbook's flags, as an operator's hands type them, on a fleet of fake hosts. */
 class AnsibleFlagsTest {
     @TempDir
     Path dir;
 
-    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
     private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
-    private final AtomicInteger redisConnections = new AtomicInteger();
+    private FakeFleet fleet;
+    private Map<String, FakeHost> hosts;
     private Path inventory;
     private Path playbook;
 
     @BeforeEach
     void fleet() throws Exception {
-        for (String name : new String[] {"r1", "r2", "r3"}) {
-            hosts.put(name, new FakeHost(name, dir));
-        }
+        fleet = new FakeFleet(dir, clock, "r1", "r2", "r3");
+        hosts = fleet.hosts();
         inventory = Files.writeString(
                 dir.resolve("inventory.yaml"),
                 """
@@ -71,21 +60,7 @@ class AnsibleFlagsTest {
     }
 
     private CliRun apply(String... args) {
-        CommandLine cmd = Main.commandLine(Adapters.builder()
-                .clock(clock)
-                .sleeper(clock.sleeper())
-                .shells(host -> hosts.get(host.name()).shell())
-                .redis((host, timeout) -> {
-                    redisConnections.incrementAndGet();
-                    return hosts.get(host.name()).redis().connect();
-                })
-                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
-                .runsHome(dir.resolve("fleetfix-runs"))
-                .build());
-        String[] all = new String[args.length + 1];
-        all[0] = "apply";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return CliRun.of(cmd, all);
+        return fleet.apply(args);
     }
 
     @Test
@@ -189,7 +164,7 @@ class AnsibleFlagsTest {
             assertThat(run.stderr()).as(form.toString()).contains(message);
         });
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
-        assertThat(redisConnections).hasValue(0);
+        assertThat(fleet.redisConnections()).isZero();
     }
 
     @Test
@@ -260,7 +235,7 @@ class AnsibleFlagsTest {
                 .contains(playbook + ":7:7: thp.enabled (host r1)")
                 .contains("undefined variable 'unwanted'");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
-        assertThat(redisConnections).hasValue(0);
+        assertThat(fleet.redisConnections()).isZero();
     }
 
     @Test
@@ -271,7 +246,7 @@ class AnsibleFlagsTest {
                 .isEqualTo("playbook: " + playbook + "\n\n  play #1 (redis): thp off\n    pattern: redis\n"
                         + "    hosts (2):\n      r1\n      r3\n\nThe order and batches of a rollout come from Redis"
                         + " (replicas first): --check shows them.\n");
-        assertThat(redisConnections).hasValue(0);
+        assertThat(fleet.redisConnections()).isZero();
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
@@ -284,64 +259,21 @@ class AnsibleFlagsTest {
         try (CountingPort port = new CountingPort()) {
             Path inv = Files.writeString(
                     dir.resolve("counted.yaml"),
-                    "redis:\n  hosts:\n    r1: {ansible_host: 127.0.0.1, ansible_port: " + port.number()
-                            + ", redis_port: " + port.number() + "}\n");
+                    "redis:\n  hosts:\n    r1: {ansible_host: 127.0.0.1, ansible_port: " + port.port()
+                            + ", redis_port: " + port.port() + "}\n");
             for (String offline : List.of("--list-hosts", "--syntax-check")) {
                 CliRun run = CliRun.of("apply", playbook.toString(), "-i", inv.toString(), offline, "-F", "none");
                 assertThat(run.exitCode()).as(run.toString()).isZero();
             }
-            assertThat(port.accepted())
+            assertThat(port.connections())
                     .as("connections to the inventory's host")
                     .isZero();
 
             CliRun check = CliRun.of("apply", playbook.toString(), "-i", inv.toString(), "-C", "-T", "1", "-F", "none");
             assertThat(check.exitCode()).as(check.toString()).isNotZero();
-            port.awaitAtLeastOne();
-            assertThat(port.accepted())
+            assertThat(port.connections())
                     .as("the control: a check run does connect")
                     .isPositive();
-        }
-    }
-
-    /** A loopback port that accepts, counts and closes. */
-    private static final class CountingPort implements AutoCloseable {
-        private final ServerSocket server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
-        private final List<Socket> seen = new CopyOnWriteArrayList<>();
-        private final Thread acceptor;
-
-        CountingPort() throws IOException {
-            acceptor = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket s = server.accept();
-                        seen.add(s);
-                        s.close();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int number() {
-            return server.getLocalPort();
-        }
-
-        int accepted() {
-            return seen.size();
-        }
-
-        void awaitAtLeastOne() throws InterruptedException {
-            for (int i = 0; i < 100 && seen.isEmpty(); i++) {
-                Thread.sleep(20);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
         }
     }
 }

@@ -4,33 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
-import dev.fleetfix.rollout.RolloutPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class ApplyCommandTest {
     @TempDir
     Path dir;
 
-    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
     private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private FakeFleet fleet;
+    private Map<String, FakeHost> hosts;
     private Path inventory;
     private Path playbook;
 
     @BeforeEach
     void fleet() throws Exception {
-        for (String name : new String[] {"r1", "r2", "r3"}) {
-            hosts.put(name, new FakeHost(name, dir));
-        }
+        fleet = new FakeFleet(dir, clock, "r1", "r2", "r3");
+        hosts = fleet.hosts();
         inventory = dir.resolve("inventory.yaml");
         Files.writeString(
                 inventory,
@@ -59,18 +55,7 @@ class ApplyCommandTest {
     }
 
     private CliRun apply(String... args) {
-        CommandLine cmd = Main.commandLine(Adapters.builder()
-                .clock(clock)
-                .sleeper(clock.sleeper())
-                .shells(host -> hosts.get(host.name()).shell())
-                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
-                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
-                .runsHome(dir.resolve("fleetfix-runs"))
-                .build());
-        String[] all = new String[args.length + 1];
-        all[0] = "apply";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return CliRun.of(cmd, all);
+        return fleet.apply(args);
     }
 
     @Test

@@ -4,19 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
-import dev.fleetfix.rollout.RolloutPolicy;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,16 +20,16 @@ class ApplyTagsTest {
     @TempDir
     Path dir;
 
-    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
     private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private FakeFleet fleet;
+    private Map<String, FakeHost> hosts;
     private Path inventory;
     private Path playbook;
 
     @BeforeEach
     void fleet() throws Exception {
-        for (String name : new String[] {"r1", "r2", "r3"}) {
-            hosts.put(name, new FakeHost(name, dir));
-        }
+        fleet = new FakeFleet(dir, clock, "r1", "r2", "r3");
+        hosts = fleet.hosts();
         inventory = Files.writeString(
                 dir.resolve("inventory.yaml"),
                 """
@@ -69,22 +60,7 @@ class ApplyTagsTest {
     }
 
     private CliRun apply(String... args) {
-        CommandLine cmd = Main.commandLine(Adapters.builder()
-                .clock(clock)
-                .sleeper(clock.sleeper())
-                .shells(host -> hosts.get(host.name()).shell())
-                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
-                .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
-                .runsHome(dir.resolve("fleetfix-runs"))
-                .build());
-        return CliRun.of(cmd, withApply(args));
-    }
-
-    private static String[] withApply(String... args) {
-        String[] all = new String[args.length + 1];
-        all[0] = "apply";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return all;
+        return fleet.apply(args);
     }
 
     @Test
@@ -134,7 +110,7 @@ class ApplyTagsTest {
 
     @Test
     void theListingsConnectToNothingWhileACheckRunDoes() throws Exception {
-        try (Listener listener = new Listener()) {
+        try (CountingPort listener = new CountingPort()) {
             Path local = Files.writeString(
                     dir.resolve("local.yaml"),
                     "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.1, ansible_port: " + listener.port()
@@ -143,7 +119,8 @@ class ApplyTagsTest {
             CommandLine real = Main.commandLine(
                     Adapters.builder().runsHome(dir.resolve("runs")).build());
 
-            CliRun listing = CliRun.of(real, withApply(THP_OFF, "-i", local.toString(), "--list-tasks", "--list-tags"));
+            CliRun listing = CliRun.of(
+                    real, FakeFleet.withApply(THP_OFF, "-i", local.toString(), "--list-tasks", "--list-tags"));
 
             assertThat(listing.exitCode()).as(listing.toString()).isZero();
             assertThat(listener.connections())
@@ -154,7 +131,7 @@ class ApplyTagsTest {
             CliRun check = CliRun.of(
                     Main.commandLine(
                             Adapters.builder().runsHome(dir.resolve("runs")).build()),
-                    withApply(THP_OFF, "-i", local.toString(), "--check", "-T", "1", "-F", "none"));
+                    FakeFleet.withApply(THP_OFF, "-i", local.toString(), "--check", "-T", "1", "-F", "none"));
             assertThat(listener.connections()).as(check.toString()).isPositive();
         }
     }
@@ -228,54 +205,5 @@ class ApplyTagsTest {
         CliRun forced = apply("--resume", runDir.toString(), "--tags", "persist", "--force", "--list-tasks");
         assertThat(forced.exitCode()).as(forced.toString()).isZero();
         assertThat(forced.stdout()).contains("    tasks:\n      persist_thp\tTAGS: [persist, thp]\n\n");
-    }
-
-    /** A TCP port on the loopback that counts the connections made to it and closes each at once. */
-    private static final class Listener implements AutoCloseable {
-        private final ServerSocket server;
-        private final AtomicInteger accepted = new AtomicInteger();
-        private final Thread thread;
-        private volatile boolean open = true;
-
-        Listener() throws IOException {
-            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            server.setSoTimeout(50);
-            thread = new Thread(this::serve, "listener");
-            thread.start();
-        }
-
-        private void serve() {
-            while (open) {
-                try (Socket socket = server.accept()) {
-                    accepted.incrementAndGet();
-                } catch (SocketTimeoutException e) {
-                    // look at the flag again
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        /** Every connection made so far: a connect completes in the kernel's backlog before accept() sees it. */
-        int connections() throws InterruptedException {
-            // a connection already made waits in the backlog: accept() takes it before it times out
-            int before;
-            do {
-                before = accepted.get();
-                Thread.sleep(120);
-            } while (accepted.get() != before);
-            return accepted.get();
-        }
-
-        @Override
-        public void close() throws Exception {
-            open = false;
-            thread.join();
-            server.close();
-        }
     }
 }

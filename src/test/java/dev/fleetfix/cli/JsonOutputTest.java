@@ -7,20 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
-import dev.fleetfix.rollout.RolloutPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code apply --format json} and {@code audit --format json} for machines: stdout is one JSON document with a
@@ -32,16 +28,16 @@ class JsonOutputTest {
     @TempDir
     Path dir;
 
-    private final Map<String, FakeHost> hosts = new LinkedHashMap<>();
     private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private FakeFleet fleet;
+    private Map<String, FakeHost> hosts;
     private Path inventory;
     private Path playbook;
 
     @BeforeEach
     void fleet() throws Exception {
-        for (String name : new String[] {"r1", "r2"}) {
-            hosts.put(name, new FakeHost(name, dir));
-        }
+        fleet = new FakeFleet(dir, clock, "r1", "r2");
+        hosts = fleet.hosts();
         inventory = dir.resolve("inventory.yaml");
         Files.writeString(
                 inventory,
@@ -172,16 +168,6 @@ class JsonOutputTest {
     }
 
     private CliRun run(AnsibleSettings ansible, String... args) {
-        CommandLine cmd = Main.commandLine(
-                ansible,
-                Adapters.builder()
-                        .clock(clock)
-                        .sleeper(clock.sleeper())
-                        .shells(host -> hosts.get(host.name()).shell())
-                        .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
-                        .policy(RolloutPolicy.of(2, Duration.ofMillis(10)))
-                        .runsHome(dir.resolve("fleetfix-runs"))
-                        .build());
-        return CliRun.of(cmd, args);
+        return CliRun.of(Main.commandLine(ansible, fleet.adapters()), args);
     }
 }
