@@ -255,16 +255,11 @@ class AnsibleFlagsParityIT {
     }
 
     private ProgramRun ansible(String... command) {
-        Path home = dir.resolve("home");
-        return ProgramRun.of(
+        Path scratch = dir.resolve("ansible");
+        return ProgramRun.ansible(
                 dir,
-                env -> {
-                    env.keySet().removeIf(k -> k.startsWith("ANSIBLE_"));
-                    env.put("HOME", home.toString());
-                    env.put("ANSIBLE_CONFIG", dir.resolve("empty-ansible.cfg").toString());
-                    env.put("ANSIBLE_LOCAL_TEMP", home.resolve("tmp").toString());
-                    env.put("ANSIBLE_NOCOLOR", "1");
-                },
+                scratch,
+                Map.of("ANSIBLE_LOCAL_TEMP", scratch.resolve("tmp").toString(), "ANSIBLE_NOCOLOR", "1"),
                 List.of(command));
     }
 }

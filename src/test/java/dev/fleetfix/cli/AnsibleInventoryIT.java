@@ -104,8 +104,6 @@ class AnsibleInventoryIT {
 
     @BeforeAll
     static void ansibleCore214IsInstalled() throws IOException {
-        Files.createDirectories(scratch.resolve("home"));
-        Files.writeString(scratch.resolve("ansible.cfg"), "");
         ProgramRun version;
         try {
             version = ansible(List.of("ansible-inventory", "--version"));
@@ -122,14 +120,7 @@ class AnsibleInventoryIT {
 
     /** Runs an Ansible program in inventory/, as regenerate.sh does, with nothing of this machine's configuration. */
     private static ProgramRun ansible(List<String> command) {
-        return ProgramRun.of(
-                INVENTORY,
-                env -> {
-                    env.keySet().removeIf(name -> name.startsWith("ANSIBLE_"));
-                    env.put("ANSIBLE_CONFIG", scratch.resolve("ansible.cfg").toString());
-                    env.put("HOME", scratch.resolve("home").toString());
-                },
-                command);
+        return ProgramRun.ansible(INVENTORY, scratch, Map.of(), command);
     }
 
     private static String golden(Fixture fixture, String suffix) throws IOException {

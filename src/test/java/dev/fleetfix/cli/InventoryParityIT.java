@@ -59,8 +59,6 @@ class InventoryParityIT {
 
     @BeforeAll
     static void ansibleInventoryIsInstalled() throws IOException {
-        Files.createDirectories(scratch.resolve("home"));
-        Files.writeString(scratch.resolve("ansible.cfg"), "");
         ProgramRun version;
         try {
             version = ansible(List.of("ansible-inventory", "--version"));
@@ -119,15 +117,7 @@ class InventoryParityIT {
 
     /** Ansible in inventory-parity/, with nothing of this machine's configuration. */
     private static ProgramRun ansible(List<String> command) {
-        return ProgramRun.of(
-                PARITY,
-                env -> {
-                    env.keySet().removeIf(variable -> variable.startsWith("ANSIBLE_"));
-                    env.put("ANSIBLE_CONFIG", scratch.resolve("ansible.cfg").toString());
-                    env.put("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "true");
-                    env.put("HOME", scratch.resolve("home").toString());
-                },
-                command);
+        return ProgramRun.ansible(PARITY, scratch, Map.of("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "true"), command);
     }
 
     private static String verdict(boolean accepts) {

@@ -21,6 +21,32 @@ record ProgramRun(List<String> command, int exitCode, String stdout, String stde
     }
 
     /**
+     * Runs an Ansible command in {@code dir} as on a machine of its own: none of this process's {@code ANSIBLE_*}
+     * variables, an empty ansible.cfg and a HOME under {@code scratch} (made when missing), then {@code settings}.
+     */
+    static ProgramRun ansible(Path dir, Path scratch, Map<String, String> settings, List<String> command) {
+        Path config = scratch.resolve("ansible.cfg");
+        Path home = scratch.resolve("home");
+        try {
+            Files.createDirectories(home);
+            if (!Files.exists(config)) {
+                Files.writeString(config, "");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return of(
+                dir,
+                env -> {
+                    env.keySet().removeIf(name -> name.startsWith("ANSIBLE_"));
+                    env.put("ANSIBLE_CONFIG", config.toString());
+                    env.put("HOME", home.toString());
+                    env.putAll(settings);
+                },
+                command);
+    }
+
+    /**
      * Runs {@code command} in {@code dir}, with this process's environment as {@code env} edits it; stdin is empty.
      * A program that does not end within five minutes fails the test.
      */
