@@ -46,7 +46,7 @@ fi
 fleetfix="$repo/fleetfix"
 "$fleetfix" --version >&2 || die "building fleetfix failed"
 measure="$repo/bench/proctree.py"
-facts="$repo/src/main/resources/dev/fleetfix/checks/facts.sh"
+facts="$repo/fleetfix-core/src/main/resources/dev/fleetfix/checks/facts.sh"
 
 work="$(mktemp -d -t fleetfix-scale.XXXXXX)"
 lab_home="$work/labs"

@@ -1,0 +1,22 @@
+package dev.fleetfix.cli;
+
+import java.util.ServiceLoader;
+import picocli.CommandLine;
+
+/**
+ * A command that another artifact adds to {@code fleetfix} when its jar is on the class path, found with {@link
+ * ServiceLoader}. The lab ({@code fleetfix lab}, in fleetfix-lab.jar) is one: the operator's package does without
+ * it and without the Docker client it needs.
+ */
+public interface CommandPlugin {
+
+    /** The picocli command (a class annotated with {@code @Command}), made through the command line's factory. */
+    Class<?> command();
+
+    /** Adds every plug-in on the class path to {@code root} as a subcommand. */
+    static void addAll(CommandLine root) {
+        for (CommandPlugin plugin : ServiceLoader.load(CommandPlugin.class, CommandPlugin.class.getClassLoader())) {
+            root.addSubcommand(new CommandLine(plugin.command(), root.getFactory()));
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.fleetfix.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** The top-level {@code fleetfix} command: global options and the list of subcommands. */
+@Command(
+        name = "fleetfix",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Remediates fleets of Redis hosts over SSH.",
+            "Audits Transparent Huge Pages and kernel settings, applies playbooks host by host with health gates,",
+            "and benchmarks before and after."
+        },
+        footerHeading = "%nExit codes:%n",
+        footer = {
+            "  0  ok",
+            "  1  findings (hosts at risk) or host failures",
+            "  2  bad usage or bad input; no host was touched",
+            "  3  --check: changes are pending"
+        },
+        subcommands = {
+            AuditCommand.class,
+            ApplyCommand.class,
+            BenchCommand.class,
+            ReportCommand.class,
+            InventoryCommand.class,
+            CompletionCommand.class,
+            DocCommand.class,
+            ThpDemo.class
+        })
+public final class FleetfixCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    private boolean[] verbose = new boolean[0];
+
+    @Option(
+            names = {"-v", "--verbose"},
+            scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "More output: -v shows each command run, -vv adds library logs and stack traces.")
+    void setVerbose(boolean[] verbose) {
+        this.verbose = verbose;
+    }
+
+    int verbosity() {
+        return verbose.length;
+    }
+
+    private Path sshConfigFile;
+
+    @Option(
+            names = {"-F", "--ssh-config"},
+            paramLabel = "FILE",
+            scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "OpenSSH client configuration read for every host (default: ~/.ssh/config; none: no file).")
+    void setSshConfig(Path file) {
+        this.sshConfigFile = file;
+    }
+
+    /** Where Ansible's configuration is looked for; tests point these at a temporary directory. */
+    AnsibleSettings ansibleSettings = AnsibleSettings.ofProcess();
+
+    /** The settings of the command line {@code cmd} runs in; none when its root is not fleetfix (tests). */
+    static AnsibleSettings settings(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        if (root.getCommand() instanceof FleetfixCommand app) {
+            app.ansibleSettings.sshConfigFile(app.sshConfigFile);
+            return app.ansibleSettings;
+        }
+        return AnsibleSettings.none();
+    }
+
+    /** The -v count given anywhere on the command line of {@code cmd} (the option is inherited). */
+    static int verbosity(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return root.getCommand() instanceof FleetfixCommand app ? app.verbosity() : 0;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

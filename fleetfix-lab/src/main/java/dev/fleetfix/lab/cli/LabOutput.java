@@ -1,0 +1,126 @@
+package dev.fleetfix.lab.cli;
+
+import dev.fleetfix.lab.LabFleet;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostStatus;
+import dev.fleetfix.lab.LabInit;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * What {@code fleetfix lab} prints: a lab just up (its hosts, inventory and what to do next), each
+ * host's status, a reboot, a removal, and the progress of starting one.
+ */
+public final class LabOutput {
+    private LabOutput() {}
+
+    /** Prints each progress line of starting a lab as {@code lab: LINE}, at once. */
+    public static Consumer<String> progress(PrintWriter err) {
+        return line -> {
+            err.println("lab: " + line);
+            err.flush();
+        };
+    }
+
+    /**
+     * A lab just up: how long it took, its hosts, its inventory and the commands to use and remove
+     * it.
+     *
+     * @param hostCount the hosts asked for
+     * @param preset the preset's name
+     * @param realThp whether the lab made this machine's THP real
+     * @param severalLabs whether other labs are up too, so removing this one needs its id
+     */
+    public static void up(
+            LabFleet fleet,
+            int hostCount,
+            Duration took,
+            String preset,
+            boolean realThp,
+            boolean severalLabs,
+            PrintWriter out) {
+        out.printf(
+                "lab %s: %d hosts up in %.1f s (%s%s)%n",
+                fleet.id(),
+                hostCount,
+                took.toNanos() / 1e9,
+                preset,
+                realThp ? ", real THP: this machine's kernel THP is always until lab down" : "");
+        hosts(fleet, out);
+        out.println("inventory: " + fleet.inventoryFile());
+        out.println("next: fleetfix audit -i " + fleet.inventoryFile());
+        out.println("remove it with: fleetfix lab down" + (severalLabs ? " --id " + fleet.id() : ""));
+    }
+
+    /** No lab lives under {@code home}. */
+    public static void noneUp(Path home, PrintWriter out) {
+        out.println("no lab is up in " + home);
+    }
+
+    /** The lab's inventory file, alone on its line, for {@code -i "$(fleetfix lab inventory)"}. */
+    public static void inventory(LabFleet fleet, PrintWriter out) {
+        out.println(fleet.inventoryFile());
+    }
+
+    public static void rebooted(String host, Duration took, PrintWriter out) {
+        out.printf("%s rebooted in %.1f s%n", host, took.toNanos() / 1e9);
+    }
+
+    public static void removed(LabFleet fleet, int hostCount, PrintWriter out) {
+        out.println("lab " + fleet.id() + " removed (" + hostCount + " hosts)");
+    }
+
+    /** One line a host: name, address, SSH, Redis and Sentinel ports. */
+    public static void hosts(LabFleet fleet, PrintWriter out) {
+        for (LabHost host : fleet.hosts()) {
+            out.printf(
+                    "  %-8s %s  ssh :%d  redis :%s%s%n",
+                    host.name(),
+                    host.address(),
+                    host.sshPort(),
+                    String.join(
+                            ",", host.redisPorts().stream().map(String::valueOf).toList()),
+                    host.sentinelPort().isPresent()
+                            ? "  sentinel :" + host.sentinelPort().getAsInt()
+                            : "");
+        }
+    }
+
+    /** The lab's inventory, then one line a host (container, sshd, Redis, role, server), instances below. */
+    public static void status(LabFleet fleet, PrintWriter out) {
+        out.println("lab " + fleet.id() + ": " + fleet.inventoryFile());
+        for (LabHostStatus status : fleet.status()) {
+            LabHost host = status.host();
+            out.println(String.format(
+                            "  %-8s %-15s %-8s sshd %-4s redis %-4s %-7s %-14s%s%s",
+                            host.name(),
+                            host.address(),
+                            status.state(),
+                            status.sshUp() ? "up" : "down",
+                            status.redisUp() ? "up" : "down",
+                            status.role().orElse("-"),
+                            status.instances().get(0).server().orElse("-"),
+                            host.init() == LabInit.SYSTEMD
+                                    ? ""
+                                    : "  init " + host.init().name().toLowerCase(Locale.ROOT),
+                            host.sentinelPort().isPresent()
+                                    ? "  sentinel " + (status.sentinelUp() ? "up" : "down")
+                                    : "")
+                    .stripTrailing());
+            if (status.instances().size() > 1) {
+                for (LabHostStatus.Instance instance : status.instances()) {
+                    out.println(String.format(
+                                    "      :%-5d %-20s %-4s %s",
+                                    instance.port(),
+                                    instance.service(),
+                                    instance.up() ? "up" : "down",
+                                    instance.server().orElse("-"))
+                            .stripTrailing());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.fleetfix;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The house rules that the compiler does not check: no two packages depend on each other, even
+ * through others (every package its own slice, so {@code steps.restart} may not lean on
+ * {@code steps} while {@code steps} leans on it), and every vendor library stays behind its one
+ * package. Above the packages, the folders stand in floors ({@link #FLOORS}): a folder imports only folders on
+ * floors below its own, so a loop through subpackages (a {@code redis} adapter importing {@code bench} types while
+ * {@code bench} imports {@code redis}) fails too. The floors match the Maven modules: {@code lab} (fleetfix-lab, a
+ * plug-in of the command) on top, {@code cli} and {@code report} (fleetfix-cli), the rest (fleetfix-core); this test
+ * lives in fleetfix-lab, whose class path holds all three.
+ */
+class ArchitectureTest {
+    /**
+     * The floors, top first; the folders of one floor do not import each other. The root package (durations, secrets,
+     * the sleeper) is below them all.
+     */
+    static final List<List<String>> FLOORS = List.of(
+            List.of("lab"),
+            List.of("cli"),
+            List.of("report"),
+            List.of("rollout"),
+            List.of("steps"),
+            List.of("checks", "bench"),
+            List.of("health"),
+            List.of("redis", "playbook"),
+            List.of("transport"),
+            List.of("inventory"),
+            List.of("yaml"));
+
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.fleetfix");
+
+    @Test
+    void noPackageCycle() {
+        slices().matching("dev.fleetfix.(**)").should().beFreeOfCycles().check(MAIN);
+    }
+
+    @Test
+    void everyFolderImportsOnlyTheFloorsBelowIt() {
+        floors(FLOORS).check(MAIN);
+    }
+
+    /** The rule for {@code floors}: each folder may be used only by the folders of the floors above it. */
+    static LayeredArchitecture floors(List<List<String>> floors) {
+        LayeredArchitecture rule = layeredArchitecture().consideringOnlyDependenciesInLayers();
+        for (List<String> floor : floors) {
+            for (String folder : floor) {
+                rule = rule.layer(folder).definedBy("dev.fleetfix." + folder + "..");
+            }
+        }
+        List<String> above = new ArrayList<>();
+        for (List<String> floor : floors) {
+            for (String folder : floor) {
+                rule = above.isEmpty()
+                        ? rule.whereLayer(folder).mayNotBeAccessedByAnyLayer()
+                        : rule.whereLayer(folder).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
+            }
+            above.addAll(floor);
+        }
+        return rule;
+    }
+
+    @Test
+    void onlyTransportSshImportsSshj() {
+        only("dev.fleetfix.transport.ssh..", "net.schmizz..", "com.hierynomus..");
+    }
+
+    @Test
+    void onlyRedisJedisImportsJedis() {
+        only("dev.fleetfix.redis.jedis..", "redis.clients..");
+    }
+
+    @Test
+    void onlyTheCommandsImportPicocli() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.fleetfix.cli..", "dev.fleetfix.lab.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("picocli..")
+                .because("commands parse; nothing below them knows the command line")
+                .check(MAIN);
+    }
+
+    @Test
+    void onlyLabImportsTestcontainers() {
+        only("dev.fleetfix.lab..", "org.testcontainers..");
+    }
+
+    private static void only(String owner, String... vendor) {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(owner)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(vendor)
+                .because("the vendor library stays behind its port, in " + owner)
+                .check(MAIN);
+    }
+}

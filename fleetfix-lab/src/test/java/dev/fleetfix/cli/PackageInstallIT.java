@@ -1,0 +1,178 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.lab.LabFleetExtension;
+import dev.fleetfix.lab.LabHost;
+import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.lab.LabThp;
+import dev.fleetfix.transport.ExecResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The Debian package that {@code mvn package} builds, installed with apt into a clean Debian 12 lab host (the control
+ * node), which then checks another lab host over SSH, as an operator would after {@code apt install
+ * ./fleetfix_VERSION_all.deb}.
+ */
+class PackageInstallIT {
+    private static final String CONTROL = "pkg-control";
+    private static final String TARGET = "pkg-target";
+
+    @RegisterExtension
+    static final LabFleetExtension fleet = LabFleetExtension.of(
+            LabHostSpec.named(CONTROL), LabHostSpec.named(TARGET).withThp(LabThp.ALWAYS));
+
+    private static String deb;
+
+    @BeforeAll
+    static void installThePackageOnACleanHost() throws IOException {
+        Path built = builtPackage();
+        fleet.copyInto(CONTROL, built, "/tmp");
+        deb = "/tmp/" + built.getFileName();
+        root(CONTROL, "! command -v java && ! command -v fleetfix"); // clean: no Java, no fleetfix
+        long started = System.nanoTime();
+        root(
+                CONTROL,
+                "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq man-db " + deb
+                        + " >/tmp/apt.log 2>&1 || { tail -40 /tmp/apt.log; exit 1; }");
+        System.out.printf(
+                "PackageInstallIT: apt install of %s (%d kB) with its Java runtime took %.1f s%n",
+                built.getFileName(), Files.size(built) / 1024, (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * The package of this build's version (the pom's, as Maven wrote it into version.properties), in Debian's
+     * spelling (build-deb.sh: 0.1.0-SNAPSHOT is 0.1.0~SNAPSHOT). Packages of other versions left in target/ by
+     * earlier builds are not this build's.
+     */
+    private static Path builtPackage() throws IOException {
+        Properties props = new Properties();
+        try (InputStream in = PackageInstallIT.class.getResourceAsStream("/dev/fleetfix/version.properties")) {
+            assertThat(in)
+                    .as("version.properties, written by Maven from the pom")
+                    .isNotNull();
+            props.load(in);
+        }
+        String version = props.getProperty("version");
+        Path deb = Path.of("fleetfix-cli", "target", "fleetfix_" + version.replace('-', '~') + "_all.deb");
+        List<String> all;
+        try (Stream<Path> files = Files.list(Path.of("fleetfix-cli", "target"))) {
+            all = files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".deb"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(deb)
+                .as("mvn package builds %s for version %s (src/packaging/deb); target/ has %s", deb, version, all)
+                .isRegularFile();
+        return deb;
+    }
+
+    /** An inventory of the target host for the control node, whose key and known_hosts were copied into {@code dir}. */
+    private static String inventory(String dir) {
+        LabHost target = fleet.host(TARGET);
+        return String.join(
+                "\n",
+                "all:",
+                "  hosts:",
+                "    " + TARGET + ":",
+                "      ansible_host: " + target.address(),
+                "      ansible_port: " + target.sshPort(),
+                "      redis_port: " + target.redisPort(),
+                "      ansible_user: " + fleet.user(),
+                "      ansible_ssh_private_key_file: " + dir + "/"
+                        + fleet.privateKey().getFileName(),
+                "      known_hosts_file: " + dir + "/" + fleet.knownHostsFile().getFileName(),
+                "      ansible_become: true",
+                "");
+    }
+
+    private static String root(String host, String command) {
+        ExecResult result = fleet.rootExec(host, command);
+        assertThat(result.exitCode())
+                .as("%s on %s:%n%s%n%s", command, host, result.stdout(), result.stderr())
+                .isZero();
+        return result.stdout();
+    }
+
+    @Test
+    void fleetfixIsOnThePathWithItsVersionHelpManPagesAndCompletion() {
+        assertThat(root(CONTROL, "command -v fleetfix")).isEqualTo("/usr/bin/fleetfix\n");
+        assertThat(root(CONTROL, "fleetfix --version")).contains("fleetfix");
+        assertThat(root(CONTROL, "fleetfix audit --help"))
+                .contains("Usage: fleetfix audit", "--format=FORMAT", "Exit codes:");
+        assertThat(root(CONTROL, "MANWIDTH=100 man -P cat fleetfix-apply 2>/dev/null"))
+                .contains("NAME", "fleetfix-apply", "SYNOPSIS", "--check");
+        assertThat(root(CONTROL, "man -w fleetfix")).contains("/usr/share/man/man1/fleetfix.1.gz");
+        assertThat(root(
+                        CONTROL,
+                        "bash -c 'source /usr/share/bash-completion/completions/fleetfix && complete -p"
+                                + " fleetfix'"))
+                .contains("fleetfix");
+    }
+
+    @Test
+    void theInstalledToolChecksAnotherLabHostOverSsh() {
+        fleet.copyInto(CONTROL, fleet.privateKey(), "/root");
+        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/root");
+        String inventory = inventory("/root");
+        root(CONTROL, "cat > /root/inventory.yaml <<'EOF'\n" + inventory + "EOF");
+
+        ExecResult check = fleet.rootExec(
+                CONTROL,
+                "cd /root && fleetfix apply /usr/share/doc/fleetfix/examples/playbooks/thp-off.yaml --check"
+                        + " -i /root/inventory.yaml --no-color");
+
+        assertThat(check.exitCode())
+                .as(
+                        "--check on a THP-always host has changes pending (exit 3):%n%s%n%s",
+                        check.stdout(), check.stderr())
+                .isEqualTo(3);
+        assertThat(check.stdout()).contains(TARGET);
+        assertThat(fleet.thp(TARGET)).as("check mode changed nothing").contains("[always]");
+    }
+
+    @Test
+    void theExampleTimerServiceWritesMetricsForNodeExporter() {
+        root(CONTROL, "mkdir -p /etc/fleetfix");
+        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.service"), "/etc/systemd/system");
+        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.timer"), "/etc/systemd/system");
+        fleet.copyInto(CONTROL, fleet.privateKey(), "/etc/fleetfix");
+        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/etc/fleetfix");
+        String inventory = inventory("/etc/fleetfix");
+        root(
+                CONTROL,
+                "set -e\n(id fleetfix || useradd -m fleetfix) >/dev/null\n"
+                        + "cat > /etc/fleetfix/inventory.yaml <<'EOF'\n" + inventory + "EOF\n"
+                        + "chown -R fleetfix /etc/fleetfix && install -d -o fleetfix /var/lib/prometheus/node-exporter"
+                        + " && systemd-analyze verify /etc/systemd/system/fleetfix-audit.service"
+                        + " /etc/systemd/system/fleetfix-audit.timer"
+                        + " && systemctl daemon-reload && systemctl enable --now fleetfix-audit.timer");
+
+        ExecResult run = fleet.rootExec(CONTROL, "systemctl start fleetfix-audit.service");
+        String journal = fleet.rootExec(
+                        CONTROL,
+                        "sleep 1; systemctl status fleetfix-audit.service --no-pager -l; journalctl --no-pager -n 60"
+                                + " -o cat _SYSTEMD_UNIT=fleetfix-audit.service")
+                .stdout();
+        assertThat(run.exitCode())
+                .as("the service ran (exit 1, hosts at risk, counts as success):%n%s", journal)
+                .isZero();
+        assertThat(root(CONTROL, "stat -c '%U %a' /var/lib/prometheus/node-exporter/fleetfix.prom"))
+                .isEqualTo("fleetfix 644\n");
+        assertThat(root(CONTROL, "cat /var/lib/prometheus/node-exporter/fleetfix.prom"))
+                .contains("fleetfix_thp_enabled{host=\"" + TARGET + "\",mode=\"always\"} 1.0")
+                .endsWith("# EOF\n");
+        assertThat(root(CONTROL, "systemctl list-timers fleetfix-audit.timer --no-pager"))
+                .contains("fleetfix-audit.timer");
+    }
+}
