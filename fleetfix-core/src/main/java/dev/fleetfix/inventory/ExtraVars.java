@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.yaml.LocatedYaml;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,10 +26,10 @@ public final class ExtraVars {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final ExtraVars NONE = new ExtraVars(Map.of(), Map.of());
 
-    private final Map<String, YamlNode> layer;
-    private final Map<YamlNode, Path> origins;
+    private final Map<String, YamlValue> layer;
+    private final Map<YamlValue, Path> origins;
 
-    private ExtraVars(Map<String, YamlNode> layer, Map<YamlNode, Path> origins) {
+    private ExtraVars(Map<String, YamlValue> layer, Map<YamlValue, Path> origins) {
         this.layer = Collections.unmodifiableMap(new LinkedHashMap<>(layer));
         this.origins = origins;
     }
@@ -50,8 +51,8 @@ public final class ExtraVars {
 
     /** As {@link #parse(List, Consumer)}; a vault-encrypted {@code @FILE} and {@code !vault} values are decrypted. */
     public static ExtraVars parse(List<String> options, Consumer<String> warnings, VaultKeyring vault) {
-        Map<String, YamlNode> layer = new LinkedHashMap<>();
-        Map<YamlNode, Path> origins = new IdentityHashMap<>();
+        Map<String, YamlValue> layer = new LinkedHashMap<>();
+        Map<YamlValue, Path> origins = new IdentityHashMap<>();
         for (String option : options) {
             String text = option.strip();
             if (text.isEmpty()) {
@@ -68,15 +69,15 @@ public final class ExtraVars {
                 Path where = Path.of("-e");
                 mapping(where, text, warnings, vault).forEach((k, v) -> put(layer, origins, where, k, v));
             } else {
-                keyValues(option).forEach((k, v) -> put(layer, origins, Path.of("-e"), k, new YamlNode(v, 0, 0)));
+                keyValues(option).forEach((k, v) -> put(layer, origins, Path.of("-e"), k, InventoryYaml.node(v, 0, 0)));
             }
         }
         return layer.isEmpty() ? NONE : new ExtraVars(layer, origins);
     }
 
-    private static Map<String, YamlNode> mapping(
+    private static Map<String, YamlValue> mapping(
             Path where, String text, Consumer<String> warnings, VaultKeyring vault) {
-        Optional<YamlNode> doc = LocatedYaml.parse(where, text, warnings).map(v -> YamlNode.of(v, where, vault));
+        Optional<YamlValue> doc = InventoryYaml.parse(where, text, warnings, vault);
         if (doc.isEmpty()) {
             return Map.of();
         }
@@ -84,7 +85,7 @@ public final class ExtraVars {
             throw new InputException(
                     where, doc.get().line(), doc.get().column(), "extra vars must be a mapping of names to values");
         }
-        Map<String, YamlNode> out = new LinkedHashMap<>();
+        Map<String, YamlValue> out = new LinkedHashMap<>();
         doc.get().fields().forEach((k, f) -> {
             if (!NAME.matcher(k).matches()) {
                 throw new InputException(where, f.line(), f.column(), "'" + k + "' is not a valid variable name");
@@ -118,7 +119,7 @@ public final class ExtraVars {
     }
 
     private static void put(
-            Map<String, YamlNode> layer, Map<YamlNode, Path> origins, Path file, String key, YamlNode value) {
+            Map<String, YamlValue> layer, Map<YamlValue, Path> origins, Path file, String key, YamlValue value) {
         layer.remove(key); // a later option's key takes the later position too
         layer.put(key, value);
         origins.put(value, file);
@@ -135,7 +136,7 @@ public final class ExtraVars {
         return Collections.unmodifiableMap(out);
     }
 
-    Map<String, YamlNode> layer() {
+    Map<String, YamlValue> layer() {
         return layer;
     }
 
@@ -146,20 +147,20 @@ public final class ExtraVars {
         }
         return new VarsLayers() {
             @Override
-            public Map<YamlNode, Path> origins() {
-                Map<YamlNode, Path> all = new IdentityHashMap<>(below.origins());
+            public Map<YamlValue, Path> origins() {
+                Map<YamlValue, Path> all = new IdentityHashMap<>(below.origins());
                 all.putAll(origins);
                 return all;
             }
 
             @Override
-            public List<Map<String, YamlNode>> groups(List<String> groups) {
+            public List<Map<String, YamlValue>> groups(List<String> groups) {
                 return below.groups(groups);
             }
 
             @Override
-            public List<Map<String, YamlNode>> host(String host) {
-                List<Map<String, YamlNode>> layers = new ArrayList<>(below.host(host));
+            public List<Map<String, YamlValue>> host(String host) {
+                List<Map<String, YamlValue>> layers = new ArrayList<>(below.host(host));
                 layers.add(layer);
                 return layers;
             }

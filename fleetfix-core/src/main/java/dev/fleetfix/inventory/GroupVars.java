@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
+import dev.fleetfix.yaml.YamlValue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +38,8 @@ final class GroupVars implements VarsLayers {
 
     private final List<Path> inventoryDirs;
     private final List<Path> playbookDirs;
-    private final Map<Path, List<Map<String, YamlNode>>> cache = new HashMap<>();
-    private final Map<YamlNode, Path> origins = new IdentityHashMap<>();
+    private final Map<Path, List<Map<String, YamlValue>>> cache = new HashMap<>();
+    private final Map<YamlValue, Path> origins = new IdentityHashMap<>();
     private final VaultKeyring vault;
 
     GroupVars(List<Path> inventoryDirs, List<Path> playbookDirs, VaultKeyring vault) {
@@ -48,8 +49,8 @@ final class GroupVars implements VarsLayers {
     }
 
     @Override
-    public List<Map<String, YamlNode>> groups(List<String> groups) {
-        List<Map<String, YamlNode>> layers = new ArrayList<>();
+    public List<Map<String, YamlValue>> groups(List<String> groups) {
+        List<Map<String, YamlValue>> layers = new ArrayList<>();
         if (groups.contains(InventoryLoader.ALL)) {
             layers.addAll(from(inventoryDirs, "group_vars", InventoryLoader.ALL));
             layers.addAll(from(playbookDirs, "group_vars", InventoryLoader.ALL));
@@ -62,30 +63,30 @@ final class GroupVars implements VarsLayers {
     }
 
     @Override
-    public List<Map<String, YamlNode>> host(String host) {
-        List<Map<String, YamlNode>> layers = new ArrayList<>(from(inventoryDirs, "host_vars", host));
+    public List<Map<String, YamlValue>> host(String host) {
+        List<Map<String, YamlValue>> layers = new ArrayList<>(from(inventoryDirs, "host_vars", host));
         layers.addAll(from(playbookDirs, "host_vars", host));
         return layers;
     }
 
     @Override
-    public Map<YamlNode, Path> origins() {
+    public Map<YamlValue, Path> origins() {
         return origins;
     }
 
-    private List<Map<String, YamlNode>> from(List<Path> dirs, String kind, String name) {
-        List<Map<String, YamlNode>> layers = new ArrayList<>();
+    private List<Map<String, YamlValue>> from(List<Path> dirs, String kind, String name) {
+        List<Map<String, YamlValue>> layers = new ArrayList<>();
         for (Path dir : dirs) {
             layers.addAll(cache.computeIfAbsent(dir.resolve(kind).resolve(name), this::read));
         }
         return layers;
     }
 
-    private List<Map<String, YamlNode>> read(Path base) {
+    private List<Map<String, YamlValue>> read(Path base) {
         for (String ext : EXTENSIONS) {
             Path candidate = base.resolveSibling(base.getFileName() + ext);
             if (Files.isDirectory(candidate)) {
-                List<Map<String, YamlNode>> layers = new ArrayList<>();
+                List<Map<String, YamlValue>> layers = new ArrayList<>();
                 filesIn(candidate).forEach(f -> layers.addAll(readFile(f)));
                 return layers;
             }
@@ -123,8 +124,8 @@ final class GroupVars implements VarsLayers {
         return dot <= 0 ? "" : name.substring(dot);
     }
 
-    private List<Map<String, YamlNode>> readFile(Path file) {
-        YamlNode root = YamlNode.read(file, warning -> {}, vault).orElse(null);
+    private List<Map<String, YamlValue>> readFile(Path file) {
+        YamlValue root = InventoryYaml.read(file, warning -> {}, vault).orElse(null);
         if (root == null) {
             return List.of();
         }
@@ -136,7 +137,7 @@ final class GroupVars implements VarsLayers {
                     "a variables file must be a mapping of variable names to values, was "
                             + InventoryLoader.describe(root));
         }
-        Map<String, YamlNode> layer = new LinkedHashMap<>();
+        Map<String, YamlValue> layer = new LinkedHashMap<>();
         root.fields().values().forEach(f -> {
             layer.put(f.key(), f.value());
             origins.put(f.value(), file);

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 
@@ -18,21 +19,21 @@ final class HostCount {
     private long total;
 
     /** Counts the host keys of one source document, as {@link InventoryLoader} reads its groups. */
-    void add(Path file, YamlNode root) {
+    void add(Path file, YamlValue root) {
         if (root.isMapping()) {
             root.fields().values().forEach(group -> group(file, group.value()));
         }
     }
 
-    private void group(Path file, YamlNode body) {
+    private void group(Path file, YamlValue body) {
         if (!body.isMapping()) {
             return; // the loader names the shape that is wrong
         }
-        for (YamlNode.Field section : body.fields().values()) {
-            YamlNode value = section.value();
+        for (YamlValue.Entry section : body.fields().values()) {
+            YamlValue value = section.value();
             if (section.key().equals("hosts")) {
                 if (value.value() instanceof String key) {
-                    host(file, new YamlNode.Field(key, value.line(), value.column(), value));
+                    host(file, new YamlValue.Entry(key, value.line(), value.column(), value));
                 } else if (value.isMapping()) {
                     value.fields().values().forEach(host -> host(file, host));
                 }
@@ -42,7 +43,7 @@ final class HostCount {
         }
     }
 
-    private void host(Path file, YamlNode.Field key) {
+    private void host(Path file, YamlValue.Entry key) {
         total += names(key.key());
         if (total > InventoryLoader.MAX_HOSTS) {
             throw new InputException(

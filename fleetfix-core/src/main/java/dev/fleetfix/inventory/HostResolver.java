@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -65,23 +66,23 @@ final class HostResolver {
     private final Set<String> warnings = new LinkedHashSet<>();
 
     /** Which file each variable value came from (group_vars, several sources); others are in {@code file}. */
-    private final Function<YamlNode, Path> origins;
+    private final Function<YamlValue, Path> origins;
 
     /** A value whose templates were resolved, and the value as written: its file is the written one's. */
-    private final Map<YamlNode, YamlNode> renderedFrom = new IdentityHashMap<>();
+    private final Map<YamlValue, YamlValue> renderedFrom = new IdentityHashMap<>();
 
     HostResolver(Path file) {
         this(file, node -> null);
     }
 
-    HostResolver(Path file, Function<YamlNode, Path> origins) {
+    HostResolver(Path file, Function<YamlValue, Path> origins) {
         this.file = file;
         this.origins = origins;
         Path parent = file.toAbsolutePath().getParent();
         this.baseDir = parent == null ? Path.of("") : parent;
     }
 
-    private Path fileOf(YamlNode node) {
+    private Path fileOf(YamlValue node) {
         return Optional.ofNullable(origins.apply(renderedFrom.getOrDefault(node, node)))
                 .orElse(file);
     }
@@ -96,8 +97,9 @@ final class HostResolver {
      * {@code <host>@<port>}, shares the host's SSH address (so the planner keeps them in separate
      * batches) and has its own port, service and config.
      */
-    List<Host> resolveAll(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> written) {
-        List<Map<String, YamlNode>> layers = VarTemplates.render(name, groups, written, this::fileOf, renderedFrom);
+    List<Host> resolveAll(
+            String name, YamlValue.Entry where, List<String> groups, List<Map<String, YamlValue>> written) {
+        List<Map<String, YamlValue>> layers = VarTemplates.render(name, groups, written, this::fileOf, renderedFrom);
         Host host = resolve(name, where, groups, layers);
         Slots slots = new Slots(name, layers);
         Optional<Located> instances = slots.find(List.of(INSTANCES));
@@ -109,7 +111,7 @@ final class HostResolver {
 
     static final String INSTANCES = "redis_instances";
 
-    Host resolve(String name, YamlNode.Field where, List<String> groups, List<Map<String, YamlNode>> layers) {
+    Host resolve(String name, YamlValue.Entry where, List<String> groups, List<Map<String, YamlValue>> layers) {
         Slots slots = new Slots(name, layers);
         layers.forEach(this::checkRedisKeys);
         String address = slots.string(ADDRESS).orElse(name);
@@ -132,7 +134,7 @@ final class HostResolver {
                     slots.unit(List.of("sentinel_service")).orElse("redis-sentinel")));
         }
         Map<String, Object> vars = new LinkedHashMap<>();
-        for (Map<String, YamlNode> layer : layers) {
+        for (Map<String, YamlValue> layer : layers) {
             layer.forEach((key, value) -> vars.put(key, plainVar(key, value)));
         }
         return new Host(
@@ -173,7 +175,7 @@ final class HostResolver {
         return SECRET_KEYS.contains(key) || key.startsWith("vault_");
     }
 
-    private static Object plainVar(String key, YamlNode value) {
+    private static Object plainVar(String key, YamlValue value) {
         if (value.value() instanceof Secret vaulted) {
             return vaulted;
         }
@@ -187,7 +189,7 @@ final class HostResolver {
      * A key that looks like one of fleetfix's Redis keys but is none ({@code redis_usr}) would be
      * ignored silently, and fleetfix would log in as someone else: it is named, with the key meant.
      */
-    private void checkRedisKeys(Map<String, YamlNode> layer) {
+    private void checkRedisKeys(Map<String, YamlValue> layer) {
         layer.forEach((key, node) -> {
             String lower = key.toLowerCase(Locale.ROOT);
             if (!(lower.startsWith("redis") || lower.startsWith("sentinel")) || REDIS_KEYS.contains(key)) {
@@ -304,23 +306,23 @@ final class HostResolver {
     }
 
     /** A variable chosen for a slot: which of its names was used, and its node. */
-    private record Located(String name, YamlNode node) {}
+    private record Located(String name, YamlValue node) {}
 
     /** The slots of one host, over its layers. */
     private final class Slots {
         private final String host;
-        private final List<Map<String, YamlNode>> layers;
+        private final List<Map<String, YamlValue>> layers;
 
-        Slots(String host, List<Map<String, YamlNode>> layers) {
+        Slots(String host, List<Map<String, YamlValue>> layers) {
             this.host = host;
             this.layers = layers;
         }
 
         Optional<Located> find(List<String> names) {
             for (int i = layers.size() - 1; i >= 0; i--) {
-                Map<String, YamlNode> layer = layers.get(i);
+                Map<String, YamlValue> layer = layers.get(i);
                 for (String name : names) {
-                    YamlNode node = layer.get(name);
+                    YamlValue node = layer.get(name);
                     if (node != null) {
                         checkSingleSource(names, layer, name);
                         return Optional.of(new Located(name, node));
@@ -330,13 +332,13 @@ final class HostResolver {
             return Optional.empty();
         }
 
-        private void checkSingleSource(List<String> names, Map<String, YamlNode> layer, String chosen) {
+        private void checkSingleSource(List<String> names, Map<String, YamlValue> layer, String chosen) {
             if (names != PASSWORD && names != SENTINEL_PASSWORD) {
                 return;
             }
             for (String other : names) {
                 if (!other.equals(chosen) && layer.containsKey(other)) {
-                    YamlNode node = layer.get(other);
+                    YamlValue node = layer.get(other);
                     throw new InputException(
                             file,
                             node.line(),

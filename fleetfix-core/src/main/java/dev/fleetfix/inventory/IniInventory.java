@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
+import dev.fleetfix.yaml.YamlValue;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ final class IniInventory {
     private static final Pattern GROUP_NAME = Pattern.compile("^([^:\\]\\s]+)\\s*(?:#.*)?$");
 
     private final Path file;
-    private final List<YamlNode> documents = new ArrayList<>();
+    private final List<YamlValue> documents = new ArrayList<>();
     private final Set<String> defined = new LinkedHashSet<>();
     /** Children named before their own section: child → (parent, line of the mention). */
     private final Map<String, List<Pending>> pendingChildren = new LinkedHashMap<>();
@@ -206,7 +207,7 @@ final class IniInventory {
         if (pattern.strip().endsWith(":")) {
             throw error(number, "host \"" + pattern + "\" ends in ':', which is reserved for a port");
         }
-        Map<String, YamlNode.Field> vars = new LinkedHashMap<>();
+        Map<String, YamlValue.Entry> vars = new LinkedHashMap<>();
         for (String token : tokens.subList(1, tokens.size())) {
             int eq = token.indexOf('=');
             if (eq < 0) {
@@ -215,9 +216,10 @@ final class IniInventory {
             String key = token.substring(0, eq);
             vars.put(key, field(key, number, PythonLiteral.evalToJava(token.substring(eq + 1))));
         }
-        Map<String, YamlNode.Field> host = new LinkedHashMap<>();
+        Map<String, YamlValue.Entry> host = new LinkedHashMap<>();
         host.put(
-                pattern, new YamlNode.Field(pattern, number, 1, new YamlNode(vars.isEmpty() ? null : vars, number, 1)));
+                pattern,
+                new YamlValue.Entry(pattern, number, 1, InventoryYaml.node(vars.isEmpty() ? null : vars, number, 1)));
         document(group, number, "hosts", host);
     }
 
@@ -245,24 +247,24 @@ final class IniInventory {
     }
 
     private void child(String parent, String child, int number) {
-        Map<String, YamlNode.Field> children = new LinkedHashMap<>();
-        children.put(child, new YamlNode.Field(child, number, 1, new YamlNode(null, number, 1)));
+        Map<String, YamlValue.Entry> children = new LinkedHashMap<>();
+        children.put(child, new YamlValue.Entry(child, number, 1, InventoryYaml.node(null, number, 1)));
         document(parent, number, "children", children);
     }
 
     /** One document {@code {group: {section: entries}}}; the loader merges them in order. */
-    private void document(String group, int line, String section, Map<String, YamlNode.Field> entries) {
-        Map<String, YamlNode.Field> body = new LinkedHashMap<>();
+    private void document(String group, int line, String section, Map<String, YamlValue.Entry> entries) {
+        Map<String, YamlValue.Entry> body = new LinkedHashMap<>();
         if (!entries.isEmpty()) {
-            body.put(section, new YamlNode.Field(section, line, 1, new YamlNode(entries, line, 1)));
+            body.put(section, new YamlValue.Entry(section, line, 1, InventoryYaml.node(entries, line, 1)));
         }
-        Map<String, YamlNode.Field> top = new LinkedHashMap<>();
-        top.put(group, new YamlNode.Field(group, line, 1, new YamlNode(body.isEmpty() ? null : body, line, 1)));
-        documents.add(new YamlNode(top, line, 1));
+        Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
+        top.put(group, new YamlValue.Entry(group, line, 1, InventoryYaml.node(body.isEmpty() ? null : body, line, 1)));
+        documents.add(InventoryYaml.node(top, line, 1));
     }
 
-    private static YamlNode.Field field(String key, int line, Object value) {
-        return new YamlNode.Field(key, line, 1, YamlValues.node(value, line));
+    private static YamlValue.Entry field(String key, int line, Object value) {
+        return new YamlValue.Entry(key, line, 1, YamlValue.of(value, line, 0));
     }
 
     private InputException error(int line, String message) {

@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,7 +51,7 @@ public final class InventoryLoader {
     private final Map<String, HostDef> hosts = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
     /** The file each variable value came from, for errors found after every source is read. */
-    private final Map<YamlNode, Path> origins = new IdentityHashMap<>();
+    private final Map<YamlValue, Path> origins = new IdentityHashMap<>();
 
     private InventoryLoader(Path file) {
         this.file = file;
@@ -63,7 +64,7 @@ public final class InventoryLoader {
     /** Loads {@code file}; every problem is an {@link InputException} naming file:line:column. */
     public static Inventory load(Path file) {
         InventoryLoader loader = new InventoryLoader(file);
-        YamlNode root = YamlNode.read(file, loader.warnings::add, VaultKeyring.none())
+        YamlValue root = InventoryYaml.read(file, loader.warnings::add, VaultKeyring.none())
                 .orElseThrow(() -> new InputException(file, 0, 0, "inventory is empty: define at least one host"));
         new HostCount().add(file, root);
         loader.parseTop(root);
@@ -90,19 +91,19 @@ public final class InventoryLoader {
         return loader.build(vars);
     }
 
-    private void parseTop(YamlNode root) {
+    private void parseTop(YamlValue root) {
         if (!root.isMapping()) {
             throw error(root, "the inventory must be a mapping of groups (all: ...), was " + describe(root));
         }
         // Like Ansible, every top-level key is a group; "all" is only the usual one.
-        for (YamlNode.Field field : root.fields().values()) {
+        for (YamlValue.Entry field : root.fields().values()) {
             parseGroup(field);
         }
     }
 
-    private GroupDef parseGroup(YamlNode.Field field) {
+    private GroupDef parseGroup(YamlValue.Entry field) {
         GroupDef group = group(field.key());
-        YamlNode body = field.value();
+        YamlValue body = field.value();
         if (body.isNull()) {
             return group;
         }
@@ -112,7 +113,7 @@ public final class InventoryLoader {
                     "group " + field.key() + ": expected a mapping with hosts, vars or children, was "
                             + describe(body));
         }
-        for (YamlNode.Field section : body.fields().values()) {
+        for (YamlValue.Entry section : body.fields().values()) {
             if (!SECTIONS.contains(section.key())) {
                 throw new InputException(
                         file,
@@ -123,12 +124,12 @@ public final class InventoryLoader {
             }
         }
         // Sections are read in file order, as Ansible does: that order decides host order in the group.
-        for (YamlNode.Field section : body.fields().values()) {
-            YamlNode value = section.value();
+        for (YamlValue.Entry section : body.fields().values()) {
+            YamlValue value = section.value();
             if (value.isNull()) {
                 continue;
             }
-            Map<String, YamlNode.Field> entries = entries(group, section);
+            Map<String, YamlValue.Entry> entries = entries(group, section);
             switch (section.key()) {
                 case "vars" -> entries.values().forEach(v -> group.setVariable(v, this));
                 case "children" -> entries.values().forEach(child -> addChild(group, parseGroup(child), child));
@@ -139,10 +140,11 @@ public final class InventoryLoader {
     }
 
     /** A section's entries; a bare string ({@code hosts: redis-1}) is one entry with no body, as in Ansible. */
-    private Map<String, YamlNode.Field> entries(GroupDef group, YamlNode.Field section) {
-        YamlNode value = section.value();
+    private Map<String, YamlValue.Entry> entries(GroupDef group, YamlValue.Entry section) {
+        YamlValue value = section.value();
         if (value.value() instanceof String name) {
-            return Map.of(name, new YamlNode.Field(name, value.line(), value.column(), new YamlNode(null, 0, 0)));
+            return Map.of(
+                    name, new YamlValue.Entry(name, value.line(), value.column(), InventoryYaml.node(null, 0, 0)));
         }
         if (!value.isMapping()) {
             throw error(
@@ -155,7 +157,7 @@ public final class InventoryLoader {
      * A host key as Ansible's parse_address reads it: {@code name}, {@code name:port}, and ranges
      * ({@code redis-[01:03]}, {@code node-[a:c]}, {@code [0:10:2]}) that stand for several hosts.
      */
-    private void parseHostKey(GroupDef group, YamlNode.Field entry) {
+    private void parseHostKey(GroupDef group, YamlValue.Entry entry) {
         if (!entry.textKey()) {
             // PyYAML types the key 1234 as a number, and Ansible refuses it rather than guess the name meant
             throw new InputException(
@@ -166,7 +168,7 @@ public final class InventoryLoader {
                             + " (\"" + entry.key() + "\":)");
         }
         String key = entry.key();
-        YamlNode.Field body = entry;
+        YamlValue.Entry body = entry;
         Matcher port = HOST_PORT.matcher(key);
         Matcher bracketed = BRACKETED_HOST_PORT.matcher(key);
         if (bracketed.matches() && HostPattern.isIpv6(bracketed.group(1))) {
@@ -174,28 +176,29 @@ public final class InventoryLoader {
         }
         if (port.matches()) {
             key = port.group(1);
-            Map<String, YamlNode.Field> vars = new LinkedHashMap<>();
+            Map<String, YamlValue.Entry> vars = new LinkedHashMap<>();
             vars.put(
                     "ansible_port",
-                    new YamlNode.Field(
+                    new YamlValue.Entry(
                             "ansible_port",
                             entry.line(),
                             entry.column(),
-                            new YamlNode(port(port.group(2), entry), entry.line(), entry.column())));
+                            InventoryYaml.node(port(port.group(2), entry), entry.line(), entry.column())));
             if (entry.value().isMapping()) {
                 vars.putAll(entry.value().fields());
             }
-            YamlNode value = entry.value().isNull() || entry.value().isMapping()
-                    ? new YamlNode(vars, entry.value().line(), entry.value().column())
+            YamlValue value = entry.value().isNull() || entry.value().isMapping()
+                    ? InventoryYaml.node(
+                            vars, entry.value().line(), entry.value().column())
                     : entry.value();
-            body = new YamlNode.Field(key, entry.line(), entry.column(), value);
+            body = new YamlValue.Entry(key, entry.line(), entry.column(), value);
         }
         for (String name : ranges ? expandRanges(key, entry) : List.of(key)) {
-            parseHost(group, new YamlNode.Field(name, body.line(), body.column(), body.value()));
+            parseHost(group, new YamlValue.Entry(name, body.line(), body.column(), body.value()));
         }
     }
 
-    private List<String> expandRanges(String key, YamlNode.Field where) {
+    private List<String> expandRanges(String key, YamlValue.Entry where) {
         Matcher range = HOST_RANGE.matcher(key);
         if (!range.find()) {
             return List.of(key);
@@ -243,7 +246,7 @@ public final class InventoryLoader {
     }
 
     /** A range bound or step: digits that fit an int, else an error naming the host key. */
-    private int bound(String digits, YamlNode.Field where) {
+    private int bound(String digits, YamlValue.Entry where) {
         try {
             return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
@@ -255,7 +258,7 @@ public final class InventoryLoader {
         }
     }
 
-    private Integer port(String digits, YamlNode.Field where) {
+    private Integer port(String digits, YamlValue.Entry where) {
         if (digits.length() <= 5 && Integer.parseInt(digits) >= 1 && Integer.parseInt(digits) <= 65535) {
             return Integer.valueOf(digits);
         }
@@ -266,12 +269,12 @@ public final class InventoryLoader {
                 "host \"" + where.key() + "\": port " + digits + " is not in 1..65535");
     }
 
-    private void parseHost(GroupDef group, YamlNode.Field entry) {
+    private void parseHost(GroupDef group, YamlValue.Entry entry) {
         HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry));
         if (group.hosts.add(host.name)) {
             host.directGroups.add(group);
         }
-        YamlNode body = entry.value();
+        YamlValue body = entry.value();
         if (body.isNull()) {
             return;
         }
@@ -282,7 +285,7 @@ public final class InventoryLoader {
         body.fields().values().forEach(v -> setTrackedVariable(host.vars, v));
     }
 
-    private void addChild(GroupDef parent, GroupDef child, YamlNode.Field where) {
+    private void addChild(GroupDef parent, GroupDef child, YamlValue.Entry where) {
         if (parent == child || ancestors(parent).contains(child)) {
             throw new InputException(
                     file,
@@ -296,19 +299,19 @@ public final class InventoryLoader {
         }
     }
 
-    private void setTrackedVariable(Map<String, YamlNode> vars, YamlNode.Field field) {
+    private void setTrackedVariable(Map<String, YamlValue> vars, YamlValue.Entry field) {
         origins.put(field.value(), file);
         setVariable(vars, field);
     }
 
-    static void setVariable(Map<String, YamlNode> vars, YamlNode.Field field) {
-        YamlNode old = vars.get(field.key());
-        YamlNode value = field.value();
+    static void setVariable(Map<String, YamlValue> vars, YamlValue.Entry field) {
+        YamlValue old = vars.get(field.key());
+        YamlValue value = field.value();
         if (old != null && old.isMapping() && value.isMapping()) {
             // Ansible's combine_vars: a mapping set twice merges its top-level keys.
-            Map<String, YamlNode.Field> merged = new LinkedHashMap<>(old.fields());
+            Map<String, YamlValue.Entry> merged = new LinkedHashMap<>(old.fields());
             merged.putAll(value.fields());
-            value = new YamlNode(merged, value.line(), value.column());
+            value = InventoryYaml.node(merged, value.line(), value.column());
         }
         vars.put(field.key(), value);
     }
@@ -343,7 +346,7 @@ public final class InventoryLoader {
         for (String name : members.get(ALL)) {
             HostDef host = hosts.get(name);
             List<GroupDef> sorted = sortedGroups(host, depth);
-            List<Map<String, YamlNode>> layers = new ArrayList<>();
+            List<Map<String, YamlValue>> layers = new ArrayList<>();
             sorted.forEach(g -> layers.add(g.vars));
             // Ansible's order: inventory group vars, group_vars/all, group_vars/GROUP (sorted), host vars,
             // host_vars/HOST.
@@ -375,7 +378,7 @@ public final class InventoryLoader {
         return new AnsibleInventory(new Inventory(Optional.of(file), resolved, expanded, found), shapes);
     }
 
-    private static Map<String, Object> plainVars(Map<String, YamlNode> vars) {
+    private static Map<String, Object> plainVars(Map<String, YamlValue> vars) {
         Map<String, Object> out = new LinkedHashMap<>();
         vars.forEach((k, v) -> out.put(k, v.plain()));
         return out;
@@ -453,11 +456,11 @@ public final class InventoryLoader {
         return groups.computeIfAbsent(name, GroupDef::new);
     }
 
-    private InputException error(YamlNode at, String message) {
+    private InputException error(YamlValue at, String message) {
         return new InputException(file, at.line(), at.column(), message);
     }
 
-    static String describe(YamlNode node) {
+    static String describe(YamlValue node) {
         Object value = node.value();
         if (value == null) {
             return "empty";
@@ -476,7 +479,7 @@ public final class InventoryLoader {
 
     private static final class GroupDef {
         final String name;
-        final Map<String, YamlNode> vars = new LinkedHashMap<>();
+        final Map<String, YamlValue> vars = new LinkedHashMap<>();
         final List<GroupDef> children = new ArrayList<>();
         final List<GroupDef> parents = new ArrayList<>();
         // A set: a group may list 100,000 hosts, and a list's contains() made loading quadratic.
@@ -487,7 +490,7 @@ public final class InventoryLoader {
             this.name = name;
         }
 
-        void setVariable(YamlNode.Field field, InventoryLoader loader) {
+        void setVariable(YamlValue.Entry field, InventoryLoader loader) {
             if (field.key().equals("ansible_group_priority")) {
                 priority = loader.priority(this, field.value());
             } else {
@@ -496,7 +499,7 @@ public final class InventoryLoader {
         }
     }
 
-    private int priority(GroupDef group, YamlNode value) {
+    private int priority(GroupDef group, YamlValue value) {
         Object v = value.value();
         try {
             if (v instanceof Integer i) {
@@ -514,11 +517,11 @@ public final class InventoryLoader {
 
     private static final class HostDef {
         final String name;
-        final YamlNode.Field where;
-        final Map<String, YamlNode> vars = new LinkedHashMap<>();
+        final YamlValue.Entry where;
+        final Map<String, YamlValue> vars = new LinkedHashMap<>();
         final List<GroupDef> directGroups = new ArrayList<>();
 
-        HostDef(String name, YamlNode.Field where) {
+        HostDef(String name, YamlValue.Entry where) {
             this.name = name;
             this.where = where;
         }

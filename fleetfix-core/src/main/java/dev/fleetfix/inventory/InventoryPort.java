@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.yaml.YamlValue;
 import java.util.OptionalInt;
 
 /**
@@ -12,7 +13,7 @@ final class InventoryPort {
     private InventoryPort() {}
 
     /** The port, or empty when the value is not a whole number in 1..65535 (or not a number at all). */
-    static OptionalInt parse(YamlNode node) {
+    static OptionalInt parse(YamlValue node) {
         Object value = node.value();
         if (!(value instanceof Number || value instanceof String)) {
             return OptionalInt.empty();

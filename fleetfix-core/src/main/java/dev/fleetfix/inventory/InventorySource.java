@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,17 +12,17 @@ import java.util.List;
  * @param ranges whether {@code r[1:3]} stands for three hosts: not in a host list ({@code -i 'r[1:3],'}), which
  *     Ansible's host_list plugin reads as one host of that name
  */
-record InventorySource(Path file, List<YamlNode> documents, List<String> warnings, boolean ranges) {
+record InventorySource(Path file, List<YamlValue> documents, List<String> warnings, boolean ranges) {
     InventorySource {
         documents = List.copyOf(documents);
         warnings = List.copyOf(warnings);
     }
 
-    InventorySource(Path file, List<YamlNode> documents, List<String> warnings) {
+    InventorySource(Path file, List<YamlValue> documents, List<String> warnings) {
         this(file, documents, warnings, true);
     }
 
-    InventorySource(Path file, List<YamlNode> documents) {
+    InventorySource(Path file, List<YamlValue> documents) {
         this(file, documents, List.of());
     }
 }

@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
+import dev.fleetfix.yaml.YamlValue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,11 +170,11 @@ public final class InventorySources {
         if (!yamlName && !noExtension) {
             return IniInventory.read(file, vault);
         }
-        Optional<YamlNode> root;
+        Optional<YamlValue> root;
         // What Ansible would warn about while reading it (a key written twice), kept for the YAML reading only
         List<String> warnings = new ArrayList<>();
         try {
-            root = YamlNode.read(file, warnings::add, vault);
+            root = InventoryYaml.read(file, warnings::add, vault);
         } catch (VaultException e) {
             throw e;
         } catch (InputException e) {
@@ -185,12 +186,12 @@ public final class InventorySources {
         if (root.isEmpty()) {
             return new InventorySource(file, List.of());
         }
-        YamlNode doc = root.get();
+        YamlValue doc = root.get();
         if (noExtension && !looksLikeYamlInventory(doc)) {
             return IniInventory.read(file, vault);
         }
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {
-            YamlNode.Field plugin = doc.fields().get("plugin");
+            YamlValue.Entry plugin = doc.fields().get("plugin");
             throw new InputException(
                     file,
                     plugin.line(),
@@ -218,7 +219,7 @@ public final class InventorySources {
     }
 
     /** A mapping of groups to mappings (or nothing): anything else in a file without extension is INI. */
-    private static boolean looksLikeYamlInventory(YamlNode doc) {
+    private static boolean looksLikeYamlInventory(YamlValue doc) {
         return doc.isMapping()
                 && doc.fields().values().stream()
                         .allMatch(f -> f.value().isNull() || f.value().isMapping());
@@ -230,22 +231,22 @@ public final class InventorySources {
      * default, would expand it).
      */
     private static InventorySource hostList(String source) {
-        Map<String, YamlNode.Field> hosts = new LinkedHashMap<>();
+        Map<String, YamlValue.Entry> hosts = new LinkedHashMap<>();
         for (String part : source.split(",")) {
             String host = part.strip();
             if (!host.isEmpty()) {
-                hosts.put(host, new YamlNode.Field(host, 0, 0, new YamlNode(null, 0, 0)));
+                hosts.put(host, new YamlValue.Entry(host, 0, 0, InventoryYaml.node(null, 0, 0)));
             }
         }
         if (hosts.isEmpty()) {
             throw new InputException("inventory " + source + ": the host list names no host");
         }
-        Map<String, YamlNode.Field> body = new LinkedHashMap<>();
-        body.put("hosts", new YamlNode.Field("hosts", 0, 0, new YamlNode(hosts, 0, 0)));
-        Map<String, YamlNode.Field> top = new LinkedHashMap<>();
+        Map<String, YamlValue.Entry> body = new LinkedHashMap<>();
+        body.put("hosts", new YamlValue.Entry("hosts", 0, 0, InventoryYaml.node(hosts, 0, 0)));
+        Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
         top.put(
                 InventoryLoader.UNGROUPED,
-                new YamlNode.Field(InventoryLoader.UNGROUPED, 0, 0, new YamlNode(body, 0, 0)));
-        return new InventorySource(Path.of(source), List.of(new YamlNode(top, 0, 0)), List.of(), false);
+                new YamlValue.Entry(InventoryLoader.UNGROUPED, 0, 0, InventoryYaml.node(body, 0, 0)));
+        return new InventorySource(Path.of(source), List.of(InventoryYaml.node(top, 0, 0)), List.of(), false);
     }
 }

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,19 +24,19 @@ final class RedisInstances {
 
     private RedisInstances() {}
 
-    static List<Host> expand(Path file, Host host, YamlNode list) {
+    static List<Host> expand(Path file, Host host, YamlValue list) {
         if (!(list.value() instanceof List<?> items) || items.isEmpty()) {
             throw error(file, host, list, "redis_instances must be a non-empty list of {port: ..., service: ...}");
         }
         List<Map<String, Object>> entries = new ArrayList<>();
         Set<String> endpoints = new HashSet<>();
         for (Object item : items) {
-            YamlNode node = (YamlNode) item;
+            YamlValue node = (YamlValue) item;
             if (!node.isMapping()) {
                 throw error(file, host, node, "each of redis_instances must be a mapping like {port: 6380}");
             }
-            Map<String, YamlNode.Field> fields = node.fields();
-            for (YamlNode.Field f : fields.values()) {
+            Map<String, YamlValue.Entry> fields = node.fields();
+            for (YamlValue.Entry f : fields.values()) {
                 if (!KEYS.contains(f.key())) {
                     throw new InputException(
                             file,
@@ -45,7 +46,7 @@ final class RedisInstances {
                                     + String.join(", ", KEYS.stream().sorted().toList()));
                 }
             }
-            YamlNode.Field port = fields.get("port");
+            YamlValue.Entry port = fields.get("port");
             if (port == null) {
                 throw error(file, host, node, "each of redis_instances needs a port");
             }
@@ -53,7 +54,7 @@ final class RedisInstances {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("port", number);
             for (String key : List.of("service", "config", "name", "host")) {
-                YamlNode.Field f = fields.get(key);
+                YamlValue.Entry f = fields.get(key);
                 if (f != null) {
                     if (!(f.value().value() instanceof String text) || text.isBlank()) {
                         throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");
@@ -129,7 +130,7 @@ final class RedisInstances {
         return (at >= 0 ? unit.substring(0, at) : unit) + "@";
     }
 
-    private static int port(Path file, Host host, YamlNode node) {
+    private static int port(Path file, Host host, YamlValue node) {
         return InventoryPort.parse(node)
                 .orElseThrow(() -> error(
                         file,
@@ -138,7 +139,7 @@ final class RedisInstances {
                         "redis_instances: port must be a number 1..65535, was " + InventoryLoader.describe(node)));
     }
 
-    private static InputException error(Path file, Host host, YamlNode node, String message) {
+    private static InputException error(Path file, Host host, YamlValue node, String message) {
         return new InputException(file, node.line(), node.column(), "host " + host.name() + ": " + message);
     }
 }

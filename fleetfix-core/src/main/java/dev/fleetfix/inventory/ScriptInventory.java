@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.InputException;
+import dev.fleetfix.yaml.YamlValue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,10 +49,10 @@ final class ScriptInventory {
     /** Runs {@code script --list} (and {@code --host} per host without {@code _meta}). */
     static InventorySource run(Path script) {
         String name = "inventory script " + script;
-        YamlNode root = parseJson(name, script, runProgram(name, List.of(script.toString(), "--list")));
+        YamlValue root = parseJson(name, script, runProgram(name, List.of(script.toString(), "--list")));
         return fromList(script, root, host -> {
             String out = runProgram(name, List.of(script.toString(), "--host", host));
-            YamlNode vars = parseJson(name + " --host " + host, script, out);
+            YamlValue vars = parseJson(name + " --host " + host, script, out);
             if (!vars.isNull() && !vars.isMapping()) {
                 throw new InputException(script, 0, 0, name + " --host " + host + " must print a JSON object");
             }
@@ -67,31 +68,31 @@ final class ScriptInventory {
         String name = String.join(" ", command);
         Path source = sources.get(0);
         String out = runProgram(name, command);
-        return fromList(source, parseJson(name, source, out), host -> new YamlNode(null, 0, 0));
+        return fromList(source, parseJson(name, source, out), host -> InventoryYaml.node(null, 0, 0));
     }
 
     /** A file holding {@code ansible-inventory --list} JSON (or YAML of the same shape). */
-    static InventorySource fromFile(Path file, YamlNode root) {
+    static InventorySource fromFile(Path file, YamlValue root) {
         // A file cannot be asked --host: without _meta.hostvars its hosts have only group variables.
-        return fromList(file, root, host -> new YamlNode(null, 0, 0));
+        return fromList(file, root, host -> InventoryYaml.node(null, 0, 0));
     }
 
     /** Whether a parsed document is in the {@code --list} shape rather than a YAML inventory's. */
-    static boolean isListShape(YamlNode root) {
+    static boolean isListShape(YamlValue root) {
         if (!root.isMapping()) {
             return false;
         }
         if (root.fields().containsKey("_meta")) {
             return true;
         }
-        for (YamlNode.Field group : root.fields().values()) {
-            YamlNode body = group.value();
+        for (YamlValue.Entry group : root.fields().values()) {
+            YamlValue body = group.value();
             if (body.value() instanceof List) {
                 return true;
             }
             if (body.isMapping()) {
                 for (String section : List.of("hosts", "children")) {
-                    YamlNode.Field f = body.fields().get(section);
+                    YamlValue.Entry f = body.fields().get(section);
                     if (f != null && f.value().value() instanceof List) {
                         return true;
                     }
@@ -102,20 +103,20 @@ final class ScriptInventory {
     }
 
     interface HostVars {
-        YamlNode of(String host);
+        YamlValue of(String host);
     }
 
-    private static InventorySource fromList(Path file, YamlNode root, HostVars missingMeta) {
+    private static InventorySource fromList(Path file, YamlValue root, HostVars missingMeta) {
         if (!root.isMapping()) {
             throw new InputException(
                     file, root.line(), root.column(), "inventory JSON must be an object of groups, was " + kind(root));
         }
-        List<YamlNode> docs = new ArrayList<>();
+        List<YamlValue> docs = new ArrayList<>();
         Map<String, String> firstGroup = new LinkedHashMap<>();
-        YamlNode hostvars = null;
-        for (YamlNode.Field group : root.fields().values()) {
+        YamlValue hostvars = null;
+        for (YamlValue.Entry group : root.fields().values()) {
             if (group.key().equals("_meta")) {
-                YamlNode meta = group.value();
+                YamlValue meta = group.value();
                 if (meta.isMapping() && meta.fields().containsKey("hostvars")) {
                     hostvars = meta.fields().get("hostvars").value();
                     if (!hostvars.isMapping() && !hostvars.isNull()) {
@@ -128,12 +129,12 @@ final class ScriptInventory {
             docs.add(group(file, group, firstGroup));
         }
         for (Map.Entry<String, String> host : firstGroup.entrySet()) {
-            YamlNode vars;
+            YamlValue vars;
             if (hostvars == null) {
                 vars = missingMeta.of(host.getKey());
             } else {
-                YamlNode.Field f = hostvars.isNull() ? null : hostvars.fields().get(host.getKey());
-                vars = f == null ? new YamlNode(null, 0, 0) : f.value();
+                YamlValue.Entry f = hostvars.isNull() ? null : hostvars.fields().get(host.getKey());
+                vars = f == null ? InventoryYaml.node(null, 0, 0) : f.value();
             }
             if (vars.isNull()) {
                 continue;
@@ -148,31 +149,33 @@ final class ScriptInventory {
     }
 
     /** One group as the script plugin reads it, into a YAML-inventory document. */
-    private static YamlNode group(Path file, YamlNode.Field group, Map<String, String> firstGroup) {
-        YamlNode body = group.value();
-        Map<String, YamlNode> sections = new LinkedHashMap<>();
+    private static YamlValue group(Path file, YamlValue.Entry group, Map<String, String> firstGroup) {
+        YamlValue body = group.value();
+        Map<String, YamlValue> sections = new LinkedHashMap<>();
         if (!body.isMapping()) {
             sections.put("hosts", body);
         } else if (!body.fields().keySet().stream().anyMatch(Set.of("hosts", "vars", "children")::contains)) {
             // Ansible's shorthand: a group object without those keys is a host of that name with vars.
-            YamlNode.Field self =
-                    new YamlNode.Field(group.key(), group.line(), group.column(), new YamlNode(null, 0, 0));
-            sections.put("hosts", new YamlNode(List.of(new YamlNode(self.key(), self.line(), self.column())), 0, 0));
+            YamlValue.Entry self =
+                    new YamlValue.Entry(group.key(), group.line(), group.column(), InventoryYaml.node(null, 0, 0));
+            sections.put(
+                    "hosts",
+                    InventoryYaml.node(List.of(InventoryYaml.node(self.key(), self.line(), self.column())), 0, 0));
             sections.put("vars", body);
         } else {
             body.fields().forEach((k, f) -> sections.put(k, f.value()));
         }
-        Map<String, YamlNode.Field> out = new LinkedHashMap<>();
-        YamlNode hosts = sections.get("hosts");
+        Map<String, YamlValue.Entry> out = new LinkedHashMap<>();
+        YamlValue hosts = sections.get("hosts");
         if (hosts != null && !hosts.isNull()) {
             out.put(
                     "hosts",
-                    new YamlNode.Field("hosts", hosts.line(), hosts.column(), names(file, group, hosts, "hosts")));
-            for (YamlNode h : items(hosts)) {
+                    new YamlValue.Entry("hosts", hosts.line(), hosts.column(), names(file, group, hosts, "hosts")));
+            for (YamlValue h : items(hosts)) {
                 firstGroup.putIfAbsent(String.valueOf(h.value()), group.key());
             }
         }
-        YamlNode vars = sections.get("vars");
+        YamlValue vars = sections.get("vars");
         if (vars != null && !vars.isNull()) {
             if (!vars.isMapping()) {
                 throw new InputException(
@@ -181,19 +184,19 @@ final class ScriptInventory {
                         vars.column(),
                         "group " + group.key() + ": vars must be an object, was " + kind(vars));
             }
-            out.put("vars", new YamlNode.Field("vars", vars.line(), vars.column(), vars));
+            out.put("vars", new YamlValue.Entry("vars", vars.line(), vars.column(), vars));
         }
-        YamlNode children = sections.get("children");
+        YamlValue children = sections.get("children");
         if (children != null && !children.isNull()) {
             out.put(
                     "children",
-                    new YamlNode.Field(
+                    new YamlValue.Entry(
                             "children", children.line(), children.column(), names(file, group, children, "children")));
         }
         return doc(group.key(), group.line(), out.isEmpty() ? null : out);
     }
 
-    private static YamlNode names(Path file, YamlNode.Field group, YamlNode list, String what) {
+    private static YamlValue names(Path file, YamlValue.Entry group, YamlValue list, String what) {
         if (!(list.value() instanceof List)) {
             throw new InputException(
                     file,
@@ -201,8 +204,8 @@ final class ScriptInventory {
                     list.column(),
                     "group " + group.key() + ": " + what + " must be a list, was " + kind(list));
         }
-        Map<String, YamlNode.Field> out = new LinkedHashMap<>();
-        for (YamlNode item : items(list)) {
+        Map<String, YamlValue.Entry> out = new LinkedHashMap<>();
+        for (YamlValue item : items(list)) {
             if (!(item.value() instanceof String) && !(item.value() instanceof Number)) {
                 throw new InputException(
                         file,
@@ -213,42 +216,47 @@ final class ScriptInventory {
             String name = String.valueOf(item.value());
             out.putIfAbsent(
                     name,
-                    new YamlNode.Field(
-                            name, item.line(), item.column(), new YamlNode(null, item.line(), item.column())));
+                    new YamlValue.Entry(
+                            name, item.line(), item.column(), InventoryYaml.node(null, item.line(), item.column())));
         }
-        return new YamlNode(out, list.line(), list.column());
+        return InventoryYaml.node(out, list.line(), list.column());
     }
 
     @SuppressWarnings("unchecked")
-    private static List<YamlNode> items(YamlNode list) {
-        return list.value() instanceof List ? (List<YamlNode>) list.value() : List.of();
+    private static List<YamlValue> items(YamlValue list) {
+        return list.value() instanceof List ? (List<YamlValue>) list.value() : List.of();
     }
 
-    private static Map<String, YamlNode.Field> map(String key, YamlNode value) {
-        Map<String, YamlNode.Field> m = new LinkedHashMap<>();
-        m.put(key, new YamlNode.Field(key, value.line(), value.column(), value));
+    private static Map<String, YamlValue.Entry> map(String key, YamlValue value) {
+        Map<String, YamlValue.Entry> m = new LinkedHashMap<>();
+        m.put(key, new YamlValue.Entry(key, value.line(), value.column(), value));
         return m;
     }
 
-    private static YamlNode doc(String group, int line, Map<String, ?> body) {
-        Map<String, YamlNode.Field> inner = new LinkedHashMap<>();
+    private static YamlValue doc(String group, int line, Map<String, ?> body) {
+        Map<String, YamlValue.Entry> inner = new LinkedHashMap<>();
         if (body != null) {
             body.forEach((k, v) -> inner.put(
-                    k, v instanceof YamlNode.Field f ? f : new YamlNode.Field(k, line, 0, new YamlNode(v, line, 0))));
+                    k,
+                    v instanceof YamlValue.Entry f
+                            ? f
+                            : new YamlValue.Entry(k, line, 0, InventoryYaml.node(v, line, 0))));
         }
-        Map<String, YamlNode.Field> top = new LinkedHashMap<>();
-        top.put(group, new YamlNode.Field(group, line, 0, new YamlNode(inner.isEmpty() ? null : inner, line, 0)));
-        return new YamlNode(top, line, 0);
+        Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
+        top.put(
+                group,
+                new YamlValue.Entry(group, line, 0, InventoryYaml.node(inner.isEmpty() ? null : inner, line, 0)));
+        return InventoryYaml.node(top, line, 0);
     }
 
-    private static String kind(YamlNode node) {
+    private static String kind(YamlValue node) {
         return InventoryLoader.describe(node);
     }
 
-    private static YamlNode parseJson(String program, Path file, String out) {
+    private static YamlValue parseJson(String program, Path file, String out) {
         try {
             Object value = JSON.readValue(out, Object.class);
-            return YamlValues.node(value, 0);
+            return YamlValue.of(value, 0, 0);
         } catch (JsonProcessingException e) {
             throw new InputException(
                     file,

@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.TemplateText;
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,14 +25,14 @@ import java.util.function.Function;
  */
 final class VarTemplates {
     private final String host;
-    private final Map<String, YamlNode> merged;
+    private final Map<String, YamlValue> merged;
     private final Map<String, Object> magic;
-    private final Function<YamlNode, Path> fileOf;
-    private final Map<String, YamlNode> rendered = new HashMap<>();
+    private final Function<YamlValue, Path> fileOf;
+    private final Map<String, YamlValue> rendered = new HashMap<>();
     private final Set<String> resolving = new LinkedHashSet<>();
 
     private VarTemplates(
-            String host, Map<String, YamlNode> merged, Map<String, Object> magic, Function<YamlNode, Path> fileOf) {
+            String host, Map<String, YamlValue> merged, Map<String, Object> magic, Function<YamlValue, Path> fileOf) {
         this.host = host;
         this.merged = merged;
         this.magic = magic;
@@ -43,16 +44,16 @@ final class VarTemplates {
      * resolved node keeps its place, and {@code renderedFrom} learns which node it came from, for errors that name
      * its file. Layers without any template are returned as they are.
      */
-    static List<Map<String, YamlNode>> render(
+    static List<Map<String, YamlValue>> render(
             String host,
             List<String> groups,
-            List<Map<String, YamlNode>> layers,
-            Function<YamlNode, Path> fileOf,
-            Map<YamlNode, YamlNode> renderedFrom) {
+            List<Map<String, YamlValue>> layers,
+            Function<YamlValue, Path> fileOf,
+            Map<YamlValue, YamlValue> renderedFrom) {
         if (layers.stream().flatMap(l -> l.values().stream()).noneMatch(VarTemplates::hasTemplate)) {
             return layers;
         }
-        Map<String, YamlNode> merged = new LinkedHashMap<>();
+        Map<String, YamlValue> merged = new LinkedHashMap<>();
         layers.forEach(merged::putAll);
         Map<String, Object> magic = new HashMap<>();
         magic.put("inventory_hostname", host);
@@ -64,12 +65,12 @@ final class VarTemplates {
                         .sorted()
                         .toList());
         VarTemplates templates = new VarTemplates(host, merged, magic, fileOf);
-        List<Map<String, YamlNode>> out = new ArrayList<>();
-        for (Map<String, YamlNode> layer : layers) {
-            Map<String, YamlNode> copy = new LinkedHashMap<>();
+        List<Map<String, YamlValue>> out = new ArrayList<>();
+        for (Map<String, YamlValue> layer : layers) {
+            Map<String, YamlValue> copy = new LinkedHashMap<>();
             layer.forEach((key, node) -> {
                 // a value that a more specific layer overrides is never used, and not resolved
-                YamlNode value = merged.get(key) == node ? templates.variable(key) : node;
+                YamlValue value = merged.get(key) == node ? templates.variable(key) : node;
                 if (value != node) {
                     renderedFrom.put(value, node);
                 }
@@ -80,27 +81,27 @@ final class VarTemplates {
         return out;
     }
 
-    private static boolean hasTemplate(YamlNode node) {
+    private static boolean hasTemplate(YamlValue node) {
         Object value = node.value();
         if (value instanceof String text) {
             return TemplateText.isTemplated(text) || text.contains("{%");
         }
         if (value instanceof Map<?, ?> map) {
-            return map.values().stream().anyMatch(f -> hasTemplate(((YamlNode.Field) f).value()));
+            return map.values().stream().anyMatch(f -> hasTemplate(((YamlValue.Entry) f).value()));
         }
         if (value instanceof List<?> list) {
-            return list.stream().anyMatch(item -> hasTemplate((YamlNode) item));
+            return list.stream().anyMatch(item -> hasTemplate((YamlValue) item));
         }
         return false;
     }
 
     /** A variable's node with its templates resolved, once per variable. */
-    private YamlNode variable(String name) {
-        YamlNode done = rendered.get(name);
+    private YamlValue variable(String name) {
+        YamlValue done = rendered.get(name);
         if (done != null) {
             return done;
         }
-        YamlNode node = merged.get(name);
+        YamlValue node = merged.get(name);
         if (!hasTemplate(node)) {
             return node;
         }
@@ -111,7 +112,7 @@ final class VarTemplates {
                     "'" + name + "' is defined through itself (" + String.join(" -> ", resolving) + " -> " + name
                             + ")");
         }
-        YamlNode value = node(node, name, secret(name));
+        YamlValue value = node(node, name, secret(name));
         resolving.remove(name);
         rendered.put(name, value);
         return value;
@@ -121,36 +122,36 @@ final class VarTemplates {
         return HostResolver.isSecret(name);
     }
 
-    private YamlNode node(YamlNode node, String name, boolean secret) {
+    private YamlValue node(YamlValue node, String name, boolean secret) {
         Object value = node.value();
         if (value instanceof String text) {
             return text(node, text, name, secret);
         }
         if (value instanceof Map<?, ?> map) {
-            Map<String, YamlNode.Field> out = new LinkedHashMap<>();
+            Map<String, YamlValue.Entry> out = new LinkedHashMap<>();
             map.values().forEach(f -> {
-                YamlNode.Field field = (YamlNode.Field) f;
+                YamlValue.Entry field = (YamlValue.Entry) f;
                 out.put(
                         field.key(),
-                        new YamlNode.Field(
+                        new YamlValue.Entry(
                                 field.key(),
                                 field.line(),
                                 field.column(),
                                 node(field.value(), name + "." + field.key(), secret)));
             });
-            return new YamlNode(Collections.unmodifiableMap(out), node.line(), node.column());
+            return InventoryYaml.node(Collections.unmodifiableMap(out), node.line(), node.column());
         }
         if (value instanceof List<?> list) {
-            List<YamlNode> out = new ArrayList<>();
+            List<YamlValue> out = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
-                out.add(node((YamlNode) list.get(i), name + "[" + i + "]", secret));
+                out.add(node((YamlValue) list.get(i), name + "[" + i + "]", secret));
             }
-            return new YamlNode(Collections.unmodifiableList(out), node.line(), node.column());
+            return InventoryYaml.node(Collections.unmodifiableList(out), node.line(), node.column());
         }
         return node;
     }
 
-    private YamlNode text(YamlNode node, String text, String name, boolean secret) {
+    private YamlValue text(YamlValue node, String text, String name, boolean secret) {
         if (text.contains("{%") || text.contains("{#")) {
             throw error(node, name, "Jinja statements and comments ('{%', '{#') are not supported in '" + text + "'");
         }
@@ -168,7 +169,7 @@ final class VarTemplates {
             }
             value = s.reveal();
         }
-        return new YamlNode(YamlValues.node(value, node.line()).value(), node.line(), node.column());
+        return YamlValue.of(value, node.line(), node.column());
     }
 
     /** A name's value for {@link TemplateText}: plain Java values, a password as a {@link Secret}. */
@@ -186,7 +187,7 @@ final class VarTemplates {
         return plain != null && secret(name) ? Secret.of(String.valueOf(plain)) : plain;
     }
 
-    private InputException error(YamlNode node, String name, String message) {
+    private InputException error(YamlValue node, String name, String message) {
         Path file = fileOf.apply(node);
         return new InputException(file, node.line(), node.column(), "host " + host + ": " + name + ": " + message);
     }

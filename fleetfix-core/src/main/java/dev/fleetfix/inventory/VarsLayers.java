@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -8,18 +9,18 @@ import java.util.Map;
 interface VarsLayers {
     VarsLayers NONE = new VarsLayers() {
         @Override
-        public List<Map<String, YamlNode>> groups(List<String> groups) {
+        public List<Map<String, YamlValue>> groups(List<String> groups) {
             return List.of();
         }
 
         @Override
-        public List<Map<String, YamlNode>> host(String host) {
+        public List<Map<String, YamlValue>> host(String host) {
             return List.of();
         }
     };
 
     /** The file each value came from, for errors that name it. */
-    default Map<YamlNode, Path> origins() {
+    default Map<YamlValue, Path> origins() {
         return Map.of();
     }
 
@@ -27,8 +28,8 @@ interface VarsLayers {
      * Layers for a host's groups (given in Ansible's sort order, {@code all} first), applied after
      * every inventory group variable.
      */
-    List<Map<String, YamlNode>> groups(List<String> groups);
+    List<Map<String, YamlValue>> groups(List<String> groups);
 
     /** Layers for the host, applied after its inventory variables. */
-    List<Map<String, YamlNode>> host(String host);
+    List<Map<String, YamlValue>> host(String host);
 }

@@ -137,7 +137,17 @@ public final class LocatedYaml {
      *     alias, naming file:line:column
      */
     public static Optional<YamlValue> parse(Path file, String text, Consumer<String> warnings) {
+        return parse(file, text, warnings, VaultedText.Opener.KEEP);
+    }
+
+    /**
+     * Parses as {@link #parse(Path, String, Consumer)} does, giving each inline {@code !vault} value to {@code
+     * vaulted} as it is read: the tree holds what it returns (a secret), or the error it throws stops the parse.
+     */
+    public static Optional<YamlValue> parse(
+            Path file, String text, Consumer<String> warnings, VaultedText.Opener vaulted) {
         Objects.requireNonNull(warnings, "warnings");
+        Objects.requireNonNull(vaulted, "vaulted");
         checkLines(file, text);
         LoaderOptions options = new LoaderOptions();
         // Size and expansion are bounded here (readText, the node budget), not by SnakeYAML's
@@ -159,8 +169,8 @@ public final class LocatedYaml {
         if (root == null) {
             return Optional.empty();
         }
-        YamlValue value =
-                new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET, warnings).convert(root, 0);
+        YamlValue value = new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET, warnings, vaulted)
+                .convert(root, 0);
         return value instanceof Scalar s && s.value() == null ? Optional.empty() : Optional.of(value);
     }
 
@@ -264,14 +274,16 @@ public final class LocatedYaml {
         private final Path file;
         private final long budget;
         private final Consumer<String> warnings;
+        private final VaultedText.Opener vaulted;
         private final Set<String> warned = new HashSet<>();
         private long made;
         private final Map<Node, Boolean> open = new IdentityHashMap<>();
 
-        Converter(Path file, long budget, Consumer<String> warnings) {
+        Converter(Path file, long budget, Consumer<String> warnings, VaultedText.Opener vaulted) {
             this.file = file;
             this.budget = budget;
             this.warnings = warnings;
+            this.vaulted = vaulted;
         }
 
         YamlValue convert(Node node, int depth) {
@@ -290,7 +302,9 @@ public final class LocatedYaml {
             int line = line(node);
             int column = column(node);
             if (node instanceof ScalarNode scalar) {
-                return new Scalar(Scalars.INSTANCE.value(scalar), line, column);
+                Object value = Scalars.INSTANCE.value(scalar);
+                return new Scalar(
+                        value instanceof VaultedText text ? vaulted.open(text, line, column) : value, line, column);
             }
             open.put(node, Boolean.TRUE);
             try {

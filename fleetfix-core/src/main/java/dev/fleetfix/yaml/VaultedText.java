@@ -21,4 +21,16 @@ public record VaultedText(String envelope) {
     public String toString() {
         return TAG;
     }
+
+    /**
+     * What a reader makes of an inline vaulted value as the tree is built: the plaintext (a secret) for a reader that
+     * knows the passwords, or an error for one that never decrypts.
+     */
+    @FunctionalInterface
+    public interface Opener {
+        /** Leaves the value vaulted. */
+        Opener KEEP = (text, line, column) -> text;
+
+        Object open(VaultedText text, int line, int column);
+    }
 }

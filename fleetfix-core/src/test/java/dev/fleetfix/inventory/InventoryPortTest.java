@@ -2,6 +2,7 @@ package dev.fleetfix.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.yaml.YamlValue;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class InventoryPortTest {
 
     private static OptionalInt port(Object value) {
-        return InventoryPort.parse(new YamlNode(value, 3, 17));
+        return InventoryPort.parse(YamlValue.of(value, 3, 17));
     }
 
     @Test
