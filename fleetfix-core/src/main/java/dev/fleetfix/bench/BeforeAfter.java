@@ -57,16 +57,14 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
 
     /**
      * Before and after at two moments. Their rounds agree with each other more than with the other
-     * side's: on the lab (2 shared cores, Redis on the same machine, idle otherwise) 20 A/A pairs of
-     * 3 rounds a side, seconds apart, had 2 whose rps or p99 moved 8–15 % with p below 0.003, and a
-     * Redis throttled to 80 % of a CPU came out 10 % better at p90. Tests over the rounds cannot see
-     * drift that is shared by the rounds of a side, so without control hosts a change must pass
-     * 20 %; a THP fork penalty on an old kernel is many times that, and a CPU quota of 50 % cut rps
-     * by 39 % there. The 99th percentile drifts more: over 20 such pairs in one CI run its
-     * after/before ratio spread 2.4 times as much as throughput's (standard deviation of the log
-     * ratio 0.17 against 0.07, moves up to +43 %), and one pair's p99 came out +37 % with p 0.008,
-     * a false "regressed"; so from p99 up the floor is 50 %, the same 2.9 standard deviations of
-     * that drift that 20 % is of throughput's.
+     * side's: on the lab, A/A pairs seconds apart and a mildly throttled Redis got verdicts with a
+     * 5 % floor. Tests over the rounds cannot see drift that is shared by the rounds of a side, so
+     * without control hosts a change must pass 20 %; a THP fork penalty on an old kernel is many
+     * times that, and a halved CPU quota still passes it. The 99th percentile drifts more between
+     * two moments than throughput does, and gave a false "regressed" at 20 %; so from p99 up the
+     * floor is 50 %, the same number of standard deviations of that drift that 20 % is of
+     * throughput's. The measurements, with their dates:
+     * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults.
      */
     public static final BeforeAfter DEFAULT = new BeforeAfter(0.05, 0.20, 0.50, 0.01, 0.95);
 

@@ -223,8 +223,9 @@ public final class HostBenchmark {
     /**
      * A discarded run before any measured round, so that neither side measures a cold client: the
      * JIT compiles the load path and the connections are open and used. Without it the first
-     * benchmark of a process ran on a cold JVM and its side looked slower (an A/A pair once read
-     * 13,433 → 23,502 rps). redis-benchmark runs on the host and needs none.
+     * benchmark of a process ran on a cold JVM and its side looked slower (see
+     * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). redis-benchmark runs on
+     * the host and needs none.
      */
     private void warmUp(BenchTarget target, BenchPlan plan) {
         if (plan.engine() != BenchPlan.Engine.BUILTIN) {
@@ -252,7 +253,8 @@ public final class HostBenchmark {
      * Runs {@code warmUp} until the JIT compiled for less than {@code quietMillis} during one (and
      * at most {@code max} times): in the first benchmark of a process one second was not enough,
      * and the compiler threads still took this machine's CPU from the first side (the lab's first
-     * host read rps +23 % and +27 % after/before in two runs where nothing changed). Without a
+     * host read faster after than before where nothing changed: see
+     * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). Without a
      * compilation time, one warm-up.
      *
      * @return how many warm-ups ran

@@ -17,8 +17,9 @@ import java.util.Optional;
  *
  * <p>Latencies have no such direction. The generator is a closed loop: starved of CPU it both adds
  * its own delay to what it measures and sends fewer requests at once, so Redis queues less. On the
- * lab, busy loops beside an unchanged host took rps down 27 % and the median latency down 35 %
- * (p 0.007). Under a large drift a latency change is not called either way.
+ * lab, busy loops beside an unchanged host took both rps and the median latency down (see
+ * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). Under a large drift a
+ * latency change is not called either way.
  *
  * <p>Difference in differences (control hosts) takes drift out of the change itself and makes this
  * guard unneeded; it applies to designs without controls.

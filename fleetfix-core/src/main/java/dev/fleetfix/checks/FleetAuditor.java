@@ -15,8 +15,8 @@ import java.util.Objects;
  *
  * <p>Each host's shell is opened for its audit and closed as soon as that audit is done, so at most
  * {@code forks} connections (and their reader threads and buffers) are open at once, whatever the fleet's
- * size: an SSH connection held until the run ends costs a thread and buffers per host, which at 500 hosts
- * is most of the control node's memory.
+ * size: an SSH connection held until the run ends costs a thread and buffers per host, which at hundreds of
+ * hosts is most of the control node's memory (docs/performance.md#at-scale-20-to-500-hosts).
  */
 public final class FleetAuditor {
     private final HostAuditor auditor;

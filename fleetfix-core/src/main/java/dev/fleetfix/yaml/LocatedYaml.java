@@ -61,7 +61,7 @@ public final class LocatedYaml {
     /**
      * The longest line read. SnakeYAML looks ahead over a whole token, comment or block-scalar line
      * and copies its read-ahead window for every 1 KB it adds, so its time grows with the square of
-     * a line's length: a 4 MB line took 48 s, a 30 MB one did not finish in 3 minutes.
+     * a line's length (measured in docs/performance.md, "Long YAML lines").
      */
     public static final int MAX_LINE = 1024 * 1024;
 

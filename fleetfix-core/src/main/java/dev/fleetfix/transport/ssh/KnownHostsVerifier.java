@@ -80,8 +80,9 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /**
      * Every host of a run builds its own verifier from the same file, and parsing a line decodes its key (for
-     * ed25519 a point decompression, about 0.1 ms): a verifier per host that parsed the whole file made an audit of
-     * N hosts decode N^2 keys, half its CPU at 200 hosts. So a file is parsed once per content, known by its size
+     * ed25519 a point decompression): a verifier per host that parsed the whole file made an audit of N hosts
+     * decode N^2 keys, a large share of its CPU at a few hundred hosts (the profile in
+     * docs/performance.md#at-scale-20-to-500-hosts). So a file is parsed once per content, known by its size
      * and modification time (an append by accept-new changes both).
      */
     private static final Map<Path, Parsed> PARSED = new ConcurrentHashMap<>();
