@@ -49,6 +49,17 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         public int handleParseException(ParameterException e, String[] args) {
             CommandLine cmd = e.getCommandLine();
             PrintWriter err = cmd.getErr();
+            if (cmd.getParent() == null
+                    && e instanceof CommandLine.UnmatchedArgumentException unmatched
+                    && unmatched.getUnmatched().get(0).equals("lab")) {
+                // the lab is a plug-in of its own, so that the operator's package carries no Docker client
+                err.println(cmd.getColorScheme()
+                        .errorText("fleetfix: 'lab' is the lab plug-in, which is not installed: install the"
+                                + " fleetfix-lab package, or unpack fleetfix-lab-VERSION.tar.gz over this fleetfix"
+                                + " (it adds lib/plugins/fleetfix-lab.jar)"));
+                err.flush();
+                return ExitCode.USAGE;
+            }
             err.println(cmd.getColorScheme().errorText("fleetfix: " + e.getMessage()));
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
                 err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");

@@ -23,7 +23,9 @@ class MainTest {
         CliRun run = CliRun.of("--help").expectExit(ExitCode.OK);
 
         assertThat(run.stdout()).as(run.toString()).doesNotContainPattern("(?m)^\\s+lab\\s");
-        assertThat(CliRun.of("lab", "status").exitCode()).isEqualTo(ExitCode.USAGE);
+        CliRun lab = CliRun.of("lab", "status");
+        assertThat(lab.exitCode()).as(lab.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(lab.stderr()).as(lab.toString()).contains("the lab plug-in, which is not installed", "fleetfix-lab");
     }
 
     @Test

@@ -55,6 +55,11 @@ class PackageInstallIT {
      * earlier builds are not this build's.
      */
     private static Path builtPackage() throws IOException {
+        return builtPackage("fleetfix-cli", "fleetfix");
+    }
+
+    /** The package {@code name} of this build's version, which {@code module} builds in its target/. */
+    private static Path builtPackage(String module, String name) throws IOException {
         Properties props = new Properties();
         try (InputStream in = PackageInstallIT.class.getResourceAsStream("/dev/fleetfix/version.properties")) {
             assertThat(in)
@@ -63,16 +68,18 @@ class PackageInstallIT {
             props.load(in);
         }
         String version = props.getProperty("version");
-        Path deb = Path.of("fleetfix-cli", "target", "fleetfix_" + version.replace('-', '~') + "_all.deb");
+        Path deb = Path.of(module, "target", name + "_" + version.replace('-', '~') + "_all.deb");
         List<String> all;
-        try (Stream<Path> files = Files.list(Path.of("fleetfix-cli", "target"))) {
+        try (Stream<Path> files = Files.list(Path.of(module, "target"))) {
             all = files.map(f -> f.getFileName().toString())
                     .filter(f -> f.endsWith(".deb"))
                     .sorted()
                     .toList();
         }
         assertThat(deb)
-                .as("mvn package builds %s for version %s (src/packaging/deb); target/ has %s", deb, version, all)
+                .as(
+                        "mvn package builds %s for version %s (%s/src/packaging/deb); target/ has %s",
+                        deb, version, module, all)
                 .isRegularFile();
         return deb;
     }
@@ -118,6 +125,26 @@ class PackageInstallIT {
                         "bash -c 'source /usr/share/bash-completion/completions/fleetfix && complete -p"
                                 + " fleetfix'"))
                 .contains("fleetfix");
+    }
+
+    @Test
+    void theLabIsAPackageOfItsOwnThatAddsFleetfixLab() throws IOException {
+        // the operator's package has no lab and no Docker client; the lab's package adds the command
+        ExecResult without = fleet.rootExec(CONTROL, "fleetfix lab --help");
+        assertThat(without.exitCode())
+                .as("%s%n%s", without.stdout(), without.stderr())
+                .isEqualTo(2);
+        Path lab = builtPackage("fleetfix-lab", "fleetfix-lab");
+        fleet.copyInto(CONTROL, lab, "/tmp");
+
+        root(
+                CONTROL,
+                "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /tmp/"
+                        + lab.getFileName() + " >/tmp/apt-lab.log 2>&1 || { tail -40 /tmp/apt-lab.log; exit 1; }");
+
+        assertThat(root(CONTROL, "dpkg -L fleetfix-lab")).contains("/usr/share/fleetfix/lib/plugins/fleetfix-lab.jar");
+        assertThat(root(CONTROL, "fleetfix lab --help")).contains("Usage: fleetfix lab", "up", "status", "down");
+        assertThat(root(CONTROL, "fleetfix --help")).containsPattern("(?m)^\\s+lab\\s");
     }
 
     @Test
