@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
@@ -54,9 +55,11 @@ public final class BenchmarkStep implements StepType {
          * Measures {@code host} and, round by round beside it, each of {@code controls} (see {@link
          * HostBenchmark#alongside}).
          *
+         * @param progress told which round runs and how far it has got
          * @return the host's outcome first, then one per control in the order given
          */
-        List<HostBenchmark.Outcome> run(Host host, RemoteShell shell, List<Host> controls, BenchPlan plan);
+        List<HostBenchmark.Outcome> run(
+                Host host, RemoteShell shell, List<Host> controls, BenchPlan plan, Progress.Listener progress);
     }
 
     private final Runner runner;
@@ -71,7 +74,7 @@ public final class BenchmarkStep implements StepType {
      */
     public static BenchmarkStep onControlNode(Function<Host, BenchTarget> targets) {
         Objects.requireNonNull(targets, "targets");
-        return new BenchmarkStep((host, shell, controls, plan) -> {
+        return new BenchmarkStep((host, shell, controls, plan, progress) -> {
             List<Host> all = new ArrayList<>();
             all.add(host);
             all.addAll(controls);
@@ -80,7 +83,7 @@ public final class BenchmarkStep implements StepType {
                             h -> h.equals(host) ? shell : noShell(h),
                             new BuiltinBenchmark(LoadGenerator.system()),
                             ForkUnderLoad.system())
-                    .alongside(all, plan);
+                    .alongside(all, plan, progress);
         });
     }
 
@@ -288,7 +291,7 @@ public final class BenchmarkStep implements StepType {
                     return first;
                 }
                 HostBenchmark.Outcome again = runner.run(
-                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION))
+                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
                         .get(0);
                 List<BenchRun> all = new ArrayList<>(first.rounds());
                 all.addAll(again.rounds());
@@ -330,7 +333,7 @@ public final class BenchmarkStep implements StepType {
      */
     private HostBenchmark.Outcome withControls(StepContext ctx, BenchPlan plan, int wanted, List<String> notes) {
         List<Host> controls = ctx.controls().stream().limit(wanted).toList();
-        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan);
+        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan, ctx.progress());
         HostBenchmark.Outcome measured = outcomes.get(0);
         if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
             return measured;
