@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Durations;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
@@ -119,8 +120,8 @@ public final class ConsoleReporter implements RunListener {
         check = e.check();
         String mode = e.check() ? " (check mode: nothing is changed)" : "";
         String tags = e.tags().isDefault() ? "" : ", tags: " + e.tags().describe();
-        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks()
-                + tags);
+        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": "
+                + Counts.of(e.hosts().size(), "host") + ", forks " + e.forks() + tags);
     }
 
     private void play(PlayStarted e) {
@@ -139,7 +140,8 @@ public final class ConsoleReporter implements RunListener {
         for (List<String> b : e.batches()) {
             batches.append(" [").append(String.join(", ", b)).append(']');
         }
-        out.println(ansi.bold("PLAY [" + e.play() + "]") + " " + e.batches().size() + " batches:" + batches
+        out.println(ansi.bold("PLAY [" + e.play() + "]") + " "
+                + Counts.of(e.batches().size(), "batch") + ":" + batches
                 + e.window().map(w -> ", window " + w).orElse(""));
         e.notes().forEach(note -> out.println("  " + note));
         if (!e.leftOutByTags().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Progress;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
@@ -53,6 +54,6 @@ final class ShellProgress {
 
     private void told() {
         int n = answered.incrementAndGet();
-        progress.progress(new Progress("commands on the host", n + (n == 1 ? " command" : " commands") + " answered"));
+        progress.progress(new Progress("commands on the host", Counts.of(n, "command") + " answered"));
     }
 }

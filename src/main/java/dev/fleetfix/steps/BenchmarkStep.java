@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Progress;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
@@ -353,7 +354,8 @@ public final class BenchmarkStep implements StepType {
                 notes.add("control " + control.name() + " not measured: "
                         + o.failure().or(o::skipped).orElse("no rounds"));
             } else {
-                notes.add("control " + control.name() + ": " + o.rounds().size() + " rounds");
+                notes.add("control " + control.name() + ": "
+                        + Counts.of(o.rounds().size(), "round"));
             }
         }
         return new HostBenchmark.Outcome(ctx.host(), all, measured.skipped(), measured.failure());
@@ -425,7 +427,8 @@ public final class BenchmarkStep implements StepType {
         if (plan.isSweep()) {
             // medians over points of different sizes would mean nothing: the recap's table has them per point
             return plan.name() + " sweep, " + word(plan.profile()) + ": "
-                    + plan.sweep().size() + " points x " + plan.rounds() + " rounds, " + all.size()
+                    + Counts.of(plan.sweep().size(), "point") + " x " + Counts.of(plan.rounds(), "round") + ", "
+                    + all.size()
                     + " measured; per point in the SWEEP table";
         }
         List<BenchRun> rounds =
@@ -433,8 +436,8 @@ public final class BenchmarkStep implements StepType {
         long calibration =
                 all.stream().filter(r -> r.phase() == Phase.CALIBRATION).count();
         StringBuilder text = new StringBuilder(plan.name() + " "
-                + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
-                + (rounds.size() == 1 ? " round" : " rounds")
+                + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": "
+                + Counts.of(rounds.size(), "round")
                 + (calibration > 0 ? " (and " + calibration + " again for calibration)" : ""));
         List<String> tests = new ArrayList<>();
         rounds.forEach(r -> r.results().stream()
