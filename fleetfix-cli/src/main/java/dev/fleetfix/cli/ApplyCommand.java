@@ -172,7 +172,12 @@ final class ApplyCommand implements Callable<Integer> {
         // Everything this run will write is checked before any host (or Redis) is contacted.
         Optional<Path> reports = Optional.ofNullable(reportDir);
         RunListener listener = ApplyOutput.listener(
-                human, Colors.enabled(noColor), run.diff, reports, json ? Optional.of(out) : Optional.empty());
+                human,
+                Colors.enabled(noColor),
+                Screens.of(),
+                run.diff,
+                reports,
+                json ? Optional.of(out) : Optional.empty());
         ApplyService.ApplyResult result = service.apply(request, listener, r -> ApplyOutput.ending(r, reports, human));
         return ExitCode.of(result.summary(), run.check);
     }

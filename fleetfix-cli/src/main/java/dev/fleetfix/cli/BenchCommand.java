@@ -8,6 +8,7 @@ import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.BenchOutput;
 import dev.fleetfix.report.HostList;
+import dev.fleetfix.report.LiveLine;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -164,8 +165,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         BenchPlan plan = plan();
         List<HostBenchmark.Outcome> outcomes;
+        // the progress goes to stderr: stdout carries the table or the JSON only
+        LiveLine live = new LiveLine(spec.commandLine().getErr(), Screens.of());
         try (ShellPool shells = adapters.shellPool(ssh)) {
-            outcomes = adapters.hostBenchmark(shells::shell, redisTimeout).run(hosts, plan);
+            outcomes = adapters.hostBenchmark(shells::shell, redisTimeout)
+                    .run(hosts, plan, BenchOutput.progress(live, adapters.clock()));
+        } finally {
+            live.clear();
         }
         if (json) {
             BenchOutput.json(outcomes, out, spec.commandLine().getErr());

@@ -102,10 +102,15 @@ public final class ApplyOutput {
      * @throws dev.fleetfix.InputException when the report files cannot be written there
      */
     public static RunListener listener(
-            PrintWriter human, boolean color, boolean diff, Optional<Path> reportDir, Optional<PrintWriter> json) {
+            PrintWriter human,
+            boolean color,
+            Screen screen,
+            boolean diff,
+            Optional<Path> reportDir,
+            Optional<PrintWriter> json) {
         reportDir.ifPresent(ReportFiles::prepare);
         List<RunListener> listeners = new ArrayList<>();
-        listeners.add(new ConsoleReporter(human, color, diff));
+        listeners.add(new ConsoleReporter(human, color, diff, screen));
         json.ifPresent(out -> listeners.add(JsonReporter.printing(out)));
         reportDir.ifPresent(dir -> listeners.addAll(ReportFiles.reporters(dir)));
         return RunListener.all(listeners);

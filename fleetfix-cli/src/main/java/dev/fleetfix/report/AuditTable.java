@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.checks.AuditSummary;
 import dev.fleetfix.checks.BootSource;
 import dev.fleetfix.checks.Finding;
@@ -56,8 +57,8 @@ public final class AuditTable {
 
     /** "3 hosts: 1 ok, 1 at-risk, 1 unreachable". */
     public static String summary(AuditSummary summary) {
-        return summary.hosts() + (summary.hosts() == 1 ? " host: " : " hosts: ") + summary.ok() + " ok, "
-                + summary.atRisk() + " at-risk, " + summary.unreachable() + " unreachable";
+        return Counts.of(summary.hosts(), "host") + ": " + summary.ok() + " ok, " + summary.atRisk() + " at-risk, "
+                + summary.unreachable() + " unreachable";
     }
 
     private static List<String> row(HostAudit audit) {

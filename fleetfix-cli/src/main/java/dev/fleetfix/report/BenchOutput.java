@@ -1,20 +1,52 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Metric;
+import dev.fleetfix.inventory.Host;
 import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 
 /** What {@code fleetfix bench} prints: the benchmark table, or its JSON. */
 public final class BenchOutput {
     private BenchOutput() {}
 
     /** JSON on stdout, so a script can parse it whole; skips and failures go to stderr as text. */
+    /**
+     * The hosts' progress while they are measured, one after another, as {@code live} paces it: which round, the rps
+     * so far, and the time since the benchmark started ({@code [00:42]}).
+     */
+    public static Function<Host, Progress.Listener> progress(LiveLine live, Clock clock) {
+        Instant start = clock.instant();
+        return host -> p -> {
+            Instant now = clock.instant();
+            long s = Math.max(0, Duration.between(start, now).toSeconds());
+            String sofar = p.sofar().isBlank() ? "" : ": " + HostText.clean(p.sofar());
+            live.progress(
+                    host.name(),
+                    p.what(),
+                    start,
+                    now,
+                    String.format(
+                            Locale.ROOT,
+                            "[%02d:%02d] running: [%s] %s%s",
+                            s / 60,
+                            s % 60,
+                            host.name(),
+                            p.what(),
+                            sofar));
+        };
+    }
+
     public static void json(List<HostBenchmark.Outcome> outcomes, PrintWriter out, PrintWriter err) {
         List<BenchRun> runs = new ArrayList<>();
         for (HostBenchmark.Outcome o : outcomes) {

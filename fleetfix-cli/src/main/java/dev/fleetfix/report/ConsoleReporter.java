@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Durations;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
@@ -11,11 +12,13 @@ import dev.fleetfix.rollout.event.GateChecked;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.PlayStarted;
+import dev.fleetfix.rollout.event.Progressed;
 import dev.fleetfix.rollout.event.RunEnded;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.StepStarted;
 import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.steps.model.FileDiff;
@@ -24,19 +27,30 @@ import dev.fleetfix.transport.HeadTail;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Live progress and an Ansible-like recap on a terminal. One line per finished step, prefixed with
  * the time since the run started; diffs with {@code --diff}; at the end a recap of
- * ok/changed/failed/skipped/unreachable per host, and done/failed/untouched when the run halted.
+ * ok/changed/failed/skipped/unreachable per host, and done/failed/untouched when the run halted. A long
+ * step's progress, and a wait's after it was announced, show as a live line paced by {@link LiveLine}.
  */
 public final class ConsoleReporter implements RunListener {
     private final PrintWriter out;
     private final Ansi ansi;
     private final boolean showDiffs;
     private final ReportCollector collector = new ReportCollector();
+    private final LiveLine live;
+    /** When each host's current step started, for the progress lines. */
+    private final Map<String, Instant> stepStarts = new HashMap<>();
+    /** The waits announced already (host, step, what): later news of them is progress. */
+    private final Set<String> announced = new HashSet<>();
+
     private Instant start;
     private boolean check;
 
@@ -46,21 +60,41 @@ public final class ConsoleReporter implements RunListener {
      * @param showDiffs print file diffs (--diff)
      */
     public ConsoleReporter(PrintWriter out, boolean color, boolean showDiffs) {
+        this(out, color, showDiffs, Screen.pipe());
+    }
+
+    /** @param screen a terminal (progress rewritten in place) or not */
+    public ConsoleReporter(PrintWriter out, boolean color, boolean showDiffs, Screen screen) {
         this.out = out;
         this.ansi = new Ansi(color);
         this.showDiffs = showDiffs;
+        this.live = new LiveLine(out, screen);
     }
 
     @Override
     public void on(RunEvent event) {
         collector.on(event);
-        if (event instanceof RunStarted e) {
+        if (event instanceof Progressed e) {
+            progressed(e);
+            return;
+        }
+        if (event instanceof Waiting e
+                && !announced.add(
+                        e.host() + "\n" + e.step() + "\n" + e.pending().what())) {
+            live.progress(e.host(), e.pending().what(), Instant.MIN, e.at(), waitingText(e));
+            return;
+        }
+        live.clear();
+        if (event instanceof StepStarted e) {
+            stepStarts.put(e.host(), e.at());
+        } else if (event instanceof RunStarted e) {
             started(e);
         } else if (event instanceof PlayStarted e) {
             play(e);
         } else if (event instanceof BatchStarted e) {
             line(e.at(), ansi.bold("BATCH " + e.number() + "/" + e.of()) + " " + String.join(", ", e.hosts()));
         } else if (event instanceof StepFinished e) {
+            live.forget(e.host());
             step(e);
         } else if (event instanceof BenchmarkFinished e) {
             benchmark(e);
@@ -86,8 +120,8 @@ public final class ConsoleReporter implements RunListener {
         check = e.check();
         String mode = e.check() ? " (check mode: nothing is changed)" : "";
         String tags = e.tags().isDefault() ? "" : ", tags: " + e.tags().describe();
-        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": " + e.hosts().size() + " hosts, forks " + e.forks()
-                + tags);
+        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": "
+                + Counts.of(e.hosts().size(), "host") + ", forks " + e.forks() + tags);
     }
 
     private void play(PlayStarted e) {
@@ -106,7 +140,8 @@ public final class ConsoleReporter implements RunListener {
         for (List<String> b : e.batches()) {
             batches.append(" [").append(String.join(", ", b)).append(']');
         }
-        out.println(ansi.bold("PLAY [" + e.play() + "]") + " " + e.batches().size() + " batches:" + batches
+        out.println(ansi.bold("PLAY [" + e.play() + "]") + " "
+                + Counts.of(e.batches().size(), "batch") + ":" + batches
                 + e.window().map(w -> ", window " + w).orElse(""));
         e.notes().forEach(note -> out.println("  " + note));
         if (!e.leftOutByTags().isEmpty()) {
@@ -189,13 +224,36 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private void waiting(Waiting e) {
+        line(e.at(), ansi.yellow("waiting:") + waitingDetail(e));
+        live.shown(e.host(), e.pending().what(), e.at());
+    }
+
+    /** Later news of an announced wait, as a live line. */
+    private String waitingText(Waiting e) {
+        return elapsed(e.at()) + " waiting:" + waitingDetail(e);
+    }
+
+    private static String waitingDetail(Waiting e) {
         Wait w = e.pending();
         String so = w.waited().isZero() ? "" : ", " + human(w.waited()) + " so far";
         String seen = w.lastSeen().isBlank() ? "" : "; now: " + oneLine(w.lastSeen());
-        line(
+        return " [" + e.host() + "] " + e.step() + ": " + w.what() + ", at most " + Durations.seconds(w.atMost()) + so
+                + seen;
+    }
+
+    /** A long step's progress: what runs, how far it got, and how long the step has run. */
+    private void progressed(Progressed e) {
+        Instant since = stepStarts.getOrDefault(e.host(), e.at());
+        String sofar = e.progress().sofar().isBlank()
+                ? ""
+                : ": " + oneLine(e.progress().sofar());
+        live.progress(
+                e.host(),
+                e.progress().what(),
+                since,
                 e.at(),
-                ansi.yellow("waiting:") + " [" + e.host() + "] " + e.step() + ": " + w.what() + ", at most "
-                        + Durations.seconds(w.atMost()) + so + seen);
+                elapsed(e.at()) + " running: [" + e.host() + "] " + e.step() + ": "
+                        + e.progress().what() + sofar + " (" + human(Duration.between(since, e.at())) + ")");
     }
 
     private void host(HostFinished e) {

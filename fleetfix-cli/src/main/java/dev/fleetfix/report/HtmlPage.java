@@ -4,6 +4,7 @@ import static dev.fleetfix.report.Markup.attrs;
 import static dev.fleetfix.report.Markup.el;
 import static dev.fleetfix.report.Markup.text;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ChangeReport;
 import dev.fleetfix.report.model.ComparisonReport;
@@ -181,7 +182,7 @@ final class HtmlPage {
             for (String phase : List.of("before", "after")) {
                 List<TestResultReport> tests = tests(report, null, key.get(0), key.get(1), phase);
                 series.add(new LatencyChart.Series(
-                        phase + " (median of " + tests.size() + " rounds)",
+                        phase + " (median of " + Counts.of(tests.size(), "round") + ")",
                         color(phase),
                         LatencyCurves.fleetMedian(tests)));
             }
@@ -197,7 +198,9 @@ final class HtmlPage {
                     List<TestResultReport> tests = tests(report, host, key.get(0), key.get(1), phase);
                     for (TestResultReport t : tests) {
                         series.add(new LatencyChart.Series(
-                                phase + " (" + tests.size() + " rounds)", color(phase), LatencyCurves.of(t)));
+                                phase + " (" + Counts.of(tests.size(), "round") + ")",
+                                color(phase),
+                                LatencyCurves.of(t)));
                     }
                 }
                 if (series.isEmpty()) {
@@ -353,7 +356,10 @@ final class HtmlPage {
                             " ",
                             badge(host.outcome()),
                             " ",
-                            el("span", attrs("class", "muted"), host.steps().size() + " steps")),
+                            el(
+                                    "span",
+                                    attrs("class", "muted"),
+                                    Counts.of(host.steps().size(), "step"))),
                     el("table", attrs("class", "steps"), el("tbody", rows)),
                     facts.isEmpty() ? Markup.EMPTY : el("p", attrs("class", "facts"), facts)));
         }

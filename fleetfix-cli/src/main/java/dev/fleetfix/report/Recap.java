@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
@@ -86,7 +87,7 @@ public final class Recap {
                                 ? ansi.green("check: nothing to change")
                                 : ansi.yellow("check: changes pending on " + String.join(", ", run.changed())));
             } else {
-                out.println(ansi.green("ok: " + run.done().size() + " hosts done"));
+                out.println(ansi.green("ok: " + Counts.of(run.done().size(), "host") + " done"));
             }
         } else {
             out.println(ansi.red(run.outcome().replace('_', ' ') + ": " + ConsoleReporter.oneLine(run.reason())));

@@ -86,7 +86,7 @@ class AnsibleFlagsTest {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.CHANGES_PENDING);
         assertThat(run.stdout())
                 .contains("check mode")
-                .contains("1 hosts, forks 20")
+                .contains("1 host, forks 20")
                 .contains("would change: [r1] thp")
                 .contains("+++ b/etc/systemd/system/fleetfix-thp.service")
                 .doesNotContain("[r2]");

@@ -2,14 +2,17 @@ package dev.fleetfix.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.PlayHalted;
+import dev.fleetfix.rollout.event.Progressed;
 import dev.fleetfix.rollout.event.RunEnded;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.event.StepStarted;
 import dev.fleetfix.steps.model.Change;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
@@ -107,5 +110,55 @@ class ConsoleReporterTest {
                 .containsPattern("benchmark fork \\S+: improved on 2 hosts \\(2 improved, 0 regressed, 0 within noise;"
                         + " over hosts: rps \\+5\\d % \\[");
         assertThat(out.indexOf("BENCHMARKS")).isGreaterThan(out.indexOf("RECAP"));
+    }
+
+    /** A benchmark step telling its progress each second for 12 s, then finishing. */
+    private static String progressOf(Screen screen) {
+        StringWriter text = new StringWriter();
+        ConsoleReporter reporter = new ConsoleReporter(new PrintWriter(text), false, false, screen);
+        reporter.on(new RunStarted(T0, "20261128T010000Z", Path.of("thp-off.yaml"), false, false, 1, List.of("r1")));
+        reporter.on(new StepStarted(T0, "p", "r1", 1, "bench before", "benchmark"));
+        for (int s = 1; s <= 12; s++) {
+            reporter.on(new Progressed(
+                    T0.plusSeconds(s),
+                    "p",
+                    "r1",
+                    "bench before",
+                    new Progress("benchmark thp round 1/1", s * 1000 + " rps so far")));
+        }
+        reporter.on(new StepFinished(
+                T0.plusSeconds(13),
+                "p",
+                "r1",
+                1,
+                "bench before",
+                "benchmark",
+                StepResult.ok("measured"),
+                Duration.ofSeconds(13),
+                1));
+        return text.toString();
+    }
+
+    @Test
+    void offATerminalAStepsProgressGetsALineAtMostEvery4s() {
+        String text = progressOf(Screen.pipe());
+
+        assertThat(text.lines().filter(l -> l.contains("running:")))
+                .containsExactly(
+                        "[00:01] running: [r1] bench before: benchmark thp round 1/1: 1000 rps so far (1.0s)",
+                        "[00:05] running: [r1] bench before: benchmark thp round 1/1: 5000 rps so far (5.0s)",
+                        "[00:09] running: [r1] bench before: benchmark thp round 1/1: 9000 rps so far (9.0s)");
+        assertThat(text).contains("\n[00:13] ok: [r1] bench before: measured (13.0s)");
+    }
+
+    @Test
+    void onATerminalAStepsProgressIsOneLineRewrittenInPlaceThatMakesWayForTheNext() {
+        String text = progressOf(new Screen(true, 120));
+
+        assertThat(text)
+                .contains("\r[00:12] running: [r1] bench before: benchmark thp round 1/1: 12000 rps so far (12.0s)")
+                .doesNotContain("\n[00:05] running:");
+        String afterLive = text.substring(text.lastIndexOf('\r') + 1);
+        assertThat(afterLive).startsWith("[00:13] ok: [r1] bench before: measured (13.0s)");
     }
 }

@@ -1,6 +1,11 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.Durations;
+import dev.fleetfix.redis.load.Operation;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -145,15 +150,38 @@ public record BenchPlan(
                         : ", sweep " + sweep.stream().map(SweepPoint::label).toList());
         if (engine == Engine.REDIS_BENCHMARK) {
             RedisBenchmarkSpec r = redisBenchmark;
-            return common + ", tests " + r.tests() + ", requests " + r.requests() + ", clients " + r.clients()
-                    + ", data size " + r.dataSize() + ", pipeline " + r.pipeline() + ", keyspace " + r.keyspace()
-                    + ", threads " + r.threads();
+            return common + ", tests " + words(r.tests()) + ", requests " + r.requests() + ", clients " + r.clients()
+                    + ", data size " + r.dataSize() + ", pipeline " + r.pipeline() + ", keyspace "
+                    + (r.keyspace().isPresent() ? r.keyspace().getAsLong() : "-") + ", threads "
+                    + (r.threads().isPresent() ? r.threads().getAsInt() : "-");
         }
-        return common + ", connections " + l.connections() + ", pipeline " + l.pipeline() + ", mix " + l.mix()
+        return common + ", connections " + l.connections() + ", pipeline " + l.pipeline() + ", mix " + mix(l.mix())
                 + ", value size " + l.valueSize() + ", keyspace " + l.keyspace() + ", duration "
-                + l.duration().map(Object::toString).orElse("-") + ", requests "
-                + (l.requests().isPresent() ? l.requests().getAsLong() : "-") + ", warmup " + l.warmup() + ", rate "
-                + (l.rate().isPresent() ? l.rate().getAsDouble() : "-");
+                + l.duration().map(Durations::typed).orElse("-") + ", requests "
+                + (l.requests().isPresent() ? l.requests().getAsLong() : "-") + ", warmup "
+                + Durations.typed(l.warmup()) + ", rate "
+                + (l.rate().isPresent()
+                        ? String.format(Locale.ROOT, "%.0f", l.rate().getAsDouble())
+                        : "-");
+    }
+
+    /** The commands as a playbook names them: {@code set get}. */
+    private static String words(List<Operation> tests) {
+        return String.join(
+                " ", tests.stream().map(t -> t.name().toLowerCase(Locale.ROOT)).toList());
+    }
+
+    /** Each command's share of the requests: {@code SET 75 % GET 25 %}, {@code SET 100 %}. */
+    static String mix(Map<Operation, Integer> weights) {
+        int total = weights.values().stream().mapToInt(Integer::intValue).sum();
+        List<String> shares = new ArrayList<>();
+        for (Operation op : Operation.values()) {
+            Integer w = weights.get(op);
+            if (w != null) {
+                shares.add(op.name() + " " + Math.round(100.0 * w / total) + " %");
+            }
+        }
+        return String.join(" ", shares);
     }
 
     /** The same plan with another profile (a benchmark step's {@code profile: auto} picks one per host). */

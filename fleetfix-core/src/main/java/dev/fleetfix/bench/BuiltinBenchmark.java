@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.redis.load.RunKeys;
 import java.util.Objects;
@@ -16,10 +17,15 @@ public final class BuiltinBenchmark {
     }
 
     public LoadResult run(BenchTarget target, LoadSpec spec, SafetyPolicy policy) {
+        return run(target, spec, policy, Progress.Listener.none());
+    }
+
+    /** As {@link #run(BenchTarget, LoadSpec, SafetyPolicy)}, telling the load's progress. */
+    public LoadResult run(BenchTarget target, LoadSpec spec, SafetyPolicy policy, Progress.Listener progress) {
         SafetyGuard.check(target, policy, spec.keyPrefix(), Footprint.of(spec));
         String own = RunKeys.under(spec.keyPrefix());
         try {
-            return generator.run(target, spec.withKeyPrefix(own));
+            return generator.run(target, spec.withKeyPrefix(own), progress);
         } finally {
             target.deleteByPrefix(own);
         }

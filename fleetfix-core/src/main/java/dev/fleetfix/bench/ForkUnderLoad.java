@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.load.BenchTarget;
@@ -41,6 +42,15 @@ public final class ForkUnderLoad {
     }
 
     public ProfileOutcome run(BenchTarget target, ForkUnderLoadSpec asked, SafetyPolicy policy) {
+        return run(target, asked, policy, Progress.Listener.none());
+    }
+
+    /**
+     * As {@link #run(BenchTarget, ForkUnderLoadSpec, SafetyPolicy)}, telling {@code progress} of the load and of
+     * each wait for a BGSAVE to end ({@code rdb_bgsave_in_progress}, how long so far).
+     */
+    public ProfileOutcome run(
+            BenchTarget target, ForkUnderLoadSpec asked, SafetyPolicy policy, Progress.Listener progress) {
         SafetyGuard.check(target, policy, asked.load().keyPrefix(), Footprint.of(asked.load()));
         // only the keys of this run are written and deleted
         ForkUnderLoadSpec spec = asked.withLoad(
@@ -49,7 +59,8 @@ public final class ForkUnderLoad {
         if (notNow.isPresent()) {
             return new ProfileOutcome.Skipped(notNow.get());
         }
-        Optional<String> probe = savedSinceStart(target) ? Optional.empty() : probe(target, spec.bgsaveTimeout());
+        Optional<String> probe =
+                savedSinceStart(target) ? Optional.empty() : probe(target, spec.bgsaveTimeout(), progress);
         if (probe.isPresent()) {
             return new ProfileOutcome.Skipped(probe.get());
         }
@@ -60,11 +71,11 @@ public final class ForkUnderLoad {
         long deleted;
         thread.start();
         try {
-            load = generator.run(target, spec.load());
+            load = generator.run(target, spec.load(), progress);
         } finally {
             saver.stop(thread);
             try {
-                waitForSave(target, spec.bgsaveTimeout());
+                waitForSave(target, spec.bgsaveTimeout(), progress);
             } finally {
                 deleted = target.deleteByPrefix(spec.load().keyPrefix());
             }
@@ -73,7 +84,7 @@ public final class ForkUnderLoad {
             throw saver.failure.get();
         }
         target.bgsave();
-        waitForSave(target, spec.bgsaveTimeout());
+        waitForSave(target, spec.bgsaveTimeout(), progress);
         return new ProfileOutcome.Ran(load, saver.samples(), deleted);
     }
 
@@ -109,14 +120,14 @@ public final class ForkUnderLoad {
         return lastSaveSeconds != null && !lastSaveSeconds.strip().equals("-1");
     }
 
-    private Optional<String> probe(BenchTarget target, Duration timeout) {
+    private Optional<String> probe(BenchTarget target, Duration timeout, Progress.Listener progress) {
         String dir = target.configGet("dir").orElse("?");
         try {
             target.bgsave();
         } catch (RedisException e) {
             return Optional.of("a probe BGSAVE was refused: " + e.getMessage());
         }
-        waitForSave(target, timeout);
+        waitForSave(target, timeout, progress);
         if ("err".equals(target.info("persistence").get("rdb_last_bgsave_status"))) {
             return Optional.of("a probe BGSAVE into " + dir + " failed (rdb_last_bgsave_status:err): the directory is"
                     + " not writable or the disk is full");
@@ -124,10 +135,20 @@ public final class ForkUnderLoad {
         return Optional.empty();
     }
 
-    private void waitForSave(BenchTarget target, Duration timeout) {
-        long deadline = nanoTime.getAsLong() + timeout.toNanos();
+    private void waitForSave(BenchTarget target, Duration timeout, Progress.Listener progress) {
+        long start = nanoTime.getAsLong();
+        long deadline = start + timeout.toNanos();
+        long nextReport = start + Progress.EVERY.toNanos();
         while (flag(target.info("persistence"), "rdb_bgsave_in_progress")) {
-            if (nanoTime.getAsLong() > deadline) {
+            long now = nanoTime.getAsLong();
+            if (now >= nextReport) {
+                progress.progress(new Progress(
+                        "BGSAVE",
+                        "rdb_bgsave_in_progress:1, " + (now - start) / 1_000_000_000L + "s of at most "
+                                + timeout.toSeconds() + "s"));
+                nextReport = now + Progress.EVERY.toNanos();
+            }
+            if (now > deadline) {
                 throw new BenchmarkException(
                         "host " + target.hostName() + ": BGSAVE still running after " + timeout.toSeconds() + " s");
             }
@@ -176,7 +197,8 @@ public final class ForkUnderLoad {
                     synchronized (samples) {
                         samples.add(new ForkSample(Duration.ofNanos(at), forkMicros));
                     }
-                    waitForSave(target, spec.bgsaveTimeout());
+                    // the load tells the progress meanwhile
+                    waitForSave(target, spec.bgsaveTimeout(), Progress.Listener.none());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

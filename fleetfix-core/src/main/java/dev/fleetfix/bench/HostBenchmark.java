@@ -1,6 +1,7 @@
 package dev.fleetfix.bench;
 
 import dev.fleetfix.Crash;
+import dev.fleetfix.Progress;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisServer;
@@ -63,11 +64,20 @@ public final class HostBenchmark {
     }
 
     public List<Outcome> run(List<Host> hosts, BenchPlan plan) {
+        return run(hosts, plan, host -> Progress.Listener.none());
+    }
+
+    /** As {@link #run(List, BenchPlan)}, telling each host's progress to the listener {@code progress} gives. */
+    public List<Outcome> run(List<Host> hosts, BenchPlan plan, Function<Host, Progress.Listener> progress) {
         List<Outcome> outcomes = new ArrayList<>();
         for (Host host : hosts) {
-            outcomes.add(alongside(List.of(host), plan).get(0));
+            outcomes.add(alongside(List.of(host), plan, progress.apply(host)).get(0));
         }
         return outcomes;
+    }
+
+    public List<Outcome> alongside(List<Host> hosts, BenchPlan plan) {
+        return alongside(hosts, plan, Progress.Listener.none());
     }
 
     /**
@@ -77,16 +87,17 @@ public final class HostBenchmark {
      * host is warmed up before the first measured round. When the first host stops (skipped or
      * failed) the others stop with it; a control that stops leaves the rest going.
      *
+     * @param progress told which round runs on which host and how far it has got (a control is named)
      * @return one outcome per host, in the order given
      */
-    public List<Outcome> alongside(List<Host> hosts, BenchPlan plan) {
+    public List<Outcome> alongside(List<Host> hosts, BenchPlan plan, Progress.Listener progress) {
         if (hosts.isEmpty()) {
             throw new IllegalArgumentException("alongside needs at least the host to measure");
         }
         List<Session> sessions = new ArrayList<>();
         try {
             for (Host host : hosts) {
-                Session s = new Session(host, plan);
+                Session s = new Session(host, plan, sessions.isEmpty() ? "" : ", control " + host.name(), progress);
                 sessions.add(s);
                 if (sessions.get(0).ended != null) {
                     break;
@@ -125,14 +136,19 @@ public final class HostBenchmark {
      */
     private final class Session implements AutoCloseable {
         private final Host host;
+        private final String role;
+        private final Progress.Listener progress;
         private final List<BenchRun> rounds = new ArrayList<>();
         private BenchTarget target;
         private BenchPlan onHost;
         private List<Optional<SweepPoint>> points;
         private Outcome ended;
 
-        Session(Host host, BenchPlan plan) {
+        /** @param role empty for the measured host, ", control NAME" for a control */
+        Session(Host host, BenchPlan plan, String role, Progress.Listener progress) {
             this.host = host;
+            this.role = role;
+            this.progress = progress;
             attempt(() -> {
                 target = targets.apply(host);
                 onHost = target.clusterHashTag().map(plan::withKeyTag).orElse(plan);
@@ -144,7 +160,8 @@ public final class HostBenchmark {
                 points = onHost.isSweep()
                         ? onHost.sweep().stream().map(Optional::of).toList()
                         : List.of(Optional.<SweepPoint>empty());
-                warmUp(target, points.get(0).map(onHost::at).orElse(onHost));
+                String what = "benchmark " + plan.name() + " client warm-up" + role;
+                warmUp(target, points.get(0).map(onHost::at).orElse(onHost), what, progress);
             });
         }
 
@@ -163,8 +180,15 @@ public final class HostBenchmark {
                 }
                 for (Optional<SweepPoint> point : order) {
                     BenchPlan one = point.map(onHost::at).orElse(onHost);
-                    Optional<String> skipped =
-                            HostBenchmark.this.round(host, TcpNoDelayTarget.of(target, one.tcpNoDelay()), one, rounds);
+                    String what = "benchmark " + one.name() + " round " + (i + 1) + "/" + one.rounds()
+                            + point.map(p -> " at " + p.label()).orElse("") + role;
+                    progress.progress(new Progress(what, ""));
+                    Optional<String> skipped = HostBenchmark.this.round(
+                            host,
+                            TcpNoDelayTarget.of(target, one.tcpNoDelay()),
+                            one,
+                            rounds,
+                            p -> progress.progress(p.as(what)));
                     if (skipped.isPresent()) {
                         ended = new Outcome(host, rounds, skipped, Optional.empty());
                         return;
@@ -227,7 +251,7 @@ public final class HostBenchmark {
      * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). redis-benchmark runs on
      * the host and needs none.
      */
-    private void warmUp(BenchTarget target, BenchPlan plan) {
+    private void warmUp(BenchTarget target, BenchPlan plan, String what, Progress.Listener progress) {
         if (plan.engine() != BenchPlan.Engine.BUILTIN) {
             return;
         }
@@ -236,9 +260,14 @@ public final class HostBenchmark {
                 : plan.load();
         LoadSpec once =
                 load.toBuilder().warmup(Duration.ZERO).duration(CLIENT_WARMUP).build();
+        progress.progress(new Progress(what, ""));
         untilTheJitIsQuiet(
                 jitMillis(),
-                () -> builtin.run(TcpNoDelayTarget.of(target, plan.tcpNoDelay()), once, plan.safety()),
+                () -> builtin.run(
+                        TcpNoDelayTarget.of(target, plan.tcpNoDelay()),
+                        once,
+                        plan.safety(),
+                        p -> progress.progress(p.as(what))),
                 MAX_WARMUPS,
                 QUIET_JIT_MILLIS);
     }
@@ -277,7 +306,8 @@ public final class HostBenchmark {
                 : Optional.empty();
     }
 
-    private Optional<String> round(Host host, BenchTarget target, BenchPlan plan, List<BenchRun> rounds) {
+    private Optional<String> round(
+            Host host, BenchTarget target, BenchPlan plan, List<BenchRun> rounds, Progress.Listener progress) {
         List<BenchResult> results;
         if (plan.engine() == BenchPlan.Engine.REDIS_BENCHMARK) {
             RedisBenchmarkSpec spec = new RedisBenchmarkSpec(
@@ -296,15 +326,21 @@ public final class HostBenchmark {
             Optional<RedisVersion> version = server.map(RedisServer::redisCompat);
             boolean valkey =
                     server.map(s -> s.flavour() == RedisServer.Flavour.VALKEY).orElse(false);
+            // one blocking command on the host: its progress is not known until it ends
+            progress.progress(new Progress(
+                    "redis-benchmark",
+                    String.format(
+                            java.util.Locale.ROOT, "%,d requests per test, running on the host", spec.requests())));
             results = redisBenchmark.run(shells.apply(host), target, spec, plan.safety(), version, valkey);
         } else if (plan.profile() == BenchPlan.Profile.FORK_UNDER_LOAD) {
-            ProfileOutcome outcome = forkUnderLoad.run(target, plan.forkUnderLoad(), plan.safety());
+            ProfileOutcome outcome = forkUnderLoad.run(target, plan.forkUnderLoad(), plan.safety(), progress);
             if (outcome instanceof ProfileOutcome.Skipped skipped) {
                 return Optional.of(skipped.reason());
             }
             results = List.of(((ProfileOutcome.Ran) outcome).load().result());
         } else {
-            results = List.of(builtin.run(target, plan.load(), plan.safety()).result());
+            results = List.of(
+                    builtin.run(target, plan.load(), plan.safety(), progress).result());
         }
         rounds.add(new BenchRun(host.name(), plan.name(), plan.phase(), results));
         return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.redis.load.BenchConnection;
 import dev.fleetfix.redis.load.BenchOp;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
@@ -18,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
@@ -34,6 +37,9 @@ import org.HdrHistogram.Histogram;
  * #EVICTION_CHECK_NANOS} by whichever connection finishes a batch past that moment: at the first
  * key evicted since the start, every connection stops and the run fails. The benchmark's keys can
  * have pushed out a user's key; no second one goes.
+ *
+ * <p>While it runs, whichever connection finishes a batch past the next {@link Progress#EVERY} tells
+ * the run's progress: the requests per second measured so far.
  */
 public final class LoadGenerator {
     /**
@@ -69,9 +75,14 @@ public final class LoadGenerator {
     }
 
     public LoadResult run(BenchTarget target, LoadSpec spec) {
+        return run(target, spec, Progress.Listener.none());
+    }
+
+    /** As {@link #run(BenchTarget, LoadSpec)}, telling {@code progress} about once a second. */
+    public LoadResult run(BenchTarget target, LoadSpec spec, Progress.Listener progress) {
         long start = nanoTime.getAsLong();
         Optional<CpuMeter.Reading> cpuBefore = cpu.read();
-        Schedule schedule = new Schedule(spec, start, new EvictionWatch(target, start, EVICTION_CHECK_NANOS));
+        Schedule schedule = new Schedule(spec, start, new EvictionWatch(target, start, EVICTION_CHECK_NANOS), progress);
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < spec.connections(); i++) {
             workers.add(new Worker(target, spec, schedule, i));
@@ -178,9 +189,16 @@ public final class LoadGenerator {
         final long intervalNanos;
         final long windowNanos;
         final EvictionWatch evictions;
+        final Progress.Listener progress;
+        final LongSupplier total;
+        final LongAdder measured = new LongAdder();
+        final AtomicLong nextReport;
 
-        Schedule(LoadSpec spec, long start, EvictionWatch evictions) {
+        Schedule(LoadSpec spec, long start, EvictionWatch evictions, Progress.Listener progress) {
             this.evictions = evictions;
+            this.progress = progress;
+            this.nextReport = new AtomicLong(start + Progress.EVERY.toNanos());
+            this.total = () -> spec.requests().orElse(0);
             this.windowNanos = spec.duration()
                     .map(d -> Math.max(MIN_WINDOW_NANOS, Math.min(MAX_WINDOW_NANOS, d.toNanos() / WINDOWS_PER_ROUND)))
                     .orElse(MAX_WINDOW_NANOS);
@@ -198,6 +216,31 @@ public final class LoadGenerator {
                                     * 1e9
                                     / spec.rate().getAsDouble()))
                     : 0;
+        }
+
+        /** Tells the progress once {@link Progress#EVERY} has passed since it last did (one connection does). */
+        void reportIfDue(long now) {
+            long due = nextReport.get();
+            if (now < due || !nextReport.compareAndSet(due, now + Progress.EVERY.toNanos())) {
+                return;
+            }
+            progress.progress(new Progress("load", sofar(now)));
+        }
+
+        private String sofar(long now) {
+            if (now < measureFrom) {
+                return "warming up, " + seconds(now - start) + " of " + seconds(measureFrom - start);
+            }
+            long count = measured.sum();
+            double rps = count * 1e9 / Math.max(1, now - measureFrom);
+            String of = measureUntil != Long.MAX_VALUE
+                    ? seconds(now - measureFrom) + " of " + seconds(measureUntil - measureFrom)
+                    : String.format(Locale.ROOT, "%,d of %,d requests", count, total.getAsLong());
+            return String.format(Locale.ROOT, "%,.0f rps so far, %s", rps, of);
+        }
+
+        private static String seconds(long nanos) {
+            return nanos / 1_000_000_000L + "s";
         }
     }
 
@@ -254,8 +297,10 @@ public final class LoadGenerator {
                         window(done).recordValueWithCount(micros, size);
                         errors += failed;
                         lastDone = done;
+                        schedule.measured.add(size);
                     }
                     schedule.evictions.checkIfDue(done);
+                    schedule.reportIfDue(done);
                 }
             }
         }

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The one polling loop: looks at a condition on a clock and sleeper until it holds or a timeout
- * passes. A wait that lasts {@link Wait#NOTICEABLE} is told, once, with what it waits for and what
+ * passes. A wait that lasts {@link Wait#NOTICEABLE} is told, and again at each look after, with what it waits for and what
  * it saw last. A {@link RedisException} from a look counts as "not yet". Health gates, data-safe
  * restarts and the lab all poll through it.
  */
@@ -79,7 +79,6 @@ public final class Poll {
     public Optional<TimedOut> await(String what, Duration timeout, TimedLook look) throws InterruptedException {
         Instant start = clock.instant();
         String last = "no answer yet";
-        boolean told = false;
         while (true) {
             try {
                 Optional<String> seen = look.notYet(timeout.minus(Duration.between(start, clock.instant())));
@@ -94,9 +93,9 @@ public final class Poll {
             if (elapsed.compareTo(timeout) >= 0) {
                 return Optional.of(new TimedOut(last, elapsed));
             }
-            if (!told && elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
+            if (elapsed.compareTo(Wait.NOTICEABLE) >= 0) {
+                // told at each look from then on, so that a long wait shows how long it has lasted and what it sees
                 waits.waiting(new Wait(what, last, timeout, elapsed));
-                told = true;
             }
             Duration left = timeout.minus(elapsed);
             sleeper.sleep(endAtTimeout && left.compareTo(interval) < 0 ? left : interval);

@@ -1,6 +1,7 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.Crash;
+import dev.fleetfix.Progress;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.health.GateResult;
@@ -15,6 +16,7 @@ import dev.fleetfix.rollout.event.GateChecked;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.HostStarted;
+import dev.fleetfix.rollout.event.Progressed;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.StepStarted;
@@ -185,9 +187,12 @@ final class HostRun {
         SendLog sendLog = new SendLog();
         // the step in progress, for the waits it announces
         String[] current = {""};
+        Progress.Listener progress =
+                p -> env.listener().on(new Progressed(env.clock().instant(), play, host.name(), current[0], p));
+        ShellProgress answers = new ShellProgress(progress);
         StepContext ctx = new StepContext(
                 host,
-                sendLog.shell(shell),
+                answers.shell(sendLog.shell(shell)),
                 sendLog.redis(env.redis().apply(host)),
                 sendLog.primaries(env.primaries()),
                 env.sentinels(),
@@ -198,11 +203,13 @@ final class HostRun {
                 env.runStamp(),
                 env.pollInterval(),
                 wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)),
-                controls);
+                controls,
+                progress);
         for (PlannedStep planned : steps) {
             int index = planned.index();
             String name = planned.step().name();
             current[0] = name;
+            answers.reset();
             String type = planned.step().type();
             Instant stepStart = env.clock().instant();
             env.listener().on(new StepStarted(stepStart, play, host.name(), index, name, type));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import dev.fleetfix.Counts;
 import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.steps.model.StepResult;
@@ -114,7 +115,7 @@ public record JournaledBenchmark(
     StepResult asResult() {
         long rounds = runs.stream().filter(r -> r.phase() == Phase.BEFORE).count();
         return StepResult.ok("before side from the run journal, measured at " + at
-                        + run.map(r -> " by run " + r).orElse("") + " (" + rounds + (rounds == 1 ? " round" : " rounds")
+                        + run.map(r -> " by run " + r).orElse("") + " (" + Counts.of(rounds, "round")
                         + "); not measured again on the resumed host")
                 .withFacts(facts)
                 .withBenchmarks(runs);

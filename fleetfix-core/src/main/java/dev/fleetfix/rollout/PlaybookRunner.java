@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
 import dev.fleetfix.Sleeper;
@@ -335,7 +336,7 @@ public final class PlaybookRunner {
             return end(
                     RunOutcome.WINDOW_CLOSED,
                     "the change window " + w.text() + " closed at " + local + "; "
-                            + untouched().size() + " hosts left for the next window");
+                            + Counts.of(untouched().size(), "host") + " left for the next window");
         }
 
         private RunSummary stopped(String play) {

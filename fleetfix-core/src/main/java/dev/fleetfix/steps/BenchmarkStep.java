@@ -1,5 +1,7 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.Counts;
+import dev.fleetfix.Progress;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
@@ -54,9 +56,11 @@ public final class BenchmarkStep implements StepType {
          * Measures {@code host} and, round by round beside it, each of {@code controls} (see {@link
          * HostBenchmark#alongside}).
          *
+         * @param progress told which round runs and how far it has got
          * @return the host's outcome first, then one per control in the order given
          */
-        List<HostBenchmark.Outcome> run(Host host, RemoteShell shell, List<Host> controls, BenchPlan plan);
+        List<HostBenchmark.Outcome> run(
+                Host host, RemoteShell shell, List<Host> controls, BenchPlan plan, Progress.Listener progress);
     }
 
     private final Runner runner;
@@ -71,7 +75,7 @@ public final class BenchmarkStep implements StepType {
      */
     public static BenchmarkStep onControlNode(Function<Host, BenchTarget> targets) {
         Objects.requireNonNull(targets, "targets");
-        return new BenchmarkStep((host, shell, controls, plan) -> {
+        return new BenchmarkStep((host, shell, controls, plan, progress) -> {
             List<Host> all = new ArrayList<>();
             all.add(host);
             all.addAll(controls);
@@ -80,7 +84,7 @@ public final class BenchmarkStep implements StepType {
                             h -> h.equals(host) ? shell : noShell(h),
                             new BuiltinBenchmark(LoadGenerator.system()),
                             ForkUnderLoad.system())
-                    .alongside(all, plan);
+                    .alongside(all, plan, progress);
         });
     }
 
@@ -288,7 +292,7 @@ public final class BenchmarkStep implements StepType {
                     return first;
                 }
                 HostBenchmark.Outcome again = runner.run(
-                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION))
+                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
                         .get(0);
                 List<BenchRun> all = new ArrayList<>(first.rounds());
                 all.addAll(again.rounds());
@@ -330,7 +334,7 @@ public final class BenchmarkStep implements StepType {
      */
     private HostBenchmark.Outcome withControls(StepContext ctx, BenchPlan plan, int wanted, List<String> notes) {
         List<Host> controls = ctx.controls().stream().limit(wanted).toList();
-        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan);
+        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan, ctx.progress());
         HostBenchmark.Outcome measured = outcomes.get(0);
         if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
             return measured;
@@ -350,7 +354,8 @@ public final class BenchmarkStep implements StepType {
                 notes.add("control " + control.name() + " not measured: "
                         + o.failure().or(o::skipped).orElse("no rounds"));
             } else {
-                notes.add("control " + control.name() + ": " + o.rounds().size() + " rounds");
+                notes.add("control " + control.name() + ": "
+                        + Counts.of(o.rounds().size(), "round"));
             }
         }
         return new HostBenchmark.Outcome(ctx.host(), all, measured.skipped(), measured.failure());
@@ -422,7 +427,8 @@ public final class BenchmarkStep implements StepType {
         if (plan.isSweep()) {
             // medians over points of different sizes would mean nothing: the recap's table has them per point
             return plan.name() + " sweep, " + word(plan.profile()) + ": "
-                    + plan.sweep().size() + " points x " + plan.rounds() + " rounds, " + all.size()
+                    + Counts.of(plan.sweep().size(), "point") + " x " + Counts.of(plan.rounds(), "round") + ", "
+                    + all.size()
                     + " measured; per point in the SWEEP table";
         }
         List<BenchRun> rounds =
@@ -430,8 +436,8 @@ public final class BenchmarkStep implements StepType {
         long calibration =
                 all.stream().filter(r -> r.phase() == Phase.CALIBRATION).count();
         StringBuilder text = new StringBuilder(plan.name() + " "
-                + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": " + rounds.size()
-                + (rounds.size() == 1 ? " round" : " rounds")
+                + plan.phase().name().toLowerCase(Locale.ROOT) + ", " + word(plan.profile()) + ": "
+                + Counts.of(rounds.size(), "round")
                 + (calibration > 0 ? " (and " + calibration + " again for calibration)" : ""));
         List<String> tests = new ArrayList<>();
         rounds.forEach(r -> r.results().stream()

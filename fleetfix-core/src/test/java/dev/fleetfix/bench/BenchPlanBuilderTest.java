@@ -124,4 +124,24 @@ class BenchPlanBuilderTest {
                     .hasMessageContaining(c.message);
         }
     }
+
+    @Test
+    void theClientSettingsReadAsThePlaybookWritesThem() {
+        BenchPlan plan = new BenchPlanBuilder()
+                .mix(java.util.Map.of("set", 3, "get", 1))
+                .duration(java.time.Duration.ofSeconds(3))
+                .warmup(java.time.Duration.ofMillis(500))
+                .build();
+        assertThat(plan.clientSettings())
+                .contains(", mix SET 75 % GET 25 %, ")
+                .contains(", duration 3s, ")
+                .contains(", warmup 500ms, ")
+                .doesNotContain("PT")
+                .doesNotContain("{");
+        assertThat(new BenchPlanBuilder().tests(List.of("set")).build().clientSettings())
+                .contains(", mix SET 100 %, ");
+        assertThat(new BenchPlanBuilder().engine("redis-benchmark").build().clientSettings())
+                .contains(", tests set get, ")
+                .doesNotContain("Optional");
+    }
 }

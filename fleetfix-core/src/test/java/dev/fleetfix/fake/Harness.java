@@ -41,7 +41,7 @@ public final class Harness {
     private RunControl control = RunControl.none();
     // Fake hosts have no Redis to load: their benchmark steps skip, saying so.
     private StepRegistry registry = StepRegistry.standard(new ShellFacts())
-            .with(new BenchmarkStep((host, shell, controls, plan) -> List.of(
+            .with(new BenchmarkStep((host, shell, controls, plan, progress) -> List.of(
                     new HostBenchmark.Outcome(host, List.of(), Optional.of("simulated host"), Optional.empty()))));
 
     public Harness(Path dir, String... names) {

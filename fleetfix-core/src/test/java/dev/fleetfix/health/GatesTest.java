@@ -76,7 +76,7 @@ class GatesTest {
     }
 
     @Test
-    void aGateThatWaitsNoticeablyLongSaysSoOnceWithWhatItSawLast() throws Exception {
+    void aGateThatWaitsNoticeablyLongSaysSoAt2sAndAtEachLookAfterWithWhatItSawLast() throws Exception {
         List<Wait> told = new ArrayList<>();
         GateTarget listened = new GateTarget(
                 target.hostName(),
@@ -90,11 +90,22 @@ class GatesTest {
         GateResult r = Gates.ping().withTimeout(Duration.ofSeconds(30)).await(listened);
         assertThat(r.passed()).isTrue();
         assertThat(told)
-                .containsExactly(new Wait(
-                        "gate ping",
-                        "host r1: redis: connection refused",
-                        Duration.ofSeconds(30),
-                        Duration.ofSeconds(2)));
+                .containsExactly(
+                        new Wait(
+                                "gate ping",
+                                "host r1: redis: connection refused",
+                                Duration.ofSeconds(30),
+                                Duration.ofSeconds(2)),
+                        new Wait(
+                                "gate ping",
+                                "host r1: redis: connection refused",
+                                Duration.ofSeconds(30),
+                                Duration.ofSeconds(3)),
+                        new Wait(
+                                "gate ping",
+                                "host r1: redis: connection refused",
+                                Duration.ofSeconds(30),
+                                Duration.ofSeconds(4)));
 
         told.clear();
         assertThat(Gates.ping().await(listened).passed()).isTrue();

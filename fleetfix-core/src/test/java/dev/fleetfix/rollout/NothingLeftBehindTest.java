@@ -98,7 +98,7 @@ class NothingLeftBehindTest {
     void everyStepAfterTheAuditFailingInTurnLeavesNothingOfFleetfixs() throws Exception {
         StepRegistry real = StepRegistry.standard(new ShellFacts())
                 .with(new dev.fleetfix.steps.BenchmarkStep(
-                        (host, shell, controls, plan) -> List.of(new dev.fleetfix.bench.HostBenchmark.Outcome(
+                        (host, shell, controls, plan, progress) -> List.of(new dev.fleetfix.bench.HostBenchmark.Outcome(
                                 host, List.of(), Optional.of("simulated host"), Optional.empty()))));
         List<Case> cases = List.of(
                 new Case("benchmark before", h -> h.registry(real.with(failingAfterItsWork(real, "benchmark"))), false),

@@ -314,7 +314,7 @@ class RunControlTest {
         List<Phase> measured = new ArrayList<>();
         Harness h = new Harness(dir, "r1");
         h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
-                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan) -> {
+                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan, progress) -> {
                     measured.add(plan.phase());
                     return List.of(new HostBenchmark.Outcome(
                             host,
@@ -362,7 +362,7 @@ class RunControlTest {
         List<Phase> measured = new ArrayList<>();
         Harness h = new Harness(dir, "r1");
         h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
-                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan) -> {
+                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan, progress) -> {
                     measured.add(plan.phase());
                     return List.of(new HostBenchmark.Outcome(
                             host,

@@ -39,7 +39,7 @@ class BenchmarkStepTest {
     private final List<BenchPlan> plans = Collections.synchronizedList(new ArrayList<>());
 
     private Harness harness(Function<BenchPlan, HostBenchmark.Outcome> answer, String... hosts) {
-        BenchmarkStep step = new BenchmarkStep((host, shell, controls, plan) -> {
+        BenchmarkStep step = new BenchmarkStep((host, shell, controls, plan, progress) -> {
             plans.add(plan);
             return List.of(answer.apply(plan));
         });

@@ -253,7 +253,8 @@ final class LabDocker {
         }) {
             client.execStartCmd(execId).exec(callback);
             if (!callback.awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new LabException("command did not finish within " + timeout + ": " + String.join(" ", command));
+                throw new LabException("command did not finish within " + dev.fleetfix.Durations.typed(timeout) + ": "
+                        + String.join(" ", command));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.fleetfix.lab;
 
 import com.github.dockerjava.api.model.Container;
+import dev.fleetfix.Counts;
 import dev.fleetfix.transport.ExecResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -220,8 +221,8 @@ public final class LabFleet implements AutoCloseable {
         if (!topology.clusterNodes().isEmpty()) {
             settings.progress()
                     .accept("forming the Redis cluster: "
-                            + topology.clusterPrimaries().size() + " primaries, "
-                            + topology.clusterReplicas().size() + " replicas");
+                            + Counts.of(topology.clusterPrimaries().size(), "primary") + ", "
+                            + Counts.of(topology.clusterReplicas().size(), "replica"));
             new LabCluster(this, topology, cli).form();
         }
         if (!topology.sentinels().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.lab;
 
+import dev.fleetfix.Counts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -271,7 +272,7 @@ final class LabScale {
                     h -> LabProbe.sshUp(h.address(), h.sshPort()) && LabProbe.redisUp(h.address(), h.redisPort()));
             return pending.isEmpty()
                     ? Optional.empty()
-                    : Optional.of(pending.size() + " hosts not answering yet, first "
+                    : Optional.of(Counts.of(pending.size(), "host") + " not answering yet, first "
                             + pending.get(0).name() + " (" + pending.get(0).address() + ")");
         });
     }

@@ -90,7 +90,7 @@ class LabRealThpIT {
                     .as(run.toString())
                     .contains("changed: [lab-1] thp: thp.enabled always → never")
                     .contains("changed: [lab-1] restart_redis")
-                    .contains("ok: 1 hosts done");
+                    .contains("ok: 1 host done");
             assertThat(fleet.thp("lab-1").strip()).isEqualTo("never");
             assertThat(redisPid(fleet)).as("Redis's pid after the remediation").isNotEqualTo(pidBefore);
             String status = fleet.rootExec("lab-1", "grep THP_enabled /proc/$(pidof redis-server)/status")

@@ -1,5 +1,6 @@
 package dev.fleetfix.redis.topology;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.Host;
@@ -134,8 +135,8 @@ public final class RedisDiscovery implements TopologyDiscovery {
                 .filter(ClusterNode::primary)
                 .mapToInt(ClusterNode::slotCount)
                 .sum();
-        notes.add("cluster: " + nodes.size() + " nodes, " + primaries + " primaries serving " + slots
-                + " of 16384 slots; failover through CLUSTER FAILOVER on a replica");
+        notes.add("cluster: " + Counts.of(nodes.size(), "node") + ", " + Counts.of(primaries, "primary") + " serving "
+                + slots + " of 16384 slots; failover through CLUSTER FAILOVER on a replica");
         for (ClusterNode n : nodes) {
             String who = hostAt(n.ip(), n.port()).map(Host::name).orElse(n.address() + " (not in the inventory)");
             if (n.failing()) {

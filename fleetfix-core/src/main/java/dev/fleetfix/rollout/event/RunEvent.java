@@ -16,6 +16,7 @@ public sealed interface RunEvent
                 StepFinished,
                 GateChecked,
                 Waiting,
+                Progressed,
                 BenchmarkFinished,
                 HostFinished,
                 PlayHalted,

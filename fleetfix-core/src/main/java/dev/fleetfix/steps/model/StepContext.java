@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.model;
 
+import dev.fleetfix.Progress;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Wait;
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param waits told of every wait that lasts, or may last, noticeably long ({@link Wait})
  * @param controls hosts of this play's later batches that nothing has changed yet, in batch order:
  *     the control hosts a benchmark may measure beside this one (empty in the last batch)
+ * @param progress told how far a long step has got (a benchmark's round and rps so far), at least
+ *     every {@link Progress#EVERY} while it has news; the engine makes events of it
  */
 public record StepContext(
         Host host,
@@ -43,10 +46,12 @@ public record StepContext(
         String runStamp,
         Duration pollInterval,
         WaitListener waits,
-        List<Host> controls) {
+        List<Host> controls,
+        Progress.Listener progress) {
 
     public StepContext {
         Objects.requireNonNull(waits, "waits");
+        Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shell, "shell");
         Objects.requireNonNull(redis, "redis");
@@ -58,6 +63,38 @@ public record StepContext(
         Objects.requireNonNull(runStamp, "runStamp");
         Objects.requireNonNull(pollInterval, "pollInterval");
         controls = List.copyOf(controls);
+    }
+
+    /** A context whose progress nobody is told about. */
+    public StepContext(
+            Host host,
+            RemoteShell shell,
+            GateTarget.Connect redis,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels,
+            boolean check,
+            HostState state,
+            Clock clock,
+            Sleeper sleeper,
+            String runStamp,
+            Duration pollInterval,
+            WaitListener waits,
+            List<Host> controls) {
+        this(
+                host,
+                shell,
+                redis,
+                primaries,
+                sentinels,
+                check,
+                state,
+                clock,
+                sleeper,
+                runStamp,
+                pollInterval,
+                waits,
+                controls,
+                Progress.Listener.none());
     }
 
     /** A context without control hosts. */
@@ -126,6 +163,6 @@ public record StepContext(
     public StepContext withPollInterval(Duration interval) {
         return new StepContext(
                 host, shell, redis, primaries, sentinels, check, state, clock, sleeper, runStamp, interval, waits,
-                controls);
+                controls, progress);
     }
 }

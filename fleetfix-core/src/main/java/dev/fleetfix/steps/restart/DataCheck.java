@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.steps.restart.RedisSnapshot.KeyCount;
 import java.time.Duration;
@@ -68,7 +69,8 @@ public record DataCheck(
     /** "db0 10001 keys, canary ok". */
     public String describe() {
         long keys = before.values().stream().mapToLong(KeyCount::keys).sum();
-        return keys + " keys in " + before.size() + " dbs" + (canaryWritten ? " and the canary" : "") + " kept";
+        return Counts.of(keys, "key") + " in " + Counts.of(before.size(), "db")
+                + (canaryWritten ? " and the canary" : "") + " kept";
     }
 
     static Duration settle() {

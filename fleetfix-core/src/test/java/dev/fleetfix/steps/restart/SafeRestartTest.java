@@ -86,7 +86,7 @@ class SafeRestartTest {
         assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
         assertThat(restart.message())
                 .startsWith("primary: fail over to r (10.0.0.2:6379) (online, lag 0s) first")
-                .contains("data check: 3 keys in 1 dbs and the canary kept");
+                .contains("data check: 3 keys in 1 db and the canary kept");
         assertThat(restart.facts()).containsEntry("redis.role_expected", "slave");
         assertThat(restart.facts()).containsEntry("restart.route", "failover");
         assertThat(h.host("p").redis().commands())
@@ -191,7 +191,7 @@ class SafeRestartTest {
         assertThat(restart.message())
                 .startsWith("primary 'cache' at 127.0.0.1:6379 (quorum 2 of 3 sentinels): SENTINEL FAILOVER first")
                 .contains("SENTINEL FAILOVER cache: r (10.0.0.2:6379) is primary")
-                .contains("data check: 3 keys in 1 dbs and the canary kept")
+                .contains("data check: 3 keys in 1 db and the canary kept")
                 .contains("failed back: p is primary again");
         assertThat(restart.facts()).containsEntry("restart.route", "sentinel");
         assertThat(sentinel.commands())
@@ -249,7 +249,7 @@ class SafeRestartTest {
         assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
         assertThat(restart.message())
                 .startsWith("cluster primary: CLUSTER FAILOVER on r (10.0.0.2:6379) (online, lag 0s) first")
-                .contains("data check: 3 keys in 1 dbs and the canary kept")
+                .contains("data check: 3 keys in 1 db and the canary kept")
                 .contains("failed back: p is primary again");
         assertThat(restart.facts()).containsEntry("restart.route", "cluster");
         // the first request was dropped and sent again; the failback took the first

@@ -1,5 +1,6 @@
 package dev.fleetfix.lab.cli;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
@@ -43,9 +44,9 @@ public final class LabOutput {
             boolean severalLabs,
             PrintWriter out) {
         out.printf(
-                "lab %s: %d hosts up in %.1f s (%s%s)%n",
+                "lab %s: %s up in %.1f s (%s%s)%n",
                 fleet.id(),
-                hostCount,
+                Counts.of(hostCount, "host"),
                 took.toNanos() / 1e9,
                 preset,
                 realThp ? ", real THP: this machine's kernel THP is always until lab down" : "");
@@ -70,7 +71,7 @@ public final class LabOutput {
     }
 
     public static void removed(LabFleet fleet, int hostCount, PrintWriter out) {
-        out.println("lab " + fleet.id() + " removed (" + hostCount + " hosts)");
+        out.println("lab " + fleet.id() + " removed (" + Counts.of(hostCount, "host") + ")");
     }
 
     /** One line a host: name, address, SSH, Redis and Sentinel ports. */
