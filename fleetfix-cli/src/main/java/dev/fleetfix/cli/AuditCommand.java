@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Forks;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.checks.AuditSummary;
 import dev.fleetfix.checks.FleetAuditor;
 import dev.fleetfix.checks.HostAudit;
@@ -10,6 +11,7 @@ import dev.fleetfix.report.AuditJson;
 import dev.fleetfix.report.AuditOpenMetrics;
 import dev.fleetfix.report.AuditTable;
 import dev.fleetfix.report.HostList;
+import dev.fleetfix.report.LiveLine;
 import dev.fleetfix.report.ReportFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -115,7 +117,19 @@ final class AuditCommand implements Callable<Integer> {
         // no ShellPool: the auditor opens and closes each host's shell itself, so open connections stay
         // bounded by --forks rather than by the fleet's size
         FleetAuditor auditor = new FleetAuditor(new HostAuditor(), adapters.shells(ssh), adapters.redis(), forks);
-        List<HostAudit> audits = auditor.audit(hosts);
+        // hosts that take long to answer: a live line on stderr (stdout carries the table or document only)
+        LiveLine live = new LiveLine(spec.commandLine().getErr(), Screens.of());
+        List<HostAudit> audits;
+        try {
+            audits = auditor.audit(
+                    hosts,
+                    live.listener("fleet", adapters.clock(), adapters.clock().instant()),
+                    // beats in real time, for people; what it tells reads the run's clock, so on a test's fake clock
+                    // (which the heartbeat must not drive) the audit never lasts long enough to show a line
+                    Sleeper.system());
+        } finally {
+            live.clear();
+        }
         String text =
                 switch (chosen) {
                     case TABLE -> AuditTable.render(audits);

@@ -8,7 +8,6 @@ import dev.fleetfix.bench.Metric;
 import dev.fleetfix.inventory.Host;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,24 +26,7 @@ public final class BenchOutput {
      */
     public static Function<Host, Progress.Listener> progress(LiveLine live, Clock clock) {
         Instant start = clock.instant();
-        return host -> p -> {
-            Instant now = clock.instant();
-            long s = Math.max(0, Duration.between(start, now).toSeconds());
-            String sofar = p.sofar().isBlank() ? "" : ": " + HostText.clean(p.sofar());
-            live.progress(
-                    host.name(),
-                    p.what(),
-                    start,
-                    now,
-                    String.format(
-                            Locale.ROOT,
-                            "[%02d:%02d] running: [%s] %s%s",
-                            s / 60,
-                            s % 60,
-                            host.name(),
-                            p.what(),
-                            sofar));
-        };
+        return host -> live.listener(host.name(), clock, start);
     }
 
     public static void json(List<HostBenchmark.Outcome> outcomes, PrintWriter out, PrintWriter err) {

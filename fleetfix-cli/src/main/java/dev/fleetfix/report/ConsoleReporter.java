@@ -46,6 +46,7 @@ public final class ConsoleReporter implements RunListener {
     private final boolean showDiffs;
     private final ReportCollector collector = new ReportCollector();
     private final LiveLine live;
+    private final Screen screen;
     /** When each host's current step started, for the progress lines. */
     private final Map<String, Instant> stepStarts = new HashMap<>();
     /** The waits announced already (host, step, what): later news of them is progress. */
@@ -69,6 +70,7 @@ public final class ConsoleReporter implements RunListener {
         this.ansi = new Ansi(color);
         this.showDiffs = showDiffs;
         this.live = new LiveLine(out, screen);
+        this.screen = screen;
     }
 
     @Override
@@ -120,33 +122,33 @@ public final class ConsoleReporter implements RunListener {
         check = e.check();
         String mode = e.check() ? " (check mode: nothing is changed)" : "";
         String tags = e.tags().isDefault() ? "" : ", tags: " + e.tags().describe();
-        out.println(ansi.bold("RUN " + e.playbook() + mode) + ": "
+        println(ansi.bold("RUN " + e.playbook() + mode) + ": "
                 + Counts.of(e.hosts().size(), "host") + ", forks " + e.forks() + tags);
     }
 
     private void play(PlayStarted e) {
         out.println();
         if (e.emptiedByTags()) {
-            out.println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: the tags leave out every step ("
+            println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: the tags leave out every step ("
                     + String.join(", ", e.leftOutByTags()) + ")");
             return;
         }
         if (e.batches().isEmpty()) {
             // Ansible's words: the play's hosts and --limit have no host in common.
-            out.println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: no hosts matched");
+            println(ansi.bold("PLAY [" + e.play() + "]") + " skipping: no hosts matched");
             return;
         }
         StringBuilder batches = new StringBuilder();
         for (List<String> b : e.batches()) {
             batches.append(" [").append(String.join(", ", b)).append(']');
         }
-        out.println(ansi.bold("PLAY [" + e.play() + "]") + " "
+        println(ansi.bold("PLAY [" + e.play() + "]") + " "
                 + Counts.of(e.batches().size(), "batch") + ":" + batches
                 + e.window().map(w -> ", window " + w).orElse(""));
-        e.notes().forEach(note -> out.println("  " + note));
+        e.notes().forEach(note -> println("  " + note));
         if (!e.leftOutByTags().isEmpty()) {
             // ansible-playbook shows nothing of a task its tags leave out; a rollout says what it will not do
-            out.println("  left out by tags: " + String.join(", ", e.leftOutByTags()));
+            println("  left out by tags: " + String.join(", ", e.leftOutByTags()));
         }
     }
 
@@ -203,8 +205,8 @@ public final class ConsoleReporter implements RunListener {
                 m.valueOf(r).ifPresent(v -> figures.append(String.format(Locale.ROOT, " %s=%.3fms", m.label(), v)));
             }
             String point = e.run().point().map(p -> " at " + p.label()).orElse("");
-            out.println("      benchmark " + e.run().name() + " " + phase + point + " " + HostText.clean(r.test())
-                    + ": " + figures);
+            println("      benchmark " + e.run().name() + " " + phase + point + " " + HostText.clean(r.test()) + ": "
+                    + figures);
         }
     }
 
@@ -213,12 +215,12 @@ public final class ConsoleReporter implements RunListener {
                 e.result().parts().isEmpty() ? List.of(e.result()) : e.result().parts()) {
             if (part.predicted()) {
                 String now = part.passed() ? ansi.green("passes") : ansi.yellow("not yet");
-                out.println("      gate " + part.gate() + " now: " + now + " (" + oneLine(part.detail()) + "); "
+                println("      gate " + part.gate() + " now: " + now + " (" + oneLine(part.detail()) + "); "
                         + part.forecast().get());
                 continue;
             }
             String word = part.passed() ? "passed" : "FAILED";
-            out.println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
+            println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
                     + human(part.elapsed()) + ": " + HostText.clean(part.detail()));
         }
     }
@@ -295,8 +297,23 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private void line(Instant at, String text) {
-        out.println(elapsed(at) + " " + text);
+        println(elapsed(at) + " " + text);
     }
+
+    /**
+     * A line no wider than the screen: what does not fit goes on the next lines, indented under the line's text
+     * (under the time of a timed line, four spaces further than the line's own indent otherwise).
+     */
+    private void println(String text) {
+        int own = text.length() - text.stripLeading().length();
+        String indent = text.startsWith("[") && text.indexOf("] ") == TIME_WIDTH - 2
+                ? " ".repeat(TIME_WIDTH + 2)
+                : " ".repeat(own + 4);
+        screen.wrap(text, indent).forEach(out::println);
+    }
+
+    /** {@code [00:42] }: the width of a line's time. */
+    private static final int TIME_WIDTH = 8;
 
     private String elapsed(Instant at) {
         if (start == null) {

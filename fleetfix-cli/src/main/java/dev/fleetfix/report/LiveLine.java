@@ -1,9 +1,12 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.Progress;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -89,5 +92,23 @@ public final class LiveLine {
     /** The work of {@code key} ended: its next progress shows at once. */
     public synchronized void forget(String key) {
         shown.remove(key);
+    }
+
+    /**
+     * Tells {@code key}'s progress here as {@code [00:42] running: [key] what: so far}, the time counted from
+     * {@code start} on {@code clock} (the command's start): what {@code fleetfix bench} and {@code audit} show.
+     */
+    public Progress.Listener listener(String key, Clock clock, Instant start) {
+        return p -> {
+            Instant now = clock.instant();
+            long s = Math.max(0, Duration.between(start, now).toSeconds());
+            String sofar = p.sofar().isBlank() ? "" : ": " + HostText.clean(p.sofar());
+            progress(
+                    key,
+                    p.what(),
+                    start,
+                    now,
+                    String.format(Locale.ROOT, "[%02d:%02d] running: [%s] %s%s", s / 60, s % 60, key, p.what(), sofar));
+        };
     }
 }

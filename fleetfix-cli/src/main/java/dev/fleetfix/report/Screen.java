@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where human output goes: a terminal (progress rewritten in place) or not, and how wide a line may be. Lines
- * longer than the width go on with their details on the next, indented lines.
+ * Where human output goes: a terminal (progress rewritten in place) or not, and how wide a line may be. On a
+ * terminal, lines longer than the width go on with their details on the next, indented lines.
  *
  * @param terminal whether it is a terminal a person watches (the CLI decides)
  * @param width the columns a line may take
  */
 public record Screen(boolean terminal, int width) {
-    /** The width when the terminal does not say ({@code COLUMNS} unset), and of pipes and logs. */
+    /** The width when the terminal does not say ({@code COLUMNS} unset or not exported). */
     public static final int DEFAULT_WIDTH = 100;
 
     /** Narrower than this, lines would hold too little to read; {@code COLUMNS} below it counts as this. */
@@ -43,24 +43,31 @@ public record Screen(boolean terminal, int width) {
     }
 
     /**
-     * {@code text} as lines of at most the width: broken at spaces (a word longer than a line stays whole), lines
-     * after the first indented by {@code indent}.
+     * {@code text} as lines of at most the width on a terminal: broken at spaces (a word longer than a line stays
+     * whole), lines after the first indented by {@code indent}. Off a terminal the line stays whole: logs are read
+     * with grep and viewers that wrap for themselves, and no width is known.
      */
     public List<String> wrap(String text, String indent) {
+        if (!terminal || text.length() <= width) {
+            return List.of(text);
+        }
+        int lead = text.length() - text.stripLeading().length();
         List<String> lines = new ArrayList<>();
-        StringBuilder line = new StringBuilder();
-        for (String word : text.split(" ", -1)) {
-            int room = width - (lines.isEmpty() ? 0 : indent.length());
-            if (line.length() > 0 && line.length() + 1 + word.length() > room) {
-                lines.add((lines.isEmpty() ? "" : indent) + line);
-                line.setLength(0);
+        StringBuilder line = new StringBuilder(text.substring(0, lead));
+        boolean empty = true;
+        for (String word : text.substring(lead).split(" ", -1)) {
+            if (!empty && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line = new StringBuilder(indent);
+                empty = true;
             }
-            if (line.length() > 0) {
+            if (!empty) {
                 line.append(' ');
             }
             line.append(word);
+            empty = false;
         }
-        lines.add((lines.isEmpty() ? "" : indent) + line);
+        lines.add(line.toString());
         return lines;
     }
 }

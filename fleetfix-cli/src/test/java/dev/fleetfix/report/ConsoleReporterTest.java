@@ -161,4 +161,32 @@ class ConsoleReporterTest {
         String afterLive = text.substring(text.lastIndexOf('\r') + 1);
         assertThat(afterLive).startsWith("[00:13] ok: [r1] bench before: measured (13.0s)");
     }
+
+    @Test
+    void onATerminalALongStepLineGoesOnOnIndentedLinesWithinTheWidth() {
+        StringWriter text = new StringWriter();
+        ConsoleReporter reporter = new ConsoleReporter(new PrintWriter(text), false, false, new Screen(true, 60));
+        reporter.on(new RunStarted(T0, "20261128T010000Z", Path.of("thp-off.yaml"), false, false, 1, List.of("r1")));
+        String message = "thp.enabled always → never; " + "defrag madvise → never; ".repeat(8) + "done";
+        reporter.on(new StepFinished(
+                T0.plusSeconds(3), "p", "r1", 1, "thp", "thp", StepResult.ok(message), Duration.ofMillis(420), 1));
+
+        List<String> lines = text.toString().lines().toList();
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
+        assertThat(lines.get(0)).isEqualTo("RUN thp-off.yaml: 1 host, forks 1");
+        assertThat(lines.get(1)).startsWith("[00:03] ok: [r1] thp: thp.enabled always → never;");
+        assertThat(lines.subList(2, lines.size())).allSatisfy(l -> assertThat(l).startsWith("          "));
+        assertThat(String.join(" ", lines.subList(1, lines.size())).replaceAll(" +", " "))
+                .isEqualTo("[00:03] ok: [r1] thp: " + message.replaceAll(" +", " ") + " (420ms)");
+    }
+
+    @Test
+    void offATerminalALongLineStaysWhole() {
+        StringWriter text = new StringWriter();
+        ConsoleReporter reporter = new ConsoleReporter(new PrintWriter(text), false, false, Screen.pipe());
+        String message = "defrag madvise → never; ".repeat(20);
+        reporter.on(new StepFinished(
+                T0.plusSeconds(3), "p", "r1", 1, "thp", "thp", StepResult.ok(message), Duration.ofMillis(420), 1));
+        assertThat(text.toString().lines()).hasSize(1);
+    }
 }

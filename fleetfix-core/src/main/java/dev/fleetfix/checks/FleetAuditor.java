@@ -1,13 +1,22 @@
 package dev.fleetfix.checks;
 
+import dev.fleetfix.Counts;
 import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
+import dev.fleetfix.Heartbeat;
+import dev.fleetfix.Progress;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Audits many hosts, at most {@code forks} at once, and returns their audits in inventory order. A host
@@ -38,7 +47,49 @@ public final class FleetAuditor {
     }
 
     public List<HostAudit> audit(List<Host> hosts) {
-        return Forks.run(hosts, forks, this::auditOne).stream()
+        return audit(hosts, Progress.Listener.none(), Optional.empty());
+    }
+
+    /**
+     * As {@link #audit(List)}, telling {@code progress} every {@link Progress#EVERY} (on {@code sleeper}'s time) how
+     * many hosts are done and which it still waits for: a host that does not answer holds the audit for its connect
+     * timeout, and no one should wonder meanwhile.
+     */
+    public List<HostAudit> audit(List<Host> hosts, Progress.Listener progress, Sleeper sleeper) {
+        return audit(hosts, progress, Optional.of(sleeper));
+    }
+
+    private List<HostAudit> audit(List<Host> hosts, Progress.Listener progress, Optional<Sleeper> sleeper) {
+        Set<String> pending = Collections.synchronizedSet(new LinkedHashSet<>());
+        AtomicInteger done = new AtomicInteger();
+        Runnable beat = () -> {
+            List<String> now;
+            synchronized (pending) {
+                now = List.copyOf(pending);
+            }
+            String waiting = now.isEmpty()
+                    ? ""
+                    : "; waiting for " + String.join(", ", now.subList(0, Math.min(3, now.size())))
+                            + (now.size() > 3 ? " and " + (now.size() - 3) + " more" : "");
+            progress.progress(
+                    new Progress("audit", done.get() + " of " + Counts.of(hosts.size(), "host") + " done" + waiting));
+        };
+        try (Heartbeat heartbeat =
+                sleeper.map(s -> Heartbeat.start(s, Progress.EVERY, beat)).orElse(null)) {
+            return audited(hosts, host -> {
+                pending.add(host.name());
+                try {
+                    return auditOne(host);
+                } finally {
+                    pending.remove(host.name());
+                    done.incrementAndGet();
+                }
+            });
+        }
+    }
+
+    private List<HostAudit> audited(List<Host> hosts, java.util.function.Function<Host, HostAudit> one) {
+        return Forks.run(hosts, forks, one::apply).stream()
                 .map(outcome -> outcome.value()
                         .orElseGet(() -> HostAudit.unreachable(
                                 outcome.input().name(), message(outcome.error().get()))))

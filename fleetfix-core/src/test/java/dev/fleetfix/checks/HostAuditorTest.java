@@ -274,6 +274,50 @@ class HostAuditorTest {
                 .isEqualTo("host lab-2: 127.0.0.12:22: connect timed out after 5s");
     }
 
+    /**
+     * A host that does not answer holds the audit for its connect timeout: every beat of the heartbeat (here one
+     * the test gives by hand) tells how many hosts are done and which it waits for.
+     */
+    @Test
+    void theFleetAuditorTellsEachBeatWhichHostsItStillWaitsFor() throws Exception {
+        List<Host> hosts = List.of(TestHosts.lab("lab-1", "127.0.0.11"), TestHosts.lab("lab-2", "127.0.0.12"));
+        java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.Semaphore beats = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.BlockingQueue<dev.fleetfix.Progress> told =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        FleetAuditor fleet = new FleetAuditor(
+                auditor,
+                host -> {
+                    if (host.name().equals("lab-2")) {
+                        try {
+                            answer.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw new TransportException(
+                                "lab-2", TransportException.Kind.TIMEOUT, "connect timed out after 10s", null);
+                    }
+                    return printing(host.name(), FactOutput.debian12().text());
+                },
+                FakeRedis.redis7(),
+                1);
+        java.util.concurrent.CompletableFuture<List<HostAudit>> audits =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> fleet.audit(hosts, told::add, d -> beats.acquire()));
+
+        dev.fleetfix.Progress first;
+        do {
+            beats.release();
+            first = told.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+        } while (first != null && !first.sofar().startsWith("1 of"));
+        answer.countDown();
+
+        assertThat(first).isEqualTo(new dev.fleetfix.Progress("audit", "1 of 2 hosts done; waiting for lab-2"));
+        assertThat(audits.get(5, java.util.concurrent.TimeUnit.SECONDS))
+                .extracting(HostAudit::verdict)
+                .containsExactly(HostVerdict.OK, HostVerdict.UNREACHABLE);
+    }
+
     @Test
     void theFleetAuditorClosesEachHostsShellWhenItsAuditIsDoneSoAtMostForksAreOpen() {
         List<Host> hosts = IntStream.rangeClosed(1, 12)
