@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Sleeper;
+import dev.fleetfix.bench.BenchEngines;
 import dev.fleetfix.bench.BuiltinBenchmark;
 import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.HostBenchmark;
@@ -122,6 +123,15 @@ record Adapters(
         return host -> JedisBenchTarget.connect(host, timeout);
     }
 
+    /**
+     * The benchmark's engines, the same for {@code fleetfix bench} and the {@code benchmark} step: this machine's
+     * load generator and fork-under-load profile, its Redis connections with this connect and read timeout.
+     */
+    BenchEngines benchEngines(Duration redisTimeout) {
+        return new BenchEngines(
+                benchTargets(redisTimeout), new BuiltinBenchmark(LoadGenerator.system()), forkUnderLoad());
+    }
+
     /** A pool of the shells as {@code ssh} says unless they are given: one per host, closed with the pool. */
     ShellPool shellPool(SshOptionsMixin ssh) {
         return new ShellPool(shells(ssh));
@@ -132,8 +142,7 @@ record Adapters(
      * redis-benchmark on the host through {@code shells}.
      */
     HostBenchmark hostBenchmark(Function<Host, RemoteShell> shells, Duration redisTimeout) {
-        return new HostBenchmark(
-                benchTargets(redisTimeout), shells, new BuiltinBenchmark(LoadGenerator.system()), forkUnderLoad());
+        return benchEngines(redisTimeout).on(shells);
     }
 
     /** The fork-under-load profile, timed by this machine's clock. */
@@ -147,7 +156,7 @@ record Adapters(
      */
     ApplyService applyService(SshOptionsMixin ssh, Consumer<String> warnings) {
         return new ApplyService(
-                StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchTargets(BENCH_REDIS_TIMEOUT)),
+                StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchEngines(BENCH_REDIS_TIMEOUT)),
                 clock,
                 sleeper,
                 policy,

@@ -171,7 +171,8 @@ final class HostRun {
                                     env.runStamp(),
                                     env.pollInterval(),
                                     WaitListener.none(),
-                                    controls),
+                                    controls,
+                                    Progress.Listener.none()),
                             steps))
                     .value();
         } catch (Retrier.Exhausted e) {

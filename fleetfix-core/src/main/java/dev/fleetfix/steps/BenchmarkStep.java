@@ -2,20 +2,17 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.Counts;
 import dev.fleetfix.Progress;
+import dev.fleetfix.bench.BenchEngines;
 import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.BuiltinBenchmark;
-import dev.fleetfix.bench.ForkUnderLoad;
 import dev.fleetfix.bench.HostBenchmark;
-import dev.fleetfix.bench.LoadGenerator;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.stats.Median;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.RemoteShell;
@@ -26,7 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Function;
 
 /**
  * {@code benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 3}}: measures
@@ -70,21 +66,16 @@ public final class BenchmarkStep implements StepType {
     }
 
     /**
-     * The real engines: the builtin load from this machine through {@code targets}, redis-benchmark on
-     * the host over its shell.
+     * The engines the composition root built: the builtin load from this machine, redis-benchmark on the host over
+     * its shell.
      */
-    public static BenchmarkStep onControlNode(Function<Host, BenchTarget> targets) {
-        Objects.requireNonNull(targets, "targets");
+    public static BenchmarkStep on(BenchEngines engines) {
+        Objects.requireNonNull(engines, "engines");
         return new BenchmarkStep((host, shell, controls, plan, progress) -> {
             List<Host> all = new ArrayList<>();
             all.add(host);
             all.addAll(controls);
-            return new HostBenchmark(
-                            targets,
-                            h -> h.equals(host) ? shell : noShell(h),
-                            new BuiltinBenchmark(LoadGenerator.system()),
-                            ForkUnderLoad.system())
-                    .alongside(all, plan, progress);
+            return engines.on(h -> h.equals(host) ? shell : noShell(h)).alongside(all, plan, progress);
         });
     }
 

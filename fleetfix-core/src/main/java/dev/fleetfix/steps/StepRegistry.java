@@ -1,18 +1,16 @@
 package dev.fleetfix.steps;
 
-import dev.fleetfix.inventory.Host;
+import dev.fleetfix.bench.BenchEngines;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.redis.load.BenchTarget;
 import dev.fleetfix.redis.load.BenchmarkException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The step types of a build. {@link #standard(FactGatherer)} holds the built-in ones;
@@ -32,16 +30,16 @@ public final class StepRegistry implements StepCatalog {
      * benchmark engines are replaced ({@link #with(StepType)}).
      */
     public static StepRegistry standard(FactGatherer facts) {
-        return standard(facts, host -> {
+        return standard(facts, BenchEngines.system(host -> {
             throw new BenchmarkException("host " + host.name() + ": no Redis client for benchmarks in this build");
-        });
+        }));
     }
 
     /**
-     * The built-in types; {@code audit} gathers facts through {@code facts}, {@code benchmark} runs
-     * the bench engines from this machine against the targets {@code benchTargets} connects.
+     * The built-in types; {@code audit} gathers facts through {@code facts}, {@code benchmark} measures through the
+     * {@code engines} the composition root built.
      */
-    public static StepRegistry standard(FactGatherer facts, Function<Host, BenchTarget> benchTargets) {
+    public static StepRegistry standard(FactGatherer facts, BenchEngines engines) {
         Map<String, StepType> types = new LinkedHashMap<>();
         for (StepType t : new StepType[] {
             new AuditStep(facts),
@@ -53,7 +51,7 @@ public final class StepRegistry implements StepCatalog {
             new WaitHealthyStep(),
             new CommandStep(),
             new AssertStep(),
-            BenchmarkStep.onControlNode(benchTargets)
+            BenchmarkStep.on(engines)
         }) {
             types.put(t.name(), t);
         }

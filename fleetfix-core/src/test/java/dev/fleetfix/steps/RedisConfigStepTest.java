@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.Progress;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.health.GateTarget;
+import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.playbook.Location;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.RedisException;
@@ -162,7 +164,10 @@ class RedisConfigStepTest {
                 clock,
                 clock.sleeper(),
                 "20261201T000000Z-00000001",
-                Duration.ofMillis(10));
+                Duration.ofMillis(10),
+                WaitListener.none(),
+                List.of(),
+                Progress.Listener.none());
         StepResult result = handler.run(ctx);
         state.learn(result.facts());
         return result;
