@@ -51,6 +51,9 @@ final class AuditCommand implements Callable<Integer> {
     InventoryOptions inventory;
 
     @Mixin
+    ShardOptions shards;
+
+    @Mixin
     SshOptionsMixin ssh;
 
     /** What the audit prints. */
@@ -106,7 +109,7 @@ final class AuditCommand implements Callable<Integer> {
         if (output != null) {
             ReportFiles.checkWritable(output, "--output");
         }
-        List<Host> hosts = inventory.selectHosts();
+        List<Host> hosts = shards.narrow(inventory, inventory.selectHosts(), adapters.redis(), !inventory.listHosts());
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
             HostList.print(hosts, out);
