@@ -122,6 +122,48 @@ class ShardCommandTest {
         assertThat(done).containsExactlyInAnyOrder("r1", "r2", "r3", "r4", "r5", "r6");
         assertThat(shards).anySatisfy(s -> assertThat(s).contains("r1", "r2"));
         assertThat(shards).anySatisfy(s -> assertThat(s).contains("r3", "r4"));
+
+        Path merged = dir.resolve("merged");
+        CliRun merge = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        dir.resolve("shard-2").toString(),
+                        "-o",
+                        merged.toString(),
+                        "-i",
+                        inventory.toString(),
+                        "--no-color")
+                .expectExit(ExitCode.OK);
+        assertThat(merge.stdout()).contains("merged 2 reports into " + merged);
+        assertThat(ReportJson.read(merged.resolve(ReportJson.FILE)).run().done())
+                .containsExactlyInAnyOrder("r1", "r2", "r3", "r4", "r5", "r6");
+        assertThat(merged.resolve("junit.xml")).content().contains("r6");
+        assertThat(merged.resolve("report.html")).content().contains("r6");
+
+        // one shard alone: the other's hosts are named, and the merge does not end ok
+        CliRun half = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        "-o",
+                        dir.resolve("half").toString(),
+                        "-i",
+                        inventory.toString())
+                .expectExit(ExitCode.FINDINGS);
+        assertThat(half.stderr()).contains("fleetfix: warning: 3 hosts in no shard's report (fleetfix report merge): ");
+
+        // the same shard twice: refused, naming a host and both directories
+        CliRun twice = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        merged.toString(),
+                        "-o",
+                        dir.resolve("twice").toString())
+                .expectExit(ExitCode.USAGE);
+        assertThat(twice.stderr())
+                .contains("is in " + dir.resolve("shard-1") + " and " + merged + ": shards must not overlap");
     }
 
     @Test
