@@ -49,6 +49,9 @@ final class ApplyCommand implements Callable<Integer> {
     @Mixin
     SshOptionsMixin ssh;
 
+    @Mixin
+    ShardOptions shards;
+
     @Parameters(
             index = "0",
             arity = "0..1",
@@ -128,7 +131,11 @@ final class ApplyCommand implements Callable<Integer> {
         TagSelection selection =
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
-        List<Host> hosts = inventory.selectHosts();
+        List<Host> hosts = shards.narrow(
+                inventory,
+                inventory.selectHosts(),
+                adapters.redis(),
+                !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
         if (inventory.inventorySources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
             spec.commandLine()

@@ -53,6 +53,9 @@ final class AuditCommand implements Callable<Integer> {
     InventoryOptions inventory;
 
     @Mixin
+    ShardOptions shards;
+
+    @Mixin
     SshOptionsMixin ssh;
 
     /** What the audit prints. */
@@ -108,7 +111,7 @@ final class AuditCommand implements Callable<Integer> {
         if (output != null) {
             ReportFiles.checkWritable(output, "--output");
         }
-        List<Host> hosts = inventory.selectHosts();
+        List<Host> hosts = shards.narrow(inventory, inventory.selectHosts(), adapters.redis(), !inventory.listHosts());
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
             HostList.print(hosts, out);

@@ -43,6 +43,9 @@ public final class BenchCommand implements Callable<Integer> {
     InventoryOptions inventory;
 
     @Mixin
+    ShardOptions shards;
+
+    @Mixin
     SshOptionsMixin ssh;
 
     @Option(
@@ -158,7 +161,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Host> hosts = inventory.selectHosts();
+        List<Host> hosts = shards.narrow(inventory, inventory.selectHosts(), adapters.redis(), !inventory.listHosts());
         if (inventory.listHosts()) {
             HostList.print(hosts, out);
             return ExitCode.OK;

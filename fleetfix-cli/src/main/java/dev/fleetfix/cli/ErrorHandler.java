@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
+import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -20,10 +21,12 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         PrintWriter err = cmd.getErr();
         int exitCode =
                 e instanceof InputException || e instanceof ParameterException ? ExitCode.USAGE : ExitCode.FINDINGS;
+        // a refused shard cut names the host whose group is unknown: the message is the whole story
+        boolean expected = e instanceof InputException || e instanceof Sharding.Refused;
         err.println(cmd.getColorScheme().errorText("fleetfix: " + oneLine(e)));
         if (verbosity(cmd) >= 2) {
             e.printStackTrace(err);
-        } else if (!(e instanceof InputException)) {
+        } else if (!expected) {
             err.println("(run with -vv for the stack trace)");
         }
         err.flush();

@@ -1,10 +1,15 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
+import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.InventoryListing;
+import dev.fleetfix.report.ShardListing;
+import dev.fleetfix.rollout.ShardSpec;
+import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -16,14 +21,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code fleetfix inventory}: the inventory as fleetfix reads it, in ansible-inventory's shapes. Connects to nothing. */
+/**
+ * {@code fleetfix inventory}: the inventory as fleetfix reads it, in ansible-inventory's shapes, and how {@code --shard}
+ * cuts it. Connects to nothing but for {@code --shards N --check}.
+ */
 @Command(
         name = "inventory",
         mixinStandardHelpOptions = true,
         description = {
             "Shows the inventory as fleetfix reads it, in the shapes of ansible-inventory, so the two can be diffed:",
             "--list (JSON with _meta.hostvars), --graph [GROUP] (tree), --host NAME (one host's variables).",
-            "Connects to nothing."
+            "--shards N prints how --shard K/N cuts the selected hosts (after --limit) into N shards that keep",
+            "replication groups whole. Connects to nothing, except --shards N --check, which asks each host's",
+            "Redis for its replication where the inventory names no group (redis_group), as --shard K/N does."
         })
 final class InventoryCommand implements Callable<Integer> {
     @Spec
@@ -48,19 +58,50 @@ final class InventoryCommand implements Callable<Integer> {
         String graph;
 
         @Option(
+                names = "--shards",
+                paramLabel = "N",
+                description = "The hosts of each of N shards, one replication group a line, as --shard K/N of apply,"
+                        + " audit and bench takes them. From the inventory only, unless --check.")
+        Integer shards;
+
+        @Option(
                 names = "--host",
                 paramLabel = "NAME",
                 description = "One host's variables, as ansible-inventory --host.")
         String host;
     }
 
+    @Option(
+            names = "--check",
+            description = "With --shards: ask each host's Redis (INFO replication, CLUSTER NODES, read-only) for the"
+                    + " groups the inventory does not name, as --shard K/N does. A host that does not answer is"
+                    + " named and nothing is cut (exit 1).")
+    boolean check;
+
+    private final Adapters adapters;
+
+    InventoryCommand(Adapters adapters) {
+        this.adapters = adapters;
+    }
+
     @Override
     public Integer call() {
+        if (check && action.shards == null) {
+            throw new InputException("--check: only with --shards N (the other listings read files only)");
+        }
         AnsibleInventory loaded = inventory
                 .ansibleInventory()
                 .orElseThrow(() -> new InputException("no inventory: give -i SOURCE (or inventory in ansible.cfg)"));
         PrintWriter out = spec.commandLine().getOut();
-        if (action.host != null) {
+        if (action.shards != null) {
+            Sharding sharding = check
+                    ? Sharding.discovering(new RedisDiscovery(
+                            loaded.inventory(), adapters.redis(), ShardOptions.DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
+                    : Sharding.fromInventory();
+            // the count is checked as --shard K/N checks it
+            int count = new ShardSpec(1, action.shards).count();
+            out.print(ShardListing.render(sharding.plan(loaded.inventory(), inventory.selectHosts(), count)));
+        } else if (action.host != null) {
             out.print(InventoryListing.host(oneHost(loaded, action.host)));
         } else if (action.graph != null) {
             if (!loaded.groups().containsKey(action.graph)) {

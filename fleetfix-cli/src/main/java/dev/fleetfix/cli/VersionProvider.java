@@ -1,8 +1,6 @@
 package dev.fleetfix.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import dev.fleetfix.FleetfixVersion;
 import picocli.CommandLine.IVersionProvider;
 
 /** Reads the version Maven wrote into {@code version.properties}. */
@@ -17,14 +15,6 @@ final class VersionProvider implements IVersionProvider {
 
     /** This build's version ({@code 0.1.0}), or {@code unknown} outside a Maven build. */
     static String version() {
-        Properties props = new Properties();
-        try (InputStream in = VersionProvider.class.getResourceAsStream("/dev/fleetfix/version.properties")) {
-            if (in != null) {
-                props.load(in);
-            }
-        } catch (IOException e) {
-            return "unknown";
-        }
-        return props.getProperty("version", "unknown");
+        return FleetfixVersion.get();
     }
 }

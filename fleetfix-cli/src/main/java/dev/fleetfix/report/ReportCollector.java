@@ -1,5 +1,6 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.FleetfixVersion;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.report.model.PlayReport;
@@ -17,13 +18,20 @@ import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.WindowClosed;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -32,6 +40,7 @@ import java.util.TreeMap;
  */
 public final class ReportCollector implements RunListener {
     private RunStarted started;
+    private String playbookSha256;
     private RunEnded ended;
     private final Map<String, PlayState> plays = new LinkedHashMap<>();
     private final Map<String, HostState> hosts = new LinkedHashMap<>();
@@ -56,6 +65,7 @@ public final class ReportCollector implements RunListener {
     public void on(RunEvent event) {
         if (event instanceof RunStarted e) {
             started = e;
+            playbookSha256 = sha256(e.playbook()).orElse(null);
             e.hosts().forEach(this::host);
         } else if (event instanceof PlayStarted e) {
             play(e.play()).started = e;
@@ -156,7 +166,19 @@ public final class ReportCollector implements RunListener {
                 s == null ? List.of() : s.done(),
                 s == null ? List.of() : s.failed(),
                 s == null ? List.of() : s.untouched(),
-                s == null ? List.of() : s.changed());
+                s == null ? List.of() : s.changed(),
+                playbookSha256,
+                FleetfixVersion.get());
+    }
+
+    /** The file's digest, read when the run starts: the playbook {@code fleetfix report merge} checks runs share. */
+    private static Optional<String> sha256(Path file) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+            return Optional.of(HexFormat.of().formatHex(digest));
+        } catch (IOException | NoSuchAlgorithmException e) {
+            return Optional.empty();
+        }
     }
 
     static String word(Enum<?> e) {

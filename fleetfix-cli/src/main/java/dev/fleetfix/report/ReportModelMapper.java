@@ -41,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** Maps the engine's and the benchmark module's types to the report model. */
@@ -259,6 +260,67 @@ final class ReportModelMapper {
                 finite(m.beforeSampleMedian()),
                 finite(m.afterSampleMedian()),
                 m.withheld().orElse(null));
+    }
+
+    /**
+     * The fleet verdicts over per-host comparisons read back from reports (the shards of one change): the same
+     * {@link BeforeAfter#fleetOf} that a single run's report uses, on the same figures.
+     */
+    static List<FleetComparisonReport> fleet(List<ComparisonReport> comparisons) {
+        List<TestComparison> hosts = comparisons.stream()
+                .map(c -> new TestComparison(
+                        c.host(),
+                        c.name(),
+                        c.test(),
+                        c.beforeRounds(),
+                        c.afterRounds(),
+                        c.metrics().stream().map(ReportModelMapper::metric).toList(),
+                        verdict(c.verdict()),
+                        c.design(),
+                        c.calibration().stream().map(ReportModelMapper::metric).toList(),
+                        c.notes()))
+                .toList();
+        return BeforeAfter.DEFAULT.fleetOf(hosts).stream()
+                .map(ReportModelMapper::fleet)
+                .toList();
+    }
+
+    private static MetricComparison metric(MetricReport m) {
+        Metric metric = java.util.Arrays.stream(Metric.values())
+                .filter(x -> x.label().equals(m.metric()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown metric " + m.metric()));
+        return new MetricComparison(
+                metric,
+                m.before(),
+                m.after(),
+                m.beforeMedian(),
+                m.afterMedian(),
+                m.beforeSpread(),
+                m.afterSpread(),
+                orNaN(m.ratio()),
+                verdict(m.verdict()),
+                m.sampleUnit(),
+                m.beforeSamples(),
+                m.afterSamples(),
+                orNaN(m.low()),
+                orNaN(m.high()),
+                orNaN(m.p()),
+                orNaN(m.adjustedP()),
+                orNaN(m.floor()),
+                Optional.ofNullable(m.notDecisive()),
+                orNaN(m.beforeSampleMedian()),
+                orNaN(m.afterSampleMedian()),
+                m.beforeMedian(),
+                Optional.ofNullable(m.withheld()));
+    }
+
+    private static Verdict verdict(String word) {
+        return Verdict.valueOf(word.toUpperCase(Locale.ROOT));
+    }
+
+    private static double orNaN(Double value) {
+        return value == null ? Double.NaN : value;
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {

@@ -165,8 +165,16 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
 
     /** Per named benchmark and test, over the hosts that ran it on both sides. */
     public List<FleetComparison> fleet(Collection<BenchRun> runs) {
+        return fleetOf(perHost(runs));
+    }
+
+    /**
+     * Per named benchmark and test, over these hosts' comparisons: the fleet verdict of runs whose per-host comparisons
+     * were made apart (the shards of one change, put together by {@code fleetfix report merge}).
+     */
+    public List<FleetComparison> fleetOf(Collection<TestComparison> comparisons) {
         Map<List<String>, List<TestComparison>> byTest = new LinkedHashMap<>();
-        for (TestComparison c : perHost(runs)) {
+        for (TestComparison c : comparisons) {
             byTest.computeIfAbsent(List.of(c.name(), c.test()), k -> new ArrayList<>())
                     .add(c);
         }

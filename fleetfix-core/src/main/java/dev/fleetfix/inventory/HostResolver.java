@@ -47,6 +47,8 @@ final class HostResolver {
             "redis_password",
             "redis_tls",
             "redis_service",
+            // the replication group a shard keeps whole (rollout.ReplicationGroups)
+            "redis_group",
             // a host's several instances (RedisInstances), and what each instance learns from them
             "redis_instances",
             "redis_instance_of",

@@ -20,6 +20,9 @@ import java.util.Objects;
  * @param failed hosts where a step failed or that could not be reached
  * @param untouched hosts the run never started
  * @param changed hosts where something changed (check mode: would change)
+ * @param playbookSha256 the SHA-256 of the playbook file as the run read it (hex); null when it could not be read
+ *     again, and in reports written before it was recorded
+ * @param fleetfixVersion the fleetfix that ran it; null in reports written before it was recorded
  */
 public record RunInfo(
         String id,
@@ -35,7 +38,9 @@ public record RunInfo(
         List<String> done,
         List<String> failed,
         List<String> untouched,
-        List<String> changed) {
+        List<String> changed,
+        String playbookSha256,
+        String fleetfixVersion) {
     public RunInfo {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(playbook, "playbook");

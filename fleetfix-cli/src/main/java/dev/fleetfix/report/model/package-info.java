@@ -15,7 +15,7 @@
  * {@code playbook}, {@code check}, {@code diff}, {@code forks}, {@code started_at}, {@code ended_at}, {@code
  * elapsed_ms}, {@code outcome}: {@code ok}, {@code hosts_failed}, {@code halted}, {@code window_closed} or {@code
  * refused_outside_window}, {@code reason}, and the host names {@code done}, {@code failed}, {@code untouched},
- * {@code changed}); {@code plays[]} with their batches and how they ended; {@code hosts[]} in inventory order, each
+ * {@code changed}, {@code playbook_sha256}, {@code fleetfix_version}); {@code plays[]} with their batches and how they ended; {@code hosts[]} in inventory order, each
  * with its steps ({@code status}, {@code message}, {@code changes}, {@code diffs}, {@code elapsed_ms}), facts,
  * gates and outcome; and {@code benchmarks} (below). Each record's Javadoc names its fields.
  *

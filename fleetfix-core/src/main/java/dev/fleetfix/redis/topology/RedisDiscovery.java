@@ -60,7 +60,7 @@ public final class RedisDiscovery implements TopologyDiscovery {
             source = Topology.Source.CLUSTER;
             notes.addAll(clusterNotes(hosts));
         }
-        return Topology.of(inventory.hosts(), states, source, notes);
+        return Topology.of(inventory.hosts(), states, source, notes).withClusterNodes(clusterNodes.keySet());
     }
 
     private NodeState ask(Host host) {

@@ -20,8 +20,9 @@ import java.util.Set;
  * @param source where the topology came from
  * @param notes what planning should tell the user (unreachable hosts, unmatched replicas, what
  *     Sentinel and the cluster say)
+ * @param clusterNodes the asked hosts that run in cluster mode: one Redis Cluster, which a shard takes whole
  */
-public record Topology(Map<String, NodeState> nodes, Source source, List<String> notes) {
+public record Topology(Map<String, NodeState> nodes, Source source, List<String> notes, Set<String> clusterNodes) {
 
     /** Where a topology was read. */
     public enum Source {
@@ -38,6 +39,16 @@ public record Topology(Map<String, NodeState> nodes, Source source, List<String>
     public Topology {
         nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         notes = List.copyOf(notes);
+        clusterNodes = Set.copyOf(clusterNodes);
+    }
+
+    public Topology(Map<String, NodeState> nodes, Source source, List<String> notes) {
+        this(nodes, source, notes, Set.of());
+    }
+
+    /** The same topology, with the hosts that answered in cluster mode. */
+    public Topology withClusterNodes(Set<String> hosts) {
+        return new Topology(nodes, source, notes, hosts);
     }
 
     public static Topology off() {

@@ -1,0 +1,70 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.Forks;
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.topology.RedisDiscovery;
+import dev.fleetfix.report.ShardListing;
+import dev.fleetfix.rollout.ShardPlan;
+import dev.fleetfix.rollout.ShardSpec;
+import dev.fleetfix.rollout.Sharding;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code --shard K/N} ({@code @Mixin} of apply, audit and bench): this run takes share K of N of the selected hosts,
+ * never splitting a replication group. Every shard computes the same cut, so N processes (or N jobs of an engine) given
+ * 1/N to N/N do every host once.
+ */
+public final class ShardOptions {
+    /** How long a host's Redis may take to say its role, when the inventory does not name its group. */
+    static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(5);
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    @Option(
+            names = "--shard",
+            paramLabel = "K/N",
+            description = "Run on share K of N of the selected hosts (after --limit). A replication group (a primary"
+                    + " and its replicas, the hosts of group sentinel, a Redis Cluster, or hosts with the same"
+                    + " redis_group variable) is never split: groups the inventory does not name are read from the"
+                    + " hosts' Redis (INFO replication), and a host whose Redis does not answer makes every shard"
+                    + " refuse (exit 1). The same K/N selects the same hosts while the inventory and replication do"
+                    + " not change; fleetfix inventory --shards N --check prints the cut.")
+    String shard;
+
+    /** The shard asked for, if any. */
+    Optional<ShardSpec> spec() {
+        return Optional.ofNullable(shard).map(ShardSpec::parse);
+    }
+
+    /**
+     * The hosts of this shard among {@code selected}, or {@code selected} without {@code --shard}. Says on stderr which
+     * hosts the shard took.
+     *
+     * @param discover whether to ask the hosts' Redis (false for listings, which connect to nothing)
+     * @throws Sharding.Refused when a host's group is unknown
+     */
+    List<Host> narrow(InventoryOptions inventory, List<Host> selected, RedisConnector redis, boolean discover) {
+        Optional<ShardSpec> spec = spec();
+        if (spec.isEmpty()) {
+            return selected;
+        }
+        Sharding sharding = discover
+                ? Sharding.discovering(
+                        new RedisDiscovery(inventory.inventory(), redis, DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
+                : Sharding.fromInventory();
+        ShardPlan plan =
+                sharding.plan(inventory.inventory(), selected, spec.get().count());
+        PrintWriter err = mixee.commandLine().getErr();
+        err.println("fleetfix: " + ShardListing.notice(plan, spec.get()));
+        err.flush();
+        return plan.hosts(spec.get());
+    }
+}

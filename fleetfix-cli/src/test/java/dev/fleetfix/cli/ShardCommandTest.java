@@ -1,0 +1,189 @@
+package dev.fleetfix.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fleetfix.fake.FakeHost;
+import dev.fleetfix.fake.TestClock;
+import dev.fleetfix.report.ReportJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --shard K/N} and {@code fleetfix inventory --shards N} on fake hosts: r1 and r2 are one group by the inventory
+ * ({@code redis_group}), r4 replicates from r3 (as their Redis says), r5 and r6 are alone.
+ */
+class ShardCommandTest {
+    @TempDir
+    Path dir;
+
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-28T01:30:00Z"));
+    private FakeFleet fleet;
+    private Map<String, FakeHost> hosts;
+    private Path inventory;
+    private Path playbook;
+
+    @BeforeEach
+    void fleet() throws Exception {
+        fleet = new FakeFleet(dir, clock, "r1", "r2", "r3", "r4", "r5", "r6");
+        hosts = fleet.hosts();
+        hosts.get("r4").redis().replicaOf("10.0.0.3", 6379, 100, "up");
+        inventory = dir.resolve("inventory.yaml");
+        Files.writeString(
+                inventory,
+                """
+                all:
+                  children:
+                    cache:
+                      vars: {redis_group: cache}
+                      hosts:
+                        r1: {ansible_host: 10.0.0.1}
+                        r2: {ansible_host: 10.0.0.2}
+                    redis:
+                      children: {cache: {}}
+                      hosts:
+                        r3: {ansible_host: 10.0.0.3}
+                        r4: {ansible_host: 10.0.0.4}
+                        r5: {ansible_host: 10.0.0.5}
+                        r6: {ansible_host: 10.0.0.6}
+                """);
+        playbook = dir.resolve("thp-off.yaml");
+        Files.writeString(
+                playbook,
+                """
+                - name: thp off
+                  hosts: redis
+                  steps:
+                    - thp: {}
+                """);
+    }
+
+    @Test
+    void inventoryShardsFromTheInventoryOnlyConnectsToNothingAndSaysSo() {
+        CliRun run = fleet.run("inventory", "-i", inventory.toString(), "--shards", "2")
+                .expectExit(ExitCode.OK);
+
+        assertThat(run.stdout())
+                .isEqualTo(
+                        """
+                        # 6 hosts in 5 replication groups, cut into 2 shards (sizes differ by at most the largest group, 2)
+                        # groups from the inventory only (redis_group, group sentinel): a host it does not group is placed alone; --check asks each host's Redis, as --shard K/N does
+                        shard 1/2: 3 hosts
+                          r1, r2  (redis_group cache)
+                          r5  (alone)
+                        shard 2/2: 3 hosts
+                          r3  (alone)
+                          r4  (alone)
+                          r6  (alone)
+                        """);
+        assertThat(fleet.redisConnections()).isZero();
+    }
+
+    @Test
+    void inventoryShardsCheckAsksTheHostsTheInventoryDoesNotGroup() {
+        CliRun run = fleet.run("inventory", "-i", inventory.toString(), "--shards", "2", "--check")
+                .expectExit(ExitCode.OK);
+
+        assertThat(run.stdout())
+                .contains("# 6 hosts in 4 replication groups, cut into 2 shards")
+                .contains("shard 1/2: 3 hosts\n  r1, r2  (redis_group cache)\n  r5  (alone)\n")
+                .contains("shard 2/2: 3 hosts\n  r3, r4  (replication)\n  r6  (alone)\n");
+        // r1 and r2 are grouped by the inventory: only the four others were asked
+        assertThat(fleet.redisConnections()).isEqualTo(4);
+    }
+
+    @Test
+    void theShardsOfARunDoEveryHostOnceAndKeepGroupsWhole() {
+        List<String> done = new ArrayList<>();
+        List<List<String>> shards = new ArrayList<>();
+        for (String shard : List.of("1/2", "2/2")) {
+            Path reports = dir.resolve("shard-" + shard.charAt(0));
+            CliRun run = fleet.apply(
+                            playbook.toString(),
+                            "-i",
+                            inventory.toString(),
+                            "--shard",
+                            shard,
+                            "--report",
+                            reports.toString())
+                    .expectExit(ExitCode.OK);
+            assertThat(run.stderr()).contains("fleetfix: shard " + shard + ": 3 of 6 hosts");
+            List<String> hostsDone =
+                    ReportJson.read(reports.resolve(ReportJson.FILE)).run().done();
+            shards.add(hostsDone);
+            done.addAll(hostsDone);
+        }
+        assertThat(done).containsExactlyInAnyOrder("r1", "r2", "r3", "r4", "r5", "r6");
+        assertThat(shards).anySatisfy(s -> assertThat(s).contains("r1", "r2"));
+        assertThat(shards).anySatisfy(s -> assertThat(s).contains("r3", "r4"));
+
+        Path merged = dir.resolve("merged");
+        CliRun merge = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        dir.resolve("shard-2").toString(),
+                        "-o",
+                        merged.toString(),
+                        "-i",
+                        inventory.toString(),
+                        "--no-color")
+                .expectExit(ExitCode.OK);
+        assertThat(merge.stdout()).contains("merged 2 reports into " + merged);
+        assertThat(ReportJson.read(merged.resolve(ReportJson.FILE)).run().done())
+                .containsExactlyInAnyOrder("r1", "r2", "r3", "r4", "r5", "r6");
+        assertThat(merged.resolve("junit.xml")).content().contains("r6");
+        assertThat(merged.resolve("report.html")).content().contains("r6");
+
+        // one shard alone: the other's hosts are named, and the merge does not end ok
+        CliRun half = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        "-o",
+                        dir.resolve("half").toString(),
+                        "-i",
+                        inventory.toString())
+                .expectExit(ExitCode.FINDINGS);
+        assertThat(half.stderr()).contains("fleetfix: warning: 3 hosts in no shard's report (fleetfix report merge): ");
+
+        // the same shard twice: refused, naming a host and both directories
+        CliRun twice = fleet.run(
+                        "report",
+                        "merge",
+                        dir.resolve("shard-1").toString(),
+                        merged.toString(),
+                        "-o",
+                        dir.resolve("twice").toString())
+                .expectExit(ExitCode.USAGE);
+        assertThat(twice.stderr())
+                .contains("is in " + dir.resolve("shard-1") + " and " + merged + ": shards must not overlap");
+    }
+
+    @Test
+    void aHostWhoseRedisDoesNotAnswerIsNamedAndNoHostIsTouched() {
+        hosts.get("r5").redis().kill();
+
+        CliRun run = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--shard", "1/2")
+                .expectExit(ExitCode.FINDINGS);
+
+        assertThat(run.stderr())
+                .contains("fleetfix: refused to cut shards: the replication group of r5 (")
+                .contains("--limit 'all:!r5'")
+                .doesNotContain("-vv");
+        hosts.values().forEach(h -> assertThat(h.calls()).as(h.name()).isEmpty());
+    }
+
+    @Test
+    void aShardOutsideOneToNIsBadInput() {
+        CliRun run = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--shard", "3/2")
+                .expectExit(ExitCode.USAGE);
+        assertThat(run.stderr()).contains("fleetfix: --shard 3/2: K must be 1..2");
+    }
+}
