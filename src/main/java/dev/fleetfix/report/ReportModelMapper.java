@@ -232,7 +232,8 @@ final class ReportModelMapper {
                 ReportCollector.word(c.verdict()),
                 c.design(),
                 c.calibration().stream().map(ReportModelMapper::metric).toList(),
-                c.notes());
+                c.notes(),
+                c.reason().orElse(null));
     }
 
     private static MetricReport metric(MetricComparison m) {
@@ -258,7 +259,8 @@ final class ReportModelMapper {
                 m.notDecisive().orElse(null),
                 finite(m.beforeSampleMedian()),
                 finite(m.afterSampleMedian()),
-                m.withheld().orElse(null));
+                m.withheld().orElse(null),
+                m.reason().orElse(null));
     }
 
     private static FleetComparisonReport fleet(FleetComparison f) {
@@ -276,8 +278,10 @@ final class ReportModelMapper {
                 f.hosts().stream().map(TestComparison::host).toList(),
                 (int) f.count(Verdict.IMPROVED),
                 (int) f.count(Verdict.REGRESSED),
-                (int) f.count(Verdict.WITHIN_NOISE),
+                (int) f.count(Verdict.NO_CHANGE_DETECTED),
+                (int) f.count(Verdict.INCONCLUSIVE),
                 ReportCollector.word(f.verdict()),
+                f.reason(),
                 effects(f));
     }
 
@@ -296,7 +300,7 @@ final class ReportModelMapper {
                                 e.up(),
                                 e.down(),
                                 e.signP(),
-                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.WITHIN_NOISE))));
+                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
             }
         }
         return effects;
