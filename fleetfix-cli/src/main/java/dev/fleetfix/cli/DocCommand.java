@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.report.StepDocs;
+import dev.fleetfix.report.VerdictManual;
 import dev.fleetfix.steps.AuditorFacts;
 import dev.fleetfix.steps.StepRegistry;
 import java.io.PrintWriter;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fleetfix doc [STEP]}: the playbook's step types, or one step's arguments, from the catalogue that validates
- * playbooks (so what it says is what the parser accepts).
+ * playbooks (so what it says is what the parser accepts); {@code fleetfix doc verdicts}: the benchmark verdicts' words.
  */
 @Command(
         name = "doc",
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Lists the step types a playbook can use; with STEP, each of its arguments with its type, default and"
                     + " an example.",
-            "The playbook format itself: man 5 fleetfix-playbook."
+            "The playbook format itself: man 5 fleetfix-playbook. The benchmark verdicts' words: fleetfix doc"
+                    + " verdicts."
         },
         footerHeading = "%nExit codes:%n",
         footer = {"  0  printed", "  2  no such step (the nearest names are suggested)"})
@@ -39,7 +41,8 @@ final class DocCommand implements Callable<Integer> {
             arity = "0..1",
             paramLabel = "STEP",
             completionCandidates = StepNames.class,
-            description = "A step type: ${COMPLETION-CANDIDATES}.")
+            description = "A step type: ${COMPLETION-CANDIDATES}; or " + VERDICTS
+                    + ", the benchmark verdicts' words and what each means.")
     String step;
 
     @Override
@@ -48,6 +51,8 @@ final class DocCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (step == null) {
             out.print(StepDocs.list(docs));
+        } else if (step.equals(VERDICTS)) {
+            out.print(VerdictManual.text());
         } else if (docs.containsKey(step)) {
             out.print(StepDocs.detail(step, docs.get(step)));
         } else {
@@ -58,6 +63,9 @@ final class DocCommand implements Callable<Integer> {
         out.flush();
         return ExitCode.OK;
     }
+
+    /** The topic that is no step: {@code fleetfix doc verdicts}. */
+    static final String VERDICTS = "verdicts";
 
     /** Every step type of this build and its doc, in the catalogue's order. */
     static Map<String, StepDoc> docs() {

@@ -19,9 +19,7 @@ final class Effects {
      * never stands beside figures that all improved.
      */
     static boolean shown(MetricReport m, java.util.Collection<String> usual) {
-        return usual.contains(m.metric())
-                || (m.verdict() != null && !"within_noise".equals(m.verdict()))
-                || m.withheld() != null;
+        return usual.contains(m.metric()) || VerdictText.called(m.verdict()) || m.withheld() != null;
     }
 
     /** The change of the figure's median with its interval, and "(not decisive)" when it cannot decide. */
@@ -35,21 +33,25 @@ final class Effects {
     }
 
     /**
-     * Why a figure whose interval leaves out "no change" is still within noise, or nothing. Without it a line
-     * reads "rps −39 % [−62 %, −4 %]" next to a "within noise" badge, which looks like a contradiction: the
-     * interval is each figure's own 95 %, while the verdict also asks the rank test, corrected for the number of
-     * figures (Holm), and the effect floor.
+     * Why a figure whose interval leaves out "no change" got no call, or nothing. Without it a line reads "rps −39 %
+     * [−62 %, −4 %]" next to an "inconclusive" badge, which looks like a contradiction: the interval is each
+     * figure's own 95 %, while the verdict also asks the rank test, corrected for the number of figures (Holm), and
+     * the effect floor.
      */
     static String whyNoiseDespiteInterval(MetricReport m) {
-        if (m.withheld() != null && "within_noise".equals(m.verdict())) {
-            return " (not called: " + m.withheld() + ")";
+        if (m.withheld() != null && !VerdictText.called(m.verdict())) {
+            return " (inconclusive: " + m.withheld() + ")";
         }
         boolean excludesNoChange = m.low() != null && m.high() != null && (m.low() > 1 || m.high() < 1);
-        if (!excludesNoChange || !"within_noise".equals(m.verdict()) || m.ratio() == null) {
+        if (!excludesNoChange || VerdictText.called(m.verdict()) || m.ratio() == null) {
             return "";
         }
+        if (m.reason() != null) {
+            return " (" + VerdictText.of(m.verdict(), m.reason()) + ")";
+        }
+        // a file of schema version 1: no reason stored
         if (m.floor() != null && Math.abs(m.ratio() - 1) < m.floor()) {
-            return String.format(Locale.ROOT, " (within the ±%.0f %% noise floor)", m.floor() * 100);
+            return String.format(Locale.ROOT, " (within the ±%.0f %% effect floor)", m.floor() * 100);
         }
         if (m.adjustedP() != null && Double.isFinite(m.adjustedP())) {
             return String.format(

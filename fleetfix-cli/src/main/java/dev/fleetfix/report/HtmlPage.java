@@ -96,7 +96,10 @@ final class HtmlPage {
         cards.add(card("failed", String.valueOf(failed), failed > 0 ? "bad" : ""));
         cards.add(card("untouched", String.valueOf(outcomes.getOrDefault("untouched", 0L)), ""));
         for (FleetComparisonReport f : report.benchmarks().fleet()) {
-            cards.add(card(f.name() + " · " + f.test(), f.verdict().replace('_', ' '), verdictClass(f.verdict())));
+            cards.add(card(
+                    f.name() + " · " + f.test(),
+                    VerdictText.of(f.verdict(), f.reason()),
+                    VerdictText.cssClass(f.verdict())));
         }
         List<Markup> reasons = new ArrayList<>();
         for (var play : report.plays()) {
@@ -134,7 +137,9 @@ final class HtmlPage {
             for (ComparisonReport c : report.benchmarks().comparisons()) {
                 if (c.host().equals(host.name())) {
                     bench.add(Markup.of(
-                            bench.isEmpty() ? "" : Markup.trusted("<br>"), c.test() + " ", badge(c.verdict())));
+                            bench.isEmpty() ? "" : Markup.trusted("<br>"),
+                            c.test() + " ",
+                            verdictBadge(c.verdict(), c.reason())));
                 }
             }
             rows.add(el(
@@ -234,13 +239,16 @@ final class HtmlPage {
         for (FleetComparisonReport f : report.benchmarks().fleet()) {
             if (f.name().equals(key.get(0)) && f.test().equals(key.get(1))) {
                 List<Object> parts = new ArrayList<>();
-                parts.add(badge(f.verdict()));
+                parts.add(verdictBadge(f.verdict(), f.reason()));
                 parts.add(" over " + f.hosts().size() + " hosts: " + f.improved() + " improved, " + f.regressed()
-                        + " regressed, " + f.withinNoise() + " within noise. Over hosts (geometric mean [95 %"
-                        + " interval]): ");
-                parts.add(f.effects().entrySet().stream()
-                        .map(e -> Effects.of(e.getKey(), e.getValue()))
-                        .collect(Collectors.joining(", ")));
+                        + " regressed, " + f.noChangeDetected() + " no change detected, " + f.inconclusive()
+                        + " inconclusive.");
+                if (!f.effects().isEmpty()) {
+                    parts.add(" Over hosts (geometric mean [95 % interval]): ");
+                    parts.add(f.effects().entrySet().stream()
+                            .map(e -> Effects.of(e.getKey(), e.getValue()))
+                            .collect(Collectors.joining(", ")));
+                }
                 Set<String> expected = new LinkedHashSet<>();
                 for (HostReport host : report.hosts()) {
                     if (f.hosts().contains(host.name())) {
@@ -291,10 +299,14 @@ final class HtmlPage {
                     el(
                             "td",
                             m.decisive()
-                                    ? badge(m.verdict())
-                                    : el("span", attrs("title", m.notDecisive()), "not decisive"))));
+                                    ? verdictBadge(m.verdict(), m.reason())
+                                    : el("span", attrs("class", "muted"), "not decisive: " + m.notDecisive()))));
         }
         List<Markup> notes = new ArrayList<>();
+        notes.add(el(
+                "p",
+                attrs("class", "note"),
+                "before and after: medians of the " + unitOfSample + "s each side, the figures the change is over"));
         notes.add(el("p", attrs("class", "note"), "design: " + (c.design() == null ? "" : c.design())));
         for (String note : c.notes()) {
             notes.add(el("p", attrs("class", "note"), "note: " + note));
@@ -308,14 +320,8 @@ final class HtmlPage {
                                 el(
                                         "tr",
                                         el("th", "figure"),
-                                        el(
-                                                "th",
-                                                attrs(
-                                                        "title",
-                                                        "median of the before " + unitOfSample
-                                                                + "s, the figure the change is over"),
-                                                "before"),
-                                        el("th", attrs("title", "median of the after " + unitOfSample + "s"), "after"),
+                                        el("th", "before"),
+                                        el("th", "after"),
                                         el("th", "change [95 % interval]"),
                                         el("th", "p (Holm)"),
                                         el("th", "verdict"))),
@@ -403,6 +409,24 @@ final class HtmlPage {
             parts.add(text(item));
         }
         return Markup.of(parts);
+    }
+
+    /**
+     * A verdict's badge: the word, and its reason as text inside it (not in a tooltip, so that print, screenshots
+     * and touch screens keep it).
+     */
+    static Markup verdictBadge(String verdict, String reason) {
+        return el(
+                "span",
+                attrs("class", "badge verdict " + VerdictText.cssClass(verdict)),
+                VerdictText.word(verdict),
+                reason == null
+                        ? Markup.EMPTY
+                        : el(
+                                "span",
+                                attrs("class", "why"),
+                                VerdictText.of(verdict, reason)
+                                        .substring(VerdictText.word(verdict).length())));
     }
 
     private static Markup badge(String word) {

@@ -31,6 +31,14 @@ final class HtmlStyle {
                      color: #fff; background: var(--muted); text-transform: uppercase; vertical-align: middle; }
             .badge.ok { background: var(--ok); } .badge.changed { background: var(--changed); }
             .badge.bad { background: var(--bad); }
+            .badge.verdict { white-space: normal; }
+            .badge .why { text-transform: none; font-weight: 600; }
+            @media print {
+              body { background: #fff; }
+              .badge { color: #000; background: none; border: 1.5px solid var(--muted); }
+              .badge.ok { border-color: var(--ok); } .badge.changed { border-color: var(--changed); }
+              .badge.bad { border-color: var(--bad); }
+            }
             .charts { display: flex; flex-wrap: wrap; gap: 16px; }
             figure.plot { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0; padding: 8px;
                           width: 620px; }

@@ -54,7 +54,10 @@ final class JunitXml {
                 total += cases.size();
                 failures += (int) cases.stream().filter(c -> failed(c.step())).count();
             }
-            xml.writeAttribute("tests", String.valueOf(total + untouched.size() + failedOutsideSteps.size()));
+            int benchmarks = report.benchmarks().comparisons().size()
+                    + report.benchmarks().fleet().size();
+            xml.writeAttribute(
+                    "tests", String.valueOf(total + untouched.size() + failedOutsideSteps.size() + benchmarks));
             xml.writeAttribute("failures", String.valueOf(failures + failedOutsideSteps.size()));
             xml.writeAttribute("time", seconds(report.run().elapsedMs()));
             for (Map.Entry<String, List<Case>> play : byPlay.entrySet()) {
@@ -65,6 +68,9 @@ final class JunitXml {
             }
             if (!untouched.isEmpty()) {
                 untouchedSuite(xml, untouched, report.run().reason());
+            }
+            if (benchmarks > 0) {
+                benchmarkSuite(xml, report);
             }
             xml.writeCharacters("\n");
             xml.writeEndElement();
@@ -147,6 +153,54 @@ final class JunitXml {
             xml.writeEndElement();
         }
         xml.writeCharacters("\n  ");
+        xml.writeEndElement();
+    }
+
+    /**
+     * One testcase per before/after comparison and per fleet comparison, its verdict and reason in the words of
+     * every other output (a property each, and the text as system-out). A verdict fails no test: the run's steps
+     * decide that.
+     */
+    private static void benchmarkSuite(XMLStreamWriter xml, FleetReport report) throws XMLStreamException {
+        var bench = report.benchmarks();
+        xml.writeCharacters("\n  ");
+        xml.writeStartElement("testsuite");
+        xml.writeAttribute("name", "benchmark verdicts");
+        xml.writeAttribute(
+                "tests",
+                String.valueOf(bench.comparisons().size() + bench.fleet().size()));
+        xml.writeAttribute("failures", "0");
+        xml.writeAttribute("errors", "0");
+        xml.writeAttribute("skipped", "0");
+        for (var c : bench.comparisons()) {
+            verdictCase(xml, c.host(), c.name() + " " + c.test(), c.verdict(), c.reason());
+        }
+        for (var f : bench.fleet()) {
+            verdictCase(xml, "fleet", f.name() + " " + f.test(), f.verdict(), f.reason());
+        }
+        xml.writeCharacters("\n  ");
+        xml.writeEndElement();
+    }
+
+    private static void verdictCase(XMLStreamWriter xml, String classname, String name, String verdict, String reason)
+            throws XMLStreamException {
+        xml.writeCharacters("\n    ");
+        xml.writeStartElement("testcase");
+        xml.writeAttribute("classname", classname);
+        xml.writeAttribute("name", "benchmark " + name);
+        xml.writeStartElement("properties");
+        xml.writeEmptyElement("property");
+        xml.writeAttribute("name", "verdict");
+        xml.writeAttribute("value", verdict);
+        if (reason != null) {
+            xml.writeEmptyElement("property");
+            xml.writeAttribute("name", "reason");
+            xml.writeAttribute("value", reason);
+        }
+        xml.writeEndElement();
+        xml.writeStartElement("system-out");
+        xml.writeCharacters(VerdictText.of(verdict, reason));
+        xml.writeEndElement();
         xml.writeEndElement();
     }
 

@@ -102,8 +102,9 @@ public final class Recap {
             return;
         }
         out.println(ansi.bold("BENCHMARKS") + " after vs before: median of the samples (windows) before → after,"
-                + " its change [95 % interval]; a verdict needs p < 0.01 after Holm, an interval without 0 and a"
-                + " change of at least its floor (the design says which)");
+                + " its change [95 % interval]; improved or regressed needs p < 0.01 after Holm, an interval without 0"
+                + " and a change of at least its floor (the design says which); no change detected, an interval within"
+                + " the floor; else inconclusive, with why (fleetfix doc verdicts)");
         Set<String> designs = new LinkedHashSet<>();
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
@@ -124,7 +125,8 @@ public final class Recap {
                     : ", " + c.metrics().get(0).beforeSamples() + " vs "
                             + c.metrics().get(0).afterSamples() + " "
                             + c.metrics().get(0).sampleUnit() + "s";
-            out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": " + verdict(ansi, c.verdict()) + " ("
+            out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": "
+                    + verdict(ansi, c.verdict(), c.reason()) + " ("
                     + c.beforeRounds() + " vs " + c.afterRounds() + " rounds" + samples + ")" + figures);
             if (!c.calibration().isEmpty()) {
                 out.println("    noise floor (A/A, before measured twice): "
@@ -148,10 +150,10 @@ public final class Recap {
                     .filter(e -> HOST_FIGURES.contains(e.getKey()))
                     .map(e -> Effects.of(e.getKey(), e.getValue()))
                     .collect(Collectors.joining(", "));
-            out.println("benchmark " + f.name() + " " + f.test() + ": " + verdict(ansi, f.verdict()) + " on "
-                    + f.hosts().size() + " hosts (" + f.improved() + " improved, " + f.regressed() + " regressed, "
-                    + f.withinNoise() + " within noise" + (effects.isEmpty() ? "" : "; over hosts: " + effects)
-                    + ")");
+            out.println("benchmark " + f.name() + " " + f.test() + ": " + verdict(ansi, f.verdict(), f.reason())
+                    + " (" + f.improved() + " improved, " + f.regressed() + " regressed, " + f.noChangeDetected()
+                    + " no change detected, " + f.inconclusive() + " inconclusive"
+                    + (effects.isEmpty() ? "" : "; over hosts: " + effects) + ")");
         }
     }
 
@@ -223,13 +225,15 @@ public final class Recap {
         return r.redisForkHistory().size() + " spikes (latest " + latest + " ms, max " + max + " ms)";
     }
 
-    private static String verdict(Ansi ansi, String verdict) {
-        String text = verdict.replace('_', ' ');
-        return switch (verdict) {
-            case "improved" -> ansi.green(text);
-            case "regressed" -> ansi.red(text);
-            default -> text;
-        };
+    private static String verdict(Ansi ansi, String verdict, String reason) {
+        String word = VerdictText.word(verdict);
+        String coloured =
+                switch (verdict) {
+                    case "improved" -> ansi.green(word);
+                    case "regressed" -> ansi.red(word);
+                    default -> word;
+                };
+        return coloured + VerdictText.of(verdict, reason).substring(word.length());
     }
 
     private static String names(List<String> names) {

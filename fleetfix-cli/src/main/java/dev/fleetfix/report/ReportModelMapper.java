@@ -233,7 +233,8 @@ final class ReportModelMapper {
                 ReportCollector.word(c.verdict()),
                 c.design(),
                 c.calibration().stream().map(ReportModelMapper::metric).toList(),
-                c.notes());
+                c.notes(),
+                c.reason().orElse(null));
     }
 
     private static MetricReport metric(MetricComparison m) {
@@ -259,7 +260,8 @@ final class ReportModelMapper {
                 m.notDecisive().orElse(null),
                 finite(m.beforeSampleMedian()),
                 finite(m.afterSampleMedian()),
-                m.withheld().orElse(null));
+                m.withheld().orElse(null),
+                m.reason().orElse(null));
     }
 
     /**
@@ -278,7 +280,8 @@ final class ReportModelMapper {
                         verdict(c.verdict()),
                         c.design(),
                         c.calibration().stream().map(ReportModelMapper::metric).toList(),
-                        c.notes()))
+                        c.notes(),
+                        Optional.ofNullable(c.reason())))
                 .toList();
         return BeforeAfter.DEFAULT.fleetOf(hosts).stream()
                 .map(ReportModelMapper::fleet)
@@ -312,7 +315,10 @@ final class ReportModelMapper {
                 orNaN(m.beforeSampleMedian()),
                 orNaN(m.afterSampleMedian()),
                 m.beforeMedian(),
-                Optional.ofNullable(m.withheld()));
+                Optional.ofNullable(m.withheld()),
+                Optional.ofNullable(m.reason()),
+                // the report keeps the interval, not how clustering widened it: the fleet verdict reads the former
+                1.0);
     }
 
     private static Verdict verdict(String word) {
@@ -338,8 +344,10 @@ final class ReportModelMapper {
                 f.hosts().stream().map(TestComparison::host).toList(),
                 (int) f.count(Verdict.IMPROVED),
                 (int) f.count(Verdict.REGRESSED),
-                (int) f.count(Verdict.WITHIN_NOISE),
+                (int) f.count(Verdict.NO_CHANGE_DETECTED),
+                (int) f.count(Verdict.INCONCLUSIVE),
                 ReportCollector.word(f.verdict()),
+                f.reason(),
                 effects(f));
     }
 
@@ -358,7 +366,7 @@ final class ReportModelMapper {
                                 e.up(),
                                 e.down(),
                                 e.signP(),
-                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.WITHIN_NOISE))));
+                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
             }
         }
         return effects;

@@ -93,7 +93,21 @@ final class SweepSection {
                 SweepChart.svg(title + " · latency", "ms", latency),
                 SweepChart.svg(title + " · throughput", "requests per second", throughput),
                 table(rows),
-                comparisons(comparisons));
+                comparisons(comparisons),
+                largest(comparisons));
+    }
+
+    /** The largest effects of this series, named whatever their verdict (see {@link SweepTable#largestEffects}). */
+    private static Markup largest(List<SweepComparisonReport> comparisons) {
+        List<String> largest = SweepTable.largestEffects(comparisons, SweepTable.LARGEST);
+        if (largest.isEmpty()) {
+            return Markup.EMPTY;
+        }
+        return el(
+                "div",
+                attrs("class", "largest"),
+                el("p", attrs("class", "note"), "largest effects, whatever their verdict:"),
+                el("ul", largest.stream().map(l -> el("li", l)).toList()));
     }
 
     private static List<double[]> points(List<SweepRowReport> rows, Function<SweepRowReport, Double> figure) {
@@ -178,16 +192,9 @@ final class SweepSection {
                 el("tbody", body));
     }
 
-    /** slower (red), faster (green), unclear (amber, as a change to look at), within noise (grey). */
+    /** The comparison's verdict with its reason as text, as every other badge. */
     static Markup badge(ComparisonReport c) {
-        String word = SweepTable.word(c);
-        String cls =
-                switch (c.verdict()) {
-                    case "regressed" -> "bad";
-                    case "improved" -> "ok";
-                    default -> word.equals(SweepTable.UNCLEAR) ? "changed" : "neutral";
-                };
-        return el("span", attrs("class", "badge " + cls), word);
+        return HtmlPage.verdictBadge(c.verdict(), c.reason());
     }
 
     private static String ms(Double v) {

@@ -63,54 +63,71 @@ public final class SweepTable {
         if (report.sweepComparisons().isEmpty()) {
             return;
         }
-        out.println("each point against the one before it: change of the median [95 % interval]; slower or faster"
-                + " needs p < alpha/comparisons after Holm, an interval without 0 and a change of at least 5 %");
+        out.println("each point against the one before it: change of the median [95 % interval]; regressed (slower"
+                + " at the later point) or improved needs p < alpha/comparisons after Holm, an interval without 0 and a"
+                + " change of at least 5 %");
         for (SweepComparisonReport c : report.sweepComparisons()) {
             out.println("  " + c.host() + " " + HostText.clean(c.test()) + " " + c.to().label() + " vs "
                     + c.from().label() + ": " + word(c.comparison()) + "; " + figures(c.comparison()));
         }
+        List<String> largest = largestEffects(report.sweepComparisons(), LARGEST);
+        if (!largest.isEmpty()) {
+            out.println("largest effects, whatever their verdict:");
+            largest.forEach(l -> out.println("  " + l));
+        }
     }
 
-    /** "rps −2.1 % [−3.0 %, −1.2 %] within noise, p99 ..." */
+    /** How many of the largest effects a sweep names. */
+    static final int LARGEST = 3;
+
+    /**
+     * The {@code limit} largest changes of the decisive figures shown, largest first, each with its point and its
+     * verdict: "8 KiB, TCP_NODELAY off vs on: rps −93.0 % [−94.0 %, −91.0 %]; inconclusive: only after correction
+     * for 16 comparisons; rerun this point alone to confirm". So the sweep's biggest effect is named even when the
+     * correction for its many questions withholds a verdict.
+     */
+    static List<String> largestEffects(List<SweepComparisonReport> comparisons, int limit) {
+        record Effect(SweepComparisonReport c, MetricReport m) {}
+        return comparisons.stream()
+                .flatMap(c -> c.comparison().metrics().stream()
+                        .filter(m -> m.decisive() && m.ratio() != null && m.ratio() > 0 && FIGURES.contains(m.metric()))
+                        .map(m -> new Effect(c, m)))
+                .sorted(java.util.Comparator.comparingDouble((Effect e) -> -Math.abs(Math.log(e.m().ratio()))))
+                .limit(limit)
+                .map(e -> e.c().host() + " " + HostText.clean(e.c().test()) + " "
+                        + e.c().to().label() + " vs "
+                        + e.c().from().label() + ": " + e.m().metric() + " " + change(e.m()) + "; "
+                        + VerdictText.of(e.m().verdict(), e.m().reason()))
+                .toList();
+    }
+
+    /** "rps −2.1 % [−3.0 %, −1.2 %] no change detected, p99 ..." */
     static String figures(ComparisonReport c) {
         return c.metrics().stream()
                 .filter(m -> Effects.shown(m, FIGURES) || unconfirmedMove(m))
                 .map(m -> m.metric() + " " + change(m) + " "
-                        + (m.decisive() ? word(m.verdict()) + Effects.whyNoiseDespiteInterval(m) : "(not decisive)"))
+                        + (m.decisive()
+                                ? (unconfirmedMove(m) && m.reason() != null
+                                        ? VerdictText.of(m.verdict(), m.reason())
+                                        : VerdictText.word(m.verdict()))
+                                : "(not decisive)"))
                 .collect(Collectors.joining(", "));
     }
 
-    /**
-     * A sweep comparison's verdict in its own words: slower, faster, within noise, or unclear. Unclear is
-     * a figure that moved by more than its floor with an interval that leaves out no change, yet did not
-     * pass the test at the sweep's level (alpha split over its comparisons): "within noise" would claim
-     * that nothing moved, while only the rounds are too few to tell.
-     */
+    /** A sweep comparison's verdict with its reason, in the words of every other output. */
     static String word(ComparisonReport c) {
-        if ("within_noise".equals(c.verdict()) && c.metrics().stream().anyMatch(SweepTable::unconfirmedMove)) {
-            return UNCLEAR;
-        }
-        return word(c.verdict());
+        return VerdictText.of(c.verdict(), c.reason());
     }
 
-    static final String UNCLEAR = "unclear";
-
-    private static boolean unconfirmedMove(MetricReport m) {
+    /** A figure that moved past its floor with an interval that leaves out no change, yet was not called. */
+    static boolean unconfirmedMove(MetricReport m) {
         return m.decisive()
                 && m.ratio() != null
                 && m.low() != null
                 && m.high() != null
                 && (m.low() > 1 || m.high() < 1)
-                && (m.floor() == null || Math.abs(m.ratio() - 1) >= m.floor());
-    }
-
-    /** A verdict in the sweep's words: the larger point is slower, faster, or within noise. */
-    static String word(String verdict) {
-        return switch (verdict) {
-            case "regressed" -> "slower";
-            case "improved" -> "faster";
-            default -> "within noise";
-        };
+                && (m.floor() == null || Math.abs(m.ratio() - 1) >= m.floor())
+                && !VerdictText.called(m.verdict());
     }
 
     /** "−2.1 % [−3.0 %, −1.2 %]": one decimal, since the rumour in question is about 2 %. */

@@ -127,11 +127,12 @@ public final class ThpDemoOutput {
                     median(m.metric(), m.beforeSampleMedian(), m.before()),
                     median(m.metric(), m.afterSampleMedian(), m.after()),
                     m.ratio(),
-                    m.verdict().name().toLowerCase(Locale.ROOT));
+                    VerdictText.word(ReportCollector.word(m.verdict())));
         }
         out.printf(Locale.ROOT, "%-12s %26s %26s%n", "BGSAVE forks", forks(before), forks(after));
         out.println("verdict, " + al + " against " + bl + " over " + before.size() + "+" + after.size()
-                + " rounds (medians must differ by more than the rounds' spread and 5 %): " + c.verdict());
+                + " rounds (fleetfix doc verdicts): "
+                + VerdictText.of(ReportCollector.word(c.verdict()), c.reason().orElse(null)));
         out.flush();
     }
 

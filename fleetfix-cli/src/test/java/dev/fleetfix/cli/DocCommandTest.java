@@ -63,4 +63,16 @@ class DocCommandTest {
                 .contains("unknown step 'reboot_everything' (fleetfix doc lists the steps: audit, thp")
                 .doesNotContain("did you mean");
     }
+
+    /** The verdict words are defined once: what the command prints is what the docs quote. */
+    @Test
+    void docVerdictsPrintsTheWordsTheDocsQuote() throws Exception {
+        CliRun run = CliRun.of("doc", "verdicts").expectExit(ExitCode.OK);
+        assertThat(run.stdout())
+                .startsWith("Benchmark verdicts: one meaning per word")
+                .contains("\nimproved, regressed\n", "\nno change detected\n", "\ninconclusive\n")
+                .contains("too few hosts for a fleet interval");
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("docs", "benchmarks-and-verdicts.md"));
+        assertThat(docs).contains("```\n" + run.stdout() + "```\n");
+    }
 }

@@ -75,7 +75,7 @@ class JsonOutputTest {
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
         JsonNode report = onlyDocument(run.stdout());
-        assertThat(report.path("schema_version").asInt()).isEqualTo(1);
+        assertThat(report.path("schema_version").asInt()).isEqualTo(2);
         assertThat(report.at("/run/outcome").asText()).isEqualTo("ok");
         assertThat(report.at("/run/done")).hasSize(2);
         assertThat(report.at("/hosts/0/name").asText()).isEqualTo("r1");
@@ -112,7 +112,7 @@ class JsonOutputTest {
         CliRun run = run(ansible, "apply", playbook.toString(), "-i", inventory.toString(), "--no-color");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
-        assertThat(onlyDocument(run.stdout()).path("schema_version").asInt()).isEqualTo(1);
+        assertThat(onlyDocument(run.stdout()).path("schema_version").asInt()).isEqualTo(2);
         assertThat(run.stderr()).contains("RECAP");
 
         CliRun table = run(ansible, "apply", playbook.toString(), "-i", inventory.toString(), "--format", "table");
@@ -133,7 +133,7 @@ class JsonOutputTest {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         JsonNode list = onlyDocument(run.stdout());
-        assertThat(list.path("schema_version").asInt()).isEqualTo(1);
+        assertThat(list.path("schema_version").asInt()).isEqualTo(2);
         assertThat(list.at("/plays/0/name").asText()).isEqualTo("thp off");
         assertThat(list.at("/plays/0/hosts").toString()).isEqualTo("[\"r1\",\"r2\"]");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());

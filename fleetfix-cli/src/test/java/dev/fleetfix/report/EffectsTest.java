@@ -11,16 +11,16 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * A change's text never contradicts its verdict silently: an interval that leaves out "no change" beside a
- * "within noise" badge says what kept the figure from deciding.
+ * A change's text never contradicts its verdict silently: an interval that leaves out "no change" beside an
+ * "inconclusive" badge says what kept the figure from deciding.
  */
 class EffectsTest {
     private static MetricReport rps(double ratio, double low, double high, String verdict, double adjustedP) {
-        return rps(ratio, low, high, verdict, adjustedP, null);
+        return rps(ratio, low, high, verdict, adjustedP, null, null);
     }
 
     private static MetricReport rps(
-            double ratio, double low, double high, String verdict, double adjustedP, String withheld) {
+            double ratio, double low, double high, String verdict, double adjustedP, String withheld, String reason) {
         return new MetricReport(
                 "rps",
                 List.of(),
@@ -43,32 +43,42 @@ class EffectsTest {
                 null,
                 100.0,
                 100 * ratio,
-                withheld);
+                withheld,
+                reason);
     }
 
     @Test
     void aChangeWithheldForTheMachinesDriftSaysWhyNotThatItIsInsignificant() {
-        assertThat(Effects.of(rps(0.70, 0.62, 0.78, "within_noise", 0.0001, "would be regressed, but the load rose")))
-                .isEqualTo("−30 % [−38 %, −22 %] (not called: would be regressed, but the load rose)");
+        assertThat(Effects.of(rps(
+                        0.70,
+                        0.62,
+                        0.78,
+                        "inconclusive",
+                        0.0001,
+                        "would be regressed, but the load rose",
+                        "this machine's own load drifted (the load rose)")))
+                .isEqualTo("−30 % [−38 %, −22 %] (inconclusive: would be regressed, but the load rose)");
     }
 
     @Test
-    void anIntervalBeyondNoChangeJudgedWithinNoiseNamesTheTest() {
+    void anIntervalBeyondNoChangeJudgedInconclusiveNamesTheTest() {
         // the lab recap that read "rps −39 % [−62 %, −4 %]" beside "within noise"
-        assertThat(Effects.of(rps(0.61, 0.38, 0.96, "within_noise", 0.083)))
-                .isEqualTo("−39 % [−62 %, −4 %] (p 0.083 after Holm: not significant at the comparison's level)");
+        String why = "not significant after correction (p 0.083 after Holm over 5 figures, level 0.01)";
+        assertThat(Effects.of(rps(0.61, 0.38, 0.96, "inconclusive", 0.083, null, why)))
+                .isEqualTo("−39 % [−62 %, −4 %] (inconclusive: " + why + ")");
     }
 
     @Test
     void aChangeInsideTheFloorSaysSo() {
-        assertThat(Effects.of(rps(0.97, 0.95, 0.99, "within_noise", 0.001)))
-                .isEqualTo("−3 % [−5 %, −1 %] (within the ±5 % noise floor)");
+        assertThat(Effects.of(rps(0.97, 0.955, 0.99, "no_change_detected", 0.001)))
+                .isEqualTo("−3 % [−5 %, −1 %] (within the ±5 % effect floor)");
     }
 
     @Test
     void agreeingFiguresNeedNoWord() {
         assertThat(Effects.of(rps(0.61, 0.38, 0.96, "regressed", 0.001))).isEqualTo("−39 % [−62 %, −4 %]");
-        assertThat(Effects.of(rps(0.95, 0.80, 1.10, "within_noise", 0.4))).isEqualTo("−5 % [−20 %, +10 %]");
+        assertThat(Effects.of(rps(0.95, 0.80, 1.10, "inconclusive", 0.4, null, "interval too wide")))
+                .isEqualTo("−5 % [−20 %, +10 %]");
     }
 
     private static HostReport host(Map<String, String> facts) {

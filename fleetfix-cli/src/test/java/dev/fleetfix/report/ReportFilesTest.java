@@ -39,7 +39,7 @@ class ReportFilesTest {
     void jsonHasTheDocumentedSnakeCaseFieldsAndReadsBack() throws Exception {
         String json = Files.readString(dir.resolve("report.json"));
         assertThat(json)
-                .contains("\"schema_version\" : 1")
+                .contains("\"schema_version\" : 2")
                 .contains("\"thp_before\" : \"always\"")
                 .contains("\"thp_after\" : \"never\"")
                 .contains("\"max_fail_percentage\" : 50")
@@ -76,8 +76,10 @@ class ReportFilesTest {
                 .isEqualTo("improved"));
         assertThat(report.benchmarks().fleet()).singleElement().satisfies(f -> {
             assertThat(f.verdict()).isEqualTo("improved");
-            assertThat(f.medianRatio().get("rps")).isGreaterThan(1.4);
-            assertThat(f.medianRatio().get("max")).isLessThan(0.2);
+            // two hosts benchmarked (r3 failed before its after side): no fleet figures, and the reason says so
+            assertThat(f.reason()).isEqualTo("on 2 of 2 hosts, none regressed; too few hosts for a fleet interval");
+            assertThat(f.medianRatio()).isEmpty();
+            assertThat(f.effects()).isEmpty();
         });
         // written again from what was read: the same text
         assertThat(ReportJson.write(report)).isEqualTo(json);
@@ -93,7 +95,7 @@ class ReportFilesTest {
                 .contains("r3 : ok=2   changed=1   failed=1")
                 .contains("hosts failed: 1 of 3 hosts failed")
                 .contains("untouched: r4")
-                .contains("benchmark fork FORK-UNDER-LOAD: improved on 2 hosts");
+                .contains("benchmark fork FORK-UNDER-LOAD: improved on 2 of 2 hosts");
         assertThat(run.exitCode()).isEqualTo(1);
     }
 
@@ -111,11 +113,15 @@ class ReportFilesTest {
                 .parse(dir.resolve("junit.xml").toFile());
         Element root = xml.getDocumentElement();
         assertThat(root.getTagName()).isEqualTo("testsuites");
-        // r1, r2: 7 steps; r3: 4 steps; r4: one "not started"
-        assertThat(root.getAttribute("tests")).isEqualTo("19");
+        // r1, r2: 7 steps; r3: 4 steps; r4: one "not started"; 2 host and 1 fleet benchmark verdicts
+        assertThat(root.getAttribute("tests")).isEqualTo("22");
         assertThat(root.getAttribute("failures")).isEqualTo("1");
         NodeList cases = xml.getElementsByTagName("testcase");
-        assertThat(cases.getLength()).isEqualTo(19);
+        assertThat(cases.getLength()).isEqualTo(22);
+        Element fleetVerdict = (Element) cases.item(21);
+        assertThat(fleetVerdict.getAttribute("classname")).isEqualTo("fleet");
+        assertThat(fleetVerdict.getElementsByTagName("system-out").item(0).getTextContent())
+                .isEqualTo("improved on 2 of 2 hosts, none regressed; too few hosts for a fleet interval");
         NodeList failures = xml.getElementsByTagName("failure");
         assertThat(failures.getLength()).isEqualTo(1);
         Element failure = (Element) failures.item(0);

@@ -79,13 +79,21 @@ class SweepReportTest {
             assertThat(out).containsPattern("lab-1 +MIX +" + size + " B +5 +[\\d,]+ +[\\d.]+ +[\\d.]+ +[\\d.]+");
         }
         assertThat(out)
-                .containsPattern("lab-1 MIX 1024 B vs 512 B: within noise; rps [−+±][\\d.]+ % \\[.*] within noise")
-                .containsPattern(
-                        "lab-1 MIX 2048 B vs 1024 B: slower; rps −2[0-9].\\d % \\[.*] slower, p50 \\+4\\d.\\d %")
-                .contains("lab-1 MIX 4096 B vs 2048 B: within noise");
+                .containsPattern("lab-1 MIX 1024 B vs 512 B: no change detected; rps [−+±][\\d.]+ % \\[.*] no change"
+                        + " detected")
+                .containsPattern("lab-1 MIX 2048 B vs 1024 B: regressed; rps −2[0-9].\\d % \\[.*] regressed, p50"
+                        + " \\+4\\d.\\d %")
+                .contains("lab-1 MIX 4096 B vs 2048 B: no change detected")
+                .contains("largest effects, whatever their verdict:")
+                .containsPattern("\n  lab-1 MIX 2048 B vs 1024 B: p(50|99|99.9) \\+4\\d.\\d % \\[.*]; regressed\n");
     }
 
     private static MetricReport p99(double ratio, double low, double high, String verdict, double adjustedP) {
+        return p99(ratio, low, high, verdict, adjustedP, null);
+    }
+
+    private static MetricReport p99(
+            double ratio, double low, double high, String verdict, double adjustedP, String reason) {
         return new MetricReport(
                 "p99",
                 List.of(),
@@ -108,11 +116,13 @@ class SweepReportTest {
                 null,
                 1.0,
                 ratio,
-                null);
+                null,
+                reason);
     }
 
     private static ComparisonReport comparison(String verdict, MetricReport m) {
-        return new ComparisonReport("lab-1", "sizes", "MIX", 2, 2, List.of(m), verdict, "sweep", List.of(), List.of());
+        return new ComparisonReport(
+                "lab-1", "sizes", "MIX", 2, 2, List.of(m), verdict, "sweep", List.of(), List.of(), m.reason());
     }
 
     /**
@@ -120,19 +130,32 @@ class SweepReportTest {
      * no change but whose p missed that level was printed "within noise", as if nothing had moved.
      */
     @Test
-    void aLargeMoveThatMissesTheSweepsLevelIsUnclearNotWithinNoise() {
-        assertThat(SweepTable.word(comparison("within_noise", p99(0.07, 0.05, 0.12, "within_noise", 0.004))))
-                .isEqualTo("unclear");
-        assertThat(SweepSection.badge(comparison("within_noise", p99(0.07, 0.05, 0.12, "within_noise", 0.004)))
-                        .toString())
-                .contains("badge changed", "unclear");
-        // an interval around no change, or a move inside the floor, is within noise
-        assertThat(SweepTable.word(comparison("within_noise", p99(0.90, 0.70, 1.10, "within_noise", 0.3))))
-                .isEqualTo("within noise");
-        assertThat(SweepTable.word(comparison("within_noise", p99(0.98, 0.97, 0.99, "within_noise", 0.001))))
-                .isEqualTo("within noise");
+    void aLargeMoveThatMissesTheSweepsLevelIsInconclusiveWithItsReasonNotWithinNoise() {
+        String why = "only after correction for 16 comparisons; rerun this point alone to confirm";
+        ComparisonReport cliff = comparison("inconclusive", p99(0.07, 0.05, 0.12, "inconclusive", 0.004, why));
+        assertThat(SweepTable.word(cliff)).isEqualTo("inconclusive: " + why);
+        assertThat(SweepSection.badge(cliff).toString()).contains("badge verdict changed", "inconclusive", why);
+        assertThat(SweepTable.largestEffects(
+                        List.of(new dev.fleetfix.report.model.SweepComparisonReport(
+                                "lab-1",
+                                "sizes",
+                                "MIX",
+                                "tcp_nodelay",
+                                new dev.fleetfix.report.model.SweepPointReport(8192, "on", "8192 B, TCP_NODELAY on"),
+                                new dev.fleetfix.report.model.SweepPointReport(8192, "off", "8192 B, TCP_NODELAY off"),
+                                cliff)),
+                        3))
+                .containsExactly("lab-1 MIX 8192 B, TCP_NODELAY off vs 8192 B, TCP_NODELAY on: p99 −93.0 % [−95.0 %,"
+                        + " −88.0 %]; inconclusive: " + why);
+        // an interval within the floor is no change detected; one around no change but wider, inconclusive
+        assertThat(SweepTable.word(
+                        comparison("no_change_detected", p99(0.98, 0.97, 0.99, "no_change_detected", 0.001))))
+                .isEqualTo("no change detected");
+        assertThat(SweepTable.word(
+                        comparison("inconclusive", p99(0.90, 0.70, 1.10, "inconclusive", 0.3, "interval too wide"))))
+                .isEqualTo("inconclusive: interval too wide");
         assertThat(SweepTable.word(comparison("regressed", p99(1.5, 1.3, 1.7, "regressed", 0.0001))))
-                .isEqualTo("slower");
+                .isEqualTo("regressed");
     }
 
     @Test
@@ -192,8 +215,10 @@ class SweepReportTest {
         }
         assertThat(series).isEqualTo(3);
         assertThat(page)
-                .containsPattern("<td>2048 B vs 1024 B</td>.*<span class=\"badge bad\">slower</span>")
-                .containsPattern("<td>1024 B vs 512 B</td>.*<span class=\"badge neutral\">within noise</span>");
+                .containsPattern("<td>2048 B vs 1024 B</td>.*<span class=\"badge verdict bad\">regressed</span>")
+                .containsPattern(
+                        "<td>1024 B vs 512 B</td>.*<span class=\"badge verdict neutral\">no change detected</span>")
+                .containsPattern("<li>r1 MIX 2048 B vs 1024 B: p50 \\+40.5 % \\[[^<]*]; regressed</li>");
         // the sweep's rounds are not drawn as a before/after benchmark of their own
         assertThat(page).doesNotContain("fleet · sizes");
     }

@@ -56,13 +56,14 @@ import java.util.OptionalDouble;
 public record BeforeAfter(double relativeNoise, double driftFloor, double tailDriftFloor, double alpha, double level) {
 
     /**
-     * Before and after at two moments. Their rounds agree with each other more than with the other
-     * side's: on the lab, A/A pairs seconds apart and a mildly throttled Redis got verdicts with a
-     * 5 % floor. Tests over the rounds cannot see drift that is shared by the rounds of a side, so
-     * without control hosts a change must pass 20 %; a THP fork penalty on an old kernel is many
-     * times that, and a halved CPU quota still passes it. The 99th percentile drifts more between
-     * two moments than throughput does, and gave a false "regressed" at 20 %; so from p99 up the
-     * floor is 50 %, the same number of standard deviations of that drift that 20 % is of
+     * Before and after at two moments. A change is called only when its whole interval lies beyond the floor (a
+     * change whose point passes it but whose interval reaches back into it is inconclusive: no control), since the
+     * drift between two moments is not in the interval. Their rounds agree with each other more than with the other
+     * side's: on the lab, A/A pairs seconds apart and a mildly throttled Redis got verdicts with a 5 % floor. Tests
+     * over the rounds cannot see drift that is shared by the rounds of a side, so without control hosts a change
+     * must pass 20 %; a THP fork penalty on an old kernel is many times that, and a halved CPU quota still passes
+     * it. The 99th percentile drifts more between two moments than throughput does, and gave a false "regressed" at
+     * 20 %; so from p99 up the floor is 50 %, the same number of standard deviations of that drift that 20 % is of
      * throughput's. The measurements, with their dates:
      * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults.
      */
@@ -80,6 +81,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
     static final int MIN_TAIL_REQUESTS = 10;
 
     static final String WINDOW = "window";
+    static final String SATURATED = "this machine's CPU was saturated";
     static final String ROUND = "round";
     private static final long SEED = 0x5eed_f1ee7L;
 
@@ -252,14 +254,52 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
                 .toList());
         String design = design(calibration, controls);
         List<String> notes = notes(before, after, calibration, controls, metrics);
+        boolean saturated = saturated("before", before).isPresent()
+                || saturated("after", after).isPresent()
+                || saturated("calibration", calibration).isPresent();
+        Optional<String> reason = verdict == Verdict.INCONCLUSIVE
+                ? Optional.of(errors.map(e -> "rounds with error replies (" + e + ")")
+                        .orElseGet(() -> reason(metrics, saturated)))
+                : Optional.empty();
         if (errors.isPresent()) {
             notes = withFirst(
                     "verdict withheld: " + errors.get() + "; a round with error replies enters no verdict (its rps"
-                            + " counts the errors as requests), so within noise here is no finding; find what Redis"
+                            + " counts the errors as requests), so this is no finding; find what Redis"
                             + " refused (OOM at maxmemory, READONLY) and measure again",
                     notes);
         }
-        return new TestComparison(host, name, test, before.size(), after.size(), metrics, verdict, design, aa, notes);
+        return new TestComparison(
+                host, name, test, before.size(), after.size(), metrics, verdict, design, aa, notes, reason);
+    }
+
+    /**
+     * Why a test is inconclusive, short enough for a badge: the head of each inconclusive figure's reason (the
+     * part before its details in brackets), each once, and a saturated client; or, when no figure can decide,
+     * why not.
+     */
+    static String reason(List<MetricComparison> metrics, boolean saturated) {
+        java.util.Set<String> heads = new java.util.LinkedHashSet<>();
+        List<MetricComparison> decisive =
+                metrics.stream().filter(MetricComparison::decisive).toList();
+        if (decisive.isEmpty()) {
+            heads.add("no figure can decide: "
+                    + metrics.stream()
+                            .flatMap(m -> m.notDecisive().stream())
+                            .findFirst()
+                            .orElse("no figure was measured on both sides"));
+        }
+        for (MetricComparison m : decisive) {
+            m.reason().ifPresent(r -> {
+                for (String part : r.split("; ")) {
+                    int details = part.indexOf(" (");
+                    heads.add(details < 0 ? part : part.substring(0, details));
+                }
+            });
+        }
+        if (saturated) {
+            heads.add(SATURATED);
+        }
+        return String.join("; ", heads);
     }
 
     private static List<String> withFirst(String first, List<String> rest) {
@@ -327,7 +367,8 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
                 + (driftFloor > relativeNoise || tailDriftFloor > relativeNoise
                         ? String.format(
                                 java.util.Locale.ROOT,
-                                " and a change must pass %.0f %% (%s%.0f %% with controls) to be called",
+                                " and a change is called only when its whole interval lies beyond %.0f %% (%s%.0f %%"
+                                        + " with controls)",
                                 driftFloor * 100,
                                 tailDriftFloor > driftFloor
                                         ? String.format(
@@ -423,24 +464,117 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
             MetricComparison m = metrics.get(decisive.get(k));
             Verdict v = judge(m, adjusted[k]);
             Optional<String> withheld = Optional.empty();
-            if (v != Verdict.WITHIN_NOISE && drift.isPresent() && drift.get().explains(m.metric(), m.ratio())) {
+            Optional<String> reason = Optional.empty();
+            if (v.called() && drift.isPresent() && drift.get().explains(m.metric(), m.ratio())) {
                 withheld = Optional.of("would be " + (v == Verdict.REGRESSED ? "regressed" : "improved")
                         + ", but " + drift.get().describe() + ", which alone can move it this way;"
                         + " measure again in a quieter moment, or with controls: N");
-                v = Verdict.WITHIN_NOISE;
+                v = Verdict.INCONCLUSIVE;
+                reason = Optional.of(
+                        "this machine's own load drifted (" + drift.get().describe() + ")");
+            } else if (v.called() && !controls.present() && driftFloor > relativeNoise && !clearsFloor(m)) {
+                v = Verdict.INCONCLUSIVE;
+                reason = Optional.of(String.format(
+                        java.util.Locale.ROOT,
+                        "no control (the interval reaches into the ±%.0f %% two moments drift apart on their own;"
+                                + " controls: N would take that drift out)",
+                        m.floor() * 100));
+            } else if (v == Verdict.INCONCLUSIVE) {
+                reason = Optional.of(whyInconclusive(
+                        m, adjusted[k], decisive.size(), Math.min(before.size(), after.size()), controls.present()));
             }
-            metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], v, withheld));
+            metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], v, withheld, reason));
         }
         return metrics;
     }
 
+    /**
+     * Improved or regressed when the rule calls it; no change detected when the interval lies within the effect
+     * floor (a change of the size that matters is ruled out); inconclusive otherwise.
+     */
     private Verdict judge(MetricComparison m, double adjustedP) {
         boolean excludesOne = m.low() > 1 || m.high() < 1;
-        if (!(adjustedP < alpha) || !excludesOne || !(Math.abs(m.ratio() - 1) >= m.floor())) {
-            return Verdict.WITHIN_NOISE;
+        if (adjustedP < alpha && excludesOne && Math.abs(m.ratio() - 1) >= m.floor()) {
+            boolean better = m.metric().higherIsBetter() ? m.ratio() > 1 : m.ratio() < 1;
+            return better ? Verdict.IMPROVED : Verdict.REGRESSED;
         }
-        boolean better = m.metric().higherIsBetter() ? m.ratio() > 1 : m.ratio() < 1;
-        return better ? Verdict.IMPROVED : Verdict.REGRESSED;
+        if (m.low() >= 1 - m.floor() && m.high() <= 1 + m.floor()) {
+            return Verdict.NO_CHANGE_DETECTED;
+        }
+        return Verdict.INCONCLUSIVE;
+    }
+
+    /**
+     * Whether the whole interval lies beyond the floor: between two moments without control hosts, a change is
+     * called only when even its interval's nearest end is larger than the drift the floor allows for.
+     */
+    private static boolean clearsFloor(MetricComparison m) {
+        return m.low() >= 1 + m.floor() || m.high() <= 1 - m.floor();
+    }
+
+    /**
+     * "not significant after correction (p 0.029 after Holm over 5 figures, level 0.01)", and when no change
+     * however large could pass with this design, that too and what would.
+     */
+    private String whyInconclusive(MetricComparison m, double adjustedP, int figures, int rounds, boolean controlled) {
+        boolean excludesOne = m.low() > 1 || m.high() < 1;
+        boolean pastFloor = Math.abs(m.ratio() - 1) >= m.floor();
+        String floor = String.format(java.util.Locale.ROOT, "±%.0f %%", m.floor() * 100);
+        String why;
+        if (excludesOne && pastFloor) {
+            why = String.format(
+                    java.util.Locale.ROOT,
+                    "not significant after correction (p %.2g after Holm over %d figures, level %s)",
+                    adjustedP,
+                    figures,
+                    level(alpha));
+        } else if (!excludesOne) {
+            why = "interval too wide (it includes no change but reaches past the " + floor + " effect floor)";
+        } else {
+            why = "interval too wide (a change below the " + floor + " effect floor, but its interval reaches past"
+                    + " it)";
+        }
+        return why
+                + designLimit(m, figures, rounds, controlled).map(d -> "; " + d).orElse("");
+    }
+
+    private static String level(double alpha) {
+        return new java.math.BigDecimal(alpha)
+                .round(new java.math.MathContext(2))
+                .stripTrailingZeros()
+                .toPlainString();
+    }
+
+    /**
+     * "3 rounds a side cannot reach the level (…): 6 would, or controls: N": when even two sides that do not overlap
+     * at all would give the rank test a p too large for Holm's first step, with the rounds differing as much as
+     * they did.
+     */
+    private Optional<String> designLimit(MetricComparison m, int figures, int rounds, boolean controlled) {
+        if (controlled || !WINDOW.equals(m.sampleUnit()) || rounds < 1 || !(m.designEffect() >= 1)) {
+            return Optional.empty();
+        }
+        double needed = alpha / figures;
+        double smallest = RankTest.smallestP(m.beforeSamples(), m.afterSamples(), m.designEffect());
+        if (smallest < needed) {
+            return Optional.empty();
+        }
+        int windows = Math.max(1, Math.min(m.beforeSamples(), m.afterSamples()) / rounds);
+        String more = "no number of rounds up to 50 would; controls: N would take the drift out instead";
+        for (int r = rounds + 1; r <= 50; r++) {
+            if (RankTest.smallestP(r * windows, r * windows, m.designEffect()) < needed) {
+                more = r + " rounds a side would, or controls: N";
+                break;
+            }
+        }
+        return Optional.of(String.format(
+                java.util.Locale.ROOT,
+                "%d rounds a side cannot reach the level (rounds this different give p %.2g at the very least,"
+                        + " Holm's first step needs below %.2g): %s",
+                rounds,
+                smallest,
+                needed,
+                more));
     }
 
     private MetricComparison compare(
@@ -462,6 +596,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
         RatioInterval.Result interval;
         double p;
         double drift = 1;
+        double designEffect = Double.NaN;
         if (controls.present()) {
             List<double[]> cbs =
                     windows ? windowValues(metric, controls.before()) : perRound(values(metric, controls.before()));
@@ -481,9 +616,9 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
             interval = RatioInterval.of(bs, as, level, SEED + metric.ordinal());
             // the larger of two p-values: the rank test over windows sees small changes, the t-test
             // over rounds stays valid when rounds drift more than the windows let the first estimate
-            p = notDecisive.isPresent()
-                    ? Double.NaN
-                    : Math.max(RankTest.clustered(bs, as).result().p(), windows ? RoundTest.p(bs, as) : 0);
+            RankTest.Clustered rank = RankTest.clustered(bs, as);
+            designEffect = rank.designEffect();
+            p = notDecisive.isPresent() ? Double.NaN : Math.max(rank.result().p(), windows ? RoundTest.p(bs, as) : 0);
         }
         return new MetricComparison(
                 metric,
@@ -494,7 +629,7 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
                 spread(beforeRounds),
                 spread(afterRounds),
                 interval.ratio(),
-                Verdict.WITHIN_NOISE,
+                Verdict.INCONCLUSIVE,
                 windows ? WINDOW : ROUND,
                 bAll.length,
                 aAll.length,
@@ -509,7 +644,10 @@ public record BeforeAfter(double relativeNoise, double driftFloor, double tailDr
                 Median.of(bAll) * drift,
                 Median.of(aAll),
                 Median.of(bAll),
-                Optional.empty());
+                Optional.empty(),
+                // replaced by the verdict's own reason once the figures are judged together
+                Optional.of(notDecisive.orElse("not yet judged")),
+                designEffect);
     }
 
     private static Optional<String> whyNotDecisive(

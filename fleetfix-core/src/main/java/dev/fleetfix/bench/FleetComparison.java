@@ -14,6 +14,8 @@ import java.util.Objects;
  *     sign test)
  * @param metricVerdicts per decisive figure, the fleet's verdict
  * @param verdict see {@link FleetVerdict}
+ * @param reason how many hosts carry the verdict ("on 2 of 3 hosts, none improved"), and "too few hosts
+ *     for a fleet interval" below three hosts, where {@code medianRatio} and {@code effects} are empty
  */
 public record FleetComparison(
         String name,
@@ -22,9 +24,11 @@ public record FleetComparison(
         List<TestComparison> hosts,
         Map<Metric, HostEffects> effects,
         Map<Metric, Verdict> metricVerdicts,
-        Verdict verdict) {
+        Verdict verdict,
+        String reason) {
     public FleetComparison {
         Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(reason, "reason");
         medianRatio = Map.copyOf(medianRatio);
         hosts = List.copyOf(hosts);
         effects = Map.copyOf(effects);

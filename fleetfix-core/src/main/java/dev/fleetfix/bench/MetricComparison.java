@@ -10,7 +10,7 @@ import java.util.Optional;
  * <p>The verdict rests on samples: one value per window of every round when the engine cuts its
  * load into windows, else one per round. A figure is {@link #decisive()} when its samples can carry
  * a verdict (enough of them, and enough requests above the percentile in each); the others are
- * shown with {@code notDecisive} saying why, and their verdict is always within noise.
+ * shown with {@code notDecisive} saying why, and their verdict is always inconclusive, with that reason.
  *
  * @param before the figure of each before round (over the whole round)
  * @param after the figure of each after round
@@ -36,6 +36,10 @@ import java.util.Optional;
  *     beforeSampleMedian} unless control hosts' drift corrected it (difference in differences)
  * @param withheld why a change that passed the test is not called: this machine's own load drifted
  *     between the sides in the direction that would cause it ({@link MachineDrift}); empty otherwise
+ * @param reason why the verdict is {@link Verdict#INCONCLUSIVE}, in words a reader acts on ("not significant after
+ *     correction (p 0.029 after Holm)"); empty for every other verdict
+ * @param designEffect how much windows clustered in rounds widened the rank test ({@link
+ *     dev.fleetfix.bench.stats.RankTest#clustered}); NaN where no such test was made
  */
 public record MetricComparison(
         Metric metric,
@@ -59,13 +63,20 @@ public record MetricComparison(
         double beforeSampleMedian,
         double afterSampleMedian,
         double uncorrectedBeforeMedian,
-        Optional<String> withheld) {
+        Optional<String> withheld,
+        Optional<String> reason,
+        double designEffect) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
         Objects.requireNonNull(sampleUnit, "sampleUnit");
         Objects.requireNonNull(notDecisive, "notDecisive");
         Objects.requireNonNull(withheld, "withheld");
+        Objects.requireNonNull(reason, "reason");
+        if ((verdict == Verdict.INCONCLUSIVE) != reason.isPresent()) {
+            throw new IllegalArgumentException(
+                    "an inconclusive verdict, and only that, has a reason: " + verdict + " " + reason);
+        }
         before = List.copyOf(before);
         after = List.copyOf(after);
     }
@@ -76,15 +87,24 @@ public record MetricComparison(
 
     /** This figure kept out of any verdict, saying why. */
     MetricComparison notDecisiveBecause(String why) {
-        return with(Verdict.WITHIN_NOISE, adjustedP, Optional.of(why), Optional.empty());
+        return with(Verdict.INCONCLUSIVE, adjustedP, Optional.of(why), Optional.empty(), Optional.of(why));
     }
 
-    MetricComparison withAdjusted(double holm, Verdict v, Optional<String> why) {
-        return with(v, holm, notDecisive, why);
+    MetricComparison withAdjusted(double holm, Verdict v, Optional<String> why, Optional<String> reason) {
+        return with(v, holm, notDecisive, why, reason);
+    }
+
+    /** The same figure, inconclusive for {@code why}. */
+    MetricComparison inconclusiveBecause(String why) {
+        return with(Verdict.INCONCLUSIVE, adjustedP, notDecisive, withheld, Optional.of(why));
     }
 
     private MetricComparison with(
-            Verdict v, double adjusted, Optional<String> notDecisiveWhy, Optional<String> withheldWhy) {
+            Verdict v,
+            double adjusted,
+            Optional<String> notDecisiveWhy,
+            Optional<String> withheldWhy,
+            Optional<String> reasonWhy) {
         return new MetricComparison(
                 metric,
                 before,
@@ -107,6 +127,8 @@ public record MetricComparison(
                 beforeSampleMedian,
                 afterSampleMedian,
                 uncorrectedBeforeMedian,
-                withheldWhy);
+                withheldWhy,
+                reasonWhy,
+                designEffect);
     }
 }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * The answers of a sweep: each point against its neighbour, judged by {@link BeforeAfter}'s
  * machinery (window samples, rank test and round t-test, bootstrap interval, Holm over the figures,
  * effect floor), so "does latency jump past 1 KiB?" is answered by 1024 B against 512 B and 2048 B
- * against 1024 B, each a measured change with its interval or "within noise".
+ * against 1024 B, each a measured change with its interval and one of the verdict words.
  *
  * <p>A sweep asks several questions of one host at once; each comparison is judged at {@code alpha}
  * divided by their number (Bonferroni), so that the chance of any false "changed" on a host whose
@@ -67,6 +67,7 @@ public final class Sweep {
                         s.test(),
                         s.points().get(pair[0]),
                         s.points().get(pair[1]));
+                c = onlyAfterCorrection(c, pairs.size());
                 String design = "sweep: " + pair[1].label() + " against " + pair[0].label()
                         + ", every round measuring each point in alternating order; alpha "
                         + judge.alpha() + " split over " + pairs.size() + " comparisons of this host and test";
@@ -89,10 +90,63 @@ public final class Sweep {
                                 c.verdict(),
                                 design,
                                 c.calibration(),
-                                c.notes())));
+                                c.notes(),
+                                c.reason())));
             }
         }
         return all;
+    }
+
+    /**
+     * A figure that moved past its floor with an interval that leaves out no change, and whose own p is below the
+     * sweep's alpha, is withheld only by the correction for the sweep's many questions: its reason says so, and
+     * how to settle it, rather than letting the largest effect of the sweep read like noise.
+     */
+    TestComparison onlyAfterCorrection(TestComparison c, int comparisons) {
+        boolean any = false;
+        List<MetricComparison> metrics = new ArrayList<>();
+        for (MetricComparison m : c.metrics()) {
+            boolean excludesOne = m.low() > 1 || m.high() < 1;
+            if (m.verdict() == Verdict.INCONCLUSIVE
+                    && m.decisive()
+                    && m.withheld().isEmpty()
+                    && excludesOne
+                    && Math.abs(m.ratio() - 1) >= m.floor()
+                    && m.p() < judge.alpha()) {
+                any = true;
+                m = m.inconclusiveBecause(String.format(
+                        java.util.Locale.ROOT,
+                        "%s (p %.2g alone, %.2g after Holm over the figures; the level is %s split over %d)",
+                        onlyAfterCorrection(comparisons),
+                        m.p(),
+                        m.adjustedP(),
+                        judge.alpha(),
+                        comparisons));
+            }
+            metrics.add(m);
+        }
+        if (!any) {
+            return c;
+        }
+        boolean saturated =
+                c.reason().map(r -> r.contains(BeforeAfter.SATURATED)).orElse(false);
+        return new TestComparison(
+                c.host(),
+                c.name(),
+                c.test(),
+                c.beforeRounds(),
+                c.afterRounds(),
+                metrics,
+                c.verdict(),
+                c.design(),
+                c.calibration(),
+                c.notes(),
+                c.reason().map(r -> BeforeAfter.reason(metrics, saturated)));
+    }
+
+    /** "only after correction for 16 comparisons; rerun this point alone to confirm", the reason of an inconclusive */
+    public static String onlyAfterCorrection(int comparisons) {
+        return "only after correction for " + comparisons + " comparisons; rerun this point alone to confirm";
     }
 
     /** Sizes in a row at each TCP_NODELAY setting; then at each size, on against off. */

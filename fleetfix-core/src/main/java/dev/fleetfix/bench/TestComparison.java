@@ -11,6 +11,8 @@ import java.util.Objects;
  *     noise floor); empty otherwise
  * @param notes what a reader must know to trust the verdict (saturated client rounds, missing
  *     windows, no control host)
+ * @param reason why the verdict is {@link Verdict#INCONCLUSIVE}, short enough for a badge ("not significant
+ *     after correction; this machine's CPU was saturated"); empty for every other verdict
  */
 public record TestComparison(
         String host,
@@ -22,7 +24,8 @@ public record TestComparison(
         Verdict verdict,
         String design,
         List<MetricComparison> calibration,
-        List<String> notes) {
+        List<String> notes,
+        java.util.Optional<String> reason) {
     public TestComparison {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(verdict, "verdict");
@@ -30,5 +33,10 @@ public record TestComparison(
         metrics = List.copyOf(metrics);
         calibration = List.copyOf(calibration);
         notes = List.copyOf(notes);
+        Objects.requireNonNull(reason, "reason");
+        if ((verdict == Verdict.INCONCLUSIVE) != reason.isPresent()) {
+            throw new IllegalArgumentException(
+                    "an inconclusive verdict, and only that, has a reason: " + verdict + " " + reason);
+        }
     }
 }

@@ -32,7 +32,7 @@ class FalseVerdictRateTest {
         for (int i = 0; i < hosts; i++) {
             TestComparison c =
                     JUDGE.perHost(model.comparison("redis-" + i, shift)).get(0);
-            if (c.verdict() != Verdict.WITHIN_NOISE) {
+            if (c.verdict().called()) {
                 found++;
             }
         }
@@ -100,10 +100,10 @@ class FalseVerdictRateTest {
         for (int i = 0; i < RUNS; i++) {
             java.util.List<BenchRun> runs = new java.util.ArrayList<>(model.side("h" + i, Phase.BEFORE, 1));
             runs.addAll(model.side("h" + i, Phase.AFTER, Math.exp(0.06 * drift.nextGaussian())));
-            if (BeforeAfter.DEFAULT.perHost(runs).get(0).verdict() != Verdict.WITHIN_NOISE) {
+            if (BeforeAfter.DEFAULT.perHost(runs).get(0).verdict().called()) {
                 plainFalse++;
             }
-            if (JUDGE.perHost(runs).get(0).verdict() != Verdict.WITHIN_NOISE) {
+            if (JUDGE.perHost(runs).get(0).verdict().called()) {
                 fivePercentFalse++;
             }
             java.util.List<BenchRun> doubled = new java.util.ArrayList<>(model.side("d" + i, Phase.BEFORE, 1));

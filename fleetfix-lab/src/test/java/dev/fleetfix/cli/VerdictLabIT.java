@@ -45,7 +45,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @RunsAlone
 class VerdictLabIT {
-    private static final int AA_PAIRS_PER_HOST = 10;
+    /** 10 by default; more to measure the drift between two moments (bench/results/aa-drift.txt). */
+    private static final int AA_PAIRS_PER_HOST = Integer.getInteger("fleetfix.aaPairsPerHost", 10);
+
+    /** This test's share of the suite's 0.1 % false-failure budget per CI run. */
+    private static final double FALSE_FAILURE = 0.0004;
 
     @RegisterExtension
     static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2"));
@@ -185,13 +189,16 @@ class VerdictLabIT {
     }
 
     /**
-     * At most 1 false verdict in 20 A/A comparisons. The verdict promises a family-wise error of at
-     * most alpha = 0.01 per comparison; under that promise the count X is at most Binomial(20,
-     * 0.01), P(X >= 2) = 1 - 0.99^20 - 20 × 0.01 × 0.99^19 = 0.0169, so a correct implementation
-     * fails this test less than twice in a hundred runs, while the old rule (2 of 6, measured
-     * again below on the same data) fails it almost surely. The promise needs the 20 % floor of
-     * sides without control hosts ({@link BeforeAfter#DEFAULT}): the same pairs judged with a 5 %
-     * floor, printed beside, had 2 of 20 on an idle machine, from drift their rounds share.
+     * At most 3 false verdicts (improved or regressed) in 20 A/A comparisons. The measured rate is at most 1 %
+     * per comparison ({@link VerdictRate#MEASURED}: the design's alpha, and 0 of 40 uncontrolled A/A pairs on
+     * the lab, bench/results/aa-drift.txt); the count X is then at most Binomial(20, 0.01), and this test fails a
+     * correct implementation with P(X ≥ 4) = 3.3e-5, within its 0.04 % share of the suite's 0.1 % per CI run
+     * (P(X ≥ 2) = 1.7 %, the old bound of 1, was not). It still fails when the rate is really 10 % or more
+     * (P(X ≥ 4) = 0.13 there, 0.59 at 20 %), and the old rule (2 of 6, measured again below on the same data)
+     * fails it almost surely. The promise needs the 20 % floor of sides without control hosts ({@link
+     * BeforeAfter#DEFAULT}): the same pairs judged with a 5 % floor, printed beside, had 2 of 20 on an idle
+     * machine, from drift their rounds share. Inconclusive and no change detected are both no false verdict;
+     * their counts are printed.
      */
     @Test
     void aaComparisonsAlmostNeverGiveAVerdict() {
@@ -199,18 +206,29 @@ class VerdictLabIT {
         int falseVerdicts = 0;
         int oldRuleFalse = 0;
         int fivePercentFalse = 0;
+        java.util.Map<Verdict, Integer> words = new java.util.EnumMap<>(Verdict.class);
+        List<Double> rpsDrift = new ArrayList<>();
+        List<Double> p99Drift = new ArrayList<>();
         for (int i = 0; i < AA_PAIRS_PER_HOST; i++) {
             for (Host host : hosts) {
                 List<BenchRun> before = measure(host, Phase.BEFORE);
                 List<BenchRun> after = measure(host, Phase.AFTER);
                 TestComparison c = compare(before, after);
                 comparisons++;
-                if (c.verdict() != Verdict.WITHIN_NOISE) {
+                if (c.verdict().called()) {
                     falseVerdicts++;
+                }
+                words.merge(c.verdict(), 1, Integer::sum);
+                for (MetricComparison m : c.metrics()) {
+                    if (m.metric() == Metric.RPS) {
+                        rpsDrift.add(Math.log(m.ratio()));
+                    } else if (m.metric() == Metric.P99) {
+                        p99Drift.add(Math.log(m.ratio()));
+                    }
                 }
                 List<BenchRun> all = new ArrayList<>(before);
                 all.addAll(after);
-                if (BeforeAfter.INTERLEAVED.perHost(all).get(0).verdict() != Verdict.WITHIN_NOISE) {
+                if (BeforeAfter.INTERLEAVED.perHost(all).get(0).verdict().called()) {
                     fivePercentFalse++;
                 }
                 if (oldRuleSeesAChange(before, after)) {
@@ -229,15 +247,46 @@ class VerdictLabIT {
                 oldRuleFalse,
                 comparisons,
                 100.0 * oldRuleFalse / comparisons);
+        System.out.println("A/A words: " + words);
+        System.out.println(
+                "A/A drift, log after/before: rps " + driftSummary(rpsDrift) + "; p99 " + driftSummary(p99Drift));
         assertThat(comparisons).isGreaterThanOrEqualTo(20);
-        assertThat(falseVerdicts).isLessThanOrEqualTo(1);
+        int allowed = VerdictRate.allowed(comparisons, VerdictRate.MEASURED, FALSE_FAILURE);
+        assertThat(falseVerdicts)
+                .as(
+                        "false verdicts of %d A/A comparisons; at most %d, P(more | rate %.2f) = %.1e",
+                        comparisons,
+                        allowed,
+                        VerdictRate.MEASURED,
+                        VerdictRate.atLeast(comparisons, VerdictRate.MEASURED, allowed + 1))
+                .isLessThanOrEqualTo(allowed);
+    }
+
+    /** "mean −0.012, sd 0.071, largest |x| 0.19 over 40": how far two moments differ when nothing changed. */
+    private static String driftSummary(List<Double> logs) {
+        double mean = logs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        double sd = Math.sqrt(
+                logs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum() / Math.max(1, logs.size() - 1));
+        double largest = logs.stream().mapToDouble(Math::abs).max().orElse(Double.NaN);
+        return String.format(
+                Locale.ROOT,
+                "mean %+.3f, sd %.3f, largest |x| %.3f over %d: %s",
+                mean,
+                sd,
+                largest,
+                logs.size(),
+                logs.stream().map(x -> String.format(Locale.ROOT, "%+.3f", x)).toList());
     }
 
     /**
      * An A/A pair while other work takes this machine's CPU during the after side only: busy loops
      * as many as its cores, started once the before side is measured. The host is slower for it
      * (the generator and, in the lab, Redis share this machine with the loops), and the verdict must
-     * say within noise, naming the drift, rather than regressed.
+     * not be regressed: inconclusive, naming the drift. A false failure needs a call the drift guard lets
+     * through, a throughput gain of 20 % or more while this machine got busier: the loops took rps down, never
+     * up, in every run so far, and the A/A drift without them (bench/results/aa-drift.txt, sd of log rps 0.07)
+     * puts +20 % at 2.6 standard deviations before the loops' own pull; so well under this test's 0.01 %
+     * share of the suite's budget.
      */
     @Test
     void anAaPairWhileThisMachineGetsBusyIsNotCalledRegressed() throws Exception {
@@ -262,7 +311,7 @@ class VerdictLabIT {
 
         MachineDrift d = MachineDrift.of(results(before), results(after)).orElseThrow();
         assertThat(d.rise()).as("the loops show as other load").isGreaterThanOrEqualTo(MachineDrift.POINTS);
-        assertThat(c.verdict()).isEqualTo(Verdict.WITHIN_NOISE);
+        assertThat(c.verdict().called()).isFalse();
         // whether the slowdown also passed the test (and was withheld) depends on how the loops share
         // the cores with the rounds; BeforeAfterTest pins that rule on known inputs
         System.out.println("  withheld: "

@@ -12,10 +12,14 @@ import java.util.Map;
  * @param hosts the hosts compared
  * @param improved how many hosts improved
  * @param regressed how many hosts regressed
- * @param withinNoise how many hosts stayed within noise
- * @param verdict {@code improved}, {@code regressed} or {@code within_noise}, from the hosts'
- *     effects (see {@code effects}), never from "any host regressed"
- * @param effects per decisive figure label, the hosts' ratios taken together
+ * @param noChangeDetected how many hosts had no change detected
+ * @param inconclusive how many hosts were inconclusive
+ * @param verdict the hosts' verdicts taken together: {@code regressed} when some regressed and none improved,
+ *     {@code improved} likewise, {@code no_change_detected} when every host says so, else {@code inconclusive}
+ * @param reason how many hosts carry the verdict ("on 2 of 3 hosts, none improved"), and "too few hosts for
+ *     a fleet interval" below 3 hosts
+ * @param effects per decisive figure label, the hosts' ratios taken together; empty below 3 hosts, as is
+ *     {@code medianRatio}
  */
 public record FleetComparisonReport(
         String name,
@@ -24,8 +28,10 @@ public record FleetComparisonReport(
         List<String> hosts,
         int improved,
         int regressed,
-        int withinNoise,
+        int noChangeDetected,
+        int inconclusive,
         String verdict,
+        String reason,
         Map<String, FleetEffectReport> effects) {
     public FleetComparisonReport {
         effects = effects == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(effects));

@@ -15,8 +15,8 @@ import java.util.List;
  * @param afterSpread max - min of {@code after}
  * @param ratio median of the after samples / median of the before samples; null when the before
  *     median is 0
- * @param verdict {@code improved}, {@code regressed} or {@code within_noise}; always
- *     {@code within_noise} when not decisive
+ * @param verdict {@code improved}, {@code regressed}, {@code no_change_detected} (the interval lies within the
+ *     floor) or {@code inconclusive} (with {@code reason}); always {@code inconclusive} when not decisive
  * @param sampleUnit {@code window} (about a tenth of a round, at most 1 s) or {@code round}: what one
  *     sample of the test is
  * @param beforeSamples samples on the before side
@@ -39,6 +39,8 @@ import java.util.List;
  * @param withheld why a change that passed the test is not called (this machine's own load drifted
  *     between the sides in the direction that would cause it); null when nothing was withheld, and
  *     in files written before this field existed
+ * @param reason why the verdict is {@code inconclusive}, with its figures ("not significant after correction (p
+ *     0.029 after Holm over 5 figures, level 0.01)"); null for every other verdict
  */
 public record MetricReport(
         String metric,
@@ -62,7 +64,8 @@ public record MetricReport(
         String notDecisive,
         Double beforeSampleMedian,
         Double afterSampleMedian,
-        String withheld) {
+        String withheld,
+        String reason) {
     public MetricReport {
         before = List.copyOf(before);
         after = List.copyOf(after);

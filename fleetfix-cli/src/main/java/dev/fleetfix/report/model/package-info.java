@@ -22,8 +22,12 @@
  * <p>Benchmarks: each round's tests carry their {@code windows} (the samples of the before/after
  * statistics), {@code client_cpu}, and {@code errors}, the error replies among the requests measured
  * (OOM at {@code maxmemory}, READONLY, ...; counted in {@code rps}): a round with any enters no
- * verdict, its comparison's figures are not {@code decisive} and its first note says it was withheld. Each {@code comparisons[]} entry names its {@code design} and
- * {@code notes}; each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
+ * verdict, its comparison's figures are not {@code decisive} and its first note says it was withheld. Each {@code
+ * comparisons[]} entry names its {@code design} and {@code notes}, and its {@code verdict}: {@code improved}, {@code
+ * regressed}, {@code no_change_detected} or {@code inconclusive}, the last always with its {@code reason}
+ * (docs/benchmarks-and-verdicts.md, {@code fleetfix doc verdicts}; schema version 1 wrote {@code within_noise}
+ * instead of the last two, and a {@code within_noise} host count in {@code fleet[]}, now {@code
+ * no_change_detected} and {@code inconclusive} with the fleet's {@code reason}); each of its {@code metrics[]} carries the change as {@code ratio} with its 95 %
  * bootstrap interval {@code low}/{@code high}, the test's {@code p} and Holm-{@code adjusted_p},
  * the effect {@code floor}, and whether the figure is {@code decisive} (else {@code not_decisive}
  * says why), and {@code before_sample_median}/{@code after_sample_median}, the two figures the
@@ -33,7 +37,8 @@
  * redis_anon_huge_pages_kb}, {@code redis_latency_latest}, {@code redis_fork_history}, and {@code
  * redis_unread} naming what could not be read and why. A control round ({@code control_before},
  * {@code control_after}) names the changed host in {@code control_for}. {@code fleet[].effects}
- * holds, per figure, the hosts' ratios taken together. A sweep (value sizes, TCP_NODELAY) marks
+ * holds, per figure, the hosts' ratios taken together, from 3 hosts on (empty below, where {@code fleet[].reason}
+ * says "too few hosts for a fleet interval"). A sweep (value sizes, TCP_NODELAY) marks
  * each of its rounds with its {@code point}, lists the medians per point in {@code sweep} and each
  * point against its neighbour in {@code sweep_comparisons}. Readers of older files get empty lists
  * and nulls for these fields.

@@ -97,6 +97,17 @@ public final class RankTest {
         return new Clustered(new Result(plain.u(), z, plain.variance() == 0 ? 1 : p, plain.variance() * deff), deff);
     }
 
+    /**
+     * The smallest two-sided p-value {@link #clustered} can give with {@code n1} and {@code n2} values and this
+     * design effect: that of two sides that do not overlap at all. When it is not below a level, no change however
+     * large can pass the test at that level with this design.
+     */
+    public static double smallestP(int n1, int n2, double designEffect) {
+        double variance = n1 * (double) n2 * (n1 + n2 + 1) / 12.0 * Math.max(1, designEffect);
+        double z = (n1 * (double) n2 / 2 - 0.5) / Math.sqrt(variance);
+        return Math.min(1, 2 * Normal.upperTail(z));
+    }
+
     private static double[] flat(List<double[]> rounds) {
         return rounds.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
     }
