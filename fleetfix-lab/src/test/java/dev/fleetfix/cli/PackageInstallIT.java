@@ -130,10 +130,11 @@ class PackageInstallIT {
     @Test
     void theLabIsAPackageOfItsOwnThatAddsFleetfixLab() throws IOException {
         // the operator's package has no lab and no Docker client; the lab's package adds the command
-        ExecResult without = fleet.rootExec(CONTROL, "fleetfix lab --help");
+        ExecResult without = fleet.rootExec(CONTROL, "fleetfix lab status");
         assertThat(without.exitCode())
                 .as("%s%n%s", without.stdout(), without.stderr())
                 .isEqualTo(2);
+        assertThat(without.stderr()).contains("the lab plug-in, which is not installed");
         Path lab = builtPackage("fleetfix-lab", "fleetfix-lab");
         fleet.copyInto(CONTROL, lab, "/tmp");
 
