@@ -79,9 +79,17 @@ final class AuditCommand implements Callable<Integer> {
                     + "names in docs/audit.md).")
     Format format;
 
+    /** {@code expanded}, {@code compact}: what completion offers for --openmetrics-states. */
+    static final class StateStyles extends EnumWords<AuditOpenMetrics.States> {
+        StateStyles() {
+            super(AuditOpenMetrics.States.class);
+        }
+    }
+
     @Option(
             names = "--openmetrics-states",
             paramLabel = "STYLE",
+            completionCandidates = StateStyles.class,
             defaultValue = "expanded",
             description = "With --format openmetrics: expanded (default; one series per possible value of a state, "
                     + "1 for the current one and 0 for the others, the documented contract) or compact (the current "
