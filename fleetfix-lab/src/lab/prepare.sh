@@ -45,6 +45,8 @@ command -v redis-cli >/dev/null || missing+=(redis-tools)
 command -v redis-server >/dev/null || missing+=(redis-server)
 # The audit's OpenMetrics output is checked with the official Prometheus client's parsers (Debian's python3).
 /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing+=(python3-prometheus-client)
+# AlertRulesIT validates contrib/prometheus/fleetfix.rules.yml with Debian's promtool (package prometheus).
+command -v promtool >/dev/null || missing+=(prometheus)
 # AnsibleInventoryIT runs the real ansible-inventory and ansible on the inventory fixtures: Debian 12's ansible-core
 # (2.14) is the Ansible their golden files were made with. Only the core: the collections of 'ansible' are not needed.
 command -v ansible-inventory >/dev/null && command -v ansible >/dev/null || missing+=(ansible-core)

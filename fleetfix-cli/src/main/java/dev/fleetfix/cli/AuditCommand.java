@@ -15,6 +15,8 @@ import dev.fleetfix.report.LiveLine;
 import dev.fleetfix.report.ReportFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -80,6 +82,23 @@ final class AuditCommand implements Callable<Integer> {
                     + "names in docs/audit.md).")
     Format format;
 
+    /** {@code expanded}, {@code compact}: what completion offers for --openmetrics-states. */
+    static final class StateStyles extends EnumWords<AuditOpenMetrics.States> {
+        StateStyles() {
+            super(AuditOpenMetrics.States.class);
+        }
+    }
+
+    @Option(
+            names = "--openmetrics-states",
+            paramLabel = "STYLE",
+            completionCandidates = StateStyles.class,
+            defaultValue = "expanded",
+            description = "With --format openmetrics: expanded (default; one series per possible value of a state, "
+                    + "1 for the current one and 0 for the others, the documented contract) or compact (the current "
+                    + "value only, as node_exporter writes enums: about a quarter of the series).")
+    AuditOpenMetrics.States openMetricsStates;
+
     @Option(names = "--json", description = "Same as --format json.")
     boolean json;
 
@@ -123,6 +142,7 @@ final class AuditCommand implements Callable<Integer> {
         // hosts that take long to answer: a live line on stderr (stdout carries the table or document only)
         LiveLine live = new LiveLine(spec.commandLine().getErr(), Screens.of());
         List<HostAudit> audits;
+        Instant started = adapters.clock().instant();
         try {
             audits = auditor.audit(
                     hosts,
@@ -139,7 +159,12 @@ final class AuditCommand implements Callable<Integer> {
                     case JSON -> AuditJson.render(
                             audits, VersionProvider.version(), adapters.clock().instant());
                     case OPENMETRICS -> AuditOpenMetrics.render(
-                            audits, adapters.clock().instant());
+                            audits,
+                            new AuditOpenMetrics.Run(
+                                    started,
+                                    Duration.between(started, adapters.clock().instant()),
+                                    VersionProvider.version()),
+                            openMetricsStates);
                 };
         if (output != null) {
             ReportFiles.writeWorldReadable(output, text);

@@ -17,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,12 +32,16 @@ import java.util.OptionalLong;
  * The audit in the OpenMetrics text format, for node_exporter's textfile collector or any scraper. Only gauges are
  * written (no info or stateset types), so the classic Prometheus text parser reads the file as well.
  *
- * <p>The names below are a stable contract, documented in docs/audit.md; a state (a verdict, a THP mode) is one series
- * per possible value with 1 for the current one and 0 for the others, so an alert can match {@code == 1} and a
- * dashboard sees a change of state as a change of series value rather than a vanished series:
+ * <p>The names below are a stable contract, documented in docs/audit.md. A state (a verdict, a THP mode) is written
+ * in one of two {@link States styles}: {@code expanded} (the default, the contract since the first release), one
+ * series per possible value with 1 for the current one and 0 for the others, so a change of state is a change of
+ * value rather than a vanished series; or {@code compact}, the current value only, as node_exporter writes enums,
+ * about a quarter of the series for a large fleet. An alert that matches {@code == 1} reads both.
  *
  * <pre>
+ * fleetfix_build_info{version}                                  1, the label carries fleetfix's version
  * fleetfix_audit_timestamp_seconds                              when the audit ran
+ * fleetfix_audit_duration_seconds                               how long the audit of the whole fleet took
  * fleetfix_audit_hosts{verdict}                                 hosts per verdict
  * fleetfix_host_verdict{host,verdict}                           1 for the host's verdict (ok, at-risk, unreachable)
  * fleetfix_host_finding{host,code,severity}                     1 per finding (risk or advice) of the host
@@ -55,24 +60,45 @@ import java.util.OptionalLong;
  * A fact the audit could not read has no sample: absence means unknown, never 0.
  */
 public final class AuditOpenMetrics {
-    private static final List<ThpMode> THP_MODES =
-            List.of(ThpMode.ALWAYS, ThpMode.MADVISE, ThpMode.NEVER, ThpMode.DEFER, ThpMode.DEFER_MADVISE);
+    /** The modes THP's {@code enabled} file can take (the kernel offers no defer there). */
+    private static final List<ThpMode> ENABLED_MODES = List.of(ThpMode.ALWAYS, ThpMode.MADVISE, ThpMode.NEVER);
+
+    private static final List<ThpMode> DEFRAG_MODES =
+            List.of(ThpMode.ALWAYS, ThpMode.DEFER, ThpMode.DEFER_MADVISE, ThpMode.MADVISE, ThpMode.NEVER);
+
+    /** How a state (a verdict, a THP mode) is written. */
+    public enum States {
+        /** One series per possible value: 1 for the current one, 0 for the others. */
+        EXPANDED,
+        /** The current value only, as one labelled sample of 1. */
+        COMPACT
+    }
+
+    /** What the exposition says about the run itself, besides the hosts' audits. */
+    public record Run(Instant at, Duration took, String version) {}
 
     private final Map<String, Gauge> gauges = new LinkedHashMap<>();
+    private final States states;
 
-    private AuditOpenMetrics() {}
+    private AuditOpenMetrics(States states) {
+        this.states = states;
+    }
 
-    /** The audit of {@code audits}, taken at {@code at}, as an OpenMetrics text exposition ending in {@code # EOF}. */
-    public static String render(List<HostAudit> audits, Instant at) {
-        AuditOpenMetrics metrics = new AuditOpenMetrics();
-        metrics.fleet(audits, at);
+    /** The audit of {@code audits} as an OpenMetrics text exposition ending in {@code # EOF}. */
+    public static String render(List<HostAudit> audits, Run run, States states) {
+        AuditOpenMetrics metrics = new AuditOpenMetrics(states);
+        metrics.fleet(audits, run);
         audits.forEach(metrics::host);
         return metrics.write();
     }
 
-    private void fleet(List<HostAudit> audits, Instant at) {
+    private void fleet(List<HostAudit> audits, Run run) {
+        gauge("fleetfix_build_info", "Always 1; the label carries the version of fleetfix that wrote the metrics.")
+                .add(1, "version", run.version());
         gauge("fleetfix_audit_timestamp_seconds", "When the audit ran, in seconds since the epoch.")
-                .add(at.toEpochMilli() / 1000.0);
+                .add(run.at().toEpochMilli() / 1000.0);
+        gauge("fleetfix_audit_duration_seconds", "How long the audit of all hosts took, in seconds.")
+                .add(run.took().toMillis() / 1000.0);
         AuditSummary summary = AuditSummary.of(audits);
         Gauge hosts = gauge("fleetfix_audit_hosts", "Audited hosts per verdict.");
         hosts.add(summary.ok(), "verdict", HostVerdict.OK.word());
@@ -84,7 +110,7 @@ public final class AuditOpenMetrics {
         String host = audit.host();
         Gauge verdict = gauge("fleetfix_host_verdict", "1 for the host's audit verdict, 0 for the others.");
         for (HostVerdict v : HostVerdict.values()) {
-            verdict.add(v == audit.verdict() ? 1 : 0, "host", host, "verdict", v.word());
+            state(verdict, v == audit.verdict(), "host", host, "verdict", v.word());
         }
         Gauge findings = gauge("fleetfix_host_finding", "1 for each finding of the host (severity risk or advice).");
         for (Finding finding : audit.findings()) {
@@ -105,17 +131,20 @@ public final class AuditOpenMetrics {
                 "fleetfix_thp_enabled",
                 "1 for THP's current enabled mode, 0 for the others.",
                 host,
-                facts.thp().enabled());
+                facts.thp().enabled(),
+                ENABLED_MODES);
         modes(
                 "fleetfix_thp_defrag",
                 "1 for THP's current defrag mode, 0 for the others.",
                 host,
-                facts.thp().defrag());
+                facts.thp().defrag(),
+                DEFRAG_MODES);
         modes(
                 "fleetfix_thp_enabled_after_reboot",
                 "1 for the THP mode the host will boot with, 0 for the others.",
                 host,
-                facts.boot().enabledAfterReboot());
+                facts.boot().enabledAfterReboot(),
+                ENABLED_MODES);
         value("fleetfix_vm_overcommit_memory", "The vm.overcommit_memory sysctl.", host, facts.overcommitMemory());
         value("fleetfix_net_core_somaxconn", "The net.core.somaxconn sysctl.", host, facts.somaxconn());
         redis(host, facts.redis());
@@ -158,13 +187,20 @@ public final class AuditOpenMetrics {
         }
     }
 
-    private void modes(String name, String help, String host, Optional<ThpMode> current) {
+    private void modes(String name, String help, String host, Optional<ThpMode> current, List<ThpMode> possible) {
         if (current.isEmpty() || current.get() == ThpMode.UNSUPPORTED) {
             return;
         }
         Gauge gauge = gauge(name, help);
-        for (ThpMode mode : THP_MODES) {
-            gauge.add(mode == current.get() ? 1 : 0, "host", host, "mode", mode.word());
+        for (ThpMode mode : possible) {
+            state(gauge, mode == current.get(), "host", host, "mode", mode.word());
+        }
+    }
+
+    /** One possible value of a state: always written when expanded, only the current one when compact. */
+    private void state(Gauge gauge, boolean current, String... labels) {
+        if (current || states == States.EXPANDED) {
+            gauge.add(current ? 1 : 0, labels);
         }
     }
 

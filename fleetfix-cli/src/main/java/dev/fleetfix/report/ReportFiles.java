@@ -10,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /** The three files {@code --report DIR} writes, and how they are written. */
 public final class ReportFiles {
@@ -109,8 +111,12 @@ public final class ReportFiles {
         try {
             Path parent = file.toAbsolutePath().getParent();
             Files.createDirectories(parent);
-            Path tmp = Files.createTempFile(parent, "." + file.getFileName(), ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            // Not Files.createTempFile: it makes the file 0600 whatever the umask, and a report is read by others (CI
+            // archiving it as another user, a web server). CREATE_NEW opens with O_EXCL and mode 0666 less the umask,
+            // so the file is as readable as the user's other files (0644 by default) and never an existing one.
+            // Reports carry no secrets (journals, which may, are written elsewhere and stay 0600).
+            Path tmp = parent.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
             if (permissions.isPresent()) {
                 Files.setPosixFilePermissions(tmp, permissions.get());
             }

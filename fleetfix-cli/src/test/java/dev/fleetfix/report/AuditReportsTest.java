@@ -10,6 +10,7 @@ import dev.fleetfix.checks.FactScript;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.RedisFacts;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -111,9 +112,30 @@ class AuditReportsTest {
         assertThat(lab3.at("/findings/0/text").asText()).isEqualTo("host lab-3 (127.0.0.13:22): connection refused");
     }
 
+    private static final AuditOpenMetrics.Run RUN =
+            new AuditOpenMetrics.Run(Instant.ofEpochSecond(1_764_556_800L), Duration.ofMillis(2500), "1.2.3");
+
+    @Test
+    void compactOpenMetricsWritesEachStateAsOneSampleOfItsCurrentValue() {
+        String expanded = AuditOpenMetrics.render(FLEET, RUN, AuditOpenMetrics.States.EXPANDED);
+        String compact = AuditOpenMetrics.render(FLEET, RUN, AuditOpenMetrics.States.COMPACT);
+
+        assertThat(compact.lines().toList())
+                .contains(
+                        "fleetfix_thp_enabled{host=\"lab-1\",mode=\"never\"} 1.0",
+                        "fleetfix_thp_enabled{host=\"lab-2\",mode=\"always\"} 1.0",
+                        "fleetfix_host_verdict{host=\"lab-3\",verdict=\"unreachable\"} 1.0");
+        // one sample per state and host: the current value, never a 0 for the others
+        assertThat(compact.lines().filter(l -> l.matches("fleetfix_(host_verdict|thp_\\w+)\\{.*")))
+                .allMatch(l -> l.endsWith("} 1.0"))
+                .filteredOn(l -> l.startsWith("fleetfix_thp_enabled{"))
+                .hasSize(2);
+        assertThat(expanded).contains("fleetfix_thp_enabled{host=\"lab-1\",mode=\"always\"} 0.0");
+    }
+
     @Test
     void openMetricsHasAGaugePerHostAndFactAndNoSampleForWhatWasNotRead() {
-        String text = AuditOpenMetrics.render(FLEET, Instant.ofEpochSecond(1_764_556_800L));
+        String text = AuditOpenMetrics.render(FLEET, RUN, AuditOpenMetrics.States.EXPANDED);
 
         assertThat(text.lines().toList())
                 .contains(
@@ -131,8 +153,14 @@ class AuditReportsTest {
                         "fleetfix_redis_anon_huge_pages_bytes{host=\"lab-2\"} 4.32013312E8",
                         "fleetfix_vm_overcommit_memory{host=\"lab-2\"} 0.0",
                         "fleetfix_audit_hosts{verdict=\"unreachable\"} 1.0",
-                        "fleetfix_audit_timestamp_seconds 1.7645568E9")
+                        "fleetfix_audit_timestamp_seconds 1.7645568E9",
+                        "fleetfix_audit_duration_seconds 2.5",
+                        "fleetfix_build_info{version=\"1.2.3\"} 1.0",
+                        "fleetfix_thp_defrag{host=\"lab-1\",mode=\"defer+madvise\"} 0.0")
                 .endsWith("# EOF");
+        // the enabled file never takes defer: no series a host can never have
+        assertThat(text).doesNotContain("fleetfix_thp_enabled{host=\"lab-1\",mode=\"defer");
+        assertThat(text).doesNotContain("fleetfix_thp_enabled_after_reboot{host=\"lab-1\",mode=\"defer");
         // lab-2's Redis does not say whether it opts out: no sample rather than a false 0; lab-3 has no facts at all.
         assertThat(text).doesNotContain("fleetfix_redis_disable_thp{endpoint=\"127.0.0.12:6379\"");
         assertThat(text).containsOnlyOnce("host=\"lab-3\",verdict=\"unreachable\"");

@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -33,6 +35,20 @@ class ReportFilesTest {
         listeners.add(new ConsoleReporter(new PrintWriter(text), false, false));
         SyntheticRun.play(RunListener.all(listeners));
         console = text.toString();
+    }
+
+    @Test
+    void reportFilesFollowTheUmaskLikeAnyNewFileOfTheUser() throws Exception {
+        // Java cannot set the umask: compare with a file this process makes the ordinary way (0644 under umask 022)
+        Path plain = Files.writeString(dir.resolve("plain.txt"), "x");
+        Set<PosixFilePermission> expected = Files.getPosixFilePermissions(plain);
+
+        assertThat(expected).contains(PosixFilePermission.OTHERS_READ, PosixFilePermission.GROUP_READ);
+        for (Path report : ReportFiles.paths(dir)) {
+            assertThat(Files.getPosixFilePermissions(report))
+                    .as(report.toString())
+                    .isEqualTo(expected);
+        }
     }
 
     @Test

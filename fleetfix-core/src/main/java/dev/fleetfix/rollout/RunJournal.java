@@ -92,7 +92,9 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     + " through links: remove it or choose another directory");
         }
         try {
-            // NOFOLLOW_LINKS: O_NOFOLLOW, so a link made after the check above is refused as well
+            // NOFOLLOW_LINKS: O_NOFOLLOW, so a link made after the check above is refused as well. The mode follows
+            // the umask, like the reports': the journal records hosts, steps and outcomes, never a password or a
+            // key (those stay in the inventory and the SSH agent), so it has nothing to hide from the user's group.
             this.channel = FileChannel.open(
                     file,
                     StandardOpenOption.CREATE,

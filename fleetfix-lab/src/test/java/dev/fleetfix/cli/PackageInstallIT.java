@@ -15,14 +15,18 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Debian package that {@code mvn package} builds, installed with apt into a clean Debian 12 lab host (the control
  * node), which then checks another lab host over SSH, as an operator would after {@code apt install
- * ./fleetfix_VERSION_all.deb}.
+ * ./fleetfix_VERSION_all.deb}: its audit timer with Debian's node_exporter, and at the end its purge.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the purge comes last
 class PackageInstallIT {
     private static final String CONTROL = "pkg-control";
     private static final String TARGET = "pkg-target";
@@ -170,21 +174,45 @@ class PackageInstallIT {
     }
 
     @Test
-    void theExampleTimerServiceWritesMetricsForNodeExporter() {
-        root(CONTROL, "mkdir -p /etc/fleetfix");
-        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.service"), "/etc/systemd/system");
-        fleet.copyInto(CONTROL, Path.of("contrib/systemd/fleetfix-audit.timer"), "/etc/systemd/system");
-        fleet.copyInto(CONTROL, fleet.privateKey(), "/etc/fleetfix");
-        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/etc/fleetfix");
-        String inventory = inventory("/etc/fleetfix");
+    @Order(1)
+    void theTimerShippedDisabledAuditsAndNodeExporterServesTheMetricOnLoopback() {
+        // what apt install made: the units (disabled), the system user, the commented inventory as a conffile
+        assertThat(root(CONTROL, "dpkg -L fleetfix"))
+                .contains(
+                        "/usr/lib/systemd/system/fleetfix-audit.service",
+                        "/usr/lib/systemd/system/fleetfix-audit.timer",
+                        "/usr/share/doc/fleetfix/examples/prometheus/fleetfix.rules.yml");
+        assertThat(fleet.rootExec(CONTROL, "systemctl is-enabled fleetfix-audit.timer")
+                        .stdout())
+                .isEqualTo("disabled\n");
+        // postinst keeps a user of that name if there is one (the lab image's login user is called fleetfix too),
+        // and gives it the state directory the service writes in
+        root(CONTROL, "id fleetfix");
+        assertThat(root(CONTROL, "stat -c '%U %G %a' /var/lib/fleetfix")).isEqualTo("fleetfix fleetfix 750\n");
+        assertThat(root(CONTROL, "dpkg-query -W -f='${Conffiles}' fleetfix")).contains("/etc/fleetfix/inventory.yaml");
+        assertThat(root(CONTROL, "grep -v '^#' /etc/fleetfix/inventory.yaml | grep -c . || true"))
+                .isEqualTo("0\n");
+        // Debian's node_exporter, whose textfile directory only root may write
         root(
                 CONTROL,
-                "set -e\n(id fleetfix || useradd -m fleetfix) >/dev/null\n"
-                        + "cat > /etc/fleetfix/inventory.yaml <<'EOF'\n" + inventory + "EOF\n"
-                        + "chown -R fleetfix /etc/fleetfix && install -d -o fleetfix /var/lib/prometheus/node-exporter"
-                        + " && systemd-analyze verify /etc/systemd/system/fleetfix-audit.service"
-                        + " /etc/systemd/system/fleetfix-audit.timer"
-                        + " && systemctl daemon-reload && systemctl enable --now fleetfix-audit.timer");
+                "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends"
+                        + " prometheus-node-exporter curl >/tmp/apt-ne.log 2>&1 || { tail -40 /tmp/apt-ne.log; exit 1; }"
+                        + " && systemctl enable --now prometheus-node-exporter >/dev/null 2>&1");
+        assertThat(root(CONTROL, "stat -c '%U %a' /var/lib/prometheus/node-exporter"))
+                .isEqualTo("root 755\n");
+
+        // the operator's part (docs/audit.md): the key and known_hosts for the fleetfix user, the inventory, enable
+        root(CONTROL, "install -d /var/lib/fleetfix/.ssh");
+        fleet.copyInto(CONTROL, fleet.privateKey(), "/var/lib/fleetfix/.ssh");
+        fleet.copyInto(CONTROL, fleet.knownHostsFile(), "/var/lib/fleetfix/.ssh");
+        String inventory = inventory("/var/lib/fleetfix/.ssh");
+        root(
+                CONTROL,
+                "set -e\ncat > /etc/fleetfix/inventory.yaml <<'EOF'\n" + inventory + "EOF\n"
+                        + "chown -R fleetfix:fleetfix /var/lib/fleetfix/.ssh && chmod 0700 /var/lib/fleetfix/.ssh\n"
+                        + "systemd-analyze verify /usr/lib/systemd/system/fleetfix-audit.service"
+                        + " /usr/lib/systemd/system/fleetfix-audit.timer\n"
+                        + "systemctl enable --now fleetfix-audit.timer");
 
         ExecResult run = fleet.rootExec(CONTROL, "systemctl start fleetfix-audit.service");
         String journal = fleet.rootExec(
@@ -196,11 +224,37 @@ class PackageInstallIT {
                 .as("the service ran (exit 1, hosts at risk, counts as success):%n%s", journal)
                 .isZero();
         assertThat(root(CONTROL, "stat -c '%U %a' /var/lib/prometheus/node-exporter/fleetfix.prom"))
-                .isEqualTo("fleetfix 644\n");
-        assertThat(root(CONTROL, "cat /var/lib/prometheus/node-exporter/fleetfix.prom"))
-                .contains("fleetfix_thp_enabled{host=\"" + TARGET + "\",mode=\"always\"} 1.0")
-                .endsWith("# EOF\n");
+                .isEqualTo("root 644\n");
+        // node_exporter reads the file and serves it on its HTTP endpoint (it may still be starting: a few tries)
+        String scraped = root(
+                CONTROL,
+                "for i in $(seq 1 30); do curl -fsS http://127.0.0.1:9100/metrics 2>/dev/null | grep '^fleetfix_'"
+                        + " && exit 0; sleep 1; done; exit 1");
+        assertThat(scraped)
+                .contains(
+                        "fleetfix_thp_enabled{host=\"" + TARGET + "\",mode=\"always\"} 1",
+                        "fleetfix_build_info{version=",
+                        "fleetfix_audit_duration_seconds ");
         assertThat(root(CONTROL, "systemctl list-timers fleetfix-audit.timer --no-pager"))
                 .contains("fleetfix-audit.timer");
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void purgeLeavesNothingOfEitherPackage() {
+        root(
+                CONTROL,
+                "DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq fleetfix-lab fleetfix >/tmp/apt-purge.log 2>&1"
+                        + " || { tail -40 /tmp/apt-purge.log; exit 1; }");
+
+        assertThat(root(CONTROL, "dpkg-query -W -f='${db:Status-Abbrev}' fleetfix fleetfix-lab 2>&1 || true"))
+                .doesNotContain("ii", "rc");
+        assertThat(
+                        root(
+                                CONTROL,
+                                "for f in /usr/bin/fleetfix /usr/share/fleetfix /etc/fleetfix /var/lib/fleetfix"
+                                        + " /usr/lib/systemd/system/fleetfix-audit.timer"
+                                        + " /var/lib/prometheus/node-exporter/fleetfix.prom; do [ -e $f ] && echo $f; done; true"))
+                .isEmpty();
     }
 }
