@@ -13,6 +13,7 @@ import dev.fleetfix.report.AuditTable;
 import dev.fleetfix.report.HostList;
 import dev.fleetfix.report.LiveLine;
 import dev.fleetfix.report.ReportFiles;
+import dev.fleetfix.report.Screen;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -155,7 +156,7 @@ final class AuditCommand implements Callable<Integer> {
         }
         String text =
                 switch (chosen) {
-                    case TABLE -> AuditTable.render(audits);
+                    case TABLE -> AuditTable.render(audits, output == null ? Screens.of() : Screen.pipe());
                     case JSON -> AuditJson.render(
                             audits, VersionProvider.version(), adapters.clock().instant());
                     case OPENMETRICS -> AuditOpenMetrics.render(

@@ -35,6 +35,11 @@ public final class AuditTable {
     private AuditTable() {}
 
     public static String render(List<HostAudit> audits) {
+        return render(audits, Screen.pipe());
+    }
+
+    /** The table; on a terminal, a finding longer than the width goes on on lines indented under its text. */
+    public static String render(List<HostAudit> audits, Screen screen) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(HEADER);
         audits.forEach(audit -> rows.add(row(audit)));
@@ -44,10 +49,8 @@ public final class AuditTable {
         for (int i = 0; i < audits.size(); i++) {
             appendRow(out, rows.get(i + 1), widths);
             for (Finding finding : audits.get(i).findings()) {
-                out.append("    ")
-                        .append(finding.isRisk() ? "risk: " : "note: ")
-                        .append(finding.text())
-                        .append('\n');
+                String line = "    " + (finding.isRisk() ? "risk: " : "note: ") + finding.text();
+                screen.wrap(line, " ".repeat(10)).forEach(l -> out.append(l).append('\n'));
             }
         }
         out.append('\n').append(summary(AuditSummary.of(audits))).append('\n');

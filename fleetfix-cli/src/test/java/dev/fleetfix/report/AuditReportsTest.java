@@ -186,4 +186,25 @@ class AuditReportsTest {
         assertThat(redis.at("/error").asText()).isEqualTo("connection refused");
         assertThat(redis.at("/version").isNull()).isTrue();
     }
+
+    @Test
+    void onATerminalALongFindingGoesOnOnLinesIndentedUnderItsText() {
+        String reason =
+                "127.0.0.12:22: connect timed out after 10s; " + "check the address and the firewall; ".repeat(4);
+        List<HostAudit> audits = List.of(HostAudit.unreachable("lab-2", reason));
+
+        List<String> lines =
+                AuditTable.render(audits, new Screen(true, 60)).lines().toList();
+        List<String> finding = lines.stream()
+                .dropWhile(l -> !l.startsWith("    risk: ") && !l.startsWith("    note: "))
+                .takeWhile(l -> !l.isEmpty())
+                .toList();
+        assertThat(finding).hasSizeGreaterThan(1).allSatisfy(l -> assertThat(l.length())
+                .isLessThanOrEqualTo(60));
+        assertThat(finding.subList(1, finding.size()))
+                .allSatisfy(l -> assertThat(l).startsWith("          "));
+        assertThat(AuditTable.render(audits).lines().filter(l -> l.contains("connect timed out")))
+                .singleElement()
+                .satisfies(l -> assertThat(l.length()).isGreaterThan(60));
+    }
 }

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -156,9 +157,12 @@ public final class LabCommand implements Runnable {
                 throw new InputException("--preset " + preset.cliName() + ": " + e.getMessage());
             }
             long started = System.nanoTime();
-            LabSettings settings = LabSettings.forUser(
-                    home.dir, LabOutput.progress(spec.commandLine().getErr()));
-            LabFleet fleet = LabFleet.start(preset, specs, realThp ? settings.withRealThp() : settings);
+            LabFleet fleet;
+            try (LabOutput.Starting progress =
+                    LabOutput.starting(spec.commandLine().getErr(), Screens.of(), Clock.systemUTC())) {
+                LabSettings settings = LabSettings.forUser(home.dir, progress);
+                fleet = LabFleet.start(preset, specs, realThp ? settings.withRealThp() : settings);
+            }
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             LabOutput.up(
                     fleet,

@@ -1,13 +1,19 @@
 package dev.fleetfix.lab.cli;
 
 import dev.fleetfix.Counts;
+import dev.fleetfix.Durations;
+import dev.fleetfix.Heartbeat;
+import dev.fleetfix.Progress;
+import dev.fleetfix.Sleeper;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabInit;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -24,6 +30,65 @@ public final class LabOutput {
             err.println("lab: " + line);
             err.flush();
         };
+    }
+
+    /**
+     * The progress of starting a lab: each line as {@code lab: LINE} at once and, while the step it names lasts (a
+     * boot, the cluster forming), every second a live line saying how long it has lasted, paced by {@link LiveLine}.
+     * Close it when the lab is up (or failed).
+     */
+    public static Starting starting(PrintWriter err, Screen screen, Clock clock) {
+        return new Starting(err, screen, clock);
+    }
+
+    /** See {@link #starting}. */
+    public static final class Starting implements Consumer<String>, AutoCloseable {
+        private final PrintWriter err;
+        private final LiveLine live;
+        private final Clock clock;
+        private final Heartbeat heartbeat;
+        private String step = "";
+        private Instant since;
+
+        private Starting(PrintWriter err, Screen screen, Clock clock) {
+            this.err = err;
+            this.live = new LiveLine(err, screen);
+            this.clock = clock;
+            this.since = clock.instant();
+            // beats in real time, for people
+            this.heartbeat = Heartbeat.start(Sleeper.system(), Progress.EVERY, this::beat);
+        }
+
+        @Override
+        public synchronized void accept(String line) {
+            live.clear();
+            err.println("lab: " + line);
+            err.flush();
+            step = line;
+            since = clock.instant();
+            live.forget("lab");
+        }
+
+        private synchronized void beat() {
+            Instant now = clock.instant();
+            live.progress(
+                    "lab",
+                    step,
+                    since,
+                    now,
+                    "lab: still " + (step.isEmpty() ? "starting" : step) + " ("
+                            + Durations.seconds(Duration.ofSeconds(
+                                    Duration.between(since, now).toSeconds())) + ")");
+        }
+
+        @Override
+        public void close() {
+            heartbeat.close();
+            synchronized (this) {
+                live.clear();
+                err.flush();
+            }
+        }
     }
 
     /**
