@@ -181,6 +181,16 @@ class ShardCommandTest {
     }
 
     @Test
+    void aShardWithNoGroupRunsOnNoHost() {
+        // 5 groups without asking Redis, 4 once r4 is known to replicate from r3: shard 5 of 5 has none
+        CliRun run = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--shard", "5/5")
+                .expectExit(ExitCode.OK);
+
+        assertThat(run.stderr()).contains("fleetfix: shard 5/5: 0 of 6 hosts, replication groups kept whole");
+        hosts.values().forEach(h -> assertThat(h.calls()).as(h.name()).isEmpty());
+    }
+
+    @Test
     void aShardOutsideOneToNIsBadInput() {
         CliRun run = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--shard", "3/2")
                 .expectExit(ExitCode.USAGE);

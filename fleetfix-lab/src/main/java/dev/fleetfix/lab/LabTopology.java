@@ -64,12 +64,25 @@ final class LabTopology {
         return names(LabHostSpec::sentinel);
     }
 
-    /** The primary the Sentinels monitor: the one non-cluster host others replicate from, without its own primary. */
+    /**
+     * The primary the Sentinels monitor: the non-cluster host others replicate from, without its own primary, whose
+     * replication group the Sentinels run in (the only such host, when they run on hosts of no group).
+     */
     Optional<String> sentinelPrimary() {
         if (sentinels().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(replicationRoots().get(0));
+        List<String> watched = sentinelRoots();
+        return Optional.of(watched.isEmpty() ? replicationRoots().get(0) : watched.get(0));
+    }
+
+    /** The replication roots whose group (the root and the hosts replicating from it) runs a Sentinel. */
+    private List<String> sentinelRoots() {
+        List<String> sentinels = sentinels();
+        return replicationRoots().stream()
+                .filter(root ->
+                        sentinels.contains(root) || replicasOf(root).stream().anyMatch(sentinels::contains))
+                .toList();
     }
 
     /** Sentinels that must agree that the primary is down: a majority of them. */
@@ -153,13 +166,20 @@ final class LabTopology {
             throw new IllegalArgumentException("Sentinel on " + String.join(", ", sentinels)
                     + " needs a primary to monitor: no non-cluster host has replicas (set replicaOf on the replicas)");
         }
-        if (roots.size() > 1) {
+        List<String> watched = sentinelRoots();
+        if (watched.size() > 1) {
             throw new IllegalArgumentException("Sentinel on " + String.join(", ", sentinels)
-                    + " monitors one primary, but several hosts have replicas: " + String.join(", ", roots));
+                    + " monitors one primary, but runs in the replication groups of " + String.join(", ", watched));
         }
+        if (watched.isEmpty() && roots.size() > 1) {
+            throw new IllegalArgumentException("Sentinel on " + String.join(", ", sentinels)
+                    + " monitors one primary, but several hosts have replicas: " + String.join(", ", roots)
+                    + " (run the Sentinels on the hosts of the group they watch)");
+        }
+        String primary = sentinelPrimary().orElseThrow();
         List<String> group = new ArrayList<>();
-        group.add(roots.get(0));
-        group.addAll(replicasOf(roots.get(0)));
+        group.add(primary);
+        group.addAll(replicasOf(primary));
         // Sentinel knows one auth-pass per master name, used for the primary and every replica it promotes.
         samePassword(group, "the primary and replicas that Sentinel manages");
     }

@@ -58,15 +58,33 @@ class LabTopologyTest {
     }
 
     @Test
+    void sentinelsWatchTheGroupTheyRunInBesideAnotherReplicationGroup() {
+        LabTopology topology = LabTopology.of(List.of(
+                LabHostSpec.named("a").withSentinel(),
+                LabHostSpec.named("b").withReplicaOf("a").withSentinel(),
+                LabHostSpec.named("c"),
+                LabHostSpec.named("d").withReplicaOf("c")));
+        assertThat(topology.sentinelPrimary()).contains("a");
+    }
+
+    @Test
     void rejectsSentinelsWithoutExactlyOnePrimaryToMonitor() {
         assertThatThrownBy(() -> LabTopology.of(List.of(LabHostSpec.named("a").withSentinel(), LabHostSpec.named("b"))))
                 .hasMessageContaining("Sentinel on a needs a primary to monitor");
         assertThatThrownBy(() -> LabTopology.of(List.of(
+                        LabHostSpec.named("a"),
+                        LabHostSpec.named("b").withReplicaOf("a"),
+                        LabHostSpec.named("c"),
+                        LabHostSpec.named("d").withReplicaOf("c"),
+                        LabHostSpec.named("e").withSentinel())))
+                .hasMessageContaining("several hosts have replicas: a, c");
+        assertThatThrownBy(() -> LabTopology.of(List.of(
                         LabHostSpec.named("a").withSentinel(),
                         LabHostSpec.named("b").withReplicaOf("a"),
                         LabHostSpec.named("c"),
-                        LabHostSpec.named("d").withReplicaOf("c"))))
-                .hasMessageContaining("several hosts have replicas: a, c");
+                        LabHostSpec.named("d").withReplicaOf("c").withSentinel())))
+                .hasMessageContaining(
+                        "Sentinel on a, d monitors one primary, but runs in the replication groups of a, c");
         assertThatThrownBy(() -> LabTopology.of(List.of(
                         LabHostSpec.named("a").withSentinel(),
                         LabHostSpec.named("b").withCluster(),
