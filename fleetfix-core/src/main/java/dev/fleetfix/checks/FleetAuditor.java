@@ -64,15 +64,17 @@ public final class FleetAuditor {
         AtomicInteger done = new AtomicInteger();
         Runnable beat = () -> {
             List<String> now;
-            synchronized (pending) {
+            int finished;
+            synchronized (pending) { // one snapshot: a host is never both done and waited for
                 now = List.copyOf(pending);
+                finished = done.get();
             }
             String waiting = now.isEmpty()
                     ? ""
                     : "; waiting for " + String.join(", ", now.subList(0, Math.min(3, now.size())))
                             + (now.size() > 3 ? " and " + (now.size() - 3) + " more" : "");
             progress.progress(
-                    new Progress("audit", done.get() + " of " + Counts.of(hosts.size(), "host") + " done" + waiting));
+                    new Progress("audit", finished + " of " + Counts.of(hosts.size(), "host") + " done" + waiting));
         };
         try (Heartbeat heartbeat =
                 sleeper.map(s -> Heartbeat.start(s, Progress.EVERY, beat)).orElse(null)) {
@@ -81,8 +83,10 @@ public final class FleetAuditor {
                 try {
                     return auditOne(host);
                 } finally {
-                    pending.remove(host.name());
-                    done.incrementAndGet();
+                    synchronized (pending) {
+                        pending.remove(host.name());
+                        done.incrementAndGet();
+                    }
                 }
             });
         }
