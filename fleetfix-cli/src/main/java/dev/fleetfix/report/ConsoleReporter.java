@@ -23,7 +23,6 @@ import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.steps.model.FileDiff;
 import dev.fleetfix.steps.model.StepStatus;
-import dev.fleetfix.transport.HeadTail;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,7 +163,7 @@ public final class ConsoleReporter implements RunListener {
         line(
                 e.at(),
                 ansi.status(status, word + ":") + " [" + e.host() + "] " + e.step() + ": " + detail(e) + " ("
-                        + human(e.elapsed()) + ")" + retries);
+                        + Elapsed.human(e.elapsed()) + ")" + retries);
         if (showDiffs) {
             for (FileDiff diff : e.result().diffs()) {
                 for (String l : diff.unifiedDiff().split("\n")) {
@@ -182,16 +181,7 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private static String detail(StepFinished e) {
-        return oneLine(e.result().message());
-    }
-
-    /** What one progress line keeps of a message, head and tail; the report files keep more. */
-    private static final int LINE_CHARS = 2000;
-
-    /** Command output may span lines; a progress line must not. */
-    static String oneLine(String text) {
-        String line = HeadTail.cut(text.strip(), LINE_CHARS).replaceAll("\\s*\\R\\s*", " / ");
-        return HostText.clean(line);
+        return HostText.oneLine(e.result().message());
     }
 
     private void benchmark(BenchmarkFinished e) {
@@ -215,13 +205,13 @@ public final class ConsoleReporter implements RunListener {
                 e.result().parts().isEmpty() ? List.of(e.result()) : e.result().parts()) {
             if (part.predicted()) {
                 String now = part.passed() ? ansi.green("passes") : ansi.yellow("not yet");
-                println("      gate " + part.gate() + " now: " + now + " (" + oneLine(part.detail()) + "); "
+                println("      gate " + part.gate() + " now: " + now + " (" + HostText.oneLine(part.detail()) + "); "
                         + part.forecast().get());
                 continue;
             }
             String word = part.passed() ? "passed" : "FAILED";
             println("      gate " + part.gate() + " " + (part.passed() ? ansi.green(word) : ansi.red(word)) + " in "
-                    + human(part.elapsed()) + ": " + HostText.clean(part.detail()));
+                    + Elapsed.human(part.elapsed()) + ": " + HostText.clean(part.detail()));
         }
     }
 
@@ -237,8 +227,8 @@ public final class ConsoleReporter implements RunListener {
 
     private static String waitingDetail(Waiting e) {
         Wait w = e.pending();
-        String so = w.waited().isZero() ? "" : ", " + human(w.waited()) + " so far";
-        String seen = w.lastSeen().isBlank() ? "" : "; now: " + oneLine(w.lastSeen());
+        String so = w.waited().isZero() ? "" : ", " + Elapsed.human(w.waited()) + " so far";
+        String seen = w.lastSeen().isBlank() ? "" : "; now: " + HostText.oneLine(w.lastSeen());
         return " [" + e.host() + "] " + e.step() + ": " + w.what() + ", at most " + Durations.seconds(w.atMost()) + so
                 + seen;
     }
@@ -248,25 +238,25 @@ public final class ConsoleReporter implements RunListener {
         Instant since = stepStarts.getOrDefault(e.host(), e.at());
         String sofar = e.progress().sofar().isBlank()
                 ? ""
-                : ": " + oneLine(e.progress().sofar());
+                : ": " + HostText.oneLine(e.progress().sofar());
         live.progress(
                 e.host(),
                 e.progress().what(),
                 since,
                 e.at(),
                 elapsed(e.at()) + " running: [" + e.host() + "] " + e.step() + ": "
-                        + e.progress().what() + sofar + " (" + human(Duration.between(since, e.at())) + ")");
+                        + e.progress().what() + sofar + " (" + Elapsed.human(Duration.between(since, e.at())) + ")");
     }
 
     private void host(HostFinished e) {
         String text =
                 switch (e.outcome()) {
                     case DONE -> ansi.green("done");
-                    case FAILED -> ansi.red("FAILED: " + oneLine(e.reason()));
-                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + oneLine(e.reason()));
+                    case FAILED -> ansi.red("FAILED: " + HostText.oneLine(e.reason()));
+                    case UNREACHABLE -> ansi.red("UNREACHABLE: " + HostText.oneLine(e.reason()));
                     case UNTOUCHED -> "untouched";
                 };
-        line(e.at(), "host " + e.host() + " " + text + " (" + human(e.elapsed()) + ")");
+        line(e.at(), "host " + e.host() + " " + text + " (" + Elapsed.human(e.elapsed()) + ")");
     }
 
     private void halted(PlayHalted e) {
@@ -321,13 +311,5 @@ public final class ConsoleReporter implements RunListener {
         }
         long s = Math.max(0, Duration.between(start, at).toSeconds());
         return String.format(Locale.ROOT, "[%02d:%02d]", s / 60, s % 60);
-    }
-
-    static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms < 1000) {
-            return ms + "ms";
-        }
-        return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
     }
 }

@@ -38,7 +38,7 @@ final class Forecast {
     private static String verdict(Ansi ansi, HostReport host) {
         return switch (host.outcome()) {
             case "failed" -> ansi.red("would fail") + " at " + failure(host);
-            case "unreachable" -> ansi.red("unreachable: " + ConsoleReporter.oneLine(host.reason()));
+            case "unreachable" -> ansi.red("unreachable: " + HostText.oneLine(host.reason()));
             case "untouched" -> "not reached: apply would stop before this host";
             default -> changes(host).isEmpty() && restarts(host).isEmpty()
                     ? ansi.green("nothing would change")
@@ -86,13 +86,11 @@ final class Forecast {
     /** The step a failed host stopped at, from its reason ("restart_redis: ..."). */
     private static String failure(HostReport host) {
         int colon = host.reason().indexOf(": ");
-        return colon < 0
-                ? ConsoleReporter.oneLine(host.reason())
-                : host.reason().substring(0, colon);
+        return colon < 0 ? HostText.oneLine(host.reason()) : host.reason().substring(0, colon);
     }
 
     private static String reason(StepReport step) {
-        return ConsoleReporter.oneLine(step.message().replace("; " + CHECK_NOTE, ""));
+        return HostText.oneLine(step.message().replace("; " + CHECK_NOTE, ""));
     }
 
     private static String restart(StepReport step) {

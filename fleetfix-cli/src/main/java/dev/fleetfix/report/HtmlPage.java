@@ -80,7 +80,7 @@ final class HtmlPage {
                         "p",
                         attrs("class", "muted"),
                         "run " + run.id() + " · started " + run.startedAt() + " · "
-                                + ConsoleReporter.human(java.time.Duration.ofMillis(run.elapsedMs())) + " · forks "
+                                + Elapsed.human(java.time.Duration.ofMillis(run.elapsedMs())) + " · forks "
                                 + run.forks()),
                 run.reason().isEmpty() ? Markup.EMPTY : el("p", attrs("class", "reason"), run.reason()));
     }
@@ -267,7 +267,7 @@ final class HtmlPage {
 
     /** Redis's own figures around the restart, beside the synthetic ones. */
     private static Markup redisFigures(FleetReport report, ComparisonReport c) {
-        return Recap.evidence(report, c)
+        return RedisEvidence.of(report, c)
                 .map(e -> el("p", attrs("class", "note"), "redis, before → after: " + e))
                 .orElse(Markup.EMPTY);
     }

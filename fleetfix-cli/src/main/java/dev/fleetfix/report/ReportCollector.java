@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -133,7 +132,7 @@ public final class ReportCollector implements RunListener {
         List<HostReport> hostReports = new ArrayList<>();
         hosts.forEach((name, h) -> hostReports.add(new HostReport(
                 name,
-                word(h.outcome),
+                ReportModelMapper.word(h.outcome),
                 h.reason,
                 h.elapsed.toMillis(),
                 h.facts,
@@ -161,7 +160,7 @@ public final class ReportCollector implements RunListener {
                 started.at().toString(),
                 end == null ? null : end.toString(),
                 s == null ? 0 : s.elapsed().toMillis(),
-                s == null ? null : word(s.outcome()),
+                s == null ? null : ReportModelMapper.word(s.outcome()),
                 s == null ? "" : s.reason(),
                 s == null ? List.of() : s.done(),
                 s == null ? List.of() : s.failed(),
@@ -179,9 +178,5 @@ public final class ReportCollector implements RunListener {
         } catch (IOException | NoSuchAlgorithmException e) {
             return Optional.empty();
         }
-    }
-
-    static String word(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -73,7 +73,7 @@ final class ReportModelMapper {
                 e.index(),
                 e.step(),
                 e.type(),
-                ReportCollector.word(r.status()),
+                word(r.status()),
                 r.message(),
                 e.elapsed().toMillis(),
                 e.attempts(),
@@ -166,7 +166,7 @@ final class ReportModelMapper {
         return new BenchmarkRunReport(
                 r.host(),
                 r.name(),
-                ReportCollector.word(r.phase()),
+                word(r.phase()),
                 m.step(),
                 r.results().stream().map(ReportModelMapper::test).toList(),
                 r.evidence()
@@ -230,7 +230,7 @@ final class ReportModelMapper {
                 c.beforeRounds(),
                 c.afterRounds(),
                 c.metrics().stream().map(ReportModelMapper::metric).toList(),
-                ReportCollector.word(c.verdict()),
+                word(c.verdict()),
                 c.design(),
                 c.calibration().stream().map(ReportModelMapper::metric).toList(),
                 c.notes(),
@@ -247,7 +247,7 @@ final class ReportModelMapper {
                 m.beforeSpread(),
                 m.afterSpread(),
                 finite(m.ratio()),
-                ReportCollector.word(m.verdict()),
+                word(m.verdict()),
                 m.sampleUnit(),
                 m.beforeSamples(),
                 m.afterSamples(),
@@ -346,7 +346,7 @@ final class ReportModelMapper {
                 (int) f.count(Verdict.REGRESSED),
                 (int) f.count(Verdict.NO_CHANGE_DETECTED),
                 (int) f.count(Verdict.INCONCLUSIVE),
-                ReportCollector.word(f.verdict()),
+                word(f.verdict()),
                 f.reason(),
                 effects(f));
     }
@@ -366,7 +366,7 @@ final class ReportModelMapper {
                                 e.up(),
                                 e.down(),
                                 e.signP(),
-                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
+                                word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
             }
         }
         return effects;
@@ -378,5 +378,10 @@ final class ReportModelMapper {
 
     private static Double finite(double v) {
         return Double.isFinite(v) ? v : null;
+    }
+
+    /** An enum constant as the report's JSON writes it: {@code NO_CHANGE_DETECTED} → {@code no_change_detected}. */
+    public static String word(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -127,12 +127,12 @@ public final class ThpDemoOutput {
                     median(m.metric(), m.beforeSampleMedian(), m.before()),
                     median(m.metric(), m.afterSampleMedian(), m.after()),
                     m.ratio(),
-                    VerdictText.word(ReportCollector.word(m.verdict())));
+                    VerdictText.word(ReportModelMapper.word(m.verdict())));
         }
         out.printf(Locale.ROOT, "%-12s %26s %26s%n", "BGSAVE forks", forks(before), forks(after));
         out.println("verdict, " + al + " against " + bl + " over " + before.size() + "+" + after.size()
                 + " rounds (fleetfix doc verdicts): "
-                + VerdictText.of(ReportCollector.word(c.verdict()), c.reason().orElse(null)));
+                + VerdictText.of(ReportModelMapper.word(c.verdict()), c.reason().orElse(null)));
         out.flush();
     }
 
