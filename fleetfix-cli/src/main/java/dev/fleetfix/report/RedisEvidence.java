@@ -21,7 +21,7 @@ public final class RedisEvidence {
      * cost, copy-on-write bytes, huge pages held, fragmentation, the latency monitor's forks; and
      * what could not be read, with why.
      */
-    static Optional<String> of(FleetReport report, ComparisonReport c) {
+    public static Optional<String> of(FleetReport report, ComparisonReport c) {
         BenchmarkRunReport before = null;
         BenchmarkRunReport after = null;
         for (BenchmarkRunReport r : report.benchmarks().runs()) {

@@ -45,14 +45,14 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** Maps the engine's and the benchmark module's types to the report model. */
-final class ReportModelMapper {
+public final class ReportModelMapper {
     /** The percentiles every test reports when its source knows them, by label. */
-    static final Map<String, Double> PERCENTILES = percentiles();
+    public static final Map<String, Double> PERCENTILES = percentiles();
 
     private ReportModelMapper() {}
 
     /** A benchmark round with the step that measured it. */
-    record MeasuredRun(String step, BenchRun run) {}
+    public record MeasuredRun(String step, BenchRun run) {}
 
     private static Map<String, Double> percentiles() {
         Map<String, Double> p = new LinkedHashMap<>();
@@ -66,7 +66,7 @@ final class ReportModelMapper {
         return p;
     }
 
-    static StepReport step(StepFinished e) {
+    public static StepReport step(StepFinished e) {
         StepResult r = e.result();
         return new StepReport(
                 e.play(),
@@ -98,7 +98,7 @@ final class ReportModelMapper {
                 g.forecast().orElse(null));
     }
 
-    static BenchmarkReport benchmarks(List<MeasuredRun> measured) {
+    public static BenchmarkReport benchmarks(List<MeasuredRun> measured) {
         if (measured.isEmpty()) {
             return BenchmarkReport.NONE;
         }
@@ -268,7 +268,7 @@ final class ReportModelMapper {
      * The fleet verdicts over per-host comparisons read back from reports (the shards of one change): the same
      * {@link BeforeAfter#fleetOf} that a single run's report uses, on the same figures.
      */
-    static List<FleetComparisonReport> fleet(List<ComparisonReport> comparisons) {
+    public static List<FleetComparisonReport> fleet(List<ComparisonReport> comparisons) {
         List<TestComparison> hosts = comparisons.stream()
                 .map(c -> new TestComparison(
                         c.host(),
