@@ -1,8 +1,9 @@
 package dev.fleetfix.report.console;
 
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.report.files.JsonReporter;
+import dev.fleetfix.report.files.FileReporter;
 import dev.fleetfix.report.files.ReportFiles;
+import dev.fleetfix.report.files.ReportFormat;
 import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.HostListReport;
 import dev.fleetfix.rollout.ApplyService.ApplyResult;
@@ -114,8 +115,12 @@ public final class ApplyOutput {
         reportDir.ifPresent(ReportFiles::prepare);
         List<RunListener> listeners = new ArrayList<>();
         listeners.add(new ConsoleReporter(human, color, diff, screen));
-        json.ifPresent(out -> listeners.add(JsonReporter.printing(out)));
-        reportDir.ifPresent(dir -> listeners.addAll(ReportFiles.reporters(dir)));
+        List<FileReporter.Output> reports = new ArrayList<>();
+        json.ifPresent(out -> reports.add(FileReporter.Output.printed(ReportFormat.JSON, out)));
+        reportDir.ifPresent(dir -> reports.addAll(ReportFiles.outputs(dir)));
+        if (!reports.isEmpty()) {
+            listeners.add(new FileReporter(reports));
+        }
         return RunListener.all(listeners);
     }
 

@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +28,9 @@ public final class ReportFiles {
 
     /** The files written into {@code dir}, in the order they are mentioned to the user. */
     public static List<Path> paths(Path dir) {
-        return List.of(dir.resolve(ReportJson.FILE), dir.resolve(JUNIT), dir.resolve(HTML));
+        return Arrays.stream(ReportFormat.values())
+                .map(format -> dir.resolve(format.fileName()))
+                .toList();
     }
 
     /**
@@ -64,12 +67,16 @@ public final class ReportFiles {
         return String.valueOf(e.getMessage());
     }
 
-    /** JSON, JUnit XML and HTML reporters writing into {@code dir} when the run ends. */
+    /** The one reporter writing JSON, JUnit XML and HTML into {@code dir} when the run ends. */
     public static List<RunListener> reporters(Path dir) {
-        return List.of(
-                new JsonReporter(dir.resolve(ReportJson.FILE)),
-                new JunitXmlReporter(dir.resolve(JUNIT)),
-                new HtmlReporter(dir.resolve(HTML)));
+        return List.of(new FileReporter(outputs(dir)));
+    }
+
+    /** The JSON, JUnit XML and HTML files in {@code dir}, in {@link #paths} order. */
+    public static List<FileReporter.Output> outputs(Path dir) {
+        return Arrays.stream(ReportFormat.values())
+                .map(format -> FileReporter.Output.file(format, dir.resolve(format.fileName())))
+                .toList();
     }
 
     /**

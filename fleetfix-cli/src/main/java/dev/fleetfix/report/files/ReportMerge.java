@@ -3,7 +3,6 @@ package dev.fleetfix.report.files;
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
 import dev.fleetfix.report.ReportModelMapper;
-import dev.fleetfix.report.html.HtmlPage;
 import dev.fleetfix.report.model.BenchmarkReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
@@ -285,8 +284,8 @@ public final class ReportMerge {
 
     /** Writes report.json, junit.xml and report.html of {@code report} into {@code dir}, as {@code apply --report}. */
     public static void write(Path dir, FleetReport report) {
-        ReportFiles.write(dir.resolve(ReportJson.FILE), ReportJson.write(report));
-        ReportFiles.write(dir.resolve(ReportFiles.JUNIT), JunitXml.render(report));
-        ReportFiles.write(dir.resolve(ReportFiles.HTML), HtmlPage.render(report));
+        for (ReportFormat format : ReportFormat.values()) {
+            ReportFiles.write(dir.resolve(format.fileName()), format.render(report));
+        }
     }
 }

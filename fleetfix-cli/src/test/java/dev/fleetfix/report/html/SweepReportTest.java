@@ -12,7 +12,8 @@ import dev.fleetfix.bench.SweepPoint;
 import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.report.SweepTable;
 import dev.fleetfix.report.SyntheticRun;
-import dev.fleetfix.report.files.HtmlReporter;
+import dev.fleetfix.report.files.FileReporter;
+import dev.fleetfix.report.files.ReportFormat;
 import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.MetricReport;
@@ -191,7 +192,7 @@ class SweepReportTest {
     @Test
     void theHtmlPageDrawsLatencyAndThroughputBySizeWithTheVerdicts() throws Exception {
         Path html = dir.resolve("report.html");
-        HtmlReporter reporter = new HtmlReporter(html);
+        FileReporter reporter = FileReporter.writing(ReportFormat.HTML, html);
         List<RunEvent> events = new ArrayList<>(SyntheticRun.events());
         int end = events.size() - 1; // before RunEnded
         for (BenchRun run : sweepRuns("r1")) {
@@ -232,7 +233,7 @@ class SweepReportTest {
     void aHostileTestNameIsEscapedEverywhereOnThePage() throws Exception {
         String hostile = "<img src=x onerror=alert(1)>";
         Path html = dir.resolve("report.html");
-        HtmlReporter reporter = new HtmlReporter(html);
+        FileReporter reporter = FileReporter.writing(ReportFormat.HTML, html);
         for (RunEvent e : SyntheticRun.events()) {
             if (e instanceof BenchmarkFinished b) {
                 BenchRun r = b.run();

@@ -3,8 +3,9 @@ package dev.fleetfix.report.html;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.report.SyntheticRun;
-import dev.fleetfix.report.files.HtmlReporter;
+import dev.fleetfix.report.files.FileReporter;
 import dev.fleetfix.report.files.ReportCollector;
+import dev.fleetfix.report.files.ReportFormat;
 import dev.fleetfix.report.model.BenchmarkReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetComparisonReport;
@@ -33,7 +34,7 @@ class HtmlReportBrowserIT {
         Files.createDirectories(OUT);
         html = OUT.resolve("report.html").toAbsolutePath();
         Files.deleteIfExists(html);
-        SyntheticRun.play(new HtmlReporter(html));
+        SyntheticRun.play(FileReporter.writing(ReportFormat.HTML, html));
         assertThat(html).exists();
     }
 
