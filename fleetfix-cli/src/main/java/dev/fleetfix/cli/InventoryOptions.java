@@ -8,7 +8,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.InventorySources;
-import dev.fleetfix.report.InputWarnings;
+import dev.fleetfix.report.console.InputWarnings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.report.ManSections;
-import dev.fleetfix.report.PlaybookManual;
+import dev.fleetfix.report.manual.ManSections;
+import dev.fleetfix.report.manual.PlaybookManual;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.report.Recap;
-import dev.fleetfix.report.ReportFiles;
-import dev.fleetfix.report.ReportJson;
-import dev.fleetfix.report.ReportMerge;
+import dev.fleetfix.report.console.Recap;
+import dev.fleetfix.report.files.ReportFiles;
+import dev.fleetfix.report.files.ReportJson;
+import dev.fleetfix.report.files.ReportMerge;
 import dev.fleetfix.report.model.FleetReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;

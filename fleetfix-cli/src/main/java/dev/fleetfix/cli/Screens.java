@@ -1,6 +1,6 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.report.Screen;
+import dev.fleetfix.report.console.Screen;
 
 /** The screen of this process: a terminal when the JVM has a console (neither piped nor redirected). */
 public final class Screens {

@@ -4,7 +4,7 @@ import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.RedisDiscovery;
-import dev.fleetfix.report.ShardListing;
+import dev.fleetfix.report.console.ShardListing;
 import dev.fleetfix.rollout.ShardPlan;
 import dev.fleetfix.rollout.ShardSpec;
 import dev.fleetfix.rollout.Sharding;

@@ -1,6 +1,6 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.report.CommandEcho;
+import dev.fleetfix.report.console.CommandEcho;
 import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;

@@ -10,7 +10,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;
 import dev.fleetfix.redis.load.BenchTarget;
-import dev.fleetfix.report.ThpDemoOutput;
+import dev.fleetfix.report.console.ThpDemoOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** How a before/after change is written: {@code p99 −38 % [−45 %, −30 %]}, the way a reader acts on it. */
-final class Effects {
+public final class Effects {
     private Effects() {}
 
     /**
@@ -18,12 +18,12 @@ final class Effects {
      * that decided a verdict, or was withheld from one, is always shown, so that a "regressed"
      * never stands beside figures that all improved.
      */
-    static boolean shown(MetricReport m, java.util.Collection<String> usual) {
+    public static boolean shown(MetricReport m, java.util.Collection<String> usual) {
         return usual.contains(m.metric()) || VerdictText.called(m.verdict()) || m.withheld() != null;
     }
 
     /** The change of the figure's median with its interval, and "(not decisive)" when it cannot decide. */
-    static String of(MetricReport m) {
+    public static String of(MetricReport m) {
         if (m.ratio() == null) {
             return "n/a";
         }
@@ -38,7 +38,7 @@ final class Effects {
      * figure's own 95 %, while the verdict also asks the rank test, corrected for the number of figures (Holm), and
      * the effect floor.
      */
-    static String whyNoiseDespiteInterval(MetricReport m) {
+    public static String whyNoiseDespiteInterval(MetricReport m) {
         if (m.withheld() != null && !VerdictText.called(m.verdict())) {
             return " (inconclusive: " + m.withheld() + ")";
         }
@@ -65,7 +65,7 @@ final class Effects {
      * ratio is over. A file written before they were stored has only the rounds' medians, which can
      * differ from each other by more than the change; those are labelled so.
      */
-    static String compared(MetricReport m) {
+    public static String compared(MetricReport m) {
         boolean samples = m.beforeSampleMedian() != null && m.afterSampleMedian() != null;
         double before = samples ? m.beforeSampleMedian() : m.beforeMedian();
         double after = samples ? m.afterSampleMedian() : m.afterMedian();
@@ -73,14 +73,14 @@ final class Effects {
         return String.format(Locale.ROOT, format, before, after) + (samples ? "" : " (medians of rounds)");
     }
 
-    static String of(String metric, FleetEffectReport e) {
+    public static String of(String metric, FleetEffectReport e) {
         String interval =
                 e.low() != null && e.high() != null ? " [" + percent(e.low()) + ", " + percent(e.high()) + "]" : "";
         return metric + " " + percent(e.ratio()) + interval;
     }
 
     /** A ratio as a signed percentage with a real minus sign: 0.62 → "−38 %". */
-    static String percent(double ratio) {
+    public static String percent(double ratio) {
         double pct = (ratio - 1) * 100;
         long rounded = Math.round(pct);
         if (rounded == 0) {
@@ -93,11 +93,11 @@ final class Effects {
      * What a THP benchmark should show on this host, from its audit facts; empty without a kernel fact. A
      * THP file that is not the kernel's comes first: the era then only says what the kernel would do.
      */
-    static Optional<String> expectation(HostReport host) {
+    public static Optional<String> expectation(HostReport host) {
         return expectation(host.facts());
     }
 
-    static Optional<String> expectation(Map<String, String> facts) {
+    public static Optional<String> expectation(Map<String, String> facts) {
         String kernel = facts.get("kernel");
         if (kernel == null) {
             return Optional.empty();

@@ -1,5 +1,7 @@
 package dev.fleetfix.report;
 
+import dev.fleetfix.transport.HeadTail;
+
 /**
  * The one sanitizer for text a host said (command output, lock files, Redis replies, file
  * contents) before it is printed or written into a report. Control characters become visible
@@ -33,6 +35,15 @@ public final class HostText {
             }
         }
         return out.toString();
+    }
+
+    /** What one line keeps of a message, head and tail; the report files keep more. */
+    private static final int LINE_CHARS = 2000;
+
+    /** {@code text} cleaned and on one line: command output may span lines, a progress line must not. */
+    public static String oneLine(String text) {
+        String line = HeadTail.cut(text.strip(), LINE_CHARS).replaceAll("\\s*\\R\\s*", " / ");
+        return clean(line);
     }
 
     private static boolean isClean(String text) {

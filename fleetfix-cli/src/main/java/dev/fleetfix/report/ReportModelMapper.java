@@ -45,14 +45,14 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** Maps the engine's and the benchmark module's types to the report model. */
-final class ReportModelMapper {
+public final class ReportModelMapper {
     /** The percentiles every test reports when its source knows them, by label. */
-    static final Map<String, Double> PERCENTILES = percentiles();
+    public static final Map<String, Double> PERCENTILES = percentiles();
 
     private ReportModelMapper() {}
 
     /** A benchmark round with the step that measured it. */
-    record MeasuredRun(String step, BenchRun run) {}
+    public record MeasuredRun(String step, BenchRun run) {}
 
     private static Map<String, Double> percentiles() {
         Map<String, Double> p = new LinkedHashMap<>();
@@ -66,14 +66,14 @@ final class ReportModelMapper {
         return p;
     }
 
-    static StepReport step(StepFinished e) {
+    public static StepReport step(StepFinished e) {
         StepResult r = e.result();
         return new StepReport(
                 e.play(),
                 e.index(),
                 e.step(),
                 e.type(),
-                ReportCollector.word(r.status()),
+                word(r.status()),
                 r.message(),
                 e.elapsed().toMillis(),
                 e.attempts(),
@@ -98,7 +98,7 @@ final class ReportModelMapper {
                 g.forecast().orElse(null));
     }
 
-    static BenchmarkReport benchmarks(List<MeasuredRun> measured) {
+    public static BenchmarkReport benchmarks(List<MeasuredRun> measured) {
         if (measured.isEmpty()) {
             return BenchmarkReport.NONE;
         }
@@ -166,7 +166,7 @@ final class ReportModelMapper {
         return new BenchmarkRunReport(
                 r.host(),
                 r.name(),
-                ReportCollector.word(r.phase()),
+                word(r.phase()),
                 m.step(),
                 r.results().stream().map(ReportModelMapper::test).toList(),
                 r.evidence()
@@ -230,7 +230,7 @@ final class ReportModelMapper {
                 c.beforeRounds(),
                 c.afterRounds(),
                 c.metrics().stream().map(ReportModelMapper::metric).toList(),
-                ReportCollector.word(c.verdict()),
+                word(c.verdict()),
                 c.design(),
                 c.calibration().stream().map(ReportModelMapper::metric).toList(),
                 c.notes(),
@@ -247,7 +247,7 @@ final class ReportModelMapper {
                 m.beforeSpread(),
                 m.afterSpread(),
                 finite(m.ratio()),
-                ReportCollector.word(m.verdict()),
+                word(m.verdict()),
                 m.sampleUnit(),
                 m.beforeSamples(),
                 m.afterSamples(),
@@ -268,7 +268,7 @@ final class ReportModelMapper {
      * The fleet verdicts over per-host comparisons read back from reports (the shards of one change): the same
      * {@link BeforeAfter#fleetOf} that a single run's report uses, on the same figures.
      */
-    static List<FleetComparisonReport> fleet(List<ComparisonReport> comparisons) {
+    public static List<FleetComparisonReport> fleet(List<ComparisonReport> comparisons) {
         List<TestComparison> hosts = comparisons.stream()
                 .map(c -> new TestComparison(
                         c.host(),
@@ -346,7 +346,7 @@ final class ReportModelMapper {
                 (int) f.count(Verdict.REGRESSED),
                 (int) f.count(Verdict.NO_CHANGE_DETECTED),
                 (int) f.count(Verdict.INCONCLUSIVE),
-                ReportCollector.word(f.verdict()),
+                word(f.verdict()),
                 f.reason(),
                 effects(f));
     }
@@ -366,7 +366,7 @@ final class ReportModelMapper {
                                 e.up(),
                                 e.down(),
                                 e.signP(),
-                                ReportCollector.word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
+                                word(f.metricVerdicts().getOrDefault(metric, Verdict.INCONCLUSIVE))));
             }
         }
         return effects;
@@ -378,5 +378,10 @@ final class ReportModelMapper {
 
     private static Double finite(double v) {
         return Double.isFinite(v) ? v : null;
+    }
+
+    /** An enum constant as the report's JSON writes it: {@code NO_CHANGE_DETECTED} → {@code no_change_detected}. */
+    public static String word(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
     }
 }

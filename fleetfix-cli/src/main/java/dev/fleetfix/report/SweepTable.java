@@ -30,7 +30,7 @@ public final class SweepTable {
                         .toList()));
     }
 
-    static void write(PrintWriter out, BenchmarkReport report) {
+    public static void write(PrintWriter out, BenchmarkReport report) {
         if (report.sweep().isEmpty()) {
             return;
         }
@@ -78,7 +78,7 @@ public final class SweepTable {
     }
 
     /** How many of the largest effects a sweep names. */
-    static final int LARGEST = 3;
+    public static final int LARGEST = 3;
 
     /**
      * The {@code limit} largest changes of the decisive figures shown, largest first, each with its point and its
@@ -86,7 +86,7 @@ public final class SweepTable {
      * for 16 comparisons; rerun this point alone to confirm". So the sweep's biggest effect is named even when the
      * correction for its many questions withholds a verdict.
      */
-    static List<String> largestEffects(List<SweepComparisonReport> comparisons, int limit) {
+    public static List<String> largestEffects(List<SweepComparisonReport> comparisons, int limit) {
         record Effect(SweepComparisonReport c, MetricReport m) {}
         return comparisons.stream()
                 .flatMap(c -> c.comparison().metrics().stream()
@@ -115,7 +115,7 @@ public final class SweepTable {
     }
 
     /** A sweep comparison's verdict with its reason, in the words of every other output. */
-    static String word(ComparisonReport c) {
+    public static String word(ComparisonReport c) {
         return VerdictText.of(c.verdict(), c.reason());
     }
 
@@ -131,7 +131,7 @@ public final class SweepTable {
     }
 
     /** "−2.1 % [−3.0 %, −1.2 %]": one decimal, since the rumour in question is about 2 %. */
-    static String change(MetricReport m) {
+    public static String change(MetricReport m) {
         if (m.ratio() == null) {
             return "n/a";
         }

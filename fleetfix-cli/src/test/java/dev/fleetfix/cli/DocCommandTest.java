@@ -3,7 +3,7 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.playbook.StepDoc;
-import dev.fleetfix.report.PlaybookManual;
+import dev.fleetfix.report.manual.PlaybookManual;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

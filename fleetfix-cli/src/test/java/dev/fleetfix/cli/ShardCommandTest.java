@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.TestClock;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.files.ReportJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -39,17 +39,17 @@ import org.HdrHistogram.Histogram;
  * before and after (a fork-like tail before, a short one after); r3 fails its restart; r4 is never
  * started.
  */
-final class SyntheticRun {
-    static final Instant T0 = Instant.parse("2026-11-28T01:30:00Z");
-    static final List<String> HOSTS = List.of("r1", "r2", "r3", "r4");
+public final class SyntheticRun {
+    public static final Instant T0 = Instant.parse("2026-11-28T01:30:00Z");
+    public static final List<String> HOSTS = List.of("r1", "r2", "r3", "r4");
 
     private SyntheticRun() {}
 
-    static void play(RunListener listener) {
+    public static void play(RunListener listener) {
         events().forEach(listener::on);
     }
 
-    static List<RunEvent> events() {
+    public static List<RunEvent> events() {
         List<RunEvent> e = new ArrayList<>();
         e.add(new RunStarted(T0, "20261128T013000Z", Path.of("thp-off.yaml"), false, false, 10, HOSTS));
         e.add(new PlayStarted(

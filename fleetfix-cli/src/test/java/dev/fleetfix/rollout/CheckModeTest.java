@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.health.GateResult;
-import dev.fleetfix.report.ConsoleReporter;
-import dev.fleetfix.report.Recap;
-import dev.fleetfix.report.ReportCollector;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.console.ConsoleReporter;
+import dev.fleetfix.report.console.Recap;
+import dev.fleetfix.report.files.ReportCollector;
+import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.Waiting;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.report.CommandEcho;
+import dev.fleetfix.report.console.CommandEcho;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

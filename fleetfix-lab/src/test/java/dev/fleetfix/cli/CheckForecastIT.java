@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabPreset;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.ChangeReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.GateReport;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.RunsAlone;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.BenchmarkRunReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.FleetReport;

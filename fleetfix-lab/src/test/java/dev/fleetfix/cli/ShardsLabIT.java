@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.report.ReportJson;
+import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
 import java.io.IOException;

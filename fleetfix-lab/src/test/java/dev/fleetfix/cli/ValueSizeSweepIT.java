@@ -8,7 +8,7 @@ import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.RunsAlone;
-import dev.fleetfix.report.HeadlessChromium;
+import dev.fleetfix.report.html.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,0 +1,118 @@
+package dev.fleetfix.report.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fleetfix.Secret;
+import dev.fleetfix.inventory.AnsibleInventory;
+import dev.fleetfix.inventory.Host;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code fleetfix inventory --list/--graph/--host} in {@code ansible-inventory}'s shapes and layout
+ * (sorted keys, four-space indent), so the two outputs can be diffed. Secrets are shown as
+ * {@code ******}, where Ansible would print the password.
+ */
+public final class InventoryListing {
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    private static final DefaultPrettyPrinter PYTHON_LAYOUT = new DefaultPrettyPrinter()
+            .withObjectIndenter(new DefaultIndenter("    ", "\n"))
+            .withArrayIndenter(new DefaultIndenter("    ", "\n"))
+            .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+
+    private InventoryListing() {}
+
+    /** {@code ansible-inventory --list}: groups with their direct hosts and children, and {@code _meta.hostvars}. */
+    public static String list(AnsibleInventory inventory, Collection<Host> hosts) {
+        Set<String> available = new HashSet<>();
+        hosts.forEach(h -> available.add(h.name()));
+        Map<String, Object> out = new TreeMap<>();
+        group(inventory, "all", available, out, new HashSet<>());
+        Map<String, Object> hostvars = new TreeMap<>();
+        for (Host h : hosts) {
+            if (!h.vars().isEmpty()) {
+                hostvars.put(h.name(), shown(h.vars()));
+            }
+        }
+        out.put("_meta", Map.of("hostvars", hostvars));
+        return json(out);
+    }
+
+    private static void group(
+            AnsibleInventory inventory, String name, Set<String> available, Map<String, Object> out, Set<String> seen) {
+        AnsibleInventory.GroupShape shape = inventory.groups().get(name);
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (!name.equals("all")) {
+            List<String> hosts =
+                    shape.hosts().stream().filter(available::contains).toList();
+            if (!hosts.isEmpty()) {
+                body.put("hosts", hosts);
+            }
+        }
+        if (!shape.children().isEmpty()) {
+            body.put("children", shape.children());
+        }
+        for (String child : shape.children()) {
+            if (seen.add(child)) {
+                group(inventory, child, available, out, seen);
+            }
+        }
+        if (!body.isEmpty()) {
+            out.put(name, body);
+        }
+    }
+
+    /** {@code ansible-inventory --graph}: the tree from {@code all}, children before hosts. */
+    public static String graph(AnsibleInventory inventory, String from) {
+        List<String> lines = new ArrayList<>();
+        graph(inventory, from, 0, lines);
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static void graph(AnsibleInventory inventory, String name, int depth, List<String> lines) {
+        lines.add(indent(depth) + "@" + name + ":");
+        AnsibleInventory.GroupShape shape = inventory.groups().get(name);
+        shape.children().forEach(child -> graph(inventory, child, depth + 1, lines));
+        if (!name.equals("all")) {
+            shape.hosts().forEach(h -> lines.add(indent(depth + 1) + h));
+        }
+    }
+
+    private static String indent(int depth) {
+        return depth == 0 ? "" : "  |".repeat(depth) + "--";
+    }
+
+    /** {@code ansible-inventory --host NAME}: the host's variables. */
+    public static String host(Host host) {
+        return json(shown(host.vars()));
+    }
+
+    private static Map<String, Object> shown(Map<String, Object> vars) {
+        Map<String, Object> out = new TreeMap<>();
+        vars.forEach((k, v) -> out.put(k, v instanceof Secret s ? s.toString() : v));
+        return out;
+    }
+
+    private static String json(Object value) {
+        try {
+            String text = JSON.writer(PYTHON_LAYOUT).writeValueAsString(value);
+            // Python writes empty containers as {} and [], Jackson's pretty printer as { } and [ ].
+            return text.replaceAll("(?m)(^\\s*|: )\\{ \\}(,?)$", "$1{}$2")
+                            .replaceAll("(?m)(^\\s*|: )\\[ \\](,?)$", "$1[]$2")
+                    + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("inventory variables cannot be written as JSON", e);
+        }
+    }
+}
