@@ -1,6 +1,6 @@
 package dev.fleetfix.report;
 
-import dev.fleetfix.bench.stats.Median;
+import dev.fleetfix.bench.verdict.stats.Median;
 import dev.fleetfix.report.model.LatencyPointReport;
 import dev.fleetfix.report.model.TestResultReport;
 import java.util.ArrayList;

@@ -2,6 +2,14 @@ package dev.fleetfix.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.load.BuiltinBenchmark;
+import dev.fleetfix.bench.load.ForkUnderLoad;
+import dev.fleetfix.bench.load.LoadGenerator;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.ForkUnderLoadSpec;
+import dev.fleetfix.bench.plan.LoadSpec;
+import dev.fleetfix.bench.plan.RedisBenchmarkSpec;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.load.Operation;
@@ -156,6 +164,6 @@ class BenchmarkProgressTest {
                         Duration.ofMinutes(1)),
                 3,
                 Phase.BEFORE,
-                dev.fleetfix.bench.SafetyPolicy.DEFAULT);
+                dev.fleetfix.bench.plan.SafetyPolicy.DEFAULT);
     }
 }

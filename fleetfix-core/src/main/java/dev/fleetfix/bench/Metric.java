@@ -1,5 +1,6 @@
 package dev.fleetfix.bench;
 
+import dev.fleetfix.bench.verdict.BeforeAfter;
 import java.util.OptionalDouble;
 
 /** The figures a benchmark is judged by: throughput and the latency percentiles that show THP's tail. */
