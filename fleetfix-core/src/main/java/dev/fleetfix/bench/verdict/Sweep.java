@@ -132,7 +132,7 @@ public final class Sweep {
             return c;
         }
         boolean saturated =
-                c.reason().map(r -> r.contains(BeforeAfter.SATURATED)).orElse(false);
+                c.reason().map(r -> r.contains(ComparisonWords.SATURATED)).orElse(false);
         return new TestComparison(
                 c.host(),
                 c.name(),
@@ -144,7 +144,7 @@ public final class Sweep {
                 c.design(),
                 c.calibration(),
                 c.notes(),
-                c.reason().map(r -> BeforeAfter.reason(metrics, saturated)));
+                c.reason().map(r -> ComparisonWords.reason(metrics, saturated)));
     }
 
     /** "only after correction for 16 comparisons; rerun this point alone to confirm", the reason of an inconclusive */
