@@ -1,6 +1,7 @@
 package dev.fleetfix.bench.verdict.stats;
 
 import java.util.List;
+import org.apache.commons.statistics.inference.BinomialTest;
 
 /**
  * What the hosts' after/before ratios of one figure say about the fleet: their geometric mean with
@@ -19,7 +20,10 @@ import java.util.List;
  */
 public record HostEffects(int hosts, double ratio, double low, double high, int up, int down, double signP) {
 
-    /** Two-sided 97.5 % quantiles of Student's t for 1..30 degrees of freedom. */
+    /**
+     * Two-sided 97.5 % quantiles of Student's t for 1..30 degrees of freedom, as printed tables round them: the fleet
+     * intervals are pinned to these three decimals, which Commons' exact {@code TDistribution} quantile would move.
+     */
     private static final double[] T975 = {
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042
@@ -70,13 +74,6 @@ public record HostEffects(int hosts, double ratio, double low, double high, int 
         if (n == 0) {
             return 1;
         }
-        int k = Math.min(up, down);
-        double tail = 0;
-        double term = Math.pow(0.5, n); // C(n, 0) / 2^n
-        for (int i = 0; i <= k; i++) {
-            tail += term;
-            term = term * (n - i) / (i + 1);
-        }
-        return Math.min(1, 2 * tail);
+        return BinomialTest.withDefaults().test(n, up, 0.5).getPValue();
     }
 }

@@ -2,6 +2,8 @@ package dev.fleetfix.bench.verdict.stats;
 
 import java.util.Arrays;
 import java.util.List;
+import org.apache.commons.statistics.ranking.NaturalRanking;
+import org.apache.commons.statistics.ranking.TiesStrategy;
 
 /**
  * The Mann–Whitney U (Wilcoxon rank-sum) test of two independent samples, two-sided, with the
@@ -20,6 +22,9 @@ import java.util.List;
 public final class RankTest {
     /** Below this many values on either side the approximation is too coarse to decide anything. */
     public static final int MIN_PER_SIDE = 5;
+
+    /** Mid-ranks: tied values share the mean of the ranks they span. */
+    private static final NaturalRanking MID_RANKS = new NaturalRanking(TiesStrategy.AVERAGE);
 
     private RankTest() {}
 
@@ -109,34 +114,19 @@ public final class RankTest {
     }
 
     private static double[] flat(List<double[]> rounds) {
-        return rounds.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        return rounds.stream().flatMapToDouble(Arrays::stream).toArray();
     }
 
     /** Mid-ranks of the values of both samples, in the order first then second. */
     static double[] ranks(double[] first, double[] second) {
-        int n = first.length + second.length;
-        double[] values = new double[n];
+        return MID_RANKS.apply(concat(first, second));
+    }
+
+    private static double[] concat(double[] first, double[] second) {
+        double[] values = new double[first.length + second.length];
         System.arraycopy(first, 0, values, 0, first.length);
         System.arraycopy(second, 0, values, first.length, second.length);
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> Double.compare(values[x], values[y]));
-        double[] ranks = new double[n];
-        int i = 0;
-        while (i < n) {
-            int j = i;
-            while (j + 1 < n && values[order[j + 1]] == values[order[i]]) {
-                j++;
-            }
-            double rank = (i + j) / 2.0 + 1;
-            for (int k = i; k <= j; k++) {
-                ranks[order[k]] = rank;
-            }
-            i = j + 1;
-        }
-        return ranks;
+        return values;
     }
 
     public static Result mannWhitney(double[] first, double[] second) {
@@ -146,27 +136,19 @@ public final class RankTest {
             throw new IllegalArgumentException("both samples need at least one value, were " + n1 + " and " + n2);
         }
         int n = n1 + n2;
-        double[][] all = new double[n][];
-        for (int i = 0; i < n1; i++) {
-            all[i] = new double[] {first[i], 0};
-        }
-        for (int i = 0; i < n2; i++) {
-            all[n1 + i] = new double[] {second[i], 1};
-        }
-        Arrays.sort(all, (a, b) -> Double.compare(a[0], b[0]));
+        double[] ranks = ranks(first, second);
         double rankSumFirst = 0;
+        for (int i = 0; i < n1; i++) {
+            rankSumFirst += ranks[i];
+        }
+        double[] sorted = concat(first, second);
+        Arrays.sort(sorted);
         double tieTerm = 0; // sum of t^3 - t over groups of t tied values
         int i = 0;
         while (i < n) {
             int j = i;
-            while (j + 1 < n && all[j + 1][0] == all[i][0]) {
+            while (j + 1 < n && sorted[j + 1] == sorted[i]) {
                 j++;
-            }
-            double rank = (i + j) / 2.0 + 1; // mean of ranks i+1 .. j+1
-            for (int k = i; k <= j; k++) {
-                if (all[k][1] == 0) {
-                    rankSumFirst += rank;
-                }
             }
             double t = j - i + 1;
             tieTerm += t * t * t - t;

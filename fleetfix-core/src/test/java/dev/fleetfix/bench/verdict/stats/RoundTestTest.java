@@ -14,8 +14,6 @@ class RoundTestTest {
         assertThat(RoundTest.twoSidedT(12.706, 1)).isCloseTo(0.05, within(1e-4));
         assertThat(RoundTest.twoSidedT(1.96, 1e6)).isCloseTo(0.05, within(1e-4));
         assertThat(RoundTest.twoSidedT(0, 5)).isCloseTo(1, within(1e-12));
-        assertThat(RoundTest.logGamma(5)).isCloseTo(Math.log(24), within(1e-10));
-        assertThat(RoundTest.logGamma(0.5)).isCloseTo(Math.log(Math.sqrt(Math.PI)), within(1e-10));
     }
 
     @Test
