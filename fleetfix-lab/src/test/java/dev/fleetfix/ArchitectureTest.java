@@ -41,6 +41,18 @@ class ArchitectureTest {
             List.of("yaml"));
 
     /**
+     * The floors inside {@code bench}, top first: a plan run on hosts and the verdicts on its rounds, then the
+     * redis-benchmark adapter, the builtin load (whose eviction watch the adapter borrows), and the plan with its
+     * specs and safety guard, which both engines read. {@code bench} itself, the results they share, is below them
+     * all.
+     */
+    static final List<List<String>> BENCH_FLOORS = List.of(
+            List.of("bench.host", "bench.verdict"),
+            List.of("bench.redisbenchmark"),
+            List.of("bench.load"),
+            List.of("bench.plan"));
+
+    /**
      * The shipped classes only. A reactor build puts the other modules' test jars ({@code *-tests.jar}) on this
      * module's class path, which ArchUnit's own test filter (directories only) lets through.
      */
@@ -57,6 +69,11 @@ class ArchitectureTest {
     @Test
     void everyFolderImportsOnlyTheFloorsBelowIt() {
         floors(FLOORS).check(MAIN);
+    }
+
+    @Test
+    void benchSubpackagesImportOnlyTheFloorsBelowThem() {
+        floors(BENCH_FLOORS).check(MAIN);
     }
 
     /** The rule for {@code floors}: each folder may be used only by the folders of the floors above it. */

@@ -1,11 +1,11 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Sleeper;
-import dev.fleetfix.bench.BenchEngines;
-import dev.fleetfix.bench.BuiltinBenchmark;
-import dev.fleetfix.bench.ForkUnderLoad;
-import dev.fleetfix.bench.HostBenchmark;
-import dev.fleetfix.bench.LoadGenerator;
+import dev.fleetfix.bench.host.BenchEngines;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.load.BuiltinBenchmark;
+import dev.fleetfix.bench.load.ForkUnderLoad;
+import dev.fleetfix.bench.load.LoadGenerator;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;

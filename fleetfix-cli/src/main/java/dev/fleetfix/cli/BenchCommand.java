@@ -1,10 +1,10 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.bench.BenchPlan;
-import dev.fleetfix.bench.BenchPlanBuilder;
-import dev.fleetfix.bench.HostBenchmark;
-import dev.fleetfix.bench.LoadSpec;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.BenchPlanBuilder;
+import dev.fleetfix.bench.plan.LoadSpec;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.console.BenchOutput;
 import dev.fleetfix.report.console.HostList;

@@ -1,11 +1,11 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.bench.BeforeAfter;
-import dev.fleetfix.bench.ForkUnderLoadSpec;
-import dev.fleetfix.bench.LoadSpec;
-import dev.fleetfix.bench.ProfileOutcome;
-import dev.fleetfix.bench.SafetyPolicy;
-import dev.fleetfix.bench.TestComparison;
+import dev.fleetfix.bench.load.ProfileOutcome;
+import dev.fleetfix.bench.plan.ForkUnderLoadSpec;
+import dev.fleetfix.bench.plan.LoadSpec;
+import dev.fleetfix.bench.plan.SafetyPolicy;
+import dev.fleetfix.bench.verdict.BeforeAfter;
+import dev.fleetfix.bench.verdict.TestComparison;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.inventory.RedisEndpoint;

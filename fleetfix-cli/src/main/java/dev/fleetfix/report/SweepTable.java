@@ -1,6 +1,6 @@
 package dev.fleetfix.report;
 
-import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.report.model.BenchmarkReport;
 import dev.fleetfix.report.model.ComparisonReport;
 import dev.fleetfix.report.model.MetricReport;

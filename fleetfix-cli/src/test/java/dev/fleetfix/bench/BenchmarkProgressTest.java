@@ -2,6 +2,14 @@ package dev.fleetfix.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.load.BuiltinBenchmark;
+import dev.fleetfix.bench.load.ForkUnderLoad;
+import dev.fleetfix.bench.load.LoadGenerator;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.ForkUnderLoadSpec;
+import dev.fleetfix.bench.plan.LoadSpec;
+import dev.fleetfix.bench.plan.RedisBenchmarkSpec;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.load.Operation;
@@ -61,11 +69,9 @@ class BenchmarkProgressTest {
             }
         }
         // the second of the fake clock a line falls on depends on how the generator's threads interleave
-        assertThat(shown)
-                .extracting(Shown::text)
-                .anySatisfy(line -> assertThat(line)
-                        .matches("\\[00:[0-9]{2}\\] running: \\[redis-1\\] benchmark thp round 2/3: 1,000 rps so far, "
-                                + "[0-9]+s of 10s"));
+        assertThat(shown).extracting(Shown::text).anySatisfy(line -> assertThat(line)
+                .matches("\\[00:[0-9]{2}\\] running: \\[redis-1\\] benchmark thp round 2/3: 1,000 rps so far, "
+                        + "[0-9]+s of 10s"));
     }
 
     @Test
@@ -159,6 +165,6 @@ class BenchmarkProgressTest {
                         Duration.ofMinutes(1)),
                 3,
                 Phase.BEFORE,
-                dev.fleetfix.bench.SafetyPolicy.DEFAULT);
+                dev.fleetfix.bench.plan.SafetyPolicy.DEFAULT);
     }
 }

@@ -3,8 +3,8 @@ package dev.fleetfix.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fleetfix.bench.BenchPlan;
-import dev.fleetfix.bench.SweepPoint;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.SweepPoint;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;

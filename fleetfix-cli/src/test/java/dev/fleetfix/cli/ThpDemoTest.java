@@ -2,7 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.bench.HistogramLatency;
+import dev.fleetfix.bench.load.HistogramLatency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

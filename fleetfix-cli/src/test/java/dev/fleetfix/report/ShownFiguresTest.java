@@ -3,10 +3,10 @@ package dev.fleetfix.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.HistogramLatency;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.WindowSample;
+import dev.fleetfix.bench.load.HistogramLatency;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.redis.load.RedisEvidence;
 import dev.fleetfix.report.console.ConsoleReporter;
 import dev.fleetfix.report.files.ReportCollector;

@@ -1,10 +1,10 @@
 package dev.fleetfix.report;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.HistogramLatency;
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.WindowSample;
+import dev.fleetfix.bench.load.HistogramLatency;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.rollout.event.BatchStarted;
 import dev.fleetfix.rollout.event.BenchmarkFinished;

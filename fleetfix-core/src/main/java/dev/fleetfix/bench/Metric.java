@@ -26,7 +26,7 @@ public enum Metric {
 
     /**
      * The 99th percentile and above: on a shared machine these drift between two moments more than
-     * throughput and the median do (see {@link BeforeAfter#DEFAULT}).
+     * throughput and the median do (see {@code verdict.Thresholds#DEFAULT}).
      */
     public boolean tail() {
         return this != RPS && percentile >= 99;

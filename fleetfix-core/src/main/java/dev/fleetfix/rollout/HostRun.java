@@ -3,7 +3,7 @@ package dev.fleetfix.rollout;
 import dev.fleetfix.Crash;
 import dev.fleetfix.Progress;
 import dev.fleetfix.Sleeper;
-import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.WaitListener;

@@ -1,8 +1,8 @@
 package dev.fleetfix.steps;
 
-import dev.fleetfix.bench.BenchPlan;
-import dev.fleetfix.bench.BenchPlanBuilder;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.BenchPlanBuilder;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +108,7 @@ final class BenchmarkArgs {
             if (args.has("bgsave_interval")) {
                 b.bgsaveInterval(args.duration("bgsave_interval", null));
             }
-            b.prefix(args.text("prefix", dev.fleetfix.bench.LoadSpec.DEFAULT_PREFIX));
+            b.prefix(args.text("prefix", dev.fleetfix.bench.plan.LoadSpec.DEFAULT_PREFIX));
             b.force(args.bool("force", false));
             boolean calibrate = args.bool("calibrate", false);
             BenchPlan plan = b.build();

@@ -1,6 +1,6 @@
 package dev.fleetfix.steps;
 
-import dev.fleetfix.bench.BenchEngines;
+import dev.fleetfix.bench.host.BenchEngines;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepDoc;

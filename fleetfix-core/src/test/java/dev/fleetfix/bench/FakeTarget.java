@@ -18,34 +18,34 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntToLongFunction;
 
 /** A Redis that keeps keys in a set and spends time on a fake clock. */
-final class FakeTarget implements BenchTarget {
-    final AtomicLong clock;
-    final IntToLongFunction serviceNanos;
-    final AtomicInteger calls = new AtomicInteger();
-    final Set<String> keys = ConcurrentHashMap.newKeySet();
-    final List<BenchOp> ops = Collections.synchronizedList(new ArrayList<>());
-    final Map<String, Map<String, String>> info = new HashMap<>();
-    final Map<String, String> config = new HashMap<>();
-    final AtomicInteger bgsaves = new AtomicInteger();
+public final class FakeTarget implements BenchTarget {
+    public final AtomicLong clock;
+    public final IntToLongFunction serviceNanos;
+    public final AtomicInteger calls = new AtomicInteger();
+    public final Set<String> keys = ConcurrentHashMap.newKeySet();
+    public final List<BenchOp> ops = Collections.synchronizedList(new ArrayList<>());
+    public final Map<String, Map<String, String>> info = new HashMap<>();
+    public final Map<String, String> config = new HashMap<>();
+    public final AtomicInteger bgsaves = new AtomicInteger();
     /** Per deleteByPrefix call: "ops sent before it:keys it deleted". */
-    final List<String> deletes = Collections.synchronizedList(new ArrayList<>());
+    public final List<String> deletes = Collections.synchronizedList(new ArrayList<>());
 
     /** The TCP_NODELAY asked of each connection opened with one, in order. */
-    final List<Boolean> tcpNoDelays = Collections.synchronizedList(new ArrayList<>());
+    public final List<Boolean> tcpNoDelays = Collections.synchronizedList(new ArrayList<>());
 
-    final List<RedisEvidence.LatencyEvent> latencyLatest = new ArrayList<>();
-    final List<RedisEvidence.LatencySpike> forkHistory = new ArrayList<>();
+    public final List<RedisEvidence.LatencyEvent> latencyLatest = new ArrayList<>();
+    public final List<RedisEvidence.LatencySpike> forkHistory = new ArrayList<>();
 
-    int errorsPerBatch;
-    boolean closed;
+    public int errorsPerBatch;
+    public boolean closed;
 
     /** From this pipeline on (counted from 0), each one makes Redis evict a key; -1: never. */
-    volatile int evictFromCall = -1;
+    public volatile int evictFromCall = -1;
 
-    final AtomicLong evictedKeys = new AtomicLong();
+    public final AtomicLong evictedKeys = new AtomicLong();
 
     /** @param serviceNanos how long the n-th pipeline (from 0) takes */
-    FakeTarget(AtomicLong clock, IntToLongFunction serviceNanos) {
+    public FakeTarget(AtomicLong clock, IntToLongFunction serviceNanos) {
         this.clock = clock;
         this.serviceNanos = serviceNanos;
         info.put("replication", Map.of("role", "master"));

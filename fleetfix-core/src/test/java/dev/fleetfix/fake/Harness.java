@@ -1,6 +1,6 @@
 package dev.fleetfix.fake;
 
-import dev.fleetfix.bench.HostBenchmark;
+import dev.fleetfix.bench.host.HostBenchmark;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Playbook;

@@ -97,8 +97,8 @@ class NothingLeftBehindTest {
     @Test
     void everyStepAfterTheAuditFailingInTurnLeavesNothingOfFleetfixs() throws Exception {
         StepRegistry real = StepRegistry.standard(new ShellFacts())
-                .with(new dev.fleetfix.steps.BenchmarkStep(
-                        (host, shell, controls, plan, progress) -> List.of(new dev.fleetfix.bench.HostBenchmark.Outcome(
+                .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan, progress) ->
+                        List.of(new dev.fleetfix.bench.host.HostBenchmark.Outcome(
                                 host, List.of(), Optional.of("simulated host"), Optional.empty()))));
         List<Case> cases = List.of(
                 new Case("benchmark before", h -> h.registry(real.with(failingAfterItsWork(real, "benchmark"))), false),

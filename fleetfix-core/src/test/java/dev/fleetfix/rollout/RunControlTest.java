@@ -3,14 +3,14 @@ package dev.fleetfix.rollout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
 import dev.fleetfix.bench.ClientCpu;
-import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.LatencyPoint;
 import dev.fleetfix.bench.Phase;
-import dev.fleetfix.bench.SweepPoint;
 import dev.fleetfix.bench.WindowSample;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.plan.BenchRun;
+import dev.fleetfix.bench.plan.SweepPoint;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.redis.load.RedisEvidence;

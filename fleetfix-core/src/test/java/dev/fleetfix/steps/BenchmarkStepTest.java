@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.bench.BenchPlan;
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.plan.BenchPlan;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.load.Operation;

@@ -193,8 +193,10 @@ class BenchmarkStepIT {
                         + " by run \\S+ \\(3 rounds\\); not measured again")
                 .containsPattern("ok: \\[lab-2] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
                 .containsPattern("ok: \\[lab-1] benchmark after: thp after, (plain|fork-under-load): 3 rounds")
-                .containsPattern("  lab-1 thp \\S+: [a-z ]+ \\(3 vs 3 rounds")
-                .containsPattern("  lab-2 thp \\S+: [a-z ]+ \\(3 vs 3 rounds");
+                .containsPattern(
+                        "  lab-1 thp \\S+: (improved|regressed|no change detected|inconclusive: [^\\n]*?) \\(3 vs 3 rounds")
+                .containsPattern(
+                        "  lab-2 thp \\S+: (improved|regressed|no change detected|inconclusive: [^\\n]*?) \\(3 vs 3 rounds");
         for (String host : HOSTS) {
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:*' | wc -l"))
                     .as(host + ": fleetfix keys left")

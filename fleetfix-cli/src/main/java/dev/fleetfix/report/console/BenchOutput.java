@@ -2,9 +2,9 @@ package dev.fleetfix.report.console;
 
 import dev.fleetfix.Progress;
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.report.HostText;
 import dev.fleetfix.report.SweepTable;

@@ -1,12 +1,12 @@
 package dev.fleetfix.report.console;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.ForkUnderLoadSpec;
-import dev.fleetfix.bench.HistogramLatency;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.MetricComparison;
-import dev.fleetfix.bench.ProfileOutcome;
-import dev.fleetfix.bench.TestComparison;
+import dev.fleetfix.bench.load.HistogramLatency;
+import dev.fleetfix.bench.load.ProfileOutcome;
+import dev.fleetfix.bench.plan.ForkUnderLoadSpec;
+import dev.fleetfix.bench.verdict.MetricComparison;
+import dev.fleetfix.bench.verdict.TestComparison;
 import dev.fleetfix.report.ReportModelMapper;
 import dev.fleetfix.report.VerdictText;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fleetfix.InputException;
-import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.report.HostText;
 import dev.fleetfix.report.ReportModelMapper;
 import dev.fleetfix.report.model.FleetReport;

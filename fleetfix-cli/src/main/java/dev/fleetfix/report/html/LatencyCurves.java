@@ -1,6 +1,6 @@
 package dev.fleetfix.report.html;
 
-import dev.fleetfix.bench.stats.Median;
+import dev.fleetfix.bench.verdict.stats.Median;
 import dev.fleetfix.report.ReportModelMapper;
 import dev.fleetfix.report.model.LatencyPointReport;
 import dev.fleetfix.report.model.TestResultReport;

@@ -3,10 +3,10 @@ package dev.fleetfix.report.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BenchRun;
-import dev.fleetfix.bench.HostBenchmark;
 import dev.fleetfix.bench.Latency;
 import dev.fleetfix.bench.Phase;
+import dev.fleetfix.bench.host.HostBenchmark;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.fake.TestHosts;
 import java.io.PrintWriter;
 import java.io.StringWriter;

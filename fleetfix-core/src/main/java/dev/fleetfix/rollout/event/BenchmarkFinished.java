@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout.event;
 
-import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.plan.BenchRun;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.fleetfix.steps.model;
 
-import dev.fleetfix.bench.BenchRun;
+import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.health.GateResult;
 import java.util.ArrayList;
 import java.util.Collections;

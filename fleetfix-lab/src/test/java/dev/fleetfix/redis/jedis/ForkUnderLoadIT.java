@@ -2,11 +2,11 @@ package dev.fleetfix.redis.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.bench.ForkUnderLoad;
-import dev.fleetfix.bench.ForkUnderLoadSpec;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.ProfileOutcome;
-import dev.fleetfix.bench.SafetyPolicy;
+import dev.fleetfix.bench.load.ForkUnderLoad;
+import dev.fleetfix.bench.load.ProfileOutcome;
+import dev.fleetfix.bench.plan.ForkUnderLoadSpec;
+import dev.fleetfix.bench.plan.SafetyPolicy;
 import dev.fleetfix.lab.RunsAlone;
 import java.nio.file.Files;
 import java.time.Duration;

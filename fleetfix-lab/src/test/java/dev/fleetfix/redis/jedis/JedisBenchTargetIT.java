@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.fleetfix.bench.BenchResult;
-import dev.fleetfix.bench.BuiltinBenchmark;
-import dev.fleetfix.bench.LoadGenerator;
-import dev.fleetfix.bench.LoadResult;
-import dev.fleetfix.bench.LoadSpec;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.SafetyPolicy;
+import dev.fleetfix.bench.load.BuiltinBenchmark;
+import dev.fleetfix.bench.load.LoadGenerator;
+import dev.fleetfix.bench.load.LoadResult;
+import dev.fleetfix.bench.plan.LoadSpec;
+import dev.fleetfix.bench.plan.SafetyPolicy;
 import dev.fleetfix.redis.load.BenchmarkRefusedException;
 import dev.fleetfix.redis.load.Operation;
 import java.time.Duration;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.RedisBenchmarkEngine;
-import dev.fleetfix.bench.RedisBenchmarkSpec;
-import dev.fleetfix.bench.SafetyPolicy;
+import dev.fleetfix.bench.plan.RedisBenchmarkSpec;
+import dev.fleetfix.bench.plan.SafetyPolicy;
+import dev.fleetfix.bench.redisbenchmark.RedisBenchmarkEngine;
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.redis.load.BenchmarkRefusedException;

@@ -1,0 +1,112 @@
+package dev.fleetfix.bench.verdict;
+
+import dev.fleetfix.bench.Metric;
+import dev.fleetfix.bench.verdict.stats.HostEffects;
+import dev.fleetfix.bench.verdict.stats.Median;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fleet's verdict follows the hosts' own verdicts, and says how many hosts carry it.
+ *
+ * <p>Some hosts regressed and none improved: regressed ("regressed on 2 of 3 hosts, none improved"), since a
+ * remediation that makes hosts worse must be looked at; likewise improved. Hosts that disagree, or none that
+ * called a change while some are inconclusive: inconclusive, with why. Every host no change detected: no change
+ * detected.
+ *
+ * <p>Fleet figures (per decisive figure, the 95 % interval of the hosts' geometric-mean ratio) need at least
+ * {@link #MIN_HOSTS} hosts: from two, an interval over hosts spans orders of magnitude and says nothing. Below
+ * that there are none, and the reason says "too few hosts for a fleet interval". From three, a figure moved for
+ * the fleet when that interval excludes 1, the mean change is at least the effect floor, and at least one host's
+ * own test found the change in that direction.
+ */
+final class FleetVerdict {
+    /** The fewest hosts whose ratios make a fleet interval. */
+    static final int MIN_HOSTS = 3;
+
+    static final String TOO_FEW_HOSTS = "too few hosts for a fleet interval";
+
+    private FleetVerdict() {}
+
+    static FleetComparison of(String name, String test, List<TestComparison> hosts, double floor) {
+        Map<Metric, List<Double>> ratios = new EnumMap<>(Metric.class);
+        Map<Metric, List<MetricComparison>> decisive = new EnumMap<>(Metric.class);
+        for (TestComparison host : hosts) {
+            for (MetricComparison m : host.metrics()) {
+                ratios.computeIfAbsent(m.metric(), k -> new ArrayList<>()).add(m.ratio());
+                if (m.decisive()) {
+                    decisive.computeIfAbsent(m.metric(), k -> new ArrayList<>()).add(m);
+                }
+            }
+        }
+        Map<Metric, Double> medianRatio = new EnumMap<>(Metric.class);
+        Map<Metric, HostEffects> effects = new EnumMap<>(Metric.class);
+        Map<Metric, Verdict> verdicts = new EnumMap<>(Metric.class);
+        if (hosts.size() >= MIN_HOSTS) {
+            ratios.forEach((metric, values) -> medianRatio.put(metric, Median.of(values)));
+            decisive.forEach((metric, ms) -> {
+                HostEffects e =
+                        HostEffects.of(ms.stream().map(MetricComparison::ratio).toList());
+                effects.put(metric, e);
+                verdicts.put(metric, judge(metric, ms, e, floor));
+            });
+        }
+        Verdict verdict = fromHosts(hosts);
+        return new FleetComparison(name, test, medianRatio, hosts, effects, verdicts, verdict, reason(verdict, hosts));
+    }
+
+    private static Verdict fromHosts(List<TestComparison> hosts) {
+        long improved = count(hosts, Verdict.IMPROVED);
+        long regressed = count(hosts, Verdict.REGRESSED);
+        if (regressed > 0 && improved == 0) {
+            return Verdict.REGRESSED;
+        }
+        if (improved > 0 && regressed == 0) {
+            return Verdict.IMPROVED;
+        }
+        if (improved == 0 && count(hosts, Verdict.NO_CHANGE_DETECTED) == hosts.size() && !hosts.isEmpty()) {
+            return Verdict.NO_CHANGE_DETECTED;
+        }
+        return Verdict.INCONCLUSIVE;
+    }
+
+    /** "on 2 of 3 hosts, none improved", and "too few hosts for a fleet interval" below three. */
+    private static String reason(Verdict verdict, List<TestComparison> hosts) {
+        int n = hosts.size();
+        long improved = count(hosts, Verdict.IMPROVED);
+        long regressed = count(hosts, Verdict.REGRESSED);
+        String why =
+                switch (verdict) {
+                    case REGRESSED -> "on " + regressed + " of " + n + " hosts, none improved";
+                    case IMPROVED -> "on " + improved + " of " + n + " hosts, none regressed";
+                    case NO_CHANGE_DETECTED -> "on all " + n + " hosts";
+                    case INCONCLUSIVE -> improved > 0
+                            ? "hosts disagree: " + improved + " improved, " + regressed + " regressed"
+                            : "on " + count(hosts, Verdict.INCONCLUSIVE) + " of " + n + " hosts, none called a change"
+                                    + hosts.stream()
+                                            .flatMap(h -> h.reason().stream())
+                                            .findFirst()
+                                            .map(r -> " (" + r + ")")
+                                            .orElse("");
+                };
+        return n < MIN_HOSTS ? why + "; " + TOO_FEW_HOSTS : why;
+    }
+
+    private static long count(List<TestComparison> hosts, Verdict v) {
+        return hosts.stream().filter(h -> h.verdict() == v).count();
+    }
+
+    private static Verdict judge(Metric metric, List<MetricComparison> hosts, HostEffects e, double floor) {
+        if (e.excludesOne() && Math.abs(e.ratio() - 1) >= floor) {
+            boolean better = metric.higherIsBetter() ? e.ratio() > 1 : e.ratio() < 1;
+            Verdict direction = better ? Verdict.IMPROVED : Verdict.REGRESSED;
+            if (hosts.stream().anyMatch(m -> m.verdict() == direction)) {
+                return direction;
+            }
+        }
+        boolean within = e.low() >= 1 - floor && e.high() <= 1 + floor;
+        return within ? Verdict.NO_CHANGE_DETECTED : Verdict.INCONCLUSIVE;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The statistics behind verdicts: medians and intervals, rank tests, Holm's correction, difference in differences,
+ * per-host effects. Pure functions of numbers; imports nothing of fleetfix. The distributions (normal, Student's t),
+ * the sign test and mid-ranks come from Apache Commons Statistics; what it lacks stays here: the rank test
+ * clustered by rounds, Holm, the bootstrap interval and difference in differences.
+ */
+package dev.fleetfix.bench.verdict.stats;
