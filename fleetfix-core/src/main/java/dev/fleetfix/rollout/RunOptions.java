@@ -1,6 +1,7 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.playbook.TagSelection;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,6 +22,8 @@ import java.util.Optional;
  *     ({@code --start-at-task})
  * @param tags which steps run ({@code --tags}, {@code --skip-tags}); the planner leaves the others out
  */
+// the withers (withCheck, withForks, ...) are generated, and validate as the constructor does
+@RecordBuilder
 public record RunOptions(
         boolean check,
         boolean diff,
@@ -29,7 +32,8 @@ public record RunOptions(
         Duration redisTimeout,
         Map<String, Object> extraVars,
         Optional<String> startAtTask,
-        TagSelection tags) {
+        TagSelection tags)
+        implements RunOptionsBuilder.With {
     public static final int DEFAULT_FORKS = 10;
 
     public RunOptions {
@@ -50,29 +54,5 @@ public record RunOptions(
 
     public static RunOptions defaults() {
         return new RunOptions(false, false, DEFAULT_FORKS, Optional.empty(), Duration.ofSeconds(5));
-    }
-
-    public RunOptions withCheck(boolean value) {
-        return new RunOptions(value, diff, forks, window, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withWindow(Optional<ChangeWindow> value) {
-        return new RunOptions(check, diff, forks, value, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withForks(int value) {
-        return new RunOptions(check, diff, value, window, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withExtraVars(Map<String, Object> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, value, startAtTask, tags);
-    }
-
-    public RunOptions withStartAtTask(Optional<String> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, value, tags);
-    }
-
-    public RunOptions withTags(TagSelection value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, startAtTask, value);
     }
 }
