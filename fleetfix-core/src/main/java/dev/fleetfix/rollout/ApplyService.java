@@ -1,7 +1,6 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
@@ -14,12 +13,8 @@ import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.StepRegistry;
-import dev.fleetfix.transport.RemoteShell;
-import dev.fleetfix.transport.ShellFactory;
-import dev.fleetfix.transport.ShellPool;
+import dev.fleetfix.steps.model.RunPorts;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -37,36 +31,21 @@ import java.util.stream.Collectors;
  */
 public final class ApplyService {
     private final StepRegistry steps;
-    private final Clock clock;
-    private final Sleeper sleeper;
+    private final RunPorts ports;
     private final RolloutPolicy policy;
-    private final Duration pollInterval;
-    private final ShellFactory shells;
-    private final RedisConnector redis;
     private final Consumer<String> warnings;
 
     /**
-     * A service that runs, through these shells and Redis connections.
+     * A service that runs through these ports.
      *
+     * @param ports the composition root's, handed on to every step unchanged
      * @param warnings receives what a playbook has that is accepted but doubted (a key written
      *     twice), one line each, when it is parsed: before any host is contacted
      */
-    public ApplyService(
-            StepRegistry steps,
-            Clock clock,
-            Sleeper sleeper,
-            RolloutPolicy policy,
-            Duration pollInterval,
-            ShellFactory shells,
-            RedisConnector redis,
-            Consumer<String> warnings) {
+    public ApplyService(StepRegistry steps, RunPorts ports, RolloutPolicy policy, Consumer<String> warnings) {
         this.steps = Objects.requireNonNull(steps, "steps");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.ports = Objects.requireNonNull(ports, "ports");
         this.policy = Objects.requireNonNull(policy, "policy");
-        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-        this.shells = Objects.requireNonNull(shells, "shells");
-        this.redis = Objects.requireNonNull(redis, "redis");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
@@ -80,7 +59,7 @@ public final class ApplyService {
     public RunPlan plan(ApplyRequest request) {
         HostOrdering ordering = new TopologyOrdering(new RedisDiscovery(
                 request.inventory(),
-                redis,
+                ports.redis(),
                 request.options().redisTimeout(),
                 request.options().forks()));
         return plan(request.playbook(), request.inventory(), request.hosts(), request.options(), ordering);
@@ -118,7 +97,7 @@ public final class ApplyService {
      */
     public ApplyResult apply(ApplyRequest request, RunListener listener, Consumer<ApplyResult> ending)
             throws InterruptedException {
-        String runId = RunId.next(clock.instant());
+        String runId = RunId.next(ports.clock().instant());
         Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
         if (request.options().check()) {
             RunControl peek = new RunControl(
@@ -202,9 +181,10 @@ public final class ApplyService {
 
     private RunSummary run(ApplyRequest request, RunPlan plan, RunListener listener, RunControl control)
             throws InterruptedException {
-        try (ShellPool pool = new ShellPool(shells)) {
-            return run(plan, request.inventory(), pool::shell, redis, listener, control);
-        }
+        Inventory inventory = request.inventory();
+        PlaybookRunner runner = new PlaybookRunner(
+                ports, primaries(inventory, ports.redis()), Sentinels.of(inventory, ports.redis()), policy, control);
+        return runner.run(plan, listener);
     }
 
     @FunctionalInterface
@@ -264,35 +244,6 @@ public final class ApplyService {
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
         return new RunPlanner(steps, ordering).plan(playbook, selector, options);
-    }
-
-    public RunSummary run(
-            RunPlan plan,
-            Inventory inventory,
-            Function<Host, RemoteShell> shells,
-            RedisConnector redis,
-            RunListener listener)
-            throws InterruptedException {
-        return run(plan, inventory, shells, redis, listener, RunControl.none());
-    }
-
-    /** Runs with host locks, a resume set and a stop flag. */
-    public RunSummary run(
-            RunPlan plan,
-            Inventory inventory,
-            Function<Host, RemoteShell> shells,
-            RedisConnector redis,
-            RunListener listener,
-            RunControl control)
-            throws InterruptedException {
-        PlaybookRunner runner = new PlaybookRunner(
-                new PlaybookRunner.Ports(shells, redis, primaries(inventory, redis), Sentinels.of(inventory, redis)),
-                clock,
-                sleeper,
-                policy,
-                pollInterval,
-                control);
-        return runner.run(plan, listener);
     }
 
     /** A replica's primary, found in the inventory by the address and port the replica reports. */
