@@ -165,6 +165,7 @@ record Adapters(
                 StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchEngines(BENCH_REDIS_TIMEOUT)),
                 runPorts(ssh),
                 policy,
+                runsHome,
                 warnings);
     }
 

@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.ApplyOutput;
 import dev.fleetfix.report.InputWarnings;
@@ -128,7 +129,7 @@ final class ApplyCommand implements Callable<Integer> {
             throw new InputException("--list-hosts, and --list-tasks or --list-tags: ask for one listing at a time");
         }
         Optional<TagSelection> givenTags = tags.given();
-        TagSelection selection =
+        TagSelection tagSelection =
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
         inventory.playbookDir(book.get().toAbsolutePath().getParent());
         List<Host> hosts = shards.narrow(
@@ -144,16 +145,12 @@ final class ApplyCommand implements Callable<Integer> {
                             + inventory.inventoryFile().orElseThrow() + "): give the same -i options to apply"
                             + " --resume");
         }
+        HostSelection selection =
+                new HostSelection(inventory.inventory(), inventory.inventorySources(), inventory.limit(), hosts);
         ApplyRequest request = new ApplyRequest(
                 book.get(),
-                inventory.inventory(),
-                hosts,
-                inventory.inventoryFile(),
-                inventory.limit(),
-                run.runOptions(inventory.extraVars().values()).withTags(selection),
-                run.lockStaleAfter,
-                Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
-                adapters.runsHome(),
+                selection,
+                run.runOptions(inventory.extraVars().values(), tagSelection, Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
@@ -164,7 +161,7 @@ final class ApplyCommand implements Callable<Integer> {
         boolean json = format == Format.JSON;
         if (inventory.listHosts() || run.syntaxCheck) {
             // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.
-            RunPlan plan = service.plan(request.playbook(), request.inventory(), request.hosts(), request.options());
+            RunPlan plan = service.planFromFiles(request);
             if (inventory.listHosts() && json) {
                 ApplyOutput.hostListJson(plan, out);
             } else if (inventory.listHosts()) {

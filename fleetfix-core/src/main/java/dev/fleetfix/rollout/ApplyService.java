@@ -33,36 +33,40 @@ public final class ApplyService {
     private final StepRegistry steps;
     private final RunPorts ports;
     private final RolloutPolicy policy;
+    private final Path runsHome;
     private final Consumer<String> warnings;
 
     /**
      * A service that runs through these ports.
      *
      * @param ports the composition root's, handed on to every step unchanged
+     * @param runsHome where runs without a journal dir keep theirs, one directory per run
      * @param warnings receives what a playbook has that is accepted but doubted (a key written
      *     twice), one line each, when it is parsed: before any host is contacted
      */
-    public ApplyService(StepRegistry steps, RunPorts ports, RolloutPolicy policy, Consumer<String> warnings) {
+    public ApplyService(
+            StepRegistry steps, RunPorts ports, RolloutPolicy policy, Path runsHome, Consumer<String> warnings) {
         this.steps = Objects.requireNonNull(steps, "steps");
         this.ports = Objects.requireNonNull(ports, "ports");
         this.policy = Objects.requireNonNull(policy, "policy");
+        this.runsHome = Objects.requireNonNull(runsHome, "runsHome");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
     /**
      * Plans the request as {@link #apply} would run it, replicas first (reading each restarting
      * play's replication from Redis), and contacts no host otherwise. {@code --list-hosts} and
-     * {@code --syntax-check} plan with {@link #plan(Path, Inventory, List, RunOptions)}, which reads files only.
+     * {@code --syntax-check} plan with {@link #planFromFiles(ApplyRequest)}, which reads files only.
      *
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
     public RunPlan plan(ApplyRequest request) {
         HostOrdering ordering = new TopologyOrdering(new RedisDiscovery(
-                request.inventory(),
+                request.selection().inventory(),
                 ports.redis(),
                 request.options().redisTimeout(),
                 request.options().forks()));
-        return plan(request.playbook(), request.inventory(), request.hosts(), request.options(), ordering);
+        return plan(request, ordering);
     }
 
     /**
@@ -101,7 +105,9 @@ public final class ApplyService {
         Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
         if (request.options().check()) {
             RunControl peek = new RunControl(
-                    Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), Set.of())), Set.of());
+                    Optional.of(RunControl.LockOwner.thisProcess(
+                            runId, request.options().lockStaleAfter(), Set.of())),
+                    Set.of());
             RunPlan plan = plan(request);
             ApplyResult result = new ApplyResult(runId, run(request, plan, listener, peek), Optional.empty());
             ending.accept(result);
@@ -109,8 +115,8 @@ public final class ApplyService {
         }
         Path dir = request.resume()
                 .map(ApplyRequest.Resume::dir)
-                .or(request::journalDir)
-                .orElseGet(() -> request.runsHome().resolve(runId));
+                .or(() -> request.options().journalDir())
+                .orElseGet(() -> runsHome.resolve(runId));
         try (RunJournal journal = new RunJournal(dir)) {
             try {
                 // a resume of a changed plan is refused before the plan reads any host's replication; a new run
@@ -127,14 +133,15 @@ public final class ApplyService {
                 journal.invocation(
                         runId,
                         request.playbook(),
-                        request.inventoryFile(),
-                        request.limit(),
+                        request.selection().firstSource(),
+                        request.selection().limit(),
                         request.options().tags());
                 journal.inputs(inputs);
                 Optional<String> id = Optional.of(runId);
                 RunControl control = new RunControl(
                         id,
-                        Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
+                        Optional.of(RunControl.LockOwner.thisProcess(
+                                runId, request.options().lockStaleAfter(), resumes)),
                         request.resume().map(r -> r.journal().done()).orElse(Set.of()),
                         request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
                 return stoppedBySignal(control, () -> {
@@ -155,7 +162,10 @@ public final class ApplyService {
     private static RunInputs inputs(ApplyRequest request) {
         return RunInputs.read(
                 request.playbook(),
-                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString),
+                request.selection()
+                        .firstSource()
+                        .or(() -> request.selection().inventory().source())
+                        .map(Path::toString),
                 request.options().extraVars());
     }
 
@@ -181,7 +191,7 @@ public final class ApplyService {
 
     private RunSummary run(ApplyRequest request, RunPlan plan, RunListener listener, RunControl control)
             throws InterruptedException {
-        Inventory inventory = request.inventory();
+        Inventory inventory = request.selection().inventory();
         PlaybookRunner runner = new PlaybookRunner(
                 ports, primaries(inventory, ports.redis()), Sentinels.of(inventory, ports.redis()), policy, control);
         return runner.run(plan, listener);
@@ -222,28 +232,29 @@ public final class ApplyService {
     }
 
     /**
-     * Parses and plans: plays select from the inventory, narrowed to {@code limited} (the hosts
-     * {@code --limit} selects).
+     * Parses and plans in inventory order, reading files only: {@code --list-hosts} and {@code --syntax-check}.
      *
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
-    public RunPlan plan(Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options) {
-        return plan(playbookFile, inventory, limited, options, HostOrdering.inventoryOrder());
+    public RunPlan planFromFiles(ApplyRequest request) {
+        return plan(request, HostOrdering.inventoryOrder());
     }
 
     /**
-     * Plans with an ordering: {@link dev.fleetfix.rollout.TopologyOrdering} reads each
-     * restarting play's replication (read-only) to put replicas first and split batches.
+     * Parses and plans: plays select from the inventory, narrowed to the selection's hosts. {@link
+     * dev.fleetfix.rollout.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
+     * first and split batches.
      */
-    public RunPlan plan(
-            Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options, HostOrdering ordering) {
-        Playbook playbook = new PlaybookParser(steps).parse(playbookFile);
+    private RunPlan plan(ApplyRequest request, HostOrdering ordering) {
+        Playbook playbook = new PlaybookParser(steps).parse(request.playbook());
         playbook.warnings().forEach(warnings);
-        Set<String> allowed = limited.stream().map(Host::name).collect(Collectors.toSet());
+        Inventory inventory = request.selection().inventory();
+        Set<String> allowed =
+                request.selection().hosts().stream().map(Host::name).collect(Collectors.toSet());
         HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory, warnings).stream()
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
-        return new RunPlanner(steps, ordering).plan(playbook, selector, options);
+        return new RunPlanner(steps, ordering).plan(playbook, selector, request.options());
     }
 
     /** A replica's primary, found in the inventory by the address and port the replica reports. */

@@ -2,6 +2,7 @@ package dev.fleetfix.rollout;
 
 import dev.fleetfix.playbook.TagSelection;
 import io.soabase.recordbuilder.core.RecordBuilder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,6 +22,9 @@ import java.util.Optional;
  * @param startAtTask the name (or glob) of the step to start at; the steps before it are not run
  *     ({@code --start-at-task})
  * @param tags which steps run ({@code --tags}, {@code --skip-tags}); the planner leaves the others out
+ * @param lockStaleAfter when a host lock counts as stale (reported, never taken over)
+ * @param journalDir where the run journal goes ({@code --run-dir}, else {@code --report}); empty for the
+ *     service's runs home, in a directory named by the run id
  */
 // the withers (withCheck, withForks, ...) are generated, and validate as the constructor does
 @RecordBuilder
@@ -32,9 +36,12 @@ public record RunOptions(
         Duration redisTimeout,
         Map<String, Object> extraVars,
         Optional<String> startAtTask,
-        TagSelection tags)
+        TagSelection tags,
+        Duration lockStaleAfter,
+        Optional<Path> journalDir)
         implements RunOptionsBuilder.With {
     public static final int DEFAULT_FORKS = 10;
+    public static final Duration DEFAULT_LOCK_STALE_AFTER = Duration.ofHours(2);
 
     public RunOptions {
         if (forks < 1) {
@@ -45,14 +52,25 @@ public record RunOptions(
         extraVars = Collections.unmodifiableMap(new LinkedHashMap<>(extraVars));
         Objects.requireNonNull(startAtTask, "startAtTask");
         Objects.requireNonNull(tags, "tags");
+        Objects.requireNonNull(lockStaleAfter, "lockStaleAfter");
+        Objects.requireNonNull(journalDir, "journalDir");
     }
 
-    /** No extra vars, from the first step, every step but those tagged {@code never}. */
-    public RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
-        this(check, diff, forks, window, redisTimeout, Map.of(), Optional.empty(), TagSelection.all());
-    }
-
+    /**
+     * No check, diff or window; {@value #DEFAULT_FORKS} forks, no extra vars, from the first step, every step but
+     * those tagged {@code never}, locks stale after 2 hours, the journal in the runs home.
+     */
     public static RunOptions defaults() {
-        return new RunOptions(false, false, DEFAULT_FORKS, Optional.empty(), Duration.ofSeconds(5));
+        return new RunOptions(
+                false,
+                false,
+                DEFAULT_FORKS,
+                Optional.empty(),
+                Duration.ofSeconds(5),
+                Map.of(),
+                Optional.empty(),
+                TagSelection.all(),
+                DEFAULT_LOCK_STALE_AFTER,
+                Optional.empty());
     }
 }
