@@ -1,8 +1,9 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostSelection;
+import dev.fleetfix.inventory.InventoryInput;
+import dev.fleetfix.inventory.InventoryService;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.ApplyOutput;
 import dev.fleetfix.report.InputWarnings;
@@ -12,7 +13,6 @@ import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -114,13 +114,16 @@ final class ApplyCommand implements Callable<Integer> {
         Optional<ApplyRequest.Resume> resumed =
                 Optional.ofNullable(run.resume).map(dir -> ApplyRequest.Resume.read(dir, run.force));
         Optional<Path> book = Optional.ofNullable(playbook);
+        InventoryInput source = inventory.source();
+        Optional<String> limit = inventory.limit();
         if (resumed.isPresent()) {
             book = resumed.get().playbook(book);
-            if (inventory.inventorySources().size() < 2) {
-                inventory.inventorySources(resumed.get().inventory(inventory.inventoryFile()).stream()
-                        .toList());
+            if (source.sources().size() < 2) {
+                Optional<Path> first = source.sources().stream().findFirst();
+                source = source.withSources(
+                        resumed.get().inventory(first).stream().toList());
             }
-            inventory.limit = resumed.get().limit(inventory.limit()).orElse(null);
+            limit = resumed.get().limit(limit);
         }
         if (book.isEmpty()) {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
@@ -131,26 +134,25 @@ final class ApplyCommand implements Callable<Integer> {
         Optional<TagSelection> givenTags = tags.given();
         TagSelection tagSelection =
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
-        inventory.playbookDir(book.get().toAbsolutePath().getParent());
-        List<Host> hosts = shards.narrow(
-                inventory,
-                inventory.selectHosts(),
+        InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
+        // group_vars/ and host_vars/ next to the playbook count too, above the inventory's
+        HostSelection selection = shards.narrow(
+                inventories.load(
+                        source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
                 adapters.redis(),
                 !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
-        if (inventory.inventorySources().size() > 1 && !inventory.listHosts()) {
+        if (selection.sources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
             spec.commandLine()
                     .getErr()
                     .println("fleetfix: warning: the run journal records the first inventory only ("
-                            + inventory.inventoryFile().orElseThrow() + "): give the same -i options to apply"
+                            + selection.firstSource().orElseThrow() + "): give the same -i options to apply"
                             + " --resume");
         }
-        HostSelection selection =
-                new HostSelection(inventory.inventory(), inventory.inventorySources(), inventory.limit(), hosts);
         ApplyRequest request = new ApplyRequest(
                 book.get(),
                 selection,
-                run.runOptions(inventory.extraVars().values(), tagSelection, Optional.ofNullable(reportDir)),
+                run.runOptions(inventories.extraVars(source).values(), tagSelection, Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));

@@ -23,11 +23,6 @@ public record HostSelection(Inventory inventory, List<Path> sources, Optional<St
         hosts = List.copyOf(hosts);
     }
 
-    /** Every host of {@code inventory}, as if no {@code --limit} were given: for tests and listings. */
-    public static HostSelection all(Inventory inventory) {
-        return new HostSelection(inventory, List.of(), Optional.empty(), inventory.hosts());
-    }
-
     /**
      * The source a run journal records: the first {@code -i}. A run given several records the first only, and
      * {@code apply --resume} needs the same {@code -i} options again.
