@@ -16,6 +16,7 @@ import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RolloutPolicy;
 import dev.fleetfix.steps.AuditorFacts;
 import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.ShellPool;
@@ -151,18 +152,20 @@ record Adapters(
     }
 
     /**
-     * The apply service, its shells as {@code ssh} says unless they are given; a playbook's warnings
-     * go to {@code warnings}.
+     * The ports of a run, built here once and handed unchanged to every step: the shells as {@code ssh} says
+     * unless they are given.
      */
+    RunPorts runPorts(SshOptionsMixin ssh) {
+        return new RunPorts(shells(ssh), redis, clock, sleeper);
+    }
+
+    /** The apply service, through {@link #runPorts}; a playbook's warnings go to {@code warnings}. */
     ApplyService applyService(SshOptionsMixin ssh, Consumer<String> warnings) {
         return new ApplyService(
                 StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchEngines(BENCH_REDIS_TIMEOUT)),
-                clock,
-                sleeper,
+                runPorts(ssh),
                 policy,
-                Duration.ofMillis(500),
-                shells(ssh),
-                redis,
+                runsHome,
                 warnings);
     }
 

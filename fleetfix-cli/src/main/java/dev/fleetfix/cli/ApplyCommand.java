@@ -1,7 +1,9 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
+import dev.fleetfix.inventory.InventoryInput;
+import dev.fleetfix.inventory.InventoryService;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.console.ApplyOutput;
 import dev.fleetfix.report.console.InputWarnings;
@@ -11,7 +13,6 @@ import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -113,13 +114,16 @@ final class ApplyCommand implements Callable<Integer> {
         Optional<ApplyRequest.Resume> resumed =
                 Optional.ofNullable(run.resume).map(dir -> ApplyRequest.Resume.read(dir, run.force));
         Optional<Path> book = Optional.ofNullable(playbook);
+        InventoryInput source = inventory.source();
+        Optional<String> limit = inventory.limit();
         if (resumed.isPresent()) {
             book = resumed.get().playbook(book);
-            if (inventory.inventorySources().size() < 2) {
-                inventory.inventorySources(resumed.get().inventory(inventory.inventoryFile()).stream()
-                        .toList());
+            if (source.sources().size() < 2) {
+                Optional<Path> first = source.sources().stream().findFirst();
+                source = source.withSources(
+                        resumed.get().inventory(first).stream().toList());
             }
-            inventory.limit = resumed.get().limit(inventory.limit()).orElse(null);
+            limit = resumed.get().limit(limit);
         }
         if (book.isEmpty()) {
             throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
@@ -128,32 +132,27 @@ final class ApplyCommand implements Callable<Integer> {
             throw new InputException("--list-hosts, and --list-tasks or --list-tags: ask for one listing at a time");
         }
         Optional<TagSelection> givenTags = tags.given();
-        TagSelection selection =
+        TagSelection tagSelection =
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
-        inventory.playbookDir(book.get().toAbsolutePath().getParent());
-        List<Host> hosts = shards.narrow(
-                inventory,
-                inventory.selectHosts(),
+        InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
+        // group_vars/ and host_vars/ next to the playbook count too, above the inventory's
+        HostSelection selection = shards.narrow(
+                inventories.load(
+                        source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
                 adapters.redis(),
                 !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
-        if (inventory.inventorySources().size() > 1 && !inventory.listHosts()) {
+        if (selection.sources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
             spec.commandLine()
                     .getErr()
                     .println("fleetfix: warning: the run journal records the first inventory only ("
-                            + inventory.inventoryFile().orElseThrow() + "): give the same -i options to apply"
+                            + selection.firstSource().orElseThrow() + "): give the same -i options to apply"
                             + " --resume");
         }
         ApplyRequest request = new ApplyRequest(
                 book.get(),
-                inventory.inventory(),
-                hosts,
-                inventory.inventoryFile(),
-                inventory.limit(),
-                run.runOptions(inventory.extraVars().values()).withTags(selection),
-                run.lockStaleAfter,
-                Optional.ofNullable(run.runDir).or(() -> Optional.ofNullable(reportDir)),
-                adapters.runsHome(),
+                selection,
+                run.runOptions(inventories.extraVars(source).values(), tagSelection, Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
@@ -164,7 +163,7 @@ final class ApplyCommand implements Callable<Integer> {
         boolean json = format == Format.JSON;
         if (inventory.listHosts() || run.syntaxCheck) {
             // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.
-            RunPlan plan = service.plan(request.playbook(), request.inventory(), request.hosts(), request.options());
+            RunPlan plan = service.planFromFiles(request);
             if (inventory.listHosts() && json) {
                 ApplyOutput.hostListJson(plan, out);
             } else if (inventory.listHosts()) {

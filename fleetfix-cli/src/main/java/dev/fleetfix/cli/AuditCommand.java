@@ -7,6 +7,7 @@ import dev.fleetfix.checks.FleetAuditor;
 import dev.fleetfix.checks.HostAudit;
 import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.report.console.AuditTable;
 import dev.fleetfix.report.console.HostList;
 import dev.fleetfix.report.console.LiveLine;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -131,7 +133,10 @@ final class AuditCommand implements Callable<Integer> {
         if (output != null) {
             ReportFiles.checkWritable(output, "--output");
         }
-        List<Host> hosts = shards.narrow(inventory, inventory.selectHosts(), adapters.redis(), !inventory.listHosts());
+        HostSelection selected = FleetfixCommand.inventoryService(spec.commandLine())
+                .load(inventory.source(), inventory.limit(), Optional.empty());
+        List<Host> hosts = shards.narrow(selected, adapters.redis(), !inventory.listHosts())
+                .hosts();
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
             HostList.print(hosts, out);

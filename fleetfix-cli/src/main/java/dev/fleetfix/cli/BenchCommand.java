@@ -6,6 +6,7 @@ import dev.fleetfix.bench.plan.BenchPlan;
 import dev.fleetfix.bench.plan.BenchPlanBuilder;
 import dev.fleetfix.bench.plan.LoadSpec;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.report.console.BenchOutput;
 import dev.fleetfix.report.console.HostList;
 import dev.fleetfix.report.console.LiveLine;
@@ -13,6 +14,7 @@ import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -161,7 +163,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Host> hosts = shards.narrow(inventory, inventory.selectHosts(), adapters.redis(), !inventory.listHosts());
+        HostSelection selected = FleetfixCommand.inventoryService(spec.commandLine())
+                .load(inventory.source(), inventory.limit(), Optional.empty());
+        List<Host> hosts = shards.narrow(selected, adapters.redis(), !inventory.listHosts())
+                .hosts();
         if (inventory.listHosts()) {
             HostList.print(hosts, out);
             return ExitCode.OK;

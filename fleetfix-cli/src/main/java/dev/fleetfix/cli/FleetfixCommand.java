@@ -1,6 +1,11 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.inventory.AnsibleEnvironment;
+import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.report.console.InputWarnings;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,17 +72,36 @@ public final class FleetfixCommand implements Runnable {
     /** Where Ansible's configuration is looked for; tests point these at a temporary directory. */
     AnsibleSettings ansibleSettings = AnsibleSettings.ofProcess();
 
-    /** The settings of the command line {@code cmd} runs in; none when its root is not fleetfix (tests). */
-    static AnsibleSettings settings(CommandLine cmd) {
+    /** The Ansible environment of the command line {@code cmd} runs in; nothing read when its root is not fleetfix. */
+    static AnsibleEnvironment environment(CommandLine cmd) {
         CommandLine root = cmd;
         while (root.getParent() != null) {
             root = root.getParent();
         }
         if (root.getCommand() instanceof FleetfixCommand app) {
-            app.ansibleSettings.sshConfigFile(app.sshConfigFile);
-            return app.ansibleSettings;
+            return app.ansibleSettings.environment(Optional.ofNullable(app.sshConfigFile));
         }
-        return AnsibleSettings.none();
+        return AnsibleEnvironment.none();
+    }
+
+    /**
+     * The inventory service of one run of {@code cmd}: what it doubts goes to the command's stderr, Ansible's input
+     * warnings as {@code [WARNING]: ...}, the rest as fleetfix's warnings and notes.
+     */
+    static InventoryService inventoryService(CommandLine cmd) {
+        PrintWriter err = cmd.getErr();
+        return new InventoryService(
+                environment(cmd),
+                new InventoryService.Messages(
+                        InputWarnings.to(err),
+                        warning -> {
+                            err.println("fleetfix: warning: " + warning);
+                            err.flush();
+                        },
+                        note -> {
+                            err.println("fleetfix: note: " + note);
+                            err.flush();
+                        }));
     }
 
     /** The -v count given anywhere on the command line of {@code cmd} (the option is inherited). */

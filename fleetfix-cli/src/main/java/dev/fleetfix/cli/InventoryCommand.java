@@ -5,6 +5,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
+import dev.fleetfix.inventory.InventoryService;
 import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.console.InventoryListing;
 import dev.fleetfix.report.console.ShardListing;
@@ -89,8 +90,9 @@ final class InventoryCommand implements Callable<Integer> {
         if (check && action.shards == null) {
             throw new InputException("--check: only with --shards N (the other listings read files only)");
         }
-        AnsibleInventory loaded = inventory
-                .ansibleInventory()
+        InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
+        AnsibleInventory loaded = inventories
+                .read(inventory.source(), Optional.empty())
                 .orElseThrow(() -> new InputException("no inventory: give -i SOURCE (or inventory in ansible.cfg)"));
         PrintWriter out = spec.commandLine().getOut();
         if (action.shards != null) {
@@ -100,7 +102,10 @@ final class InventoryCommand implements Callable<Integer> {
                     : Sharding.fromInventory();
             // the count is checked as --shard K/N checks it
             int count = new ShardSpec(1, action.shards).count();
-            out.print(ShardListing.render(sharding.plan(loaded.inventory(), inventory.selectHosts(), count)));
+            List<Host> selected = inventories
+                    .select(loaded.inventory(), inventory.source(), inventory.limit())
+                    .hosts();
+            out.print(ShardListing.render(sharding.plan(loaded.inventory(), selected, count)));
         } else if (action.host != null) {
             out.print(InventoryListing.host(oneHost(loaded, action.host)));
         } else if (action.graph != null) {
@@ -109,7 +114,9 @@ final class InventoryCommand implements Callable<Integer> {
             }
             out.print(InventoryListing.graph(loaded, action.graph));
         } else {
-            List<Host> hosts = inventory.selectHosts();
+            List<Host> hosts = inventories
+                    .select(loaded.inventory(), inventory.source(), inventory.limit())
+                    .hosts();
             out.print(InventoryListing.list(loaded, hosts));
         }
         out.flush();

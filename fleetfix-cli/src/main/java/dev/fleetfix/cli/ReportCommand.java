@@ -83,10 +83,14 @@ final class ReportCommand implements Runnable {
                     .map(dir -> new ReportMerge.Input(dir, ReportJson.read(dir.resolve(ReportJson.FILE))))
                     .toList();
             // the selection the shards were cut from, when the operator names it: -i alone is all its hosts
-            Optional<List<String>> selection = inventory.inventorySources().isEmpty()
+            Optional<List<String>> selection = inventory.source().sources().isEmpty()
                     ? Optional.empty()
-                    : Optional.of(
-                            inventory.selectHosts().stream().map(Host::name).toList());
+                    : Optional.of(FleetfixCommand.inventoryService(spec.commandLine())
+                            .load(inventory.source(), inventory.limit(), Optional.empty())
+                            .hosts()
+                            .stream()
+                            .map(Host::name)
+                            .toList());
             ReportMerge.Merged merged = ReportMerge.merge(inputs, selection);
             ReportFiles.prepare(output);
             ReportMerge.write(output, merged.report());

@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.rollout.ChangeWindow;
 import dev.fleetfix.rollout.RunOptions;
+import dev.fleetfix.rollout.RunOptionsBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -86,20 +87,26 @@ final class RunOptionsMixin {
                     + " host, and connect to nothing. Exit 0 when all is well, 2 naming file and line when not.")
     boolean syntaxCheck;
 
-    /** @throws InputException for --forks below 1 or a --window that does not parse */
-    RunOptions runOptions(Map<String, Object> extraVars) {
+    /**
+     * How to run, with these extra vars and tags; the journal goes to {@code --run-dir}, else {@code reportDir}.
+     *
+     * @throws InputException for --forks below 1 or a --window that does not parse
+     */
+    RunOptions runOptions(Map<String, Object> extraVars, TagSelection tags, Optional<Path> reportDir) {
         if (forks < 1) {
             throw new InputException("--forks: must be >= 1, was " + forks);
         }
-        return new RunOptions(
-                check,
-                diff,
-                forks,
-                window(),
-                Duration.ofSeconds(5),
-                extraVars,
-                Optional.ofNullable(startAtTask),
-                TagSelection.all());
+        return RunOptionsBuilder.builder(RunOptions.defaults())
+                .check(check)
+                .diff(diff)
+                .forks(forks)
+                .window(window())
+                .extraVars(extraVars)
+                .startAtTask(Optional.ofNullable(startAtTask))
+                .tags(tags)
+                .lockStaleAfter(lockStaleAfter)
+                .journalDir(Optional.ofNullable(runDir).or(() -> reportDir))
+                .build();
     }
 
     private Optional<ChangeWindow> window() {

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Forks;
-import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.console.ShardListing;
@@ -10,7 +10,6 @@ import dev.fleetfix.rollout.ShardSpec;
 import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,26 +44,26 @@ public final class ShardOptions {
     }
 
     /**
-     * The hosts of this shard among {@code selected}, or {@code selected} without {@code --shard}. Says on stderr which
-     * hosts the shard took.
+     * The selection narrowed to this shard's hosts, or as it is without {@code --shard}. Says on stderr which hosts the
+     * shard took.
      *
      * @param discover whether to ask the hosts' Redis (false for listings, which connect to nothing)
      * @throws Sharding.Refused when a host's group is unknown
      */
-    List<Host> narrow(InventoryOptions inventory, List<Host> selected, RedisConnector redis, boolean discover) {
+    HostSelection narrow(HostSelection selected, RedisConnector redis, boolean discover) {
         Optional<ShardSpec> spec = spec();
         if (spec.isEmpty()) {
             return selected;
         }
         Sharding sharding = discover
                 ? Sharding.discovering(
-                        new RedisDiscovery(inventory.inventory(), redis, DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
+                        new RedisDiscovery(selected.inventory(), redis, DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
                 : Sharding.fromInventory();
         ShardPlan plan =
-                sharding.plan(inventory.inventory(), selected, spec.get().count());
+                sharding.plan(selected.inventory(), selected.hosts(), spec.get().count());
         PrintWriter err = mixee.commandLine().getErr();
         err.println("fleetfix: " + ShardListing.notice(plan, spec.get()));
         err.flush();
-        return plan.hosts(spec.get());
+        return selected.narrowedTo(plan.hosts(spec.get()));
     }
 }

@@ -1,11 +1,12 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.inventory.AnsibleEnvironment;
+import dev.fleetfix.inventory.SshConfig;
 import dev.fleetfix.report.console.CommandEcho;
 import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.TransportException;
-import dev.fleetfix.transport.ssh.SshConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,9 +51,9 @@ public final class SshOptionsMixin {
     /** Shells to the hosts; with {@code -v}, each command is echoed to stderr before it runs. */
     public ShellFactory shellFactory() {
         SshOptions options = toOptions();
-        SshConfig sshConfig = settings().sshConfig();
+        SshConfig sshConfig = environment().sshConfig();
         boolean timeoutSet = given("--connect-timeout")
-                || settings().config().get("defaults.timeout").isPresent();
+                || environment().config().get("defaults.timeout").isPresent();
         // StrictHostKeyChecking accept-new (or no) and ConnectTimeout in the ssh config apply to the hosts it
         // names only; the command line and ansible.cfg win over it.
         ShellFactory factory = host -> {
@@ -77,7 +78,7 @@ public final class SshOptionsMixin {
      * direct connection would go around its bastion. Applied to every factory, given or SSH.
      */
     public ShellFactory refusingUnsupported(ShellFactory shells) {
-        SshConfig sshConfig = settings().sshConfig();
+        SshConfig sshConfig = environment().sshConfig();
         return host -> {
             Optional<String> refused = sshConfig.refusal(host);
             if (refused.isPresent()) {
@@ -88,10 +89,10 @@ public final class SshOptionsMixin {
     }
 
     public SshOptions toOptions() {
-        AnsibleSettings settings = settings();
+        AnsibleEnvironment ansible = environment();
         boolean acceptNew = acceptNewHostKeys;
         if (!acceptNew && !given("--accept-new-host-keys")) {
-            Optional<String> origin = settings.acceptNewFromConfig();
+            Optional<String> origin = ansible.acceptNewFromConfig();
             if (origin.isPresent()) {
                 acceptNew = true;
                 PrintWriter err = mixee.commandLine().getErr();
@@ -102,7 +103,7 @@ public final class SshOptionsMixin {
         }
         Duration timeout = connectTimeout;
         if (!given("--connect-timeout")) {
-            timeout = settings.config()
+            timeout = ansible.config()
                     .positiveInt("defaults.timeout")
                     .map(Duration::ofSeconds)
                     .orElse(connectTimeout);
@@ -114,8 +115,8 @@ public final class SshOptionsMixin {
                 Optional.ofNullable(passphraseEnv).filter(v -> !v.isBlank()));
     }
 
-    private AnsibleSettings settings() {
-        return mixee == null ? AnsibleSettings.none() : FleetfixCommand.settings(mixee.commandLine());
+    private AnsibleEnvironment environment() {
+        return mixee == null ? AnsibleEnvironment.none() : FleetfixCommand.environment(mixee.commandLine());
     }
 
     private boolean given(String option) {

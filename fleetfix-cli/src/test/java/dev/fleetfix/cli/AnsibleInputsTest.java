@@ -265,11 +265,18 @@ class AnsibleInputsTest {
         @picocli.CommandLine.Option(names = "--forks", defaultValue = "10")
         int forks;
 
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
         dev.fleetfix.transport.SshOptions options;
+
+        Inventory loaded;
 
         @Override
         public void run() {
-            inventory.inventory();
+            loaded = FleetfixCommand.inventoryService(spec.commandLine())
+                    .load(inventory.source(), inventory.limit(), java.util.Optional.empty())
+                    .inventory();
             options = ssh.toOptions();
         }
     }
@@ -282,7 +289,7 @@ class AnsibleInputsTest {
         all[0] = "probe";
         System.arraycopy(args, 0, all, 1, args.length);
         CliRun.of(cmd, all).expectExit(0);
-        return probe.inventory.inventory();
+        return probe.loaded;
     }
 
     @Test
@@ -330,7 +337,7 @@ class AnsibleInputsTest {
 
         assertThat(probe.forks).isEqualTo(7);
         assertThat(probe.options.connectTimeout()).isEqualTo(java.time.Duration.ofSeconds(3));
-        Inventory inventory = probe.inventory.inventory();
+        Inventory inventory = probe.loaded;
         assertThat(inventory.host("r1").orElseThrow().jump()).contains("ops@bastion:2222");
         assertThat(inventory.host("r1").orElseThrow().user()).contains("deploy");
         assertThat(inventory.host("r2").orElseThrow().jump()).contains("other@hop");

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.HostSelection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +28,8 @@ class InventoryOptionsTest {
         @Mixin
         InventoryOptions inventory;
 
+        HostSelection selection;
+
         List<Host> selected;
 
         @picocli.CommandLine.Spec
@@ -33,7 +37,9 @@ class InventoryOptionsTest {
 
         @Override
         public void run() {
-            selected = inventory.selectHosts();
+            selection = FleetfixCommand.inventoryService(spec.commandLine())
+                    .load(inventory.source(), inventory.limit(), Optional.empty());
+            selected = selection.hosts();
             if (inventory.listHosts()) {
                 selected.forEach(h -> spec.commandLine().getOut().println(h.name()));
             }
@@ -128,7 +134,7 @@ class InventoryOptionsTest {
         assertThat(run.stdout().lines()).containsExactly("r1", "r2");
         assertThat(probe.selected.get(0).redis().port()).isEqualTo(6381);
         assertThat(probe.selected.get(0).vars()).containsEntry("tier", "a");
-        assertThat(probe.inventory.inventoryFile()).contains(a);
-        assertThat(probe.inventory.inventorySources()).containsExactly(a, b);
+        assertThat(probe.selection.firstSource()).contains(a);
+        assertThat(probe.selection.sources()).containsExactly(a, b);
     }
 }

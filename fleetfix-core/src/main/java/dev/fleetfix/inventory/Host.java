@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import java.util.Optional;
  *     {@code sentinels}): {@code sentinel_host} (default: its Redis address), {@code sentinel_port}
  *     (default 26379), {@code sentinel_password_env|file} or {@code sentinel_password}
  */
+@RecordBuilder
 public record Host(
         String name,
         String address,
@@ -91,113 +93,11 @@ public record Host(
         return name + " (" + address + ":" + port + ")";
     }
 
-    /** A builder that starts from this host; {@link Builder#build()} validates as the constructor does. */
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Changes some fields of a host that was already built (defaults, SSH config, instances). */
-    public static final class Builder {
-        private String name;
-        private String address;
-        private int port;
-        private Optional<String> user;
-        private Optional<Path> keyFile;
-        private boolean become;
-        private Optional<String> jump;
-        private Optional<Path> knownHosts;
-        private Connection connection;
-        private RedisEndpoint redis;
-        private List<String> groups;
-        private Map<String, Object> vars;
-        private Optional<RedisEndpoint> sentinel;
-
-        private Builder(Host from) {
-            name = from.name;
-            address = from.address;
-            port = from.port;
-            user = from.user;
-            keyFile = from.keyFile;
-            become = from.become;
-            jump = from.jump;
-            knownHosts = from.knownHosts;
-            connection = from.connection;
-            redis = from.redis;
-            groups = from.groups;
-            vars = from.vars;
-            sentinel = from.sentinel;
-        }
-
-        public Builder name(String value) {
-            name = value;
-            return this;
-        }
-
-        public Builder address(String value) {
-            address = value;
-            return this;
-        }
-
-        public Builder port(int value) {
-            port = value;
-            return this;
-        }
-
-        public Builder user(Optional<String> value) {
-            user = value;
-            return this;
-        }
-
-        public Builder keyFile(Optional<Path> value) {
-            keyFile = value;
-            return this;
-        }
-
-        public Builder become(boolean value) {
-            become = value;
-            return this;
-        }
-
-        public Builder jump(Optional<String> value) {
-            jump = value;
-            return this;
-        }
-
-        public Builder knownHosts(Optional<Path> value) {
-            knownHosts = value;
-            return this;
-        }
-
-        public Builder redis(RedisEndpoint value) {
-            redis = value;
-            return this;
-        }
-
-        public Builder vars(Map<String, Object> value) {
-            vars = value;
-            return this;
-        }
-
-        public Builder sentinel(Optional<RedisEndpoint> value) {
-            sentinel = value;
-            return this;
-        }
-
-        public Host build() {
-            return new Host(
-                    name,
-                    address,
-                    port,
-                    user,
-                    keyFile,
-                    become,
-                    jump,
-                    knownHosts,
-                    connection,
-                    redis,
-                    groups,
-                    vars,
-                    sentinel);
-        }
+    /**
+     * A builder that starts from this host, to change some fields of a host already built (defaults, SSH config,
+     * instances); {@code build()} validates as the constructor does.
+     */
+    public HostBuilder toBuilder() {
+        return HostBuilder.builder(this);
     }
 }

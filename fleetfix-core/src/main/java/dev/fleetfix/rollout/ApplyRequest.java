@@ -1,54 +1,30 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.Inventory;
+import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.playbook.TagSelection;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One {@code fleetfix apply}, as parsed: what to run on which hosts, and where its journal goes.
+ * One {@code fleetfix apply}, as parsed: what to run on which hosts, how, and which run it continues.
  * {@link ApplyService#apply} makes the run id and owns the journal, the resume set, the host locks'
  * owner and the stop on a signal.
  *
  * @param playbook the playbook file
- * @param inventory the inventory the plays select from
- * @param hosts the hosts {@code --limit} selects (all without it), in inventory order
- * @param inventoryFile the inventory as given, recorded in the journal for {@code --resume}
- * @param limit {@code --limit} as given, recorded likewise
- * @param options check, diff, forks, window
- * @param lockStaleAfter when a host lock counts as stale (reported, never taken over)
- * @param journalDir where the journal goes ({@code --run-dir}, else {@code --report}); empty for
- *     {@code runsHome/RUN_ID}
- * @param runsHome where runs without a journal dir keep theirs, one directory per run
+ * @param selection the inventory and the hosts {@code --limit} selects; its first source and its limit are
+ *     recorded in the journal for {@code --resume}
+ * @param options check, diff, forks, window, tags, extra vars, stale locks, where the journal goes
  * @param resume the run being resumed, if any: its journal dir is this run's
  */
-public record ApplyRequest(
-        Path playbook,
-        Inventory inventory,
-        List<Host> hosts,
-        Optional<Path> inventoryFile,
-        Optional<String> limit,
-        RunOptions options,
-        Duration lockStaleAfter,
-        Optional<Path> journalDir,
-        Path runsHome,
-        Optional<Resume> resume) {
+public record ApplyRequest(Path playbook, HostSelection selection, RunOptions options, Optional<Resume> resume) {
 
     public ApplyRequest {
         Objects.requireNonNull(playbook, "playbook");
-        Objects.requireNonNull(inventory, "inventory");
-        hosts = List.copyOf(hosts);
-        Objects.requireNonNull(inventoryFile, "inventoryFile");
-        Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(selection, "selection");
         Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(lockStaleAfter, "lockStaleAfter");
-        Objects.requireNonNull(journalDir, "journalDir");
-        Objects.requireNonNull(runsHome, "runsHome");
         Objects.requireNonNull(resume, "resume");
     }
 

@@ -1,7 +1,6 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
@@ -14,12 +13,8 @@ import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.steps.StepRegistry;
-import dev.fleetfix.transport.RemoteShell;
-import dev.fleetfix.transport.ShellFactory;
-import dev.fleetfix.transport.ShellPool;
+import dev.fleetfix.steps.model.RunPorts;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -37,53 +31,42 @@ import java.util.stream.Collectors;
  */
 public final class ApplyService {
     private final StepRegistry steps;
-    private final Clock clock;
-    private final Sleeper sleeper;
+    private final RunPorts ports;
     private final RolloutPolicy policy;
-    private final Duration pollInterval;
-    private final ShellFactory shells;
-    private final RedisConnector redis;
+    private final Path runsHome;
     private final Consumer<String> warnings;
 
     /**
-     * A service that runs, through these shells and Redis connections.
+     * A service that runs through these ports.
      *
+     * @param ports the composition root's, handed on to every step unchanged
+     * @param runsHome where runs without a journal dir keep theirs, one directory per run
      * @param warnings receives what a playbook has that is accepted but doubted (a key written
      *     twice), one line each, when it is parsed: before any host is contacted
      */
     public ApplyService(
-            StepRegistry steps,
-            Clock clock,
-            Sleeper sleeper,
-            RolloutPolicy policy,
-            Duration pollInterval,
-            ShellFactory shells,
-            RedisConnector redis,
-            Consumer<String> warnings) {
+            StepRegistry steps, RunPorts ports, RolloutPolicy policy, Path runsHome, Consumer<String> warnings) {
         this.steps = Objects.requireNonNull(steps, "steps");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.ports = Objects.requireNonNull(ports, "ports");
         this.policy = Objects.requireNonNull(policy, "policy");
-        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-        this.shells = Objects.requireNonNull(shells, "shells");
-        this.redis = Objects.requireNonNull(redis, "redis");
+        this.runsHome = Objects.requireNonNull(runsHome, "runsHome");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
     /**
      * Plans the request as {@link #apply} would run it, replicas first (reading each restarting
      * play's replication from Redis), and contacts no host otherwise. {@code --list-hosts} and
-     * {@code --syntax-check} plan with {@link #plan(Path, Inventory, List, RunOptions)}, which reads files only.
+     * {@code --syntax-check} plan with {@link #planFromFiles(ApplyRequest)}, which reads files only.
      *
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
     public RunPlan plan(ApplyRequest request) {
         HostOrdering ordering = new TopologyOrdering(new RedisDiscovery(
-                request.inventory(),
-                redis,
+                request.selection().inventory(),
+                ports.redis(),
                 request.options().redisTimeout(),
                 request.options().forks()));
-        return plan(request.playbook(), request.inventory(), request.hosts(), request.options(), ordering);
+        return plan(request, ordering);
     }
 
     /**
@@ -118,11 +101,13 @@ public final class ApplyService {
      */
     public ApplyResult apply(ApplyRequest request, RunListener listener, Consumer<ApplyResult> ending)
             throws InterruptedException {
-        String runId = RunId.next(clock.instant());
+        String runId = RunId.next(ports.clock().instant());
         Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
         if (request.options().check()) {
             RunControl peek = new RunControl(
-                    Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), Set.of())), Set.of());
+                    Optional.of(RunControl.LockOwner.thisProcess(
+                            runId, request.options().lockStaleAfter(), Set.of())),
+                    Set.of());
             RunPlan plan = plan(request);
             ApplyResult result = new ApplyResult(runId, run(request, plan, listener, peek), Optional.empty());
             ending.accept(result);
@@ -130,8 +115,8 @@ public final class ApplyService {
         }
         Path dir = request.resume()
                 .map(ApplyRequest.Resume::dir)
-                .or(request::journalDir)
-                .orElseGet(() -> request.runsHome().resolve(runId));
+                .or(() -> request.options().journalDir())
+                .orElseGet(() -> runsHome.resolve(runId));
         try (RunJournal journal = new RunJournal(dir)) {
             try {
                 // a resume of a changed plan is refused before the plan reads any host's replication; a new run
@@ -148,14 +133,15 @@ public final class ApplyService {
                 journal.invocation(
                         runId,
                         request.playbook(),
-                        request.inventoryFile(),
-                        request.limit(),
+                        request.selection().firstSource(),
+                        request.selection().limit(),
                         request.options().tags());
                 journal.inputs(inputs);
                 Optional<String> id = Optional.of(runId);
                 RunControl control = new RunControl(
                         id,
-                        Optional.of(RunControl.LockOwner.thisProcess(runId, request.lockStaleAfter(), resumes)),
+                        Optional.of(RunControl.LockOwner.thisProcess(
+                                runId, request.options().lockStaleAfter(), resumes)),
                         request.resume().map(r -> r.journal().done()).orElse(Set.of()),
                         request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
                 return stoppedBySignal(control, () -> {
@@ -176,7 +162,10 @@ public final class ApplyService {
     private static RunInputs inputs(ApplyRequest request) {
         return RunInputs.read(
                 request.playbook(),
-                request.inventoryFile().or(() -> request.inventory().source()).map(Path::toString),
+                request.selection()
+                        .firstSource()
+                        .or(() -> request.selection().inventory().source())
+                        .map(Path::toString),
                 request.options().extraVars());
     }
 
@@ -202,9 +191,10 @@ public final class ApplyService {
 
     private RunSummary run(ApplyRequest request, RunPlan plan, RunListener listener, RunControl control)
             throws InterruptedException {
-        try (ShellPool pool = new ShellPool(shells)) {
-            return run(plan, request.inventory(), pool::shell, redis, listener, control);
-        }
+        Inventory inventory = request.selection().inventory();
+        PlaybookRunner runner = new PlaybookRunner(
+                ports, primaries(inventory, ports.redis()), Sentinels.of(inventory, ports.redis()), policy, control);
+        return runner.run(plan, listener);
     }
 
     @FunctionalInterface
@@ -242,57 +232,29 @@ public final class ApplyService {
     }
 
     /**
-     * Parses and plans: plays select from the inventory, narrowed to {@code limited} (the hosts
-     * {@code --limit} selects).
+     * Parses and plans in inventory order, reading files only: {@code --list-hosts} and {@code --syntax-check}.
      *
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
-    public RunPlan plan(Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options) {
-        return plan(playbookFile, inventory, limited, options, HostOrdering.inventoryOrder());
+    public RunPlan planFromFiles(ApplyRequest request) {
+        return plan(request, HostOrdering.inventoryOrder());
     }
 
     /**
-     * Plans with an ordering: {@link dev.fleetfix.rollout.TopologyOrdering} reads each
-     * restarting play's replication (read-only) to put replicas first and split batches.
+     * Parses and plans: plays select from the inventory, narrowed to the selection's hosts. {@link
+     * dev.fleetfix.rollout.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
+     * first and split batches.
      */
-    public RunPlan plan(
-            Path playbookFile, Inventory inventory, List<Host> limited, RunOptions options, HostOrdering ordering) {
-        Playbook playbook = new PlaybookParser(steps).parse(playbookFile);
+    private RunPlan plan(ApplyRequest request, HostOrdering ordering) {
+        Playbook playbook = new PlaybookParser(steps).parse(request.playbook());
         playbook.warnings().forEach(warnings);
-        Set<String> allowed = limited.stream().map(Host::name).collect(Collectors.toSet());
+        Inventory inventory = request.selection().inventory();
+        Set<String> allowed =
+                request.selection().hosts().stream().map(Host::name).collect(Collectors.toSet());
         HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory, warnings).stream()
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
-        return new RunPlanner(steps, ordering).plan(playbook, selector, options);
-    }
-
-    public RunSummary run(
-            RunPlan plan,
-            Inventory inventory,
-            Function<Host, RemoteShell> shells,
-            RedisConnector redis,
-            RunListener listener)
-            throws InterruptedException {
-        return run(plan, inventory, shells, redis, listener, RunControl.none());
-    }
-
-    /** Runs with host locks, a resume set and a stop flag. */
-    public RunSummary run(
-            RunPlan plan,
-            Inventory inventory,
-            Function<Host, RemoteShell> shells,
-            RedisConnector redis,
-            RunListener listener,
-            RunControl control)
-            throws InterruptedException {
-        PlaybookRunner runner = new PlaybookRunner(
-                new PlaybookRunner.Ports(shells, redis, primaries(inventory, redis), Sentinels.of(inventory, redis)),
-                clock,
-                sleeper,
-                policy,
-                pollInterval,
-                control);
-        return runner.run(plan, listener);
+        return new RunPlanner(steps, ordering).plan(playbook, selector, request.options());
     }
 
     /** A replica's primary, found in the inventory by the address and port the replica reports. */

@@ -2,7 +2,6 @@ package dev.fleetfix.rollout;
 
 import dev.fleetfix.Crash;
 import dev.fleetfix.Progress;
-import dev.fleetfix.Sleeper;
 import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
@@ -24,39 +23,71 @@ import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.steps.FactCondition;
 import dev.fleetfix.steps.StepFailure;
 import dev.fleetfix.steps.model.HostState;
+import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellPool;
 import dev.fleetfix.transport.TransportException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
-/** Runs one play's steps on one host, in order, stopping at the first failure; emits its events. */
-final class HostRun {
-    /** What a host run needs from the engine. */
-    record Env(
-            Function<Host, RemoteShell> shells,
-            Function<Host, GateTarget.Connect> redis,
+/**
+ * Runs one play's steps on one host, in order, stopping at the first failure; emits its events. One HostRun serves a
+ * whole run: it opens each host's shell once, through the run's {@link RunPorts}, and closes them all when the run
+ * ends.
+ */
+final class HostRun implements AutoCloseable {
+    /** How often gates poll, unless a step says otherwise. */
+    static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+
+    private final RunPorts ports;
+    private final ShellPool shells;
+    private final GateTarget.Primaries primaries;
+    private final Sentinels sentinels;
+    private final Retrier retrier;
+    private final RunControl control;
+    private final RunListener listener;
+    private final String runStamp;
+    private final boolean check;
+
+    /**
+     * @param ports the run's ports, handed on to every step unchanged
+     * @param primaries opens a replica's primary, when it is in the inventory
+     * @param sentinels the inventory's Sentinels
+     * @param retrier how a transient failure is tried again
+     * @param control host locks, the resume set and the stop flag
+     * @param listener told of every host's and step's events
+     * @param runStamp the run's id
+     * @param check check mode
+     */
+    HostRun(
+            RunPorts ports,
             GateTarget.Primaries primaries,
             Sentinels sentinels,
-            Clock clock,
-            Sleeper sleeper,
             Retrier retrier,
+            RunControl control,
             RunListener listener,
             String runStamp,
-            boolean check,
-            Duration pollInterval,
-            RunControl control) {}
+            boolean check) {
+        this.ports = ports;
+        this.shells = new ShellPool(ports.shells());
+        this.primaries = primaries;
+        this.sentinels = sentinels;
+        this.retrier = retrier;
+        this.control = control;
+        this.listener = listener;
+        this.runStamp = runStamp;
+        this.check = check;
+    }
 
-    private final Env env;
-
-    HostRun(Env env) {
-        this.env = env;
+    /** Closes the shells the run opened. */
+    @Override
+    public void close() {
+        shells.close();
     }
 
     HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state) throws InterruptedException {
@@ -66,9 +97,9 @@ final class HostRun {
     /** @param controls unchanged hosts of later batches, for benchmarks that measure controls */
     HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state, List<Host> controls)
             throws InterruptedException {
-        Instant start = env.clock().instant();
+        Instant start = ports.clock().instant();
         state.startPlay(play);
-        env.listener().on(new HostStarted(start, play, host.name()));
+        listener.on(new HostStarted(start, play, host.name()));
         if (host.connection() == Connection.UNSUPPORTED) {
             // Ansible lists a winrm or docker host too, and fails it when a play reaches it; nothing is sent to it
             return finish(
@@ -82,16 +113,16 @@ final class HostRun {
         }
         RemoteShell shell;
         try {
-            shell = env.retrier().run(() -> env.shells().apply(host)).value();
+            shell = retrier.run(() -> shells.shell(host)).value();
         } catch (Retrier.Exhausted e) {
             return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
         }
-        Optional<RunControl.LockOwner> lock = env.control().lock();
-        if (lock.isPresent() && env.check()) {
+        Optional<RunControl.LockOwner> lock = control.lock();
+        if (lock.isPresent() && check) {
             Optional<String> held;
             try {
-                held = env.retrier()
-                        .run(() -> HostLock.peek(shell, lock.get(), env.clock().instant()))
+                held = retrier.run(() ->
+                                HostLock.peek(shell, lock.get(), ports.clock().instant()))
                         .value();
             } catch (Retrier.Exhausted e) {
                 return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
@@ -105,9 +136,8 @@ final class HostRun {
         if (lock.isPresent()) {
             Optional<String> refused;
             try {
-                refused = env.retrier()
-                        .run(() ->
-                                HostLock.acquire(shell, lock.get(), env.clock().instant()))
+                refused = retrier.run(() -> HostLock.acquire(
+                                shell, lock.get(), ports.clock().instant()))
                         .value();
             } catch (Retrier.Exhausted e) {
                 HostOutcome outcome = answered(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
@@ -122,11 +152,11 @@ final class HostRun {
         Ended ended;
         try {
             Optional<Preflight.Refusal> refusal =
-                    env.check() ? Optional.empty() : preflight(play, host, steps, state, shell, controls);
-            Optional<String> stop = env.control().stopRequested();
+                    check ? Optional.empty() : preflight(play, host, steps, state, shell, controls);
+            Optional<String> stop = control.stopRequested();
             if (refusal.isPresent()) {
                 ended = new Ended(refusal.get().outcome(), refusal.get().reason());
-            } else if (stop.isPresent() && !env.check()) {
+            } else if (stop.isPresent() && !check) {
                 // a stop (SIGTERM) during the preflight: nothing is changed yet, so nothing is begun
                 ended = new Ended(HostOutcome.UNTOUCHED, "stopped before any change (" + stop.get() + ")");
             } else {
@@ -144,6 +174,11 @@ final class HostRun {
         return finish(play, host, state, start, ended.outcome(), ended.reason());
     }
 
+    /** The host's Redis, opened when a step asks. */
+    private GateTarget.Connect connect(Host host) {
+        return timeout -> ports.redis().connect(host, timeout);
+    }
+
     /** How a host's steps ended, said by {@link #finish} once the host's lock is released. */
     private record Ended(HostOutcome outcome, String reason) {}
 
@@ -156,20 +191,18 @@ final class HostRun {
             throws InterruptedException {
         try {
             // a new copy of the state for each attempt: nothing of a forecast cut short is kept
-            return env.retrier()
-                    .run(() -> Preflight.check(
+            return retrier.run(() -> Preflight.check(
                             new StepContext(
+                                    ports,
                                     host,
                                     shell,
-                                    env.redis().apply(host),
-                                    env.primaries(),
-                                    env.sentinels(),
+                                    connect(host),
+                                    primaries,
+                                    sentinels,
                                     true,
                                     Preflight.scratch(state, play),
-                                    env.clock(),
-                                    env.sleeper(),
-                                    env.runStamp(),
-                                    env.pollInterval(),
+                                    runStamp,
+                                    POLL_INTERVAL,
                                     WaitListener.none(),
                                     controls,
                                     Progress.Listener.none()),
@@ -189,21 +222,20 @@ final class HostRun {
         // the step in progress, for the waits it announces
         String[] current = {""};
         Progress.Listener progress =
-                p -> env.listener().on(new Progressed(env.clock().instant(), play, host.name(), current[0], p));
+                p -> listener.on(new Progressed(ports.clock().instant(), play, host.name(), current[0], p));
         ShellProgress answers = new ShellProgress(progress);
         StepContext ctx = new StepContext(
+                ports,
                 host,
                 answers.shell(sendLog.shell(shell)),
-                sendLog.redis(env.redis().apply(host)),
-                sendLog.primaries(env.primaries()),
-                env.sentinels(),
-                env.check(),
+                sendLog.redis(connect(host)),
+                sendLog.primaries(primaries),
+                sentinels,
+                check,
                 state,
-                env.clock(),
-                env.sleeper(),
-                env.runStamp(),
-                env.pollInterval(),
-                wait -> env.listener().on(new Waiting(env.clock().instant(), play, host.name(), current[0], wait)),
+                runStamp,
+                POLL_INTERVAL,
+                wait -> listener.on(new Waiting(ports.clock().instant(), play, host.name(), current[0], wait)),
                 controls,
                 progress);
         for (PlannedStep planned : steps) {
@@ -212,15 +244,14 @@ final class HostRun {
             current[0] = name;
             answers.reset();
             String type = planned.step().type();
-            Instant stepStart = env.clock().instant();
-            env.listener().on(new StepStarted(stepStart, play, host.name(), index, name, type));
+            Instant stepStart = ports.clock().instant();
+            listener.on(new StepStarted(stepStart, play, host.name(), index, name, type));
             StepResult result;
             int attempts = 1;
             FactCondition.Outcome when =
                     planned.when().map(c -> c.evaluate(state.facts())).orElse(new FactCondition.Outcome(true, ""));
-            Optional<JournaledBenchmark> journaled = env.check()
-                    ? Optional.empty()
-                    : env.control().journaledBefore(play, host.name(), index, name, type);
+            Optional<JournaledBenchmark> journaled =
+                    check ? Optional.empty() : control.journaledBefore(play, host.name(), index, name, type);
             // The journaled side was measured when its condition held; the run may since have changed the very
             // fact the condition reads (thp.enabled != never), so the condition is not asked again.
             if (journaled.isPresent()) {
@@ -229,13 +260,12 @@ final class HostRun {
                 result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
             } else {
                 try {
-                    Retrier.Attempted<StepResult> done = env.retrier()
-                            .run(
-                                    () -> {
-                                        sendLog.reset();
-                                        return planned.handler().run(ctx);
-                                    },
-                                    sendLog::nothingSent);
+                    Retrier.Attempted<StepResult> done = retrier.run(
+                            () -> {
+                                sendLog.reset();
+                                return planned.handler().run(ctx);
+                            },
+                            sendLog::nothingSent);
                     result = done.value();
                     attempts = done.attempts();
                 } catch (Retrier.Exhausted e) {
@@ -252,23 +282,14 @@ final class HostRun {
             if (result.status() == StepStatus.CHANGED) {
                 state.markChanged();
             }
-            Instant end = env.clock().instant();
-            env.listener()
-                    .on(new StepFinished(
-                            end,
-                            play,
-                            host.name(),
-                            index,
-                            name,
-                            type,
-                            result,
-                            Duration.between(stepStart, end),
-                            attempts));
+            Instant end = ports.clock().instant();
+            listener.on(new StepFinished(
+                    end, play, host.name(), index, name, type, result, Duration.between(stepStart, end), attempts));
             for (GateResult gate : result.gates()) {
-                env.listener().on(new GateChecked(end, play, host.name(), gate));
+                listener.on(new GateChecked(end, play, host.name(), gate));
             }
             for (BenchRun run : result.benchmarks()) {
-                env.listener().on(new BenchmarkFinished(end, play, host.name(), index, name, run));
+                listener.on(new BenchmarkFinished(end, play, host.name(), index, name, run));
             }
             if (result.status().stopsHost()) {
                 HostOutcome outcome =
@@ -305,10 +326,9 @@ final class HostRun {
 
     private HostOutcome finish(
             String play, Host host, HostState state, Instant start, HostOutcome outcome, String reason) {
-        Instant end = env.clock().instant();
-        env.listener()
-                .on(new HostFinished(
-                        end, play, host.name(), outcome, reason, Duration.between(start, end), state.facts()));
+        Instant end = ports.clock().instant();
+        listener.on(
+                new HostFinished(end, play, host.name(), outcome, reason, Duration.between(start, end), state.facts()));
         return outcome;
     }
 }

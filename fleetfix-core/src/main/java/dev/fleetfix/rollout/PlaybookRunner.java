@@ -3,11 +3,9 @@ package dev.fleetfix.rollout;
 import dev.fleetfix.Counts;
 import dev.fleetfix.Crash;
 import dev.fleetfix.Forks;
-import dev.fleetfix.Sleeper;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
-import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.RunPlan.PlannedPlay;
 import dev.fleetfix.rollout.event.BatchStarted;
@@ -24,9 +22,8 @@ import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.WindowClosed;
 import dev.fleetfix.steps.model.HostState;
+import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepStatus;
-import dev.fleetfix.transport.RemoteShell;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Runs a {@link RunPlan}: play after play, batch after batch, the hosts of a batch in parallel
@@ -47,44 +43,30 @@ import java.util.function.Function;
  * flight always finish. Reports everything as {@link RunEvent}s and formats nothing.
  */
 public final class PlaybookRunner {
-    /** The ports the engine talks through. */
-    public record Ports(
-            Function<Host, RemoteShell> shells,
-            RedisConnector redis,
-            GateTarget.Primaries primaries,
-            Sentinels sentinels) {
-
-        /** Ports of an inventory without Sentinels. */
-        public Ports(Function<Host, RemoteShell> shells, RedisConnector redis, GateTarget.Primaries primaries) {
-            this(shells, redis, primaries, Sentinels.none());
-        }
-    }
-
-    private final Ports ports;
-    private final Clock clock;
-    private final Sleeper sleeper;
+    private final RunPorts ports;
+    private final GateTarget.Primaries primaries;
+    private final Sentinels sentinels;
     private final RolloutPolicy policy;
-    private final Duration pollInterval;
     private final RunControl control;
 
-    public PlaybookRunner(Ports ports, Clock clock, Sleeper sleeper, RolloutPolicy policy, Duration pollInterval) {
-        this(ports, clock, sleeper, policy, pollInterval, RunControl.none());
-    }
-
-    /** With host locks, a resume set and a stop flag ({@link RunControl}). */
+    /**
+     * @param ports the root's ports, handed on to every step unchanged
+     * @param primaries opens a replica's primary, when it is in the inventory
+     * @param sentinels the inventory's Sentinels
+     * @param policy retries and the circuit breaker
+     * @param control host locks, a resume set and a stop flag ({@link RunControl#none()}: none of them)
+     */
     public PlaybookRunner(
-            Ports ports,
-            Clock clock,
-            Sleeper sleeper,
+            RunPorts ports,
+            GateTarget.Primaries primaries,
+            Sentinels sentinels,
             RolloutPolicy policy,
-            Duration pollInterval,
             RunControl control) {
-        this.control = control;
         this.ports = ports;
-        this.clock = clock;
-        this.sleeper = sleeper;
+        this.primaries = primaries;
+        this.sentinels = sentinels;
         this.policy = policy;
-        this.pollInterval = pollInterval;
+        this.control = control;
     }
 
     public RunSummary run(RunPlan plan, RunListener listener) throws InterruptedException {
@@ -114,7 +96,7 @@ public final class PlaybookRunner {
 
         Run(RunPlan plan, RunListener listener) {
             this.plan = plan;
-            this.start = clock.instant();
+            this.start = ports.clock().instant();
             this.failures = new FailurePolicy(policy.breaker());
             this.events = event -> {
                 if (event instanceof StepFinished f && f.result().status() == StepStatus.CHANGED) {
@@ -155,19 +137,21 @@ public final class PlaybookRunner {
             if (closedNow.isPresent() && !options.check()) {
                 return refusedOutsideWindow(closedNow.get(), "no host touched");
             }
-            HostRun hostRun = new HostRun(new HostRun.Env(
-                    ports.shells(),
-                    host -> timeout -> ports.redis().connect(host, timeout),
-                    ports.primaries(),
-                    ports.sentinels(),
-                    clock,
-                    sleeper,
-                    new Retrier(policy.retry(), sleeper),
+            try (HostRun hostRun = new HostRun(
+                    ports,
+                    primaries,
+                    sentinels,
+                    new Retrier(policy.retry(), ports.sleeper()),
+                    control,
                     events,
                     stamp,
-                    options.check(),
-                    pollInterval,
-                    control));
+                    options.check())) {
+                return runPlays(hostRun, closedNow);
+            }
+        }
+
+        /** The plays, and the run's end; the host runs' shells close after it. */
+        private RunSummary runPlays(HostRun hostRun, Optional<PlannedPlay> closedNow) throws InterruptedException {
             try {
                 for (PlannedPlay play : plan.plays()) {
                     Optional<RunSummary> stopped = runPlay(play, hostRun);
@@ -192,8 +176,9 @@ public final class PlaybookRunner {
 
         private RunSummary refusedOutsideWindow(PlannedPlay play, String consequence) {
             ChangeWindow w = play.window().orElseThrow();
-            String local = w.localTime(clock.instant(), clock.getZone());
-            events.on(new WindowClosed(clock.instant(), play.play().name(), w.text(), local, true, plan.hostNames()));
+            String local = w.localTime(ports.clock().instant(), ports.clock().getZone());
+            events.on(new WindowClosed(
+                    ports.clock().instant(), play.play().name(), w.text(), local, true, plan.hostNames()));
             return end(
                     RunOutcome.REFUSED_OUTSIDE_WINDOW,
                     "outside the change window " + w.text() + " (now " + local + "): " + consequence);
@@ -203,7 +188,7 @@ public final class PlaybookRunner {
             String name = play.play().name();
             List<List<Host>> batches = play.batches().batches();
             events.on(new PlayStarted(
-                    clock.instant(),
+                    ports.clock().instant(),
                     name,
                     batches.stream()
                             .map(b -> b.stream().map(Host::name).toList())
@@ -226,7 +211,7 @@ public final class PlaybookRunner {
                     return Optional.of(closeWindow(play));
                 }
                 events.on(new BatchStarted(
-                        clock.instant(),
+                        ports.clock().instant(),
                         name,
                         i + 1,
                         batches.size(),
@@ -272,7 +257,7 @@ public final class PlaybookRunner {
                     Forks.runInterruptibly(batch, plan.options().forks(), host -> {
                         if (control.doneBefore(name, host.name())) {
                             events.on(new HostFinished(
-                                    clock.instant(),
+                                    ports.clock().instant(),
                                     name,
                                     host.name(),
                                     HostOutcome.DONE,
@@ -291,7 +276,7 @@ public final class PlaybookRunner {
                             // one host's crash, whatever threw it, is that host's failure: the others
                             // go on, and the run still ends with its recap, reports and journal
                             events.on(new HostFinished(
-                                    clock.instant(),
+                                    ports.clock().instant(),
                                     name,
                                     host.name(),
                                     HostOutcome.FAILED,
@@ -320,7 +305,7 @@ public final class PlaybookRunner {
         }
 
         private boolean isOpen(ChangeWindow window) {
-            return window.isOpen(clock.instant(), clock.getZone());
+            return window.isOpen(ports.clock().instant(), ports.clock().getZone());
         }
 
         private boolean windowClosed(PlannedPlay play) {
@@ -331,8 +316,9 @@ public final class PlaybookRunner {
 
         private RunSummary closeWindow(PlannedPlay play) {
             ChangeWindow w = play.window().orElseThrow();
-            String local = w.localTime(clock.instant(), clock.getZone());
-            events.on(new WindowClosed(clock.instant(), play.play().name(), w.text(), local, false, untouched()));
+            String local = w.localTime(ports.clock().instant(), ports.clock().getZone());
+            events.on(
+                    new WindowClosed(ports.clock().instant(), play.play().name(), w.text(), local, false, untouched()));
             return end(
                     RunOutcome.WINDOW_CLOSED,
                     "the change window " + w.text() + " closed at " + local + "; "
@@ -347,7 +333,7 @@ public final class PlaybookRunner {
         }
 
         private RunSummary halt(String play, String reason) {
-            events.on(new PlayHalted(clock.instant(), play, reason, done(), failed(), untouched()));
+            events.on(new PlayHalted(ports.clock().instant(), play, reason, done(), failed(), untouched()));
             return end(RunOutcome.HALTED, reason);
         }
 
@@ -371,7 +357,7 @@ public final class PlaybookRunner {
         }
 
         private RunSummary end(RunOutcome outcome, String reason) {
-            Instant now = clock.instant();
+            Instant now = ports.clock().instant();
             List<String> changedHosts;
             synchronized (changed) {
                 changedHosts =

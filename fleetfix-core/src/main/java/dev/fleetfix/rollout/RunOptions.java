@@ -1,6 +1,8 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.playbook.TagSelection;
+import io.soabase.recordbuilder.core.RecordBuilder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,7 +22,12 @@ import java.util.Optional;
  * @param startAtTask the name (or glob) of the step to start at; the steps before it are not run
  *     ({@code --start-at-task})
  * @param tags which steps run ({@code --tags}, {@code --skip-tags}); the planner leaves the others out
+ * @param lockStaleAfter when a host lock counts as stale (reported, never taken over)
+ * @param journalDir where the run journal goes ({@code --run-dir}, else {@code --report}); empty for the
+ *     service's runs home, in a directory named by the run id
  */
+// the withers (withCheck, withForks, ...) are generated, and validate as the constructor does
+@RecordBuilder
 public record RunOptions(
         boolean check,
         boolean diff,
@@ -29,8 +36,12 @@ public record RunOptions(
         Duration redisTimeout,
         Map<String, Object> extraVars,
         Optional<String> startAtTask,
-        TagSelection tags) {
+        TagSelection tags,
+        Duration lockStaleAfter,
+        Optional<Path> journalDir)
+        implements RunOptionsBuilder.With {
     public static final int DEFAULT_FORKS = 10;
+    public static final Duration DEFAULT_LOCK_STALE_AFTER = Duration.ofHours(2);
 
     public RunOptions {
         if (forks < 1) {
@@ -41,38 +52,25 @@ public record RunOptions(
         extraVars = Collections.unmodifiableMap(new LinkedHashMap<>(extraVars));
         Objects.requireNonNull(startAtTask, "startAtTask");
         Objects.requireNonNull(tags, "tags");
+        Objects.requireNonNull(lockStaleAfter, "lockStaleAfter");
+        Objects.requireNonNull(journalDir, "journalDir");
     }
 
-    /** No extra vars, from the first step, every step but those tagged {@code never}. */
-    public RunOptions(boolean check, boolean diff, int forks, Optional<ChangeWindow> window, Duration redisTimeout) {
-        this(check, diff, forks, window, redisTimeout, Map.of(), Optional.empty(), TagSelection.all());
-    }
-
+    /**
+     * No check, diff or window; {@value #DEFAULT_FORKS} forks, no extra vars, from the first step, every step but
+     * those tagged {@code never}, locks stale after 2 hours, the journal in the runs home.
+     */
     public static RunOptions defaults() {
-        return new RunOptions(false, false, DEFAULT_FORKS, Optional.empty(), Duration.ofSeconds(5));
-    }
-
-    public RunOptions withCheck(boolean value) {
-        return new RunOptions(value, diff, forks, window, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withWindow(Optional<ChangeWindow> value) {
-        return new RunOptions(check, diff, forks, value, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withForks(int value) {
-        return new RunOptions(check, diff, value, window, redisTimeout, extraVars, startAtTask, tags);
-    }
-
-    public RunOptions withExtraVars(Map<String, Object> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, value, startAtTask, tags);
-    }
-
-    public RunOptions withStartAtTask(Optional<String> value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, value, tags);
-    }
-
-    public RunOptions withTags(TagSelection value) {
-        return new RunOptions(check, diff, forks, window, redisTimeout, extraVars, startAtTask, value);
+        return new RunOptions(
+                false,
+                false,
+                DEFAULT_FORKS,
+                Optional.empty(),
+                Duration.ofSeconds(5),
+                Map.of(),
+                Optional.empty(),
+                TagSelection.all(),
+                DEFAULT_LOCK_STALE_AFTER,
+                Optional.empty());
     }
 }

@@ -18,6 +18,7 @@ import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.steps.BenchmarkStep;
 import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepResult;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,15 +146,14 @@ public final class Harness {
         events.clear();
         RunPlan plan = plan(yaml, options);
         PlaybookRunner runner = new PlaybookRunner(
-                new PlaybookRunner.Ports(
+                new RunPorts(
                         h -> hosts.get(h.name()).shell(),
                         (h, timeout) -> hosts.get(h.name()).redis().connect(),
-                        primaries,
-                        sentinels),
-                clock,
-                clock.sleeper(),
+                        clock,
+                        clock.sleeper()),
+                primaries,
+                sentinels,
                 policy,
-                Duration.ofMillis(500),
                 control);
         return runner.run(plan, event -> {
             events.add(event);

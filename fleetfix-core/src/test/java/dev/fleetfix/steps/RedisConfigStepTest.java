@@ -18,6 +18,7 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.RunOptions;
 import dev.fleetfix.steps.model.HostState;
+import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
@@ -154,6 +155,7 @@ class RedisConfigStepTest {
         StepHandler handler = new RedisConfigStep().prepare(new StepArgs(step, host.host()));
         TestClock clock = new TestClock(java.time.Instant.parse("2026-12-01T00:00:00Z"));
         StepContext ctx = new StepContext(
+                new RunPorts(h -> host.shell(), (h, timeout) -> redis.open(timeout), clock, clock.sleeper()),
                 host.host(),
                 host.shell(),
                 redis,
@@ -161,8 +163,6 @@ class RedisConfigStepTest {
                 Sentinels.none(),
                 check,
                 state,
-                clock,
-                clock.sleeper(),
                 "20261201T000000Z-00000001",
                 Duration.ofMillis(10),
                 WaitListener.none(),

@@ -1,5 +1,5 @@
 /**
- * The SSH adapter: the only importer of SSHJ. Logins (keys, agent, passwords), known_hosts verification, jump
- * hosts and OpenSSH client configuration.
+ * The SSH adapter: the only importer of SSHJ. Logins (keys, agent, passwords), known_hosts verification and jump
+ * hosts; the OpenSSH client configuration is read with the inventory ({@code inventory.SshConfig}).
  */
 package dev.fleetfix.transport.ssh;

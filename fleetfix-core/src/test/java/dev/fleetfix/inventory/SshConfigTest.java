@@ -1,12 +1,9 @@
-package dev.fleetfix.transport.ssh;
+package dev.fleetfix.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.Inventory;
-import dev.fleetfix.inventory.InventorySources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,6 @@
-package dev.fleetfix.transport.ssh;
+package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.Connection;
-import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.Inventory;
-import dev.fleetfix.inventory.RedisEndpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
