@@ -3,10 +3,10 @@ package dev.fleetfix.cli;
 import dev.fleetfix.report.Screen;
 
 /** The screen of this process: a terminal when the JVM has a console (neither piped nor redirected). */
-final class Screens {
+public final class Screens {
     private Screens() {}
 
-    static Screen of() {
+    public static Screen of() {
         return Screen.of(System.console() != null, System.getenv());
     }
 }

@@ -2,6 +2,7 @@ package dev.fleetfix.lab.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.cli.EnumWords;
+import dev.fleetfix.cli.Screens;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabPreset;

@@ -9,6 +9,8 @@ import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostStatus;
 import dev.fleetfix.lab.LabInit;
+import dev.fleetfix.report.LiveLine;
+import dev.fleetfix.report.Screen;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
