@@ -4,6 +4,7 @@
 #
 #   bench/audit-vs-ansible.sh                        # N = 5 20 50, 5 rounds
 #   N_LIST="5 20" ROUNDS=3 bench/audit-vs-ansible.sh
+#   BASELINE=/other/checkout/fleetfix N_LIST=20 bench/audit-vs-ansible.sh   # also another build, same rounds
 #
 # For each N it starts a lab fleet of N hosts (in a private lab home, removed on exit), then runs, ROUNDS times,
 # each tool once per round in a rotating order (so no tool always runs first or last):
@@ -11,6 +12,7 @@
 #   fleetfix-fN       ./fleetfix audit -i INV --forks N  (all hosts at once)
 #   ansible-fK        ansible-playbook -i INV --forks K  (K in ANSIBLE_FORKS, default "5 20")
 #   ssh-xN            N parallel `ssh` processes, one per host, one remote command each
+#   baseline          $BASELINE audit -i INV, when BASELINE names another build's launcher (before/after a change)
 # All three read the same things: THP enabled and defrag, `uname -r`, Redis INFO server. fleetfix reads a few
 # more (sysctls, boot settings, Redis's own smaps) in its single fact script, and asks Redis from this machine.
 # Ansible runs with gather_facts: false (fleetfix does not gather all facts either), the `raw` module (lab hosts
@@ -18,14 +20,16 @@
 # checking on against the lab's known_hosts, and a fresh ControlPath directory per run, so that no run reuses
 # another's SSH master connection (each fleetfix run, being a new process, opens its connections anew too).
 #
-# Prints a table (median and min-max wall time, ratio to fleetfix's median, fleetfix's peak RSS from
-# /usr/bin/time -v) and the load average it ran under; writes the same to target/bench/.
+# Prints a table (median and min-max wall time, ratio to fleetfix's median; median and min CPU, user+sys of the
+# process and its children, and its ratio to the fastest ansible-playbook's; peak RSS; all from /usr/bin/time -v)
+# and the load average it ran under; writes the same to target/bench/.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 N_LIST="${N_LIST:-5 20 50}"
 ROUNDS="${ROUNDS:-5}"
 ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}"
+BASELINE="${BASELINE:-}"
 
 log() { echo "bench: $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
@@ -48,8 +52,11 @@ if ((${#missing[@]} > 0)); then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
-fleetfix="$repo/fleetfix"
+fleetfix="${FLEETFIX:-$repo/fleetfix}" # FLEETFIX=/other/checkout/fleetfix measures another build
 "$fleetfix" --version >&2 || die "building fleetfix failed"
+if [[ -n "$BASELINE" ]]; then
+  "$BASELINE" --version >&2 || die "BASELINE=$BASELINE does not run"
+fi
 
 work="$(mktemp -d -t fleetfix-bench.XXXXXX)"
 homes=()
@@ -63,7 +70,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-results="$work/runs.tsv"   # tool N round seconds rss_kib
+results="$work/runs.tsv"   # tool N round seconds rss_kib cpu_seconds
 : >"$results"
 loads="$work/loads.tsv"    # N when load1 load5 load15
 : >"$loads"
@@ -72,27 +79,30 @@ printf '[defaults]\n' >"$work/ansible.cfg"
 now() { date +%s.%N; }
 elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$1" "$2"; }
 record_load() { read -r l1 l5 l15 _ </proc/loadavg; printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$l1" "$l5" "$l15" >>"$loads"; }
+# user+sys seconds from a /usr/bin/time -v report (the process and the children it waited for)
+cpu_of() { awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$1"; }
 
 # --- one tool, one run ------------------------------------------------------------------------------------
 run_fleetfix() { # n round label [extra args]
   local n="$1" round="$2" label="$3"; shift 3
-  local out="$work/out.fleetfix" tv="$work/time.fleetfix" t0 t1 rc=0
+  local out="$work/out.fleetfix" tv="$work/time.fleetfix" t0 t1 rc=0 launcher="$fleetfix"
+  [[ "$label" == baseline ]] && launcher="$BASELINE"
   t0="$(now)"
-  /usr/bin/time -v -o "$tv" "$fleetfix" audit -i "$inv" "$@" >"$out" 2>&1 || rc=$?
+  /usr/bin/time -v -o "$tv" "$launcher" audit -i "$inv" "$@" >"$out" 2>&1 || rc=$?
   t1="$(now)"
   # 1 means findings (the lab's preset is at-risk on purpose); a host left unreached would void the figure.
   if ((rc > 1)) || ! grep -q "^$n hosts: .* 0 unreachable" "$out"; then
     cat "$out" >&2; die "$label failed (exit $rc) at N=$n"
   fi
   local rss; rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tv")"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$n" "$round" "$(elapsed "$t0" "$t1")" "$rss" >>"$results"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$n" "$round" "$(elapsed "$t0" "$t1")" "$rss" "$(cpu_of "$tv")" >>"$results"
 }
 
 run_ansible() { # n round forks
-  local n="$1" round="$2" forks="$3" out="$work/out.ansible" cp t0 t1 rc=0
+  local n="$1" round="$2" forks="$3" out="$work/out.ansible" tv="$work/time.ansible" cp t0 t1 rc=0
   cp="$(mktemp -d -p "$work" cp.XXXXXX)"
   t0="$(now)"
-  ANSIBLE_CONFIG="$work/ansible.cfg" ANSIBLE_SSH_CONTROL_PATH_DIR="$cp" ANSIBLE_HOST_KEY_CHECKING=True \
+  /usr/bin/time -v -o "$tv" env ANSIBLE_CONFIG="$work/ansible.cfg" ANSIBLE_SSH_CONTROL_PATH_DIR="$cp" ANSIBLE_HOST_KEY_CHECKING=True \
     ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP="$work/ansible-tmp" \
     ansible-playbook -i "$inv" --forks "$forks" --ssh-common-args "-o UserKnownHostsFile=$known_hosts" \
     "$work/read.yml" >"$out" 2>&1 || rc=$?
@@ -101,7 +111,7 @@ run_ansible() { # n round forks
   if ((rc != 0)) || ! grep -q 'PLAY RECAP' "$out"; then
     cat "$out" >&2; die "ansible-playbook --forks $forks failed (exit $rc) at N=$n"
   fi
-  printf '%s\t%s\t%s\t%s\t\n' "ansible-f$forks" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
+  printf '%s\t%s\t%s\t%s\t\t%s\n' "ansible-f$forks" "$n" "$round" "$(elapsed "$t0" "$t1")" "$(cpu_of "$tv")" >>"$results"
 }
 
 run_ssh() { # n round
@@ -120,7 +130,7 @@ run_ssh() { # n round
   if ((failed > 0)) || (($(grep -l '^redis_version:' "$work"/out.ssh.* | wc -l) != n)); then
     cat "$work"/out.ssh.* >&2; die "$failed of $n ssh processes failed at N=$n"
   fi
-  printf '%s\t%s\t%s\t%s\t\n' "ssh-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
+  printf '%s\t%s\t%s\t%s\t\t\n' "ssh-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
 }
 
 # --- the equivalent Ansible read ---------------------------------------------------------------------------
@@ -169,6 +179,7 @@ EOF
   (($(wc -l <"$work/hosts.txt") == n)) || die "the lab inventory holds $(wc -l <"$work/hosts.txt") hosts, not $n"
 
   tools=(fleetfix "fleetfix-f$n")
+  [[ -n "$BASELINE" ]] && tools+=(baseline)
   for f in $ANSIBLE_FORKS; do tools+=("ansible-f$f"); done
   tools+=("ssh-x$n")
   log "N=$n: one untimed warm-up run of ssh and fleetfix (sshd, redis and page cache)"
@@ -181,7 +192,7 @@ EOF
     for ((k = 0; k < ${#tools[@]}; k++)); do
       tool="${tools[$(((k + round - 1) % ${#tools[@]}))]}"
       case "$tool" in
-        fleetfix) run_fleetfix "$n" "$round" fleetfix ;;
+        fleetfix | baseline) run_fleetfix "$n" "$round" "$tool" ;;
         fleetfix-f*) run_fleetfix "$n" "$round" "$tool" --forks "$n" ;;
         ansible-f*) run_ansible "$n" "$round" "${tool#ansible-f}" ;;
         ssh-x*) run_ssh "$n" "$round" ;;
@@ -204,15 +215,18 @@ from collections import defaultdict
 results, loads, started, rounds, cores, ansible, java = sys.argv[1:8]
 runs = defaultdict(list)
 rss = defaultdict(list)
+cpu = defaultdict(list)
 order = []
 for line in open(results):
-    tool, n, _round, secs, kib = line.rstrip("\n").split("\t")
+    tool, n, _round, secs, kib, cpus = line.rstrip("\n").split("\t")
     key = (int(n), tool)
     if key not in runs:
         order.append(key)
     runs[key].append(float(secs))
     if kib:
         rss[key].append(int(kib))
+    if cpus:
+        cpu[key].append(float(cpus))
 load = defaultdict(dict)
 for line in open(loads):
     n, when, l1, l5, l15 = line.split()
@@ -222,18 +236,23 @@ print(f"machine: {cores} cores; {ansible}; {java}")
 print("ansible: gather_facts false, raw module, 4 tasks; fleetfix: audit with its default facts; wall time of the")
 print("whole process (JVM start included); ratio = median / fleetfix's median (default --forks 10) at that N")
 print()
-print(f"{'tool':<14}{'N':>4}{'median s':>10}{'min-max s':>16}{'ratio':>8}{'peak RSS':>11}")
+print("CPU = user+sys s of the process tree (median / min); CPU ratio = median / the leanest ansible-playbook's")
+print(f"{'tool':<14}{'N':>4}{'median s':>10}{'min-max s':>16}{'ratio':>8}{'peak RSS':>11}{'CPU s':>13}{'CPU ratio':>11}")
 by_n = defaultdict(list)
 for key in order:
     by_n[key[0]].append(key)
 med = {key: statistics.median(v) for key, v in runs.items()}
 for n in sorted(by_n):
     base = med.get((n, "fleetfix"))
+    ans_cpu = [statistics.median(cpu[k]) for k in by_n[n] if k[1].startswith("ansible-") and cpu.get(k)]
     for key in by_n[n]:
         v = runs[key]
         ratio = f"{med[key] / base:.2f}" if base else "-"
         peak = f"{max(rss[key]) / 1024:.0f} MiB" if rss.get(key) else ""
-        print(f"{key[1]:<14}{n:>4}{med[key]:>10.2f}{f'{min(v):.2f}-{max(v):.2f}':>16}{ratio:>8}{peak:>11}")
+        c = cpu.get(key)
+        cpus = f"{statistics.median(c):.2f} / {min(c):.2f}" if c else ""
+        cratio = f"{statistics.median(c) / min(ans_cpu):.3f}" if c and ans_cpu else ""
+        print(f"{key[1]:<14}{n:>4}{med[key]:>10.2f}{f'{min(v):.2f}-{max(v):.2f}':>16}{ratio:>8}{peak:>11}{cpus:>13}{cratio:>11}")
     print(f"{'':<4}load average (1/5/15 min) at start {load[n].get('start', '?')}, at end {load[n].get('end', '?')}")
 print()
 def check(label, ok):
@@ -243,6 +262,11 @@ if (20, "fleetfix") in med:
     ans = [med[k] for k in by_n[20] if k[1].startswith("ansible-")]
     if ans:
         check(f"N=20: fleetfix {f20:.2f} s <= 1/10 of the fastest ansible-playbook {min(ans):.2f} s", f20 <= min(ans) / 10)
+    ans_cpu = [statistics.median(cpu[k]) for k in by_n[20] if k[1].startswith("ansible-") and cpu.get(k)]
+    if ans_cpu and cpu.get((20, "fleetfix")):
+        c20 = statistics.median(cpu[(20, "fleetfix")])
+        check(f"N=20: fleetfix CPU {c20:.2f} s <= 1/10 of the leanest ansible-playbook's {min(ans_cpu):.2f} s",
+              c20 <= min(ans_cpu) / 10)
     if (20, "ssh-x20") in med:
         check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh {med[(20, 'ssh-x20')]:.2f} s", f20 <= med[(20, "ssh-x20")])
 if (50, "fleetfix") in med and (20, "fleetfix") in med:

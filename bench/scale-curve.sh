@@ -6,6 +6,7 @@
 #
 #   bench/scale-curve.sh                                   # N = 20 100 250 500, one round
 #   N_LIST="20 100" FORKS="10 50" ROUNDS=3 bench/scale-curve.sh
+#   FLEETFIX=/other/checkout/fleetfix N_LIST=500 bench/scale-curve.sh   # another build's launcher
 #
 # Every tool does the same work per host: one SSH login, the audit's facts script with sudo, Redis INFO server.
 #   fleetfix-fF       fleetfix audit -i INV --forks F (whole process: JVM start included; asks Redis from here)
@@ -43,7 +44,7 @@ else
   log "$ansible_version: its rows will say 'not installed'"
 fi
 
-fleetfix="$repo/fleetfix"
+fleetfix="${FLEETFIX:-$repo/fleetfix}" # FLEETFIX=/other/checkout/fleetfix measures another build
 "$fleetfix" --version >&2 || die "building fleetfix failed"
 measure="$repo/bench/proctree.py"
 facts="$repo/fleetfix-core/src/main/resources/dev/fleetfix/checks/facts.sh"

@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 
 /**
@@ -39,7 +40,7 @@ import picocli.CommandLine;
  * @param sleeper waits between polls and retries
  * @param shells opens a host's shell; empty for SSH as the command's options say
  * @param redis connects to a host's Redis
- * @param policy retries and the circuit breaker
+ * @param policy retries and the circuit breaker; null for {@link RolloutPolicy#defaults()}, built when asked for
  * @param runsHome where runs without --run-dir or --report keep their journal, one directory per run
  */
 record Adapters(
@@ -57,8 +58,16 @@ record Adapters(
         Objects.requireNonNull(sleeper, "sleeper");
         Objects.requireNonNull(shells, "shells");
         Objects.requireNonNull(redis, "redis");
-        Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(runsHome, "runsHome");
+    }
+
+    /**
+     * The policy given, else the defaults, built on each call: they load resilience4j, which only {@code apply}
+     * uses, and are immutable.
+     */
+    @Override
+    public RolloutPolicy policy() {
+        return policy != null ? policy : RolloutPolicy.defaults();
     }
 
     /** The real ones: the system clock, SSH, Jedis. */
@@ -81,7 +90,7 @@ record Adapters(
         private Sleeper sleeper = Sleeper.system();
         private Optional<ShellFactory> shells = Optional.empty();
         private RedisConnector redis;
-        private RolloutPolicy policy = RolloutPolicy.defaults();
+        private RolloutPolicy policy;
         private Path runsHome = Path.of("fleetfix-runs");
 
         Builder clock(Clock value) {
@@ -105,7 +114,7 @@ record Adapters(
         }
 
         Builder policy(RolloutPolicy value) {
-            this.policy = value;
+            this.policy = Objects.requireNonNull(value, "policy");
             return this;
         }
 
@@ -164,19 +173,47 @@ record Adapters(
         return new ApplyService(
                 StepRegistry.standard(new AuditorFacts(new HostAuditor()), benchEngines(BENCH_REDIS_TIMEOUT)),
                 runPorts(ssh),
-                policy,
+                policy(),
                 runsHome,
                 warnings);
     }
 
-    /** Makes commands, giving those that take them these adapters. */
-    record Factory(Adapters adapters) implements CommandLine.IFactory {
+    /**
+     * Makes commands, giving those that take them the adapters, built when the first such command is made: a
+     * command line that makes none ({@code --version}, a subcommand's help) never builds them.
+     */
+    static final class Factory implements CommandLine.IFactory {
+        private final Supplier<Adapters> make;
+        private Adapters adapters;
+
+        private Factory(Supplier<Adapters> make) {
+            this.make = Objects.requireNonNull(make, "make");
+        }
+
+        /** The factory of the adapters {@code make} builds on first use. */
+        static Factory lazy(Supplier<Adapters> make) {
+            return new Factory(make);
+        }
+
+        /** The adapters, built now if no command has asked for them yet. */
+        synchronized Adapters adapters() {
+            if (adapters == null) {
+                adapters = Objects.requireNonNull(make.get(), "adapters");
+            }
+            return adapters;
+        }
+
+        /** Whether the adapters have been built (tests: a command line that needs none builds none). */
+        synchronized boolean built() {
+            return adapters != null;
+        }
+
         @Override
         public <K> K create(Class<K> type) throws Exception {
             try {
                 var constructor = type.getDeclaredConstructor(Adapters.class);
                 constructor.setAccessible(true);
-                return constructor.newInstance(adapters);
+                return constructor.newInstance(adapters());
             } catch (NoSuchMethodException e) {
                 return CommandLine.defaultFactory().create(type);
             }

@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import java.util.Optional;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 
@@ -15,8 +16,27 @@ public interface CommandPlugin {
 
     /** Adds every plug-in on the class path to {@code root} as a subcommand. */
     static void addAll(CommandLine root) {
-        for (CommandPlugin plugin : ServiceLoader.load(CommandPlugin.class, CommandPlugin.class.getClassLoader())) {
-            root.addSubcommand(new CommandLine(plugin.command(), root.getFactory()));
+        for (CommandPlugin plugin : plugins()) {
+            add(root, plugin);
         }
+    }
+
+    /** Adds {@code plugin} to {@code root} as a subcommand. */
+    static void add(CommandLine root, CommandPlugin plugin) {
+        root.addSubcommand(new CommandLine(plugin.command(), root.getFactory()));
+    }
+
+    /** The plug-in on the class path whose command is called {@code word} (its name or an alias), if any. */
+    static Optional<CommandPlugin> named(String word) {
+        for (CommandPlugin plugin : plugins()) {
+            if (CommandTree.named(plugin.command(), word)) {
+                return Optional.of(plugin);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static ServiceLoader<CommandPlugin> plugins() {
+        return ServiceLoader.load(CommandPlugin.class, CommandPlugin.class.getClassLoader());
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
             "Prints a bash/zsh completion script for fleetfix.",
             "Use it with: source <(fleetfix completion)   (zsh: autoload -U +X bashcompinit && bashcompinit first)"
         })
-final class CompletionCommand implements Runnable {
+final class CompletionCommand implements Runnable, CommandTree.ReadsWholeTree {
     @Spec
     CommandSpec spec;
 

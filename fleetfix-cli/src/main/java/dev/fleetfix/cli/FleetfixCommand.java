@@ -12,7 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The top-level {@code fleetfix} command: global options and the list of subcommands. */
+/**
+ * The top-level {@code fleetfix} command: global options, help and version. Its subcommands are {@link
+ * CommandTree}'s, added by {@link Main}: all of them, or only the one invoked.
+ */
 @Command(
         name = "fleetfix",
         mixinStandardHelpOptions = true,
@@ -28,18 +31,8 @@ import picocli.CommandLine.Spec;
             "  1  findings (hosts at risk) or host failures",
             "  2  bad usage or bad input; no host was touched",
             "  3  --check: changes are pending"
-        },
-        subcommands = {
-            AuditCommand.class,
-            ApplyCommand.class,
-            BenchCommand.class,
-            ReportCommand.class,
-            InventoryCommand.class,
-            CompletionCommand.class,
-            DocCommand.class,
-            ThpDemo.class
         })
-public final class FleetfixCommand implements Runnable {
+public class FleetfixCommand implements Runnable {
 
     @Spec
     CommandSpec spec;

@@ -8,7 +8,7 @@ import picocli.CommandLine;
  * {@link Main}.
  */
 public final class SystemFactory implements CommandLine.IFactory {
-    private final CommandLine.IFactory factory = new Adapters.Factory(Adapters.system());
+    private final CommandLine.IFactory factory = Adapters.Factory.lazy(Adapters::system);
 
     @Override
     public <K> K create(Class<K> type) throws Exception {

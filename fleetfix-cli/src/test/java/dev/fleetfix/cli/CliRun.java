@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 
 /**
- * One run of {@code fleetfix} through {@link Main#commandLine()}, with what a user would see. Its
+ * One run of {@code fleetfix} through {@link Main#commandLine(String[])}, as {@code main} builds it (only the invoked
+ * subcommand), with what a user would see. Its
  * {@link #toString()} holds the command, exit code, stdout and stderr, so an assertion described with
  * it ({@code assertThat(run.exitCode()).as(run.toString())}) shows all of them when it fails.
  *
@@ -21,7 +22,7 @@ public record CliRun(List<String> command, int exitCode, String stdout, String s
     }
 
     public static CliRun of(String... args) {
-        return of(Main.commandLine(), args);
+        return of(Main.commandLine(args), args);
     }
 
     /** Runs {@code cmd}, prepared by the test (a clock or runs dir set on a subcommand, say). */

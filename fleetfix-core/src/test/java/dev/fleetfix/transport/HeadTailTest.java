@@ -52,4 +52,32 @@ class HeadTailTest {
         String cut = HeadTail.cut(buffer.text(), 40);
         assertThat(cut).contains("\n... 1.8 KB + ").endsWith("x".repeat(20)).hasSizeLessThan(100);
     }
+
+    @Test
+    void aShortStreamCostsWhatItPrintsNotTheWholeHeadAndTail() {
+        HeadTail buffer = HeadTail.forStream();
+        write(buffer, "always madvise [never]\n".repeat(20));
+
+        assertThat(buffer.capacity()).isLessThanOrEqualTo(HeadTail.FIRST_CAPACITY);
+        assertThat(buffer.text()).isEqualTo("always madvise [never]\n".repeat(20));
+    }
+
+    @Test
+    void aStreamGrowsItsHeadInPiecesAndKeepsEveryByteUpToItsLimits() {
+        HeadTail buffer = HeadTail.forStream();
+        StringBuilder written = new StringBuilder();
+        for (int i = 0; written.length() < 3 * 1024 * 1024; i++) {
+            String line = "line " + i + "\n";
+            write(buffer, line);
+            written.append(line);
+        }
+        String all = written.toString();
+
+        assertThat(buffer.capacity()).isEqualTo(HeadTail.STREAM_HEAD + HeadTail.STREAM_TAIL);
+        assertThat(buffer.dropped()).isEqualTo(all.length() - HeadTail.STREAM_HEAD - HeadTail.STREAM_TAIL);
+        assertThat(buffer.text())
+                .startsWith(all.substring(0, HeadTail.STREAM_HEAD))
+                .endsWith(all.substring(all.length() - HeadTail.STREAM_TAIL))
+                .contains(" dropped ...");
+    }
 }
