@@ -69,7 +69,8 @@ public final class ExtraVars {
                 Path where = Path.of("-e");
                 mapping(where, text, warnings, vault).forEach((k, v) -> put(layer, origins, where, k, v));
             } else {
-                keyValues(option).forEach((k, v) -> put(layer, origins, Path.of("-e"), k, InventoryYaml.node(v, 0, 0)));
+                keyValues(option)
+                        .forEach((k, v) -> put(layer, origins, Path.of("-e"), k, new YamlValue.Scalar(v, 0, 0)));
             }
         }
         return layer.isEmpty() ? NONE : new ExtraVars(layer, origins);

@@ -219,7 +219,13 @@ final class IniInventory {
         Map<String, YamlValue.Entry> host = new LinkedHashMap<>();
         host.put(
                 pattern,
-                new YamlValue.Entry(pattern, number, 1, InventoryYaml.node(vars.isEmpty() ? null : vars, number, 1)));
+                new YamlValue.Entry(
+                        pattern,
+                        number,
+                        1,
+                        vars.isEmpty()
+                                ? new YamlValue.Scalar(null, number, 1)
+                                : new YamlValue.Mapping(vars, number, 1)));
         document(group, number, "hosts", host);
     }
 
@@ -248,7 +254,7 @@ final class IniInventory {
 
     private void child(String parent, String child, int number) {
         Map<String, YamlValue.Entry> children = new LinkedHashMap<>();
-        children.put(child, new YamlValue.Entry(child, number, 1, InventoryYaml.node(null, number, 1)));
+        children.put(child, new YamlValue.Entry(child, number, 1, new YamlValue.Scalar(null, number, 1)));
         document(parent, number, "children", children);
     }
 
@@ -256,11 +262,17 @@ final class IniInventory {
     private void document(String group, int line, String section, Map<String, YamlValue.Entry> entries) {
         Map<String, YamlValue.Entry> body = new LinkedHashMap<>();
         if (!entries.isEmpty()) {
-            body.put(section, new YamlValue.Entry(section, line, 1, InventoryYaml.node(entries, line, 1)));
+            body.put(section, new YamlValue.Entry(section, line, 1, new YamlValue.Mapping(entries, line, 1)));
         }
         Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
-        top.put(group, new YamlValue.Entry(group, line, 1, InventoryYaml.node(body.isEmpty() ? null : body, line, 1)));
-        documents.add(InventoryYaml.node(top, line, 1));
+        top.put(
+                group,
+                new YamlValue.Entry(
+                        group,
+                        line,
+                        1,
+                        body.isEmpty() ? new YamlValue.Scalar(null, line, 1) : new YamlValue.Mapping(body, line, 1)));
+        documents.add(new YamlValue.Mapping(top, line, 1));
     }
 
     private static YamlValue.Entry field(String key, int line, Object value) {

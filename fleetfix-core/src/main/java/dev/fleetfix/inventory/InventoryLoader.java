@@ -144,7 +144,7 @@ public final class InventoryLoader {
         YamlValue value = section.value();
         if (value.value() instanceof String name) {
             return Map.of(
-                    name, new YamlValue.Entry(name, value.line(), value.column(), InventoryYaml.node(null, 0, 0)));
+                    name, new YamlValue.Entry(name, value.line(), value.column(), new YamlValue.Scalar(null, 0, 0)));
         }
         if (!value.isMapping()) {
             throw error(
@@ -183,12 +183,12 @@ public final class InventoryLoader {
                             "ansible_port",
                             entry.line(),
                             entry.column(),
-                            InventoryYaml.node(port(port.group(2), entry), entry.line(), entry.column())));
+                            new YamlValue.Scalar(port(port.group(2), entry), entry.line(), entry.column())));
             if (entry.value().isMapping()) {
                 vars.putAll(entry.value().fields());
             }
             YamlValue value = entry.value().isNull() || entry.value().isMapping()
-                    ? InventoryYaml.node(
+                    ? new YamlValue.Mapping(
                             vars, entry.value().line(), entry.value().column())
                     : entry.value();
             body = new YamlValue.Entry(key, entry.line(), entry.column(), value);
@@ -311,7 +311,7 @@ public final class InventoryLoader {
             // Ansible's combine_vars: a mapping set twice merges its top-level keys.
             Map<String, YamlValue.Entry> merged = new LinkedHashMap<>(old.fields());
             merged.putAll(value.fields());
-            value = InventoryYaml.node(merged, value.line(), value.column());
+            value = new YamlValue.Mapping(merged, value.line(), value.column());
         }
         vars.put(field.key(), value);
     }

@@ -235,18 +235,18 @@ public final class InventorySources {
         for (String part : source.split(",")) {
             String host = part.strip();
             if (!host.isEmpty()) {
-                hosts.put(host, new YamlValue.Entry(host, 0, 0, InventoryYaml.node(null, 0, 0)));
+                hosts.put(host, new YamlValue.Entry(host, 0, 0, new YamlValue.Scalar(null, 0, 0)));
             }
         }
         if (hosts.isEmpty()) {
             throw new InputException("inventory " + source + ": the host list names no host");
         }
         Map<String, YamlValue.Entry> body = new LinkedHashMap<>();
-        body.put("hosts", new YamlValue.Entry("hosts", 0, 0, InventoryYaml.node(hosts, 0, 0)));
+        body.put("hosts", new YamlValue.Entry("hosts", 0, 0, new YamlValue.Mapping(hosts, 0, 0)));
         Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
         top.put(
                 InventoryLoader.UNGROUPED,
-                new YamlValue.Entry(InventoryLoader.UNGROUPED, 0, 0, InventoryYaml.node(body, 0, 0)));
-        return new InventorySource(Path.of(source), List.of(InventoryYaml.node(top, 0, 0)), List.of(), false);
+                new YamlValue.Entry(InventoryLoader.UNGROUPED, 0, 0, new YamlValue.Mapping(body, 0, 0)));
+        return new InventorySource(Path.of(source), List.of(new YamlValue.Mapping(top, 0, 0)), List.of(), false);
     }
 }

@@ -5,8 +5,6 @@ import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.yaml.LocatedYaml;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -39,20 +37,5 @@ final class InventoryYaml {
                 text,
                 warnings,
                 (vaulted, line, column) -> Secret.of(vault.decrypt(vaulted.envelope(), file, line)));
-    }
-
-    /**
-     * A node the loader builds: a map of entries is a mapping, a list of nodes a sequence, anything else (null, text,
-     * a number) a scalar, all placed at {@code line} and {@code column}.
-     */
-    @SuppressWarnings("unchecked")
-    static YamlValue node(Object value, int line, int column) {
-        if (value instanceof Map<?, ?> map && map.values().stream().allMatch(YamlValue.Entry.class::isInstance)) {
-            return new YamlValue.Mapping((Map<String, YamlValue.Entry>) map, line, column);
-        }
-        if (value instanceof List<?> list && list.stream().allMatch(YamlValue.class::isInstance)) {
-            return new YamlValue.Sequence((List<YamlValue>) list, line, column);
-        }
-        return YamlValue.of(value, line, column);
     }
 }

@@ -68,13 +68,13 @@ final class ScriptInventory {
         String name = String.join(" ", command);
         Path source = sources.get(0);
         String out = runProgram(name, command);
-        return fromList(source, parseJson(name, source, out), host -> InventoryYaml.node(null, 0, 0));
+        return fromList(source, parseJson(name, source, out), host -> new YamlValue.Scalar(null, 0, 0));
     }
 
     /** A file holding {@code ansible-inventory --list} JSON (or YAML of the same shape). */
     static InventorySource fromFile(Path file, YamlValue root) {
         // A file cannot be asked --host: without _meta.hostvars its hosts have only group variables.
-        return fromList(file, root, host -> InventoryYaml.node(null, 0, 0));
+        return fromList(file, root, host -> new YamlValue.Scalar(null, 0, 0));
     }
 
     /** Whether a parsed document is in the {@code --list} shape rather than a YAML inventory's. */
@@ -134,7 +134,7 @@ final class ScriptInventory {
                 vars = missingMeta.of(host.getKey());
             } else {
                 YamlValue.Entry f = hostvars.isNull() ? null : hostvars.fields().get(host.getKey());
-                vars = f == null ? InventoryYaml.node(null, 0, 0) : f.value();
+                vars = f == null ? new YamlValue.Scalar(null, 0, 0) : f.value();
             }
             if (vars.isNull()) {
                 continue;
@@ -143,7 +143,16 @@ final class ScriptInventory {
                 throw new InputException(
                         file, vars.line(), vars.column(), "variables of host " + host.getKey() + " must be an object");
             }
-            docs.add(doc(host.getValue(), vars.line(), Map.of("hosts", map(host.getKey(), vars))));
+            docs.add(doc(
+                    host.getValue(),
+                    vars.line(),
+                    Map.of(
+                            "hosts",
+                            new YamlValue.Entry(
+                                    "hosts",
+                                    vars.line(),
+                                    0,
+                                    new YamlValue.Mapping(map(host.getKey(), vars), vars.line(), 0)))));
         }
         return new InventorySource(file, docs);
     }
@@ -157,10 +166,11 @@ final class ScriptInventory {
         } else if (!body.fields().keySet().stream().anyMatch(Set.of("hosts", "vars", "children")::contains)) {
             // Ansible's shorthand: a group object without those keys is a host of that name with vars.
             YamlValue.Entry self =
-                    new YamlValue.Entry(group.key(), group.line(), group.column(), InventoryYaml.node(null, 0, 0));
+                    new YamlValue.Entry(group.key(), group.line(), group.column(), new YamlValue.Scalar(null, 0, 0));
             sections.put(
                     "hosts",
-                    InventoryYaml.node(List.of(InventoryYaml.node(self.key(), self.line(), self.column())), 0, 0));
+                    new YamlValue.Sequence(
+                            List.of(new YamlValue.Scalar(self.key(), self.line(), self.column())), 0, 0));
             sections.put("vars", body);
         } else {
             body.fields().forEach((k, f) -> sections.put(k, f.value()));
@@ -217,9 +227,9 @@ final class ScriptInventory {
             out.putIfAbsent(
                     name,
                     new YamlValue.Entry(
-                            name, item.line(), item.column(), InventoryYaml.node(null, item.line(), item.column())));
+                            name, item.line(), item.column(), new YamlValue.Scalar(null, item.line(), item.column())));
         }
-        return InventoryYaml.node(out, list.line(), list.column());
+        return new YamlValue.Mapping(out, list.line(), list.column());
     }
 
     @SuppressWarnings("unchecked")
@@ -233,20 +243,12 @@ final class ScriptInventory {
         return m;
     }
 
-    private static YamlValue doc(String group, int line, Map<String, ?> body) {
-        Map<String, YamlValue.Entry> inner = new LinkedHashMap<>();
-        if (body != null) {
-            body.forEach((k, v) -> inner.put(
-                    k,
-                    v instanceof YamlValue.Entry f
-                            ? f
-                            : new YamlValue.Entry(k, line, 0, InventoryYaml.node(v, line, 0))));
-        }
+    private static YamlValue doc(String group, int line, Map<String, YamlValue.Entry> body) {
+        Map<String, YamlValue.Entry> inner = body == null ? Map.of() : body;
+        YamlValue value = inner.isEmpty() ? new YamlValue.Scalar(null, line, 0) : new YamlValue.Mapping(inner, line, 0);
         Map<String, YamlValue.Entry> top = new LinkedHashMap<>();
-        top.put(
-                group,
-                new YamlValue.Entry(group, line, 0, InventoryYaml.node(inner.isEmpty() ? null : inner, line, 0)));
-        return InventoryYaml.node(top, line, 0);
+        top.put(group, new YamlValue.Entry(group, line, 0, value));
+        return new YamlValue.Mapping(top, line, 0);
     }
 
     private static String kind(YamlValue node) {

@@ -6,7 +6,6 @@ import dev.fleetfix.TemplateText;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -139,14 +138,14 @@ final class VarTemplates {
                                 field.column(),
                                 node(field.value(), name + "." + field.key(), secret)));
             });
-            return InventoryYaml.node(Collections.unmodifiableMap(out), node.line(), node.column());
+            return new YamlValue.Mapping(out, node.line(), node.column());
         }
         if (value instanceof List<?> list) {
             List<YamlValue> out = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 out.add(node((YamlValue) list.get(i), name + "[" + i + "]", secret));
             }
-            return InventoryYaml.node(Collections.unmodifiableList(out), node.line(), node.column());
+            return new YamlValue.Sequence(out, node.line(), node.column());
         }
         return node;
     }
