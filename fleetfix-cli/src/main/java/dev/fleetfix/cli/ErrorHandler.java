@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
 import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -52,14 +53,15 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         public int handleParseException(ParameterException e, String[] args) {
             CommandLine cmd = e.getCommandLine();
             PrintWriter err = cmd.getErr();
-            if (cmd.getParent() == null
-                    && e instanceof CommandLine.UnmatchedArgumentException unmatched
-                    && unmatched.getUnmatched().get(0).equals("lab")) {
-                // the lab is a plug-in of its own, so that the operator's package carries no Docker client
+            // a plug-in of fleetfix's release that is not installed (the lab is one, so that the operator's
+            // package carries no Docker client): say what to install instead of suggesting other words
+            Optional<CommandPlugin.Known> missing =
+                    cmd.getParent() == null && e instanceof CommandLine.UnmatchedArgumentException unmatched
+                            ? CommandPlugin.known(unmatched.getUnmatched().get(0))
+                            : Optional.empty();
+            if (missing.isPresent()) {
                 err.println(cmd.getColorScheme()
-                        .errorText("fleetfix: 'lab' is the lab plug-in, which is not installed: install the"
-                                + " fleetfix-lab package, or unpack fleetfix-lab-VERSION.tar.gz over this fleetfix"
-                                + " (it adds lib/plugins/fleetfix-lab.jar)"));
+                        .errorText("fleetfix: " + missing.get().notInstalled()));
                 err.flush();
                 return ExitCode.USAGE;
             }
