@@ -63,12 +63,12 @@ public final class ThpEra {
     /** What a before/after benchmark of turning THP off should show on this host. */
     public static String expectation(String kernelRelease, Optional<Boolean> disableThp) {
         return switch (of(kernelRelease, disableThp)) {
-            case OPTED_OUT -> "Redis runs with disable-thp yes: the host's THP setting does not reach it; expect within"
-                    + " noise";
+            case OPTED_OUT -> "Redis runs with disable-thp yes: the host's THP setting does not reach it; expect no"
+                    + " change from THP";
             case FORK_SPIKES -> "kernel " + kernelRelease + " < 5.8 copies whole huge pages on write after fork: expect"
                     + " the fork-time tail (p99.9, max) to improve";
-            case MEMORY_ONLY -> "kernel " + kernelRelease + " >= 5.8 copies 4 KiB on write after fork: expect latency"
-                    + " within noise; THP's memory effects (AnonHugePages, fragmentation) are what changes";
+            case MEMORY_ONLY -> "kernel " + kernelRelease + " >= 5.8 copies 4 KiB on write after fork: expect no"
+                    + " latency change from THP; THP's memory effects (AnonHugePages, fragmentation) are what changes";
             case UNKNOWN_KERNEL -> "kernel release unknown: no expectation";
         };
     }

@@ -20,7 +20,7 @@ class ThpEraTest {
     void redisThatOptsOutIsNotReachedWhateverTheKernel() {
         assertThat(ThpEra.of("4.19.0", Optional.of(true))).isEqualTo(ThpEra.Effect.OPTED_OUT);
         assertThat(ThpEra.expectation("4.19.0", Optional.of(true))).contains("does not reach it");
-        assertThat(ThpEra.expectation("6.1.0", Optional.of(false))).contains("expect latency within noise");
+        assertThat(ThpEra.expectation("6.1.0", Optional.of(false))).contains("expect no latency change from THP");
         assertThat(ThpEra.expectation("4.19.0", Optional.of(false))).contains("expect the fork-time tail");
     }
 }
