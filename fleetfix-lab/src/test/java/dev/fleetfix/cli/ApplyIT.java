@@ -6,9 +6,12 @@ import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.lab.RunsAlone;
+import dev.fleetfix.report.VerdictText;
+import dev.fleetfix.report.console.RecapLines;
 import dev.fleetfix.report.files.ReportFiles;
 import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.ComparisonReport;
+import dev.fleetfix.report.model.FleetComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.transport.ExecResult;
 import java.io.IOException;
@@ -135,46 +138,44 @@ class ApplyIT {
                             "  expect " + host + ": THP here is not the kernel's \\(not on sysfs: [\\w/.+-]+\\):"
                                     + " a benchmark cannot show a THP effect; kernel \\S+ >= 5.8");
         }
-        theMainJobEndsWithinNoise(run, reports);
+        theMainJobSaysOneVerdictEverywhere(run, reports);
     }
 
     /**
-     * The lab's THP is a file, so going to never changes nothing Redis's memory gets: the only
-     * honest verdicts are no change detected or inconclusive, on every benchmarked host (lab-3 is a replica and is not
-     * benchmarked) and for the fleet, in the recap, in report.json and on the HTML badges. Issue 12
-     * saw lab-1 "improved", lab-2 "regressed" and a red fleet badge here.
+     * The lab's THP is a file, so going to never changes nothing Redis's memory gets: each benchmarked host (lab-3
+     * is a replica and is not benchmarked) is an A/A pair. Whatever the verdicts, the recap, report.json and the HTML
+     * badges say the same ones, and the fleet line counts the hosts' and gives no interval from 2 hosts. How often
+     * an A/A pair is called improved or regressed is VerdictLabIT's to bound (at most 1 % a comparison): asserting
+     * "never" here, over 2 pairs, failed a correct build in about 2 % of CI runs, and did so at stop 37.
      */
-    private static void theMainJobEndsWithinNoise(CliRun run, Path reports) {
+    private static void theMainJobSaysOneVerdictEverywhere(CliRun run, Path reports) {
         List<String> benchmarked = List.of("lab-1", "lab-2");
-        for (String host : benchmarked) {
-            assertThat(run.stdout())
-                    .as(run.toString())
-                    .containsPattern(
-                            "\n  " + host + " thp \\S+: (no change detected|inconclusive: [^\\n]*?) \\(3 vs 3 rounds")
-                    .doesNotContainPattern("\n  " + host + " thp \\S+: (improved|regressed) \\(");
-        }
-        assertThat(run.stdout())
-                .as(run.toString())
-                .containsPattern(
-                        "\nbenchmark thp \\S+: (no change detected|inconclusive) on [12] of 2 hosts[^\\n]*; too few hosts"
-                                + " for a fleet interval \\(0 improved, 0 regressed, ")
-                .doesNotContainPattern("\nbenchmark thp \\S+: (improved|regressed) on");
-
         FleetReport report = ReportJson.read(reports.resolve(ReportJson.FILE));
         assertThat(report.benchmarks().comparisons())
                 .extracting(ComparisonReport::host)
-                .isNotEmpty()
-                .containsOnlyElementsOf(benchmarked)
-                .containsAll(benchmarked);
-        assertThat(report.benchmarks().comparisons()).allSatisfy(c -> assertThat(c.verdict())
-                .as(c.host() + " " + c.test())
-                .isIn("no_change_detected", "inconclusive"));
-        assertThat(report.benchmarks().fleet()).isNotEmpty().allSatisfy(f -> {
-            assertThat(f.verdict()).as(f.test()).isIn("no_change_detected", "inconclusive");
-            assertThat(f.reason()).as(f.test()).endsWith("; too few hosts for a fleet interval");
-            assertThat(f.effects()).as("no fleet figures from 2 hosts").isEmpty();
-            assertThat(f.hosts()).containsExactlyInAnyOrderElementsOf(benchmarked);
-        });
+                .containsExactlyInAnyOrderElementsOf(benchmarked);
+        for (ComparisonReport c : report.benchmarks().comparisons()) {
+            assertThat(run.stdout())
+                    .as(run.toString())
+                    .containsPattern(RecapLines.host(c.host(), "thp", 3, VerdictText.word(c.verdict())));
+        }
+        assertThat(report.benchmarks().fleet()).hasSize(1);
+        FleetComparisonReport f = report.benchmarks().fleet().get(0);
+        long improved = report.benchmarks().comparisons().stream()
+                .filter(c -> c.verdict().equals("improved"))
+                .count();
+        long regressed = report.benchmarks().comparisons().stream()
+                .filter(c -> c.verdict().equals("regressed"))
+                .count();
+        assertThat(f.improved()).isEqualTo(improved);
+        assertThat(f.regressed()).isEqualTo(regressed);
+        assertThat(f.reason()).as(f.test()).endsWith("; too few hosts for a fleet interval");
+        assertThat(f.effects()).as("no fleet figures from 2 hosts").isEmpty();
+        assertThat(f.hosts()).containsExactlyInAnyOrderElementsOf(benchmarked);
+        assertThat(run.stdout())
+                .as(run.toString())
+                .containsPattern(RecapLines.fleet("thp", 2, VerdictText.word(f.verdict())) + improved + " improved, "
+                        + regressed + " regressed, ");
         assertThat(report.hosts())
                 .filteredOn(h -> benchmarked.contains(h.name()))
                 .hasSize(2)
@@ -182,12 +183,11 @@ class ApplyIT {
 
         String html = readString(reports.resolve(ReportFiles.HTML));
         assertThat(html)
-                .doesNotContain("<span class=\"badge verdict bad\">regressed")
-                .doesNotContain("<span class=\"badge verdict ok\">improved")
-                .containsPattern(
-                        "<span class=\"badge verdict (neutral|changed)\">(no change detected|inconclusive)<span"
-                                + " class=\"why\"> on [12] of 2 hosts[^<]*; too few hosts for a fleet interval</span></span> over 2"
-                                + " hosts: 0 improved, 0 regressed, ")
+                .containsPattern("<span class=\"badge verdict " + VerdictText.cssClass(f.verdict()) + "\">"
+                        + VerdictText.word(f.verdict()) + "<span class=\"why\">"
+                        + (f.reason().startsWith("on ") ? " on \\d of 2 hosts" : ": hosts disagree")
+                        + "[^<]*; too few hosts for a fleet interval</span></span> over 2 hosts: " + improved
+                        + " improved, " + regressed + " regressed, ")
                 // the expectation beside the fleet badge (the page escapes the apostrophe of "kernel's")
                 .contains("not on sysfs")
                 .contains("a benchmark cannot show a THP effect");

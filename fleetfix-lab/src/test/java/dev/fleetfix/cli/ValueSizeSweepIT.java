@@ -88,8 +88,8 @@ class ValueSizeSweepIT {
         // answers is the rumour itself, so only the shape of the answer is asserted here
         assertThat(out)
                 .containsPattern("sweep-1 MIX 2048 B, tcp_nodelay on vs 1024 B, tcp_nodelay on:"
-                        + " (improved|regressed|no change detected|inconclusive: [^\\n]*?); rps [−+±][\\d.]+ % \\[[−+±][\\d.]+ %,"
-                        + " [−+±][\\d.]+ %]")
+                        + " (improved|regressed|no change detected|inconclusive: [^\\n]*?); rps [−+±][\\d,.]+ % \\[[−+±][\\d,.]+ %,"
+                        + " [−+±][\\d,.]+ %]")
                 .containsPattern("sweep-1 MIX 1024 B, tcp_nodelay off vs 1024 B, tcp_nodelay on:"
                         + " (improved|regressed|no change detected|inconclusive: )")
                 .contains("largest effects, whatever their verdict:");

@@ -72,7 +72,11 @@ final class FleetVerdict {
         return Verdict.INCONCLUSIVE;
     }
 
-    /** "on 2 of 3 hosts, none improved", and "too few hosts for a fleet interval" below three. */
+    /**
+     * "on 2 of 3 hosts, none improved", and "too few hosts for a fleet interval" below three. Every reason but
+     * "hosts disagree" starts "on K of N hosts", so one form covers every verdict (a reader, or a test, need not
+     * know which word came out).
+     */
     private static String reason(Verdict verdict, List<TestComparison> hosts) {
         int n = hosts.size();
         long improved = count(hosts, Verdict.IMPROVED);
@@ -81,7 +85,7 @@ final class FleetVerdict {
                 switch (verdict) {
                     case REGRESSED -> "on " + regressed + " of " + n + " hosts, none improved";
                     case IMPROVED -> "on " + improved + " of " + n + " hosts, none regressed";
-                    case NO_CHANGE_DETECTED -> "on all " + n + " hosts";
+                    case NO_CHANGE_DETECTED -> "on " + n + " of " + n + " hosts";
                     case INCONCLUSIVE -> improved > 0
                             ? "hosts disagree: " + improved + " improved, " + regressed + " regressed"
                             : "on " + count(hosts, Verdict.INCONCLUSIVE) + " of " + n + " hosts, none called a change"

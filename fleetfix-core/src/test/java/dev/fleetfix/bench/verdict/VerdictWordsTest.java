@@ -224,7 +224,7 @@ class VerdictWordsTest {
         }
         FleetComparison fleet = BeforeAfter.DEFAULT.fleet(runs).get(0);
         assertThat(fleet.verdict()).isEqualTo(Verdict.NO_CHANGE_DETECTED);
-        assertThat(fleet.reason()).isEqualTo("on all 3 hosts");
+        assertThat(fleet.reason()).isEqualTo("on 3 of 3 hosts");
     }
 
     /**
