@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             ReportCommand.class,
             InventoryCommand.class,
+            ConnectionsCommand.class,
             CompletionCommand.class,
             DocCommand.class,
             ThpDemo.class

@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Durations;
+import dev.fleetfix.inventory.AnsibleEnvironment;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -18,6 +19,19 @@ public final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             return parse(value, true);
+        }
+    }
+
+    /** OpenSSH's ControlPersist words: {@code no} or {@code 0} off, {@code yes} until closed, else a time. */
+    public static final class ControlPersist implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+            return switch (v) {
+                case "no", "0" -> Duration.ZERO;
+                case "yes" -> AnsibleEnvironment.PERSIST_UNTIL_STOPPED;
+                default -> parse(v, true);
+            };
         }
     }
 

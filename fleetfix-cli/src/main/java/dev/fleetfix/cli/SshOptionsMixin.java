@@ -7,6 +7,7 @@ import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.TransportException;
+import dev.fleetfix.transport.held.HeldShells;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,10 +49,21 @@ public final class SshOptionsMixin {
             description = "Environment variable holding the passphrase of encrypted private keys.")
     String passphraseEnv;
 
+    @Option(
+            names = "--control-persist",
+            paramLabel = "DURATION",
+            converter = DurationConverter.ControlPersist.class,
+            description = "Keep each host's SSH connection open this long after the run, in a per-user holder"
+                    + " process, so that the next run does not log in again (OpenSSH's ControlPersist: 60s, 10m,"
+                    + " yes until 'fleetfix connections --close', no). Default: ssh_args' ControlPersist in"
+                    + " ansible.cfg or ANSIBLE_SSH_ARGS, else no.")
+    Duration controlPersist;
+
     /** Shells to the hosts; with {@code -v}, each command is echoed to stderr before it runs. */
     public ShellFactory shellFactory() {
         SshOptions options = toOptions();
         SshConfig sshConfig = environment().sshConfig();
+        Optional<HeldShells> held = heldShells();
         boolean timeoutSet = given("--connect-timeout")
                 || environment().config().get("defaults.timeout").isPresent();
         // StrictHostKeyChecking accept-new (or no) and ConnectTimeout in the ssh config apply to the hosts it
@@ -64,7 +76,7 @@ public final class SshOptionsMixin {
                     forHost = forHost.withConnectTimeout(Duration.ofSeconds(seconds.get()));
                 }
             }
-            return ShellFactories.create(forHost).open(host);
+            return ShellFactories.create(forHost, held).open(host);
         };
         if (mixee != null && FleetfixCommand.verbosity(mixee.commandLine()) >= 1) {
             return CommandTrace.around(
@@ -86,6 +98,28 @@ public final class SshOptionsMixin {
             }
             return shells.open(host);
         };
+    }
+
+    /** How long connections are held after the run: the option, else ssh_args' ControlPersist, else not at all. */
+    Duration controlPersist() {
+        if (controlPersist != null) {
+            return controlPersist;
+        }
+        return environment().sshArgs().controlPersist().orElse(Duration.ZERO);
+    }
+
+    private Optional<HeldShells> heldShells() {
+        Duration persist = controlPersist();
+        if (persist.isZero()) {
+            return Optional.empty();
+        }
+        PrintWriter err = mixee == null
+                ? new PrintWriter(System.err, true)
+                : mixee.commandLine().getErr();
+        return Optional.of(new HeldShells(ShellFactories.holdClient(persist), warning -> {
+            err.println("fleetfix: " + warning);
+            err.flush();
+        }));
     }
 
     public SshOptions toOptions() {

@@ -270,6 +270,8 @@ class AnsibleInputsTest {
 
         dev.fleetfix.transport.SshOptions options;
 
+        java.time.Duration persist;
+
         Inventory loaded;
 
         @Override
@@ -278,7 +280,62 @@ class AnsibleInputsTest {
                     .load(inventory.source(), inventory.limit(), java.util.Optional.empty())
                     .inventory();
             options = ssh.toOptions();
+            persist = ssh.controlPersist();
         }
+    }
+
+    private Probe probe(Map<String, String> env, String... args) throws IOException {
+        write("hosts.ini", "[redis]\nr1\n");
+        Probe probe = new Probe();
+        picocli.CommandLine cmd = Main.commandLine(new AnsibleSettings(env, dir, dir, true));
+        cmd.addSubcommand("probe", probe);
+        List<String> all = new java.util.ArrayList<>(
+                List.of("probe", "-F", "none", "-i", dir.resolve("hosts.ini").toString()));
+        all.addAll(List.of(args));
+        CliRun.of(cmd, all.toArray(String[]::new)).expectExit(0);
+        return probe;
+    }
+
+    /** OpenSSH's ControlPersist as Ansible users set it, in ansible.cfg or ANSIBLE_SSH_ARGS; the option wins. */
+    @Test
+    void connectionsAreHeldAsLongAsSshArgsControlPersistSaysAndNotAtAllUnasked() throws IOException {
+        assertThat(probe(Map.of()).persist).as("unasked").isZero();
+        Path cfg =
+                write("ansible.cfg", "[ssh_connection]\nssh_args = -C -o ControlMaster=auto -o ControlPersist=60s\n");
+        Map<String, String> withCfg = Map.of("ANSIBLE_CONFIG", cfg.toString());
+
+        assertThat(probe(withCfg).persist).isEqualTo(java.time.Duration.ofSeconds(60));
+        assertThat(probe(withCfg, "--control-persist", "10m").persist).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(probe(withCfg, "--control-persist", "no").persist).isZero();
+        assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=yes")).persist)
+                .isEqualTo(dev.fleetfix.inventory.AnsibleEnvironment.PERSIST_UNTIL_STOPPED);
+        assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=300")).persist)
+                .isEqualTo(java.time.Duration.ofMinutes(5));
+    }
+
+    @Test
+    void aControlPersistThatIsNoTimeIsAnInputErrorNamingWhereItCameFrom() throws IOException {
+        Path cfg = write("ansible.cfg", "[ssh_connection]\nssh_args = -o ControlPersist=soon\n");
+        write("hosts.ini", "[redis]\nr1\n");
+        CliRun run = fleetfix(
+                Map.of("ANSIBLE_CONFIG", cfg.toString()),
+                "audit",
+                "-F",
+                "none",
+                "-i",
+                dir.resolve("hosts.ini").toString());
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).contains(cfg.toString()).contains("ControlPersist=soon");
+
+        CliRun option = fleetfix(
+                Map.of(),
+                "audit",
+                "--control-persist",
+                "soon",
+                "-i",
+                dir.resolve("hosts.ini").toString());
+        assertThat(option.exitCode()).as(option.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(option.stderr()).contains("invalid duration 'soon'");
     }
 
     private static Inventory probed(AnsibleSettings settings, String... args) {

@@ -1,8 +1,10 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.Durations;
 import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.inventory.vault.VaultPasswordSource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,8 +113,17 @@ public final class AnsibleEnvironment {
      * @param jump {@code -J} or {@code -o ProxyJump=}
      * @param configFile {@code -F}
      * @param ignored what fleetfix does not apply (beyond the connection sharing options Ansible sets itself)
+     * @param controlPersist {@code -o ControlPersist=}: how long fleetfix's holder keeps connections after a run
+     *     ({@code yes} is {@link #PERSIST_UNTIL_STOPPED}, {@code no} zero); empty when ssh_args does not say
      */
-    public record SshArgs(Optional<String> jump, Optional<Path> configFile, List<String> ignored) {}
+    public record SshArgs(
+            Optional<String> jump,
+            Optional<Path> configFile,
+            List<String> ignored,
+            Optional<Duration> controlPersist) {}
+
+    /** {@code ControlPersist yes}: held until {@code fleetfix connections --close} (a century). */
+    public static final Duration PERSIST_UNTIL_STOPPED = Duration.ofDays(36_500);
 
     public SshArgs sshArgs() {
         return sshArgs.get();
@@ -122,6 +133,7 @@ public final class AnsibleEnvironment {
         String[] words = args.isBlank() ? new String[0] : args.strip().split("\\s+");
         Optional<String> jump = Optional.empty();
         Optional<Path> file = Optional.empty();
+        Optional<Duration> persist = Optional.empty();
         List<String> ignored = new ArrayList<>();
         for (int i = 0; i < words.length; i++) {
             String w = words[i];
@@ -142,6 +154,8 @@ public final class AnsibleEnvironment {
                 String name = (eq < 0 ? option : option.substring(0, eq)).toLowerCase(Locale.ROOT);
                 if (name.equals("proxyjump") && eq > 0) {
                     jump = Optional.of(option.substring(eq + 1));
+                } else if (name.equals("controlpersist") && eq > 0) {
+                    persist = Optional.of(controlPersist(option.substring(eq + 1)));
                 } else if (!HARMLESS_OPTIONS.contains(name)) {
                     ignored.add("-o " + option);
                 }
@@ -149,7 +163,23 @@ public final class AnsibleEnvironment {
                 ignored.add(w);
             }
         }
-        return new SshArgs(jump, file, List.copyOf(ignored));
+        return new SshArgs(jump, file, List.copyOf(ignored), persist);
+    }
+
+    /** OpenSSH's ControlPersist values: yes, no, 0, seconds, or a time (60s, 10m). */
+    private Duration controlPersist(String value) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        if (v.equals("yes")) {
+            return PERSIST_UNTIL_STOPPED;
+        }
+        if (v.equals("no") || v.equals("0")) {
+            return Duration.ZERO;
+        }
+        try {
+            return Durations.parse(v, true);
+        } catch (IllegalArgumentException e) {
+            throw config().error("ssh_connection.ssh_args", "ControlPersist=" + value + ": " + e.getMessage());
+        }
     }
 
     /** Settings read but not applied, one line each. */

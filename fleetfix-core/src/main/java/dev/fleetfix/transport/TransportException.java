@@ -56,6 +56,21 @@ public class TransportException extends RuntimeException {
         return new TransportException(host, host, kind, message, cause, true);
     }
 
+    /**
+     * A failure another process met for this run (the connection holder), thrown again here with its host, kind
+     * and message as they were.
+     */
+    public static TransportException relayed(String host, Kind kind, boolean sent, String message) {
+        return new TransportException(host, kind, sent, message);
+    }
+
+    private TransportException(String host, Kind kind, boolean sent, String message) {
+        super(message);
+        this.host = host;
+        this.kind = kind;
+        this.sent = sent;
+    }
+
     public String host() {
         return host;
     }

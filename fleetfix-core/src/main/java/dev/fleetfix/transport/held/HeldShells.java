@@ -1,0 +1,41 @@
+package dev.fleetfix.transport.held;
+
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.RemoteShell;
+import dev.fleetfix.transport.ShellFactory;
+import dev.fleetfix.transport.SshOptions;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Opens SSH hosts through the user's holder; when the holder cannot be reached or started, says so once and
+ * connects directly, as ssh does when its control socket is unusable.
+ */
+public final class HeldShells {
+    private final HoldClient client;
+    private final Consumer<String> warnings;
+    private final AtomicBoolean warned = new AtomicBoolean();
+
+    public HeldShells(HoldClient client, Consumer<String> warnings) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+    }
+
+    /** A factory for SSH hosts: held when the holder answers, else {@code direct}. */
+    public ShellFactory around(SshOptions options, ShellFactory direct) {
+        return host -> open(host, options, direct);
+    }
+
+    private RemoteShell open(Host host, SshOptions options, ShellFactory direct) {
+        try {
+            return HeldShell.open(host, HoldLogin.of(host, options), client);
+        } catch (IOException e) {
+            if (warned.compareAndSet(false, true)) {
+                warnings.accept("held connections are off for this run (" + e.getMessage() + "): connecting directly");
+            }
+            return direct.open(host);
+        }
+    }
+}

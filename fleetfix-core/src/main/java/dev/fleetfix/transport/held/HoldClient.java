@@ -1,0 +1,231 @@
+package dev.fleetfix.transport.held;
+
+import dev.fleetfix.FleetfixVersion;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The run's way to its user's holder: connects to the socket, and starts the holder first when none answers (one
+ * run at a time, under the place's lock), as {@code ControlMaster auto} does. A holder of another build is asked to
+ * stop and replaced.
+ */
+public final class HoldClient {
+    /** How long a new holder may take to listen: a JVM's start. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final HoldPlace place;
+    private final Duration persist;
+    private final List<String> holderCommand;
+
+    /**
+     * @param holderCommand the command that starts a holder, to which the socket and the persist time in
+     *     milliseconds are appended
+     */
+    public HoldClient(HoldPlace place, Duration persist, List<String> holderCommand) {
+        this.place = Objects.requireNonNull(place, "place");
+        this.persist = Objects.requireNonNull(persist, "persist");
+        this.holderCommand = List.copyOf(holderCommand);
+    }
+
+    public HoldPlace place() {
+        return place;
+    }
+
+    /** An open socket to the holder, greeted; the holder is started if none answers. */
+    public Socket connect() throws IOException {
+        Optional<Socket> socket = tryConnect();
+        if (socket.isPresent()) {
+            return socket.get();
+        }
+        place.prepare();
+        try (FileChannel lockFile =
+                        FileChannel.open(place.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = lockFile.lock()) {
+            socket = tryConnect();
+            if (socket.isPresent()) {
+                return socket.get();
+            }
+            start();
+        }
+        return tryConnect()
+                .orElseThrow(() -> new IOException(
+                        "the holder started but does not answer on " + place.socket() + "; see " + place.log()));
+    }
+
+    /** The holder's status, if one runs: one line per held connection. */
+    public Optional<String> status() throws IOException {
+        Optional<Socket> socket = tryConnect();
+        if (socket.isEmpty()) {
+            return Optional.empty();
+        }
+        try (Socket s = socket.get()) {
+            s.out().writeByte(HoldWire.STATUS);
+            s.out().flush();
+            s.expectDone();
+            return Optional.of(HoldWire.readString(s.in()));
+        }
+    }
+
+    /** Stops the holder, if one runs; its connections close. */
+    public boolean stop() throws IOException {
+        Optional<Socket> socket = connectOnly();
+        if (socket.isEmpty()) {
+            return false;
+        }
+        try (Socket s = socket.get()) {
+            s.out().writeByte(HoldWire.STOP);
+            s.out().flush();
+            s.expectDone();
+            return true;
+        }
+    }
+
+    private Optional<Socket> tryConnect() throws IOException {
+        Optional<Socket> socket = connectOnly();
+        if (socket.isEmpty()) {
+            return socket;
+        }
+        Socket s = socket.get();
+        try {
+            s.out().writeByte(HoldWire.HELLO);
+            HoldWire.writeString(s.out(), FleetfixVersion.get());
+            s.out().writeLong(persist.toMillis());
+            s.out().flush();
+            if (HoldWire.readStatus(s.in()) == HoldWire.DONE) {
+                return socket;
+            }
+            HoldWire.readFailure(s.in());
+        } catch (IOException e) {
+            s.close();
+            return Optional.empty(); // a holder that was exiting as we came
+        }
+        // another build's holder: stop it; the next connect starts ours
+        s.out().writeByte(HoldWire.STOP);
+        s.out().flush();
+        s.close();
+        return Optional.empty();
+    }
+
+    private Optional<Socket> connectOnly() throws IOException {
+        if (!Files.exists(place.socket())) {
+            return Optional.empty();
+        }
+        SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            channel.connect(UnixDomainSocketAddress.of(place.socket()));
+        } catch (IOException e) {
+            channel.close();
+            return Optional.empty(); // a socket file whose holder is gone
+        }
+        return Optional.of(new Socket(channel));
+    }
+
+    /** Starts a holder in its own session (so that a Ctrl-C to the run does not reach it) and waits for "ready". */
+    private void start() throws IOException {
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(java.nio.file.Path.of("/usr/bin/setsid"))) {
+            command.add("/usr/bin/setsid");
+        }
+        command.addAll(holderCommand);
+        command.add(place.socket().toString());
+        command.add(Long.toString(persist.toMillis()));
+        Process process = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectError(ProcessBuilder.Redirect.appendTo(place.log().toFile()))
+                .start();
+        CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line = r.readLine();
+                return line == null ? "" : line;
+            } catch (IOException e) {
+                return "";
+            }
+        });
+        try {
+            String line = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!line.equals("ready")) {
+                throw new IOException("the holder did not start (exit " + exitOf(process) + "); see " + place.log());
+            }
+        } catch (TimeoutException e) {
+            process.destroyForcibly();
+            throw new IOException(
+                    "the holder did not listen within " + START_TIMEOUT.toSeconds() + "s; see " + place.log());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IOException("interrupted while the holder started", e);
+        } catch (ExecutionException e) {
+            throw new IOException("the holder did not start: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static String exitOf(Process process) {
+        try {
+            return process.waitFor(2, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "none yet";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    /** One greeted socket to the holder and its streams. */
+    public static final class Socket implements AutoCloseable {
+        private final SocketChannel channel;
+        private final DataInputStream in;
+        private final DataOutputStream out;
+
+        Socket(SocketChannel channel) {
+            this.channel = channel;
+            this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel)));
+            this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)));
+        }
+
+        DataInputStream in() {
+            return in;
+        }
+
+        DataOutputStream out() {
+            return out;
+        }
+
+        /** Reads a reply's status: a failure is thrown as the transport failure it was. */
+        void expectDone() throws IOException {
+            if (HoldWire.readStatus(in) != HoldWire.DONE) {
+                throw HoldWire.readFailure(in);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // gone already
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.fleetfix.transport.held;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where the holder of one user lives: a directory only that user can open ({@code $XDG_RUNTIME_DIR/fleetfix}, else
+ * {@code /tmp/fleetfix-USER}), holding its socket, the lock that keeps two runs from starting two holders, and
+ * its log. A directory that another user owns, or that others may open, is refused, and the run connects
+ * directly: a socket there could be someone else's.
+ */
+public record HoldPlace(Path directory, String user) {
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+
+    public HoldPlace {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(user, "user");
+    }
+
+    /** The place for this user, from the environment ({@code XDG_RUNTIME_DIR}) and the temporary directory. */
+    public static HoldPlace of(Map<String, String> env, String user, Path tmp) {
+        Optional<Path> runtime = Optional.ofNullable(env.get("XDG_RUNTIME_DIR"))
+                .filter(d -> !d.isBlank())
+                .map(Path::of)
+                .filter(Files::isDirectory);
+        return new HoldPlace(runtime.map(d -> d.resolve("fleetfix")).orElse(tmp.resolve("fleetfix-" + user)), user);
+    }
+
+    /** This process's place. */
+    public static HoldPlace ofProcess() {
+        return of(System.getenv(), System.getProperty("user.name"), Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    public Path socket() {
+        return directory.resolve("hold.sock");
+    }
+
+    public Path lock() {
+        return directory.resolve("hold.lock");
+    }
+
+    public Path log() {
+        return directory.resolve("hold.log");
+    }
+
+    /**
+     * Makes the directory (mode 0700) if it is missing, and checks that it is this user's alone: not a link, owned by
+     * the user, no rights for group or others.
+     *
+     * @throws IOException naming the directory and what is wrong with it
+     */
+    public void prepare() throws IOException {
+        try {
+            Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        } catch (FileAlreadyExistsException e) {
+            // checked below, whoever made it
+        }
+        if (Files.isSymbolicLink(directory)) {
+            throw new IOException(directory + " is a symbolic link; remove it");
+        }
+        PosixFileAttributes attributes = Files.getFileAttributeView(
+                        directory, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .readAttributes();
+        if (!attributes.isDirectory()) {
+            throw new IOException(directory + " is not a directory; remove it");
+        }
+        if (!attributes.owner().getName().equals(user)) {
+            throw new IOException(directory + " belongs to "
+                    + attributes.owner().getName() + ", not " + user + "; remove it or set XDG_RUNTIME_DIR");
+        }
+        if (!attributes.permissions().equals(OWNER_ONLY)) {
+            throw new IOException(directory + " has mode " + PosixFilePermissions.toString(attributes.permissions())
+                    + ", not rwx------; chmod 700 it");
+        }
+    }
+}
