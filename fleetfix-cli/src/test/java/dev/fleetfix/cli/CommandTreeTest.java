@@ -12,7 +12,7 @@ import picocli.CommandLine;
 class CommandTreeTest {
 
     private static final List<String> ALL =
-            List.of("audit", "apply", "bench", "report", "inventory", "completion", "doc", "thp-demo");
+            List.of("audit", "apply", "bench", "report", "inventory", "connections", "completion", "doc", "thp-demo");
 
     @Test
     void aSubcommandIsBuiltAlone() {
