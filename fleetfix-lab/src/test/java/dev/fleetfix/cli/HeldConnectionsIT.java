@@ -28,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * host's admin sees: sshd's own log of logins, the runs' results, the socket's mode, and the holder's process.
  */
 class HeldConnectionsIT {
+    /** A variable every run here has, standing for a key's passphrase. */
+    private static final String CANARY = "held-connections-canary-5e1f";
+
     private static final Pattern PID = Pattern.compile("holder pid (\\d+),");
 
     @RegisterExtension
@@ -51,7 +54,7 @@ class HeldConnectionsIT {
     }
 
     @Test
-    void repeatedRunsLogInOncePerHostAndSayWhatADirectRunSays() {
+    void repeatedRunsLogInOncePerHostAndSayWhatADirectRunSays() throws IOException {
         ProgramRun direct = fleetfix("audit", "-i", inventory());
         Map<String, Integer> afterDirect = logins();
 
@@ -87,6 +90,12 @@ class HeldConnectionsIT {
         assertThat(mode(runtime.resolve("fleetfix"))).isEqualTo("rwx------");
 
         long pid = pid(listed);
+        // the holder outlives the runs: none of their environment stays with it (a passphrase variable, say)
+        assertThat(Files.readString(Path.of("/proc/" + pid + "/environ")))
+                .contains("PATH=")
+                .doesNotContain(CANARY);
+        assertThat(ProcessHandle.of(pid).orElseThrow().info().commandLine().orElse(""))
+                .doesNotContain(CANARY);
         ProgramRun closed = fleetfix("connections", "--close");
         assertThat(closed.stdout()).as(closed.toString()).startsWith("closed:");
         assertThat(awaitGone(pid)).as("holder " + pid + " exits on --close").isTrue();
@@ -224,7 +233,13 @@ class HeldConnectionsIT {
                 "-jar",
                 Path.of("fleetfix-cli/target/fleetfix.jar").toAbsolutePath().toString()));
         command.addAll(List.of(args));
-        ProgramRun run = ProgramRun.of(dir, env -> env.put("XDG_RUNTIME_DIR", runtime.toString()), command);
+        ProgramRun run = ProgramRun.of(
+                dir,
+                env -> {
+                    env.put("XDG_RUNTIME_DIR", runtime.toString());
+                    env.put("FLEETFIX_IT_PASSPHRASE", CANARY);
+                },
+                command);
         System.out.println(run);
         return run;
     }

@@ -36,6 +36,8 @@ public final class HoldClient {
     /** How long a new holder may take to listen: a JVM's start. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
+    private static final java.util.Set<String> KEPT_ENV = java.util.Set.of("PATH", "HOME", "LANG", "TZ", "TMPDIR");
+
     private final HoldPlace place;
     private final Duration persist;
     private final List<String> holderCommand;
@@ -152,10 +154,13 @@ public final class HoldClient {
         command.addAll(holderCommand);
         command.add(place.socket().toString());
         command.add(Long.toString(persist.toMillis()));
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectError(ProcessBuilder.Redirect.appendTo(place.log().toFile()))
-                .start();
+                .redirectError(ProcessBuilder.Redirect.appendTo(place.log().toFile()));
+        // the holder outlives this run: it keeps none of its environment (a passphrase variable among it), only
+        // what a JVM needs; each login brings the variables it reads
+        builder.environment().keySet().removeIf(name -> !KEPT_ENV.contains(name) && !name.startsWith("LC_"));
+        Process process = builder.start();
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
             try (BufferedReader r =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
