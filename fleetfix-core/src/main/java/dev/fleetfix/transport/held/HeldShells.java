@@ -4,6 +4,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
+import dev.fleetfix.transport.TransportException;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,7 +32,9 @@ public final class HeldShells {
     private RemoteShell open(Host host, SshOptions options, ShellFactory direct) {
         try {
             return HeldShell.open(host, HoldLogin.of(host, options), client);
-        } catch (IOException e) {
+        } catch (TransportException e) {
+            throw e; // the host's own answer (a refused key), as a direct login gives it
+        } catch (IOException | RuntimeException e) {
             if (warned.compareAndSet(false, true)) {
                 warnings.accept("held connections are off for this run (" + e.getMessage() + "): connecting directly");
             }

@@ -38,6 +38,9 @@ public final class HoldClient {
 
     private static final java.util.Set<String> KEPT_ENV = java.util.Set.of("PATH", "HOME", "LANG", "TZ", "TMPDIR");
 
+    /** Held while this process starts a holder. */
+    private static final Object STARTING = new Object();
+
     private final HoldPlace place;
     private final Duration persist;
     private final List<String> holderCommand;
@@ -63,14 +66,18 @@ public final class HoldClient {
             return socket.get();
         }
         place.prepare();
-        try (FileChannel lockFile =
-                        FileChannel.open(place.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                FileLock lock = lockFile.lock()) {
-            socket = tryConnect();
-            if (socket.isPresent()) {
-                return socket.get();
+        // the file lock keeps other runs out; this process's own hosts, which open side by side, wait here (a
+        // second lock of the same file in one process is refused, not waited for)
+        synchronized (STARTING) {
+            try (FileChannel lockFile =
+                            FileChannel.open(place.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock lock = lockFile.lock()) {
+                socket = tryConnect();
+                if (socket.isPresent()) {
+                    return socket.get();
+                }
+                start();
             }
-            start();
         }
         return tryConnect()
                 .orElseThrow(() -> new IOException(
