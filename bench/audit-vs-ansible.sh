@@ -12,6 +12,9 @@
 #   fleetfix-fN       ./fleetfix audit -i INV --forks N  (all hosts at once)
 #   ansible-fK        ansible-playbook -i INV --forks K  (K in ANSIBLE_FORKS, default "5 20")
 #   ssh-xN            N parallel `ssh` processes, one per host, one remote command each
+#   ssh-script-xN     the same, each sending fleetfix's own audit commands (its facts script and its service
+#                     finder, as `-v` shows them for the first host) and redis-cli INFO server: the floor of the
+#                     same work, since fleetfix's remote commands do more than the four reads above
 #   baseline          $BASELINE audit -i INV, when BASELINE names another build's launcher (before/after a change)
 #   fleetfix-held     ./fleetfix audit -i INV --control-persist 120s, its holder kept from round to round  } repeat
 #   ansible-held-fK   ansible-playbook with one ControlPath directory for all rounds (ControlPersist 60s)  } runs
@@ -160,6 +163,49 @@ run_ssh() { # n round
   printf '%s\t%s\t%s\t%s\t\t\n' "ssh-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
 }
 
+run_ssh_script() { # n round: fleetfix's audit commands over plain ssh, all hosts at once
+  local n="$1" round="$2" t0 t1 pids=() failed=0
+  rm -f "$work"/out.sshs.*
+  t0="$(now)"
+  while read -r name addr sshport redisport; do
+    { cat "$work/audit-commands.sh"; echo "redis-cli -h $addr -p $redisport info server"; } |
+      ssh -i "$key" -p "$sshport" -l "$user" -o BatchMode=yes -o StrictHostKeyChecking=yes \
+        -o UserKnownHostsFile="$known_hosts" -o ControlMaster=no -o ControlPath=none "$addr" "sudo -n sh -s" \
+        >"$work/out.sshs.$name" 2>&1 &
+    pids+=("$!")
+  done <"$work/hosts.txt"
+  for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+  t1="$(now)"
+  if ((failed > 0)) || (($(grep -l '^redis_version:' "$work"/out.sshs.* | wc -l) != n)); then
+    cat "$work"/out.sshs.* >&2; die "$failed of $n ssh processes with the audit's commands failed at N=$n"
+  fi
+  printf '%s\t%s\t%s\t%s\t\t\n' "ssh-script-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" >>"$results"
+}
+
+# the commands fleetfix audit sends the first host, as -v echoes them ("[host] $ sudo LINE", then "[host] > LINE")
+capture_audit_commands() {
+  local first; first="$(head -n 1 "$work/hosts.txt" | cut -d' ' -f1)"
+  "$fleetfix" audit -i "$inv" --limit "$first" -v 2>"$work/audit-v.txt" >/dev/null || true
+  python3 - "$work/audit-v.txt" "$work/audit-commands.sh" <<'EOF'
+import re, sys
+commands = []
+for line in open(sys.argv[1]):
+    m = re.match(r"^\[[^]]+\] (\$|>) ?(.*)$", line.rstrip("\n"))
+    if not m:
+        continue
+    if m.group(1) == "$":
+        text = m.group(2)
+        commands.append([text[5:] if text.startswith("sudo ") else text])
+    elif commands:
+        commands[-1].append(m.group(2))
+if len(commands) < 2:
+    sys.exit(f"found {len(commands)} audit commands in {sys.argv[1]}, expected the facts script and the service finder")
+with open(sys.argv[2], "w") as out:
+    for c in commands:
+        out.write("(\n" + "\n".join(c) + "\n)\n")
+EOF
+}
+
 # --- the equivalent Ansible read ---------------------------------------------------------------------------
 cat >"$work/read.yml" <<'EOF'
 - name: read THP, kernel release and Redis INFO (what fleetfix audit reads)
@@ -208,7 +254,8 @@ EOF
   tools=(fleetfix "fleetfix-f$n")
   [[ -n "$BASELINE" ]] && tools+=(baseline)
   for f in $ANSIBLE_FORKS; do tools+=("ansible-f$f"); done
-  tools+=("ssh-x$n")
+  tools+=("ssh-x$n" "ssh-script-x$n")
+  capture_audit_commands
   held_rt="$work/held-rt-$n" held_cp="$work/held-cp-$n"
   mkdir -m 700 -p "$held_rt" "$held_cp"
   log "N=$n: one untimed warm-up run of ssh and fleetfix (sshd, redis and page cache)"
@@ -233,6 +280,7 @@ EOF
         ansible-held-f*) run_ansible "$n" "$round" "${tool#ansible-held-f}" held ;;
         ansible-f*) run_ansible "$n" "$round" "${tool#ansible-f}" ;;
         ssh-x*) run_ssh "$n" "$round" ;;
+        ssh-script-x*) run_ssh_script "$n" "$round" ;;
       esac
       log "N=$n round $round/$ROUNDS: $tool $(tail -n 1 "$results" | cut -f4) s"
     done
@@ -308,6 +356,12 @@ if (20, "fleetfix") in med:
               c20 <= min(ans_cpu) / 10)
     if (20, "ssh-x20") in med:
         check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh {med[(20, 'ssh-x20')]:.2f} s", f20 <= med[(20, "ssh-x20")])
+    if (20, "ssh-script-x20") in med:
+        floor = med[(20, "ssh-script-x20")]
+        check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh sending its own commands {floor:.2f} s", f20 <= floor)
+        if (20, "fleetfix-held") in med:
+            check(f"N=20 repeat runs: fleetfix-held {med[(20, 'fleetfix-held')]:.2f} s <= that floor {floor:.2f} s",
+                  med[(20, "fleetfix-held")] <= floor)
     held = med.get((20, "fleetfix-held"))
     ans_held = [statistics.mean(runs[k]) for k in by_n[20] if k[1].startswith("ansible-held-")]
     if held is not None and ans_held:
