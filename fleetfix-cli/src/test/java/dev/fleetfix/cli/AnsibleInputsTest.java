@@ -286,14 +286,10 @@ class AnsibleInputsTest {
 
     private Probe probe(Map<String, String> env, String... args) throws IOException {
         write("hosts.ini", "[redis]\nr1\n");
-        Probe probe = new Probe();
-        picocli.CommandLine cmd = Main.commandLine(new AnsibleSettings(env, dir, dir, true));
-        cmd.addSubcommand("probe", probe);
         List<String> all = new java.util.ArrayList<>(
-                List.of("probe", "-F", "none", "-i", dir.resolve("hosts.ini").toString()));
+                List.of("-F", "none", "-i", dir.resolve("hosts.ini").toString()));
         all.addAll(List.of(args));
-        CliRun.of(cmd, all.toArray(String[]::new)).expectExit(0);
-        return probe;
+        return probeWith(new AnsibleSettings(env, dir, dir, true), all.toArray(String[]::new));
     }
 
     /** OpenSSH's ControlPersist as Ansible users set it, in ansible.cfg or ANSIBLE_SSH_ARGS; the option wins. */
@@ -339,6 +335,10 @@ class AnsibleInputsTest {
     }
 
     private static Inventory probed(AnsibleSettings settings, String... args) {
+        return probeWith(settings, args).loaded;
+    }
+
+    private static Probe probeWith(AnsibleSettings settings, String... args) {
         Probe probe = new Probe();
         picocli.CommandLine cmd = Main.commandLine(settings);
         cmd.addSubcommand("probe", probe);
@@ -346,7 +346,7 @@ class AnsibleInputsTest {
         all[0] = "probe";
         System.arraycopy(args, 0, all, 1, args.length);
         CliRun.of(cmd, all).expectExit(0);
-        return probe.loaded;
+        return probe;
     }
 
     @Test

@@ -44,7 +44,7 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
 
     /** The host as far as SSH sees it: the rest (Redis, groups, vars) does not reach the holder. */
     static Host sshOnly(Host host) {
-        return new Host(
+        return sshHost(
                 host.name(),
                 host.address(),
                 host.port(),
@@ -52,9 +52,29 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
                 host.keyFile(),
                 host.become(),
                 host.jump(),
-                host.knownHosts(),
+                host.knownHosts());
+    }
+
+    private static Host sshHost(
+            String name,
+            String address,
+            int port,
+            Optional<String> user,
+            Optional<Path> keyFile,
+            boolean become,
+            Optional<String> jump,
+            Optional<Path> knownHosts) {
+        return new Host(
+                name,
+                address,
+                port,
+                user,
+                keyFile,
+                become,
+                jump,
+                knownHosts,
                 Connection.SSH,
-                RedisEndpoint.defaultsFor(host.address()),
+                RedisEndpoint.defaultsFor(address),
                 List.of(),
                 Map.of(),
                 Optional.empty());
@@ -95,20 +115,7 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
         String localUser = HoldWire.readString(in);
         Map<String, String> env = HoldWire.readMap(in);
         try {
-            Host host = sshOnly(new Host(
-                    name,
-                    address,
-                    port,
-                    user,
-                    keyFile,
-                    become,
-                    jump,
-                    knownHosts,
-                    Connection.SSH,
-                    RedisEndpoint.defaultsFor(address),
-                    List.of(),
-                    Map.of(),
-                    Optional.empty()));
+            Host host = sshHost(name, address, port, user, keyFile, become, jump, knownHosts);
             return new HoldLogin(
                     host,
                     new SshOptions(knownHostsOverride, acceptNew, connectTimeout, passphraseEnv),
