@@ -321,7 +321,13 @@ class VerdictLabIT {
         assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
     }
 
-    /** Redis throttled to a tenth of a CPU between the sides: regressed, throughput first. */
+    /**
+     * Redis throttled to a tenth of a CPU between the sides: regressed, throughput first. The one honest exception
+     * is the drift guard's: when this machine's other load rose between the sides by the guard's points, a slowdown
+     * is what that load alone could cause, and the verdict is withheld (inconclusive, saying so). The test then
+     * checks that it says so instead of failing on a machine that got busy: it fails only on a call the other way,
+     * a miss without that reason, or a withheld call on a quiet machine.
+     */
     @Test
     void aRedisThrottledByItsCpuQuotaIsCalledRegressed() {
         Host host = hosts.get(0);
@@ -337,7 +343,14 @@ class VerdictLabIT {
             System.out.println(
                     "  rps per round: before " + figures(Metric.RPS, before) + ", after " + figures(Metric.RPS, after));
 
-            assertThat(c.verdict()).isEqualTo(Verdict.REGRESSED);
+            java.util.Optional<MachineDrift> d = MachineDrift.of(results(before), results(after));
+            if (c.verdict() == Verdict.INCONCLUSIVE && d.isPresent() && d.get().rise() >= MachineDrift.POINTS) {
+                System.out.println("  withheld: this machine's other load rose between the sides");
+                assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
+                assertThat(c.metrics().get(0).ratio()).as("rps fell").isLessThan(0.95);
+                return;
+            }
+            assertThat(c.verdict()).as(line(c) + drift(before, after)).isEqualTo(Verdict.REGRESSED);
             MetricComparison rps = c.metrics().get(0);
             assertThat(rps.metric()).isEqualTo(Metric.RPS);
             assertThat(rps.verdict()).isEqualTo(Verdict.REGRESSED);
