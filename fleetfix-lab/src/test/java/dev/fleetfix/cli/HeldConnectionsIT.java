@@ -155,14 +155,21 @@ class HeldConnectionsIT {
     void aHolderKilledWhileACommandRunsFailsThatHostAsBrokenAndTouchesNoOther() throws Exception {
         Path playbook = dir.resolve("slow.yaml");
         Files.writeString(
-                playbook, "- name: slow\n  hosts: lab-1\n  steps:\n    - command: sleep 8 && touch /tmp/slept\n");
+                playbook, "- name: slow\n  hosts: lab-1\n  steps:\n    - command: sleep 30 && touch /tmp/slept\n");
         fleetfix("audit", "-i", inventory(), "--control-persist", "60s");
         long pid = pid(fleetfix("connections"));
+        // killed once the command runs on the host, not at a guessed moment
         Thread killer = new Thread(() -> {
-            try {
-                Thread.sleep(4_000);
-            } catch (InterruptedException e) {
-                return;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline
+                    && !fleet.rootExec("lab-1", "pgrep -f 'slee[p] 30' >/dev/null && echo running")
+                            .stdout()
+                            .contains("running")) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         });
@@ -173,7 +180,7 @@ class HeldConnectionsIT {
         assertThat(run.stdout())
                 .as(run.toString())
                 .contains("the connection holder went away while '")
-                .contains("sleep 8");
+                .contains("sleep 30");
     }
 
     private static String inventory() {
