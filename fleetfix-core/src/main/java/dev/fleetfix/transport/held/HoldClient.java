@@ -16,6 +16,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,9 +139,21 @@ public final class HoldClient {
         return Optional.empty();
     }
 
+    /**
+     * Connects to the socket, once the place is checked to be the user's alone: a socket in a directory someone else
+     * made could be theirs, and the run would hand it a passphrase.
+     */
     private Optional<Socket> connectOnly() throws IOException {
-        if (!Files.exists(place.socket())) {
+        if (!Files.exists(place.directory(), LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
+        }
+        place.prepare();
+        if (!Files.exists(place.socket(), LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        String owner = Files.getOwner(place.socket(), LinkOption.NOFOLLOW_LINKS).getName();
+        if (!owner.equals(place.user())) {
+            throw new IOException(place.socket() + " belongs to " + owner + ", not " + place.user() + "; remove it");
         }
         SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {

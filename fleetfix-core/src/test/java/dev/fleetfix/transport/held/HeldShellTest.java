@@ -317,6 +317,26 @@ class HeldShellTest {
         assertThat(place().socket()).doesNotExist();
     }
 
+    /** A socket in a directory others may write could be theirs: the run must not hand it a passphrase. */
+    @Test
+    void aHolderInAPlaceOthersCanOpenIsNotAskedAnything() throws Exception {
+        startHolder(Duration.ofMinutes(1), "");
+        Files.setPosixFilePermissions(place().directory(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        try {
+            ShellFactory factory = new HeldShells(
+                            new HoldClient(place(), Duration.ofMinutes(1), List.of("false")), warnings::add)
+                    .around(OPTIONS, host -> RecordingShell.printing(host.name(), "direct"));
+            assertThat(factory.open(TestHosts.lab("lab-1", "127.0.0.11"))
+                            .exec(Command.of("x"))
+                            .stdout())
+                    .isEqualTo("direct");
+            assertThat(logins).as("the holder there was never asked to log in").hasValue(0);
+            assertThat(warnings).singleElement().asString().contains("not rwx------; chmod 700 it");
+        } finally {
+            Files.setPosixFilePermissions(place().directory(), PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
     @Test
     void theHoldPlaceIsTheRuntimeDirectoryElseOneOfTheUsersOwnInTmp() {
         Path runtime = dir.resolve("run-user-1000");
