@@ -84,7 +84,7 @@ class RunControlTest {
         h.control(new RunControl(Optional.of(owner("check-run")), Set.of()));
         RunSummary check = h.run(
                 PLAY.replace("serial: 1", "max_fail_percentage: 100"),
-                RunOptions.defaults().withCheck(true));
+                Harness.sequential().withCheck(true));
         assertThat(check.failed()).containsExactly("r2");
         assertThat(h.events)
                 .filteredOn(HostFinished.class::isInstance)

@@ -23,7 +23,7 @@ class TaggedRunTest {
     Path dir;
 
     private static RunOptions tags(String only, String skip) {
-        return RunOptions.defaults()
+        return Harness.sequential()
                 .withTags(TagSelection.of(
                         only.isEmpty() ? List.of() : List.of(only), skip.isEmpty() ? List.of() : List.of(skip)));
     }
