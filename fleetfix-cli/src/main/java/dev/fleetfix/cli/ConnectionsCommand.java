@@ -36,7 +36,7 @@ final class ConnectionsCommand implements Callable<Integer> {
         HoldClient client = new HoldClient(HoldPlace.ofProcess(), Duration.ZERO, List.of());
         if (close) {
             boolean stopped = client.stop();
-            out.println(stopped ? "closed: the holder's connections are closed and it has exited" : "no holder runs");
+            out.println(stopped ? "closed: the holder is closing its connections and exiting" : "no holder runs");
             out.flush();
             return stopped ? ExitCode.OK : ExitCode.FINDINGS;
         }
