@@ -10,6 +10,7 @@ import dev.fleetfix.report.console.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
 import dev.fleetfix.rollout.ApplyService;
 import dev.fleetfix.rollout.RunPlan;
+import dev.fleetfix.rollout.ShardSpec;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -134,11 +135,14 @@ final class ApplyCommand implements Callable<Integer> {
         Optional<TagSelection> givenTags = tags.given();
         TagSelection tagSelection =
                 resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
+        // a resume takes its run's cut unless told otherwise (which it refuses without --force)
+        Optional<ShardSpec> shard = resumed.map(r -> r.shard(shards.spec())).orElseGet(shards::spec);
         InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
         // group_vars/ and host_vars/ next to the playbook count too, above the inventory's
         HostSelection selection = shards.narrow(
                 inventories.load(
                         source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
+                shard,
                 adapters.redis(),
                 !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
         if (selection.sources().size() > 1 && !inventory.listHosts()) {
@@ -152,6 +156,7 @@ final class ApplyCommand implements Callable<Integer> {
         ApplyRequest request = new ApplyRequest(
                 book.get(),
                 selection,
+                shard,
                 run.runOptions(inventories.extraVars(source).values(), tagSelection, Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =

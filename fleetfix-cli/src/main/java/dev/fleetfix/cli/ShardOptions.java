@@ -51,7 +51,15 @@ public final class ShardOptions {
      * @throws Sharding.Refused when a host's group is unknown
      */
     HostSelection narrow(HostSelection selected, RedisConnector redis, boolean discover) {
-        Optional<ShardSpec> spec = spec();
+        return narrow(selected, spec(), redis, discover);
+    }
+
+    /**
+     * The selection narrowed to {@code spec}'s hosts (apply's resume: the journal's shard when none is given).
+     *
+     * @see #narrow(HostSelection, RedisConnector, boolean)
+     */
+    HostSelection narrow(HostSelection selected, Optional<ShardSpec> spec, RedisConnector redis, boolean discover) {
         if (spec.isEmpty()) {
             return selected;
         }

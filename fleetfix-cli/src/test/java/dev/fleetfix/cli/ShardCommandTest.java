@@ -191,6 +191,62 @@ class ShardCommandTest {
     }
 
     @Test
+    void aResumeTakesTheShardItsRunTookAndRefusesAnotherWithoutForce() throws Exception {
+        Path restarting = Files.writeString(
+                dir.resolve("restart.yaml"),
+                """
+                - name: thp off and restart
+                  hosts: redis
+                  serial: 1
+                  steps:
+                    - thp: {}
+                    - restart_redis: {unit: "{{ redis_service }}"}
+                    - wait_healthy: {timeout: 10s}
+                """);
+        Path runDir = dir.resolve("run");
+        hosts.get("r5").failRestarts();
+        CliRun first = fleet.apply(
+                        restarting.toString(),
+                        "-i",
+                        inventory.toString(),
+                        "--shard",
+                        "1/2",
+                        "--run-dir",
+                        runDir.toString())
+                .expectExit(ExitCode.FINDINGS);
+        assertThat(first.stderr()).contains("fleetfix: shard 1/2: 3 of 6 hosts");
+        assertThat(runDir.resolve("journal.jsonl")).content().contains("\"shard\":\"1/2\"");
+        hosts.get("r5").delete("/fail-restart");
+        List<String> otherShard = List.of("r3", "r4", "r6");
+        Map<String, Integer> before = new java.util.HashMap<>();
+        otherShard.forEach(h -> before.put(h, hosts.get(h).calls().size()));
+
+        // another shard, or none given to a shard's run: refused before any host is touched
+        CliRun other =
+                fleet.apply("--resume", runDir.toString(), "--shard", "2/2").expectExit(ExitCode.USAGE);
+        assertThat(other.stderr())
+                .contains("fleetfix: --resume " + runDir + " ran shard 1/2, not shard 2/2: the hosts it did are its own"
+                        + " cut's")
+                .contains("give the same --shard (or none, to keep the run's)");
+        otherShard.forEach(h -> assertThat(hosts.get(h).calls()).as(h).hasSize(before.get(h)));
+
+        // no --shard: the run's own cut, so the other shard's hosts stay untouched
+        CliRun resumed = fleet.apply("--resume", runDir.toString()).expectExit(ExitCode.OK);
+        assertThat(resumed.stderr()).contains("fleetfix: shard 1/2: 3 of 6 hosts");
+        assertThat(hosts.get("r5").thp("enabled")).isEqualTo("never");
+        otherShard.forEach(h -> assertThat(hosts.get(h).calls()).as(h).hasSize(before.get(h)));
+
+        // a run without --shard is resumed without one: a shard given then is refused too
+        Path whole = dir.resolve("whole");
+        hosts.get("r6").failRestarts();
+        fleet.apply(restarting.toString(), "-i", inventory.toString(), "--run-dir", whole.toString())
+                .expectExit(ExitCode.FINDINGS);
+        CliRun narrowed =
+                fleet.apply("--resume", whole.toString(), "--shard", "2/2").expectExit(ExitCode.USAGE);
+        assertThat(narrowed.stderr()).contains("ran without --shard (every selected host), not shard 2/2");
+    }
+
+    @Test
     void aShardOutsideOneToNIsBadInput() {
         CliRun run = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--shard", "3/2")
                 .expectExit(ExitCode.USAGE);

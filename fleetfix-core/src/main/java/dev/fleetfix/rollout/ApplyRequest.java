@@ -16,14 +16,22 @@ import java.util.Optional;
  * @param playbook the playbook file
  * @param selection the inventory and the hosts {@code --limit} selects; its first source and its limit are
  *     recorded in the journal for {@code --resume}
+ * @param shard the {@code --shard K/N} whose hosts {@code selection} holds, recorded in the journal for
+ *     {@code --resume}; empty without it
  * @param options check, diff, forks, window, tags, extra vars, stale locks, where the journal goes
  * @param resume the run being resumed, if any: its journal dir is this run's
  */
-public record ApplyRequest(Path playbook, HostSelection selection, RunOptions options, Optional<Resume> resume) {
+public record ApplyRequest(
+        Path playbook,
+        HostSelection selection,
+        Optional<ShardSpec> shard,
+        RunOptions options,
+        Optional<Resume> resume) {
 
     public ApplyRequest {
         Objects.requireNonNull(playbook, "playbook");
         Objects.requireNonNull(selection, "selection");
+        Objects.requireNonNull(shard, "shard");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(resume, "resume");
     }
@@ -113,6 +121,29 @@ public record ApplyRequest(Path playbook, HostSelection selection, RunOptions op
         /** The {@code --limit} given, else the journal's. */
         public Optional<String> limit(Optional<String> given) {
             return given.isPresent() ? given : journal.limit();
+        }
+
+        /**
+         * The {@code --shard} of the journaled run, unless given. Another shard (or one given to a run that had none)
+         * is refused unless forced: the hosts the run did are its own shard's, and another shard's run may be working
+         * on the hosts this one would take, so a resume must take the same cut.
+         *
+         * @param given the {@code --shard} of the command line
+         * @throws InputException when the given shard differs from the journal's and the resume is not forced
+         */
+        public Optional<ShardSpec> shard(Optional<ShardSpec> given) {
+            Optional<ShardSpec> journaled = journal.shard();
+            if (given.isEmpty() || given.equals(journaled)) {
+                return journaled;
+            }
+            if (!force) {
+                throw new InputException("--resume " + dir + " ran "
+                        + journaled.map(s -> "shard " + s).orElse("without --shard (every selected host)") + ", not"
+                        + " shard " + given.get() + ": the hosts it did are its own cut's, and another run may hold the"
+                        + " hosts this one would take; give the same --shard (or none, to keep the run's), start a new"
+                        + " run, or add --force to resume with this one");
+            }
+            return given;
         }
 
         /**

@@ -135,6 +135,7 @@ public final class ApplyService {
                         request.playbook(),
                         request.selection().firstSource(),
                         request.selection().limit(),
+                        request.shard(),
                         request.options().tags());
                 journal.inputs(inputs);
                 Optional<String> id = Optional.of(runId);

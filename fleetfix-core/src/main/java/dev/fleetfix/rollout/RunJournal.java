@@ -213,7 +213,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     // The journal's lines, one record a kind, fields in the order they are written.
-    @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit", "tags", "skip_tags"})
+    @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit", "shard", "tags", "skip_tags"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record ApplyLine(
             String event,
@@ -221,6 +221,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
             String playbook,
             String inventory,
             String limit,
+            String shard,
             List<String> tags,
             @JsonProperty("skip_tags") List<String> skipTags) {}
 
@@ -270,18 +271,24 @@ public final class RunJournal implements RunListener, AutoCloseable {
     }
 
     /**
-     * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}, {@code --tags}
-     * and {@code --skip-tags} unless they are the default), so that {@code --resume DIR} alone runs the same thing
-     * again.
+     * Records how the run was asked for (absolute playbook and inventory paths, {@code --limit}, {@code --shard},
+     * {@code --tags} and {@code --skip-tags} unless they are the default), so that {@code --resume DIR} alone runs the
+     * same thing again.
      */
     public void invocation(
-            String runId, Path playbook, Optional<Path> inventory, Optional<String> limit, TagSelection tags) {
+            String runId,
+            Path playbook,
+            Optional<Path> inventory,
+            Optional<String> limit,
+            Optional<ShardSpec> shard,
+            TagSelection tags) {
         append(new ApplyLine(
                 "apply",
                 runId,
                 playbook.toAbsolutePath().normalize().toString(),
                 inventory.map(i -> i.toAbsolutePath().normalize().toString()).orElse(null),
                 limit.orElse(null),
+                shard.map(ShardSpec::toString).orElse(null),
                 tags.only().equals(TagSelection.all().only()) ? null : List.copyOf(tags.only()),
                 tags.skip().isEmpty() ? null : List.copyOf(tags.skip())));
     }
@@ -299,11 +306,14 @@ public final class RunJournal implements RunListener, AutoCloseable {
      *     journal written before fleetfix kept them
      * @param befores the before benchmarks measured, by {@link JournaledBenchmark#key}
      * @param tags the {@code --tags} and {@code --skip-tags} of the last run (the default when it gave none)
+     * @param shard the {@code --shard} of the last run; empty when it gave none, or the journal predates fleetfix
+     *     recording it
      */
     public record Resumable(
             Optional<String> playbook,
             Optional<String> inventory,
             Optional<String> limit,
+            Optional<ShardSpec> shard,
             Set<String> done,
             Optional<String> lastOutcome,
             Set<String> runs,
@@ -311,6 +321,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
             Map<String, JournaledBenchmark> befores,
             TagSelection tags) {
         public Resumable {
+            Objects.requireNonNull(shard, "shard");
             done = Set.copyOf(done);
             runs = Set.copyOf(runs);
             befores = Map.copyOf(befores);
@@ -333,6 +344,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
         Optional<String> playbook = Optional.empty();
         Optional<String> inventory = Optional.empty();
         Optional<String> limit = Optional.empty();
+        Optional<ShardSpec> shard = Optional.empty();
         Optional<String> outcome = Optional.empty();
         Set<String> done = new LinkedHashSet<>();
         Set<String> runs = new LinkedHashSet<>();
@@ -368,6 +380,8 @@ public final class RunJournal implements RunListener, AutoCloseable {
                     playbook = playbook.or(() -> Optional.of(book));
                     inventory = inventory.or(() -> Optional.ofNullable(line.inventory()));
                     limit = limit.or(() -> Optional.ofNullable(line.limit()));
+                    // the last run's, as its tags: a forced resume of another shard is what a later resume continues
+                    shard = shard(line.shard(), file, n);
                     // the last run's: a resume given other tags (with --force) is what a later resume continues
                     tags = new TagSelection(
                             line.tags() == null ? Set.of() : Set.copyOf(line.tags()),
@@ -393,7 +407,18 @@ public final class RunJournal implements RunListener, AutoCloseable {
                 default -> {}
             }
         }
-        return new Resumable(playbook, inventory, limit, done, outcome, runs, inputs, befores, tags);
+        return new Resumable(playbook, inventory, limit, shard, done, outcome, runs, inputs, befores, tags);
+    }
+
+    private static Optional<ShardSpec> shard(String text, Path file, int line) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ShardSpec.parse(text));
+        } catch (InputException e) {
+            throw new IllegalArgumentException(file + ":" + line + ": shard: " + e.getMessage());
+        }
     }
 
     private static String orEmpty(String text) {
@@ -409,6 +434,7 @@ public final class RunJournal implements RunListener, AutoCloseable {
             String playbook,
             String inventory,
             String limit,
+            String shard,
             String play,
             String host,
             String outcome,

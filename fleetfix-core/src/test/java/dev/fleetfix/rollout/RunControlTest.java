@@ -1,7 +1,9 @@
 package dev.fleetfix.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.InputException;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.ClientCpu;
 import dev.fleetfix.bench.Latency;
@@ -426,5 +428,31 @@ class RunControlTest {
         Path playbook = Files.writeString(dir.resolve("p.yaml"), "- hosts: all\n");
         assertThat(new ApplyRequest.Resume(run, r).changes(RunInputs.read(playbook, Optional.empty())))
                 .isEmpty();
+        assertThat(r.shard()).as("a journal from before shards were recorded").isEmpty();
+    }
+
+    @Test
+    void aResumeTakesTheJournaledShardAndAnotherOnlyWithForce() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        Files.writeString(
+                run.resolve("journal.jsonl"),
+                "{\"event\":\"apply\",\"run\":\"r-1\",\"playbook\":\"/p.yaml\",\"shard\":\"2/3\"}\n");
+        Optional<ShardSpec> two = Optional.of(new ShardSpec(2, 3));
+        Optional<ShardSpec> three = Optional.of(new ShardSpec(3, 3));
+
+        ApplyRequest.Resume resume = ApplyRequest.Resume.read(run);
+        assertThat(resume.shard(Optional.empty())).isEqualTo(two);
+        assertThat(resume.shard(two)).isEqualTo(two);
+        assertThatThrownBy(() -> resume.shard(three))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("ran shard 2/3, not shard 3/3");
+        assertThat(ApplyRequest.Resume.read(run, true).shard(three)).isEqualTo(three);
+
+        Files.writeString(
+                run.resolve("journal.jsonl"),
+                "{\"event\":\"apply\",\"run\":\"r-1\",\"playbook\":\"/p.yaml\",\"shard\":\"4/3\"}\n");
+        assertThatThrownBy(() -> ApplyRequest.Resume.read(run))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("journal.jsonl:1: shard: --shard 4/3: K must be 1..3");
     }
 }
