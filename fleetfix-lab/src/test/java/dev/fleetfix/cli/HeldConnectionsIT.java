@@ -151,6 +151,39 @@ class HeldConnectionsIT {
                 .contains("0 connections");
     }
 
+    /**
+     * A run decides from the control node's files as they are now: a host whose known_hosts line was removed after
+     * its connection was held is refused by the next held run, with the direct run's words, not audited through the
+     * connection the old file trusted.
+     */
+    @Test
+    void aHostWhoseKnownHostsLineWasRemovedIsRefusedAsADirectRunRefusesIt() throws Exception {
+        String text = Files.readString(Path.of(inventory()));
+        Matcher known = Pattern.compile("known_hosts_file: '([^']+)'").matcher(text);
+        Matcher address = Pattern.compile("lab-1:\\s+ansible_host: (\\S+)").matcher(text);
+        assertThat(known.find() && address.find()).as(text).isTrue();
+        Path knownHosts = Files.copy(Path.of(known.group(1)), dir.resolve("known_hosts"));
+        Path inventory = dir.resolve("own-known-hosts.yml");
+        Files.writeString(inventory, text.replace(known.group(1), knownHosts.toString()));
+        ProgramRun first = fleetfix("audit", "-i", inventory.toString(), "--control-persist", "60s");
+        assertThat(first.stdout()).as(first.toString()).contains("0 unreachable");
+
+        List<String> kept = Files.readAllLines(knownHosts).stream()
+                .filter(line -> !line.startsWith(address.group(1) + " "))
+                .toList();
+        assertThat(kept).hasSize(Files.readAllLines(knownHosts).size() - 1);
+        Files.write(knownHosts, kept); // ssh-keygen -R
+
+        ProgramRun direct = fleetfix("audit", "-i", inventory.toString());
+        ProgramRun held = fleetfix("audit", "-i", inventory.toString(), "--control-persist", "60s");
+        assertThat(direct.stdout())
+                .as(direct.toString())
+                .contains("1 unreachable")
+                .contains("host key is not known");
+        assertThat(held.exitCode()).as(held.toString()).isEqualTo(direct.exitCode());
+        assertThat(withoutTimes(held.stdout())).isEqualTo(withoutTimes(direct.stdout()));
+    }
+
     @Test
     void aHolderKilledWhileACommandRunsFailsThatHostAsBrokenAndTouchesNoOther() throws Exception {
         Path playbook = dir.resolve("slow.yaml");

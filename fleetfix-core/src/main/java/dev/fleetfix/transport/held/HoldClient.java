@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * The run's way to its user's holder: connects to the socket, and starts the holder first when none answers (one
@@ -70,8 +71,11 @@ public final class HoldClient {
         // the file lock keeps other runs out; this process's own hosts, which open side by side, wait here (a
         // second lock of the same file in one process is refused, not waited for)
         synchronized (STARTING) {
-            try (FileChannel lockFile =
-                            FileChannel.open(place.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try (FileChannel lockFile = FileChannel.open(
+                            place.lock(),
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE,
+                            LinkOption.NOFOLLOW_LINKS);
                     FileLock lock = lockFile.lock()) {
                 socket = tryConnect();
                 if (socket.isPresent()) {
@@ -151,6 +155,9 @@ public final class HoldClient {
         if (!Files.exists(place.socket(), LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
+        if (Files.isSymbolicLink(place.socket())) {
+            throw new IOException(place.socket() + " is a symbolic link; remove it");
+        }
         String owner = Files.getOwner(place.socket(), LinkOption.NOFOLLOW_LINKS).getName();
         if (!owner.equals(place.user())) {
             throw new IOException(place.socket() + " belongs to " + owner + ", not " + place.user() + "; remove it");
@@ -161,6 +168,20 @@ public final class HoldClient {
         } catch (IOException e) {
             channel.close();
             return Optional.empty(); // a socket file whose holder is gone
+        }
+        // The checks above read the path, and connect() looked it up again: whatever answers must be our own user's
+        // process (SO_PEERCRED), or it is given nothing, no login and no command, whatever the path held meanwhile.
+        String peer;
+        try {
+            peer = channel.getOption(ExtendedSocketOptions.SO_PEERCRED).user().getName();
+        } catch (IOException | UnsupportedOperationException e) {
+            channel.close();
+            throw new IOException("cannot tell whose process answers on " + place.socket() + ": " + e.getMessage(), e);
+        }
+        if (!peer.equals(place.user())) {
+            channel.close();
+            throw new IOException("a process of " + peer + ", not " + place.user() + ", answers on " + place.socket()
+                    + "; remove it");
         }
         return Optional.of(new Socket(channel));
     }
@@ -174,6 +195,9 @@ public final class HoldClient {
         command.addAll(holderCommand);
         command.add(place.socket().toString());
         command.add(Long.toString(persist.toMillis()));
+        if (Files.isSymbolicLink(place.log())) {
+            throw new IOException(place.log() + " is a symbolic link; remove it");
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectError(ProcessBuilder.Redirect.appendTo(place.log().toFile()));

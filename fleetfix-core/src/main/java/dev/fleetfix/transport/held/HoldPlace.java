@@ -28,12 +28,16 @@ public record HoldPlace(Path directory, String user) {
         Objects.requireNonNull(user, "user");
     }
 
-    /** The place for this user, from the environment ({@code XDG_RUNTIME_DIR}) and the temporary directory. */
+    /**
+     * The place for this user, from the environment ({@code XDG_RUNTIME_DIR}, when it is the user's: {@code su}
+     * without {@code -} keeps the caller's) and the temporary directory.
+     */
     public static HoldPlace of(Map<String, String> env, String user, Path tmp) {
         Optional<Path> runtime = Optional.ofNullable(env.get("XDG_RUNTIME_DIR"))
                 .filter(d -> !d.isBlank())
                 .map(Path::of)
-                .filter(Files::isDirectory);
+                .filter(Files::isDirectory)
+                .filter(d -> ownedBy(d, user));
         return new HoldPlace(runtime.map(d -> d.resolve("fleetfix")).orElse(tmp.resolve("fleetfix-" + user)), user);
     }
 
@@ -61,6 +65,7 @@ public record HoldPlace(Path directory, String user) {
      * @throws IOException naming the directory and what is wrong with it
      */
     public void prepare() throws IOException {
+        checkParent();
         try {
             Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         } catch (FileAlreadyExistsException e) {
@@ -82,6 +87,36 @@ public record HoldPlace(Path directory, String user) {
         if (!attributes.permissions().equals(OWNER_ONLY)) {
             throw new IOException(directory + " has mode " + PosixFilePermissions.toString(attributes.permissions())
                     + ", not rwx------; chmod 700 it");
+        }
+    }
+
+    /**
+     * The directory that holds ours must not let another user rename or replace ours: it is the user's or root's, and
+     * no one else may write it, unless it is root's and sticky (as /tmp is: no one may rename what is not theirs).
+     * Otherwise a check of our directory could pass and a connect a moment later find another user's in its place.
+     */
+    private void checkParent() throws IOException {
+        Path parent = directory.toAbsolutePath().getParent();
+        if (parent == null) {
+            return;
+        }
+        Path real = parent.toRealPath();
+        String owner = Files.getOwner(real).getName();
+        int mode = (Integer) Files.getAttribute(real, "unix:mode");
+        boolean othersWrite = (mode & 0022) != 0;
+        boolean rootSticky = owner.equals("root") && (mode & 01000) != 0;
+        if ((!owner.equals(user) && !owner.equals("root")) || (othersWrite && !rootSticky)) {
+            throw new IOException(parent + " (where " + directory.getFileName() + " lives) belongs to " + owner
+                    + " with mode " + Integer.toOctalString(mode & 07777) + ": another user could replace "
+                    + directory.getFileName() + " there; set XDG_RUNTIME_DIR to a directory of your own");
+        }
+    }
+
+    private static boolean ownedBy(Path directory, String user) {
+        try {
+            return Files.getOwner(directory).getName().equals(user);
+        } catch (IOException e) {
+            return false;
         }
     }
 }

@@ -23,12 +23,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -48,7 +52,19 @@ public final class Holder {
     /** Logs in as a run would; a refused login is its {@link TransportException}. */
     @FunctionalInterface
     public interface Opener {
-        RemoteShell open(HoldLogin login);
+        Opened open(HoldLogin login);
+    }
+
+    /**
+     * A login's shell and the files of the control node its trust rested on when it was opened (the known_hosts file,
+     * the key files). A later run is given the shell only while each of them is as it was: a line removed from
+     * known_hosts or a key file gone would make a direct login fail, so the holder logs in again, and fails the same.
+     */
+    public record Opened(RemoteShell shell, List<Path> trust) {
+        public Opened {
+            Objects.requireNonNull(shell, "shell");
+            trust = List.copyOf(trust);
+        }
     }
 
     private final Opener opener;
@@ -63,20 +79,39 @@ public final class Holder {
     private volatile long idleSince = System.nanoTime();
     private volatile boolean stopping;
 
-    /** One login's shell and when a run last used it. */
+    /** One login's shell, the state of the files it was trusted by, and when a run last used it. */
     private static final class Held {
         private RemoteShell shell;
+        private Map<Path, Optional<FileState>> trusted = Map.of();
         private final Instant since = Instant.now();
         private volatile Instant lastUsed = since;
         private int runs;
 
-        synchronized RemoteShell get(HoldLogin login, Opener opener) {
+        /** The shell for a run, opened again when a file it was trusted by changed; whether it was reused. */
+        synchronized Reused get(HoldLogin login, Opener opener) {
+            if (shell != null) {
+                Optional<Path> changed = trusted.entrySet().stream()
+                        .filter(e -> !FileState.of(e.getKey()).equals(e.getValue()))
+                        .map(Map.Entry::getKey)
+                        .findFirst();
+                if (changed.isPresent()) {
+                    log(login.host().name() + ": " + changed.get() + " changed since its connection was opened:"
+                            + " logging in again");
+                    shell.close();
+                    shell = null;
+                }
+            }
+            boolean reused = shell != null;
             if (shell == null) {
-                shell = opener.open(login);
+                Opened opened = opener.open(login);
+                Map<Path, Optional<FileState>> states = new LinkedHashMap<>();
+                opened.trust().forEach(file -> states.put(file, FileState.of(file)));
+                shell = opened.shell();
+                trusted = states;
             }
             runs++;
             lastUsed = Instant.now();
-            return shell;
+            return new Reused(shell, reused);
         }
 
         synchronized boolean isOpen() {
@@ -242,8 +277,7 @@ public final class Holder {
             case HoldWire.OPEN -> {
                 HoldLogin login = HoldLogin.read(in);
                 Held h = held.computeIfAbsent(login, k -> new Held());
-                boolean reused = h.isOpen();
-                RemoteShell opened;
+                Reused opened;
                 try {
                     opened = h.get(login, opener);
                 } catch (RuntimeException e) {
@@ -251,8 +285,8 @@ public final class Holder {
                     throw e;
                 }
                 out.writeByte(HoldWire.DONE);
-                out.writeBoolean(reused);
-                return opened;
+                out.writeBoolean(opened.reused());
+                return opened.shell();
             }
             case HoldWire.EXEC -> {
                 String script = HoldWire.readString(in);
@@ -319,6 +353,20 @@ public final class Holder {
             log("refused a connection whose user is unknown: " + e);
         }
         return false;
+    }
+
+    private record Reused(RemoteShell shell, boolean reused) {}
+
+    /** A file as the holder last saw it: size, modification time and identity (a file replaced is another). */
+    private record FileState(long size, FileTime modified, Object key) {
+        static Optional<FileState> of(Path file) {
+            try {
+                BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+                return Optional.of(new FileState(a.size(), a.lastModifiedTime(), a.fileKey()));
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
     }
 
     private static void log(String line) {

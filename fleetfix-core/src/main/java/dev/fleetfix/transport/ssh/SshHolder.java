@@ -17,13 +17,11 @@ public final class SshHolder {
             System.err.println("usage: SshHolder SOCKET PERSIST_MILLIS");
             System.exit(2);
         }
-        Holder holder = Holder.bind(
-                Path.of(args[0]),
-                Duration.ofMillis(Long.parseLong(args[1])),
-                login -> SshShell.open(
-                        login.host(),
-                        login.options(),
-                        SshLogin.of(login.host(), login.options(), login.home(), login.localUser(), login.env())));
+        Holder holder = Holder.bind(Path.of(args[0]), Duration.ofMillis(Long.parseLong(args[1])), login -> {
+            SshLogin resolved =
+                    SshLogin.of(login.host(), login.options(), login.home(), login.localUser(), login.env());
+            return new Holder.Opened(SshShell.open(login.host(), login.options(), resolved), resolved.trustFiles());
+        });
         System.out.println("ready");
         System.out.flush();
         // the run that started us may close our end of the pipe: nothing more is written there

@@ -113,6 +113,14 @@ final class SshLogin {
         return knownHosts;
     }
 
+    /** The files this login trusts by: the known_hosts file and the key files offered. */
+    List<Path> trustFiles() {
+        List<Path> files = new ArrayList<>();
+        files.add(knownHosts);
+        files.addAll(keys);
+        return files;
+    }
+
     /** The keys offered, as a user would write them ({@code ~/.ssh/id_ed25519}). */
     List<String> keyNames() {
         List<String> names = new ArrayList<>();

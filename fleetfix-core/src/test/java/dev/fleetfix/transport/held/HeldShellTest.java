@@ -60,13 +60,19 @@ class HeldShellTest {
                 throw new TransportException(login.host(), Kind.AUTH, "permission denied (publickey)", null);
             }
             logins.incrementAndGet();
-            return shells.computeIfAbsent(
+            RecordingShell shell = shells.computeIfAbsent(
                     login.host().name(),
                     name -> RecordingShell.answering(
                             name, c -> new ExecResult(0, name + " ran " + c.script(), "", Duration.ofMillis(3))));
+            return new Holder.Opened(shell, List.of(trustFile()));
         });
         serving = new Thread(holder::serve, "test-holder");
         serving.start();
+    }
+
+    /** The file the holder's logins are trusted by, as a login's known_hosts file. */
+    private Path trustFile() {
+        return dir.resolve("known_hosts");
     }
 
     @AfterEach
@@ -303,6 +309,79 @@ class HeldShellTest {
                 .endsWith("): connecting directly");
     }
 
+    /**
+     * A run decides from the files as they are: a known_hosts line removed, or a key file gone, would make a direct
+     * login fail, so a connection opened under the old files is not given out; the holder logs in again.
+     */
+    @Test
+    void aConnectionWhoseKnownHostsOrKeyFileChangedIsNotReusedButLoggedInAgain() throws Exception {
+        Files.writeString(trustFile(), "127.0.0.11 ssh-ed25519 AAAA\n127.0.0.12 ssh-ed25519 BBBB\n");
+        startHolder(Duration.ofMinutes(1), "");
+        Host host = TestHosts.lab("lab-1", "127.0.0.11");
+        try (RemoteShell first = run().open(host)) {
+            first.exec(Command.of("uname"));
+        }
+        try (RemoteShell second = run().open(host)) {
+            assertThat(((HeldShell) second).reused()).as("nothing changed").isTrue();
+        }
+        RecordingShell before = shells.get("lab-1");
+
+        Files.writeString(trustFile(), "127.0.0.12 ssh-ed25519 BBBB\n"); // ssh-keygen -R 127.0.0.11
+        try (RemoteShell third = run().open(host)) {
+            assertThat(((HeldShell) third).reused()).isFalse();
+            assertThat(third.exec(Command.of("uname")).stdout()).isEqualTo("lab-1 ran uname");
+        }
+        assertThat(logins).hasValue(2);
+        assertThat(before.closed())
+                .as("the connection opened under the old file is closed")
+                .isTrue();
+
+        Files.delete(trustFile()); // gone: the login is tried again, and fails or not as a direct one would
+        try (RemoteShell fourth = run().open(host)) {
+            assertThat(((HeldShell) fourth).reused()).isFalse();
+        }
+        try (RemoteShell fifth = run().open(host)) {
+            assertThat(((HeldShell) fifth).reused())
+                    .as("still gone: as it was at the last login")
+                    .isTrue();
+        }
+        assertThat(logins).hasValue(3);
+    }
+
+    /** A link at the socket's path may lead anywhere, to another user's socket among others: it is not followed. */
+    @Test
+    void aLinkInPlaceOfTheSocketIsNotFollowed() throws Exception {
+        startHolder(Duration.ofMinutes(1), "");
+        Path moved = place().directory().resolve("real.sock");
+        Files.move(place().socket(), moved);
+        Files.createSymbolicLink(place().socket(), moved);
+        ShellFactory factory = new HeldShells(
+                        new HoldClient(place(), Duration.ofMinutes(1), List.of("false")), warnings::add)
+                .around(OPTIONS, host -> RecordingShell.printing(host.name(), "direct"));
+
+        assertThat(factory.open(TestHosts.lab("lab-1", "127.0.0.11"))
+                        .exec(Command.of("x"))
+                        .stdout())
+                .isEqualTo("direct");
+        assertThat(logins)
+                .as("the holder behind the link was never asked to log in")
+                .hasValue(0);
+        assertThat(warnings).singleElement().asString().contains("hold.sock is a symbolic link; remove it");
+    }
+
+    /** Our directory inside one others may write could be replaced between the check and the connect. */
+    @Test
+    void aPlaceInADirectoryOthersMayWriteIsRefused() throws Exception {
+        Path shared = Files.createDirectories(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        HoldPlace place = new HoldPlace(shared.resolve("fleetfix"), System.getProperty("user.name"));
+
+        assertThatThrownBy(place::prepare)
+                .hasMessageContaining("another user could replace fleetfix there; set XDG_RUNTIME_DIR to a directory"
+                        + " of your own");
+        assertThat(place.directory()).doesNotExist();
+    }
+
     @Test
     void aPlaceOthersCanOpenIsRefused() throws Exception {
         Files.createDirectories(place().directory());
@@ -341,9 +420,14 @@ class HeldShellTest {
     void theHoldPlaceIsTheRuntimeDirectoryElseOneOfTheUsersOwnInTmp() {
         Path runtime = dir.resolve("run-user-1000");
         runtime.toFile().mkdirs();
-        assertThat(HoldPlace.of(Map.of("XDG_RUNTIME_DIR", runtime.toString()), "ops", Path.of("/tmp"))
+        String me = System.getProperty("user.name");
+        assertThat(HoldPlace.of(Map.of("XDG_RUNTIME_DIR", runtime.toString()), me, Path.of("/tmp"))
                         .socket())
                 .isEqualTo(runtime.resolve("fleetfix/hold.sock"));
+        // another user's runtime directory (su without -): not ours to hold a socket in
+        assertThat(HoldPlace.of(Map.of("XDG_RUNTIME_DIR", runtime.toString()), "ops", Path.of("/tmp"))
+                        .directory())
+                .isEqualTo(Path.of("/tmp/fleetfix-ops"));
         assertThat(HoldPlace.of(Map.of(), "ops", Path.of("/tmp")).socket())
                 .isEqualTo(Path.of("/tmp/fleetfix-ops/hold.sock"));
         assertThat(HoldPlace.of(Map.of("XDG_RUNTIME_DIR", dir.resolve("gone").toString()), "ops", Path.of("/tmp"))
