@@ -71,9 +71,82 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /**
      * One line of the file as fleetfix reads it: its number, its marker ("" when none), its host patterns as
-     * written, its key.
+     * written, its key type and key. The key is decoded only when the line applies to a host being verified: decoding
+     * checks the key (for ed25519 a point decompression and validation, a scalar multiplication), and a run of N
+     * hosts against a file of M lines decoded N*M keys, or M per host connecting at once, most of a short audit's
+     * known_hosts time; now each host decodes the lines that name it, once per run.
      */
-    private record Line(int number, String marker, String hosts, KnownHostEntry entry, byte[] key) {}
+    private static final class Line {
+        private final int number;
+        private final String marker;
+        private final String hosts;
+        private final KeyType type;
+        private final byte[] key;
+        /** A hashed line's matcher (SSHJ's HMAC of the name), made without the key; null for patterns. */
+        private final HostEntry hashed;
+
+        /** Whether the key decodes, once asked; OpenSSH skips a line whose key it cannot read, and so does this. */
+        private volatile Boolean decodes;
+
+        Line(int number, String marker, String hosts, KeyType type, byte[] key, HostEntry hashed) {
+            this.number = number;
+            this.marker = marker;
+            this.hosts = hosts;
+            this.type = type;
+            this.key = key;
+            this.hashed = hashed;
+        }
+
+        /** A line for a key known to decode (one accept-new just recorded). */
+        static Line decoded(String hosts, PublicKey key) {
+            Line line = new Line(0, "", hosts, KeyType.fromKey(key), blob(key), null);
+            line.decodes = true;
+            return line;
+        }
+
+        int number() {
+            return number;
+        }
+
+        String marker() {
+            return marker;
+        }
+
+        String hosts() {
+            return hosts;
+        }
+
+        KeyType type() {
+            return type;
+        }
+
+        byte[] key() {
+            return key;
+        }
+
+        HostEntry hashed() {
+            return hashed;
+        }
+
+        boolean decodes() {
+            Boolean known = decodes;
+            if (known == null) {
+                known = decode(key);
+                decodes = known;
+            }
+            return known;
+        }
+
+        private static boolean decode(byte[] key) {
+            DECODES.incrementAndGet();
+            try {
+                new Buffer.PlainBuffer(key).readPublicKey();
+                return true;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }
+    }
 
     /** A file's lines as read at one size and modification time. */
     private record Parsed(long size, FileTime modified, List<Line> lines) {}
@@ -89,6 +162,9 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /** How many times a known_hosts file was parsed in this process: for tests. */
     static final AtomicLong PARSES = new AtomicLong();
+
+    /** How many keys of known_hosts lines were decoded in this process: for tests. */
+    static final AtomicLong DECODES = new AtomicLong();
 
     private final Path file;
     private final boolean acceptNew;
@@ -116,37 +192,42 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         }
         PARSES.incrementAndGet();
         List<String> text = Files.readAllLines(key, StandardCharsets.UTF_8);
-        EntryFactory parser = new EntryFactory();
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < text.size(); i++) {
-            parse(parser, i + 1, text.get(i)).ifPresent(lines::add);
+            parse(i + 1, text.get(i)).ifPresent(lines::add);
         }
         List<Line> result = List.copyOf(lines);
         PARSED.put(key, new Parsed(attributes.size(), attributes.lastModifiedTime(), result));
         return result;
     }
 
-    private static Optional<Line> parse(EntryFactory parser, int number, String text) {
+    /**
+     * A line's fields, as OpenSSH reads them: {@code [@marker] hosts keytype base64 [comment]}. A comment, a short
+     * line, a key type SSHJ does not know, a key that is not base64 or a hashed name that is not OpenSSH's form is
+     * skipped, as OpenSSH skips it; a key that does not decode is skipped when a host asks for it.
+     */
+    private static Optional<Line> parse(int number, String text) {
         String[] words = text.strip().split("\\s+");
         if (words.length < 3 || words[0].startsWith("#")) {
             return Optional.empty();
         }
         String marker = words[0].startsWith("@") ? words[0].toLowerCase(Locale.ROOT) : "";
         int keyAt = marker.isEmpty() ? 2 : 3;
-        try {
-            KnownHostEntry entry = parser.parseEntry(text);
-            if (entry instanceof HostEntry && words.length > keyAt) {
-                return Optional.of(new Line(
-                        number,
-                        marker,
-                        words[keyAt - 2],
-                        entry,
-                        Base64.getDecoder().decode(words[keyAt])));
-            }
-        } catch (IOException | RuntimeException e) {
-            // A line SSHJ cannot parse is skipped, as OpenSSH skips it.
+        if (words.length <= keyAt || (!marker.isEmpty() && !marker.equals(REVOKED) && !marker.equals(CERT_AUTHORITY))) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        String hosts = words[keyAt - 2];
+        KeyType type = KeyType.fromString(words[keyAt - 1]);
+        if (type == KeyType.UNKNOWN) {
+            return Optional.empty();
+        }
+        try {
+            byte[] key = Base64.getDecoder().decode(words[keyAt]);
+            HostEntry hashed = hosts.startsWith(HASHED) ? new HostEntry(null, hosts, type, null) : null;
+            return Optional.of(new Line(number, marker, hosts, type, key, hashed));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** SSHJ's and OpenSSH's form of a host on a port other than 22: {@code [10.0.0.1]:2222}. */
@@ -168,14 +249,17 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         }
         byte[] blob = blob(key);
         for (Line line : lines) {
-            if (line.marker().equals(REVOKED) && applies(line, host) && Arrays.equals(line.key(), blob)) {
+            if (line.marker().equals(REVOKED)
+                    && applies(line, host)
+                    && Arrays.equals(line.key(), blob)
+                    && line.decodes()) {
                 outcome = new Revoked(host, type.toString(), fingerprint(key), line.number());
                 return false;
             }
         }
         boolean known = false;
         for (Line line : lines) {
-            if (line.marker().isEmpty() && applies(line, type, host)) {
+            if (line.marker().isEmpty() && applies(line, type, host) && line.decodes()) {
                 known = true;
                 if (Arrays.equals(line.key(), blob)) {
                     return true;
@@ -184,7 +268,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         }
         if (!known) {
             for (Line line : lines) {
-                if (line.marker().equals(CERT_AUTHORITY) && applies(line, host)) {
+                if (line.marker().equals(CERT_AUTHORITY) && applies(line, host) && line.decodes()) {
                     outcome = new CertAuthority(host, type.toString(), fingerprint(key), line.number());
                     return false;
                 }
@@ -203,8 +287,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         String host = hostEntry(hostname, port);
         List<String> algorithms = new ArrayList<>();
         for (Line line : lines) {
-            if (line.marker().isEmpty() && applies(line, host)) {
-                KeyType type = line.entry().getType();
+            if (line.marker().isEmpty() && applies(line, host) && line.decodes()) {
+                KeyType type = line.type();
                 if (type == KeyType.RSA) {
                     algorithms.addAll(List.of("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"));
                 } else {
@@ -220,9 +304,9 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             return matchesPatternList(line.hosts(), host);
         }
         try {
-            // entries are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
-            synchronized (line.entry()) {
-                return line.entry().appliesTo(host);
+            // lines are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
+            synchronized (line.hashed()) {
+                return line.hashed().appliesTo(host);
             }
         } catch (IOException e) {
             return false;
@@ -275,7 +359,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     private static boolean applies(Line line, KeyType type, String host) {
-        return line.entry().getType() == type && applies(line, host);
+        return line.type() == type && applies(line, host);
     }
 
     private static byte[] blob(PublicKey key) {
@@ -326,7 +410,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             HostEntry entry = new HostEntry(null, hostEntry, KeyType.fromKey(key), key);
             append(entry.getLine());
             entries().add(entry);
-            lines.add(new Line(0, "", hostEntry, entry, blob(key)));
+            lines.add(Line.decoded(hostEntry, key));
         } catch (IOException e) {
             outcome = new Unknown(hostEntry, type, fingerprint);
             throw new UncheckedIOException("cannot record the host key in " + file + ": " + e.getMessage(), e);
@@ -373,7 +457,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             if (line.number() > 0
                     && line.marker().isEmpty()
                     && applies(line, type, hostEntry)
-                    && !Arrays.equals(line.key(), blob)) {
+                    && !Arrays.equals(line.key(), blob)
+                    && line.decodes()) {
                 return line.number();
             }
         }

@@ -72,6 +72,36 @@ class KnownHostsVerifierTest {
     }
 
     @Test
+    void aHostDecodesOnlyTheKeysOfTheLinesThatNameItAndALineWhoseKeyDoesNotDecodeIsSkipped() throws Exception {
+        // decoding a key validates it (a scalar multiplication for ed25519): a host must not pay for the whole file
+        List<String> lines = new java.util.ArrayList<>();
+        for (int host = 1; host <= 200; host++) {
+            lines.add("10.0.1." + host + " ecdsa-sha2-nistp256 " + blob(host == 7 ? key : otherKey));
+        }
+        // a line for 10.0.0.9 whose key is not a point of the curve: OpenSSH skips it, so the host is unknown
+        byte[] broken = Base64.getDecoder().decode(blob(key));
+        broken[broken.length - 1] ^= 1;
+        lines.add("10.0.0.9 ecdsa-sha2-nistp256 " + Base64.getEncoder().encodeToString(broken));
+        Path file = file(lines.toArray(String[]::new));
+        long before = KnownHostsVerifier.DECODES.get();
+
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.7", 22, key))
+                .isTrue();
+        assertThat(KnownHostsVerifier.DECODES.get() - before).isEqualTo(1);
+        // another host decodes its own line; a line decoded once is not decoded again
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.8", 22, key))
+                .isFalse();
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.7", 22, key))
+                .isTrue();
+        assertThat(KnownHostsVerifier.DECODES.get() - before).isEqualTo(2);
+
+        KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
+        assertThat(verifier.verify("10.0.0.9", 22, key)).isFalse();
+        assertThat(verifier.outcome()).isInstanceOf(Unknown.class);
+        assertThat(verifier.findExistingAlgorithms("10.0.0.9", 22)).isEmpty();
+    }
+
+    @Test
     void aMatchingEntryVerifies() throws Exception {
         KnownHostsVerifier verifier =
                 KnownHostsVerifier.load(file("[10.0.0.1]:2222 ecdsa-sha2-nistp256 " + blob(key)), false);
