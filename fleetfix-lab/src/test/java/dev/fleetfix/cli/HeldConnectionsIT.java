@@ -184,6 +184,30 @@ class HeldConnectionsIT {
         assertThat(withoutTimes(held.stdout())).isEqualTo(withoutTimes(direct.stdout()));
     }
 
+    /**
+     * A held connection the host stopped answering (here its sshd processes are frozen; on real fleets a firewall's
+     * idle timeout drops it without a word) is made again before the run's first command goes into it: the run says
+     * what a direct run says, instead of waiting out a command's timeout and calling the host unreachable.
+     */
+    @Test
+    void aHeldConnectionThatStoppedAnsweringIsMadeAgainAndTheRunSaysWhatADirectRunSays() {
+        ProgramRun first = fleetfix("audit", "-i", inventory(), "--control-persist", "60s", "--connect-timeout", "3s");
+        assertThat(first.stdout()).as(first.toString()).contains("0 unreachable");
+        assertThat(fleet.rootExec("lab-1", "pkill -STOP -f '^sshd: fleetfix' && echo frozen")
+                        .stdout())
+                .contains("frozen");
+        try {
+            ProgramRun held =
+                    fleetfix("audit", "-i", inventory(), "--control-persist", "60s", "--connect-timeout", "3s");
+            ProgramRun direct = fleetfix("audit", "-i", inventory(), "--connect-timeout", "3s");
+            assertThat(direct.stdout()).as(direct.toString()).contains("0 unreachable");
+            assertThat(held.exitCode()).as(held.toString()).isEqualTo(direct.exitCode());
+            assertThat(withoutTimes(held.stdout())).isEqualTo(withoutTimes(direct.stdout()));
+        } finally {
+            fleet.rootExec("lab-1", "pkill -CONT -f '^sshd: fleetfix'");
+        }
+    }
+
     @Test
     void aHolderKilledWhileACommandRunsFailsThatHostAsBrokenAndTouchesNoOther() throws Exception {
         Path playbook = dir.resolve("slow.yaml");

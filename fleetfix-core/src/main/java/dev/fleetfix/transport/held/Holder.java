@@ -60,11 +60,21 @@ public final class Holder {
      * the key files). A later run is given the shell only while each of them is as it was: a line removed from
      * known_hosts or a key file gone would make a direct login fail, so the holder logs in again, and fails the same.
      */
-    public record Opened(RemoteShell shell, List<Path> trust) {
+    public record Opened(RemoteShell shell, List<Path> trust, Liveness liveness) {
         public Opened {
             Objects.requireNonNull(shell, "shell");
             trust = List.copyOf(trust);
+            Objects.requireNonNull(liveness, "liveness");
         }
+    }
+
+    /**
+     * Whether a held connection still answers, asked before a run is given it: one a firewall dropped silently would
+     * take the run's first command and never answer, and a command that timed out is never sent again.
+     */
+    @FunctionalInterface
+    public interface Liveness {
+        boolean respondsWithin(Duration within);
     }
 
     private final Opener opener;
@@ -82,6 +92,7 @@ public final class Holder {
     /** One login's shell, the state of the files it was trusted by, and when a run last used it. */
     private static final class Held {
         private RemoteShell shell;
+        private Liveness liveness;
         private Map<Path, Optional<FileState>> trusted = Map.of();
         private final Instant since = Instant.now();
         private volatile Instant lastUsed = since;
@@ -99,6 +110,11 @@ public final class Holder {
                             + " logging in again");
                     shell.close();
                     shell = null;
+                } else if (!liveness.respondsWithin(login.options().connectTimeout())) {
+                    log(login.host().name() + ": its connection did not answer within "
+                            + login.options().connectTimeout().toSeconds() + "s: logging in again");
+                    shell.close();
+                    shell = null;
                 }
             }
             boolean reused = shell != null;
@@ -107,6 +123,7 @@ public final class Holder {
                 Map<Path, Optional<FileState>> states = new LinkedHashMap<>();
                 opened.trust().forEach(file -> states.put(file, FileState.of(file)));
                 shell = opened.shell();
+                liveness = opened.liveness();
                 trusted = states;
             }
             runs++;

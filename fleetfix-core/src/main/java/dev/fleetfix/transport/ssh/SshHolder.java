@@ -20,7 +20,8 @@ public final class SshHolder {
         Holder holder = Holder.bind(Path.of(args[0]), Duration.ofMillis(Long.parseLong(args[1])), login -> {
             SshLogin resolved =
                     SshLogin.of(login.host(), login.options(), login.home(), login.localUser(), login.env());
-            return new Holder.Opened(SshShell.open(login.host(), login.options(), resolved), resolved.trustFiles());
+            SshShell shell = SshShell.open(login.host(), login.options(), resolved);
+            return new Holder.Opened(shell, resolved.trustFiles(), shell::responds);
         });
         System.out.println("ready");
         System.out.flush();

@@ -25,8 +25,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.schmizz.concurrent.Promise;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.SSHPacket;
 import net.schmizz.sshj.connection.ConnectionException;
 import net.schmizz.sshj.connection.channel.OpenFailException;
 import net.schmizz.sshj.connection.channel.direct.Session;
@@ -369,6 +371,33 @@ public final class SshShell implements RemoteShell {
         ssh.getTransport().setTimeoutMs(timeoutMs);
         ssh.addHostKeyVerifier(verifier);
         return ssh;
+    }
+
+    /**
+     * Whether the connection answers within {@code within}: an OpenSSH keepalive request, answered (OpenSSH refuses
+     * it, which is an answer) or not. A connection a firewall or NAT dropped without a word looks connected until then,
+     * and a command sent into it would wait out its timeout and could not be sent again.
+     */
+    public boolean responds(Duration within) {
+        SSHClient ssh;
+        synchronized (this) {
+            ssh = client;
+        }
+        if (ssh == null || !ssh.isConnected()) {
+            return false;
+        }
+        try {
+            Promise<SSHPacket, ConnectionException> answer =
+                    ssh.getConnection().sendGlobalRequest("keepalive@openssh.com", true, new byte[0]);
+            try {
+                answer.tryRetrieve(within.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ConnectionException refused) {
+                // a refusal is an answer; a connection that broke meanwhile is caught below
+            }
+            return answer.isFulfilled() && ssh.isConnected(); // an answer, a value or a refusal
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     @Override

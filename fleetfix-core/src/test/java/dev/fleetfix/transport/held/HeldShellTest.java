@@ -45,6 +45,10 @@ class HeldShellTest {
     private final Map<String, RecordingShell> shells = new ConcurrentHashMap<>();
     private final AtomicInteger logins = new AtomicInteger();
     private final List<String> warnings = new CopyOnWriteArrayList<>();
+    /** Whether held connections answer the holder's question before it gives them out again. */
+    private final java.util.concurrent.atomic.AtomicBoolean answering =
+            new java.util.concurrent.atomic.AtomicBoolean(true);
+
     private Holder holder;
     private Thread serving;
 
@@ -64,7 +68,7 @@ class HeldShellTest {
                     login.host().name(),
                     name -> RecordingShell.answering(
                             name, c -> new ExecResult(0, name + " ran " + c.script(), "", Duration.ofMillis(3))));
-            return new Holder.Opened(shell, List.of(trustFile()));
+            return new Holder.Opened(shell, List.of(trustFile()), within -> answering.get());
         });
         serving = new Thread(holder::serve, "test-holder");
         serving.start();
@@ -346,6 +350,24 @@ class HeldShellTest {
                     .isTrue();
         }
         assertThat(logins).hasValue(3);
+    }
+
+    /** A connection dropped without a word (a firewall's idle timeout) is not given to a run: it is made again. */
+    @Test
+    void aHeldConnectionThatNoLongerAnswersIsMadeAgainBeforeARunGetsIt() throws Exception {
+        startHolder(Duration.ofMinutes(1), "");
+        Host host = TestHosts.lab("lab-1", "127.0.0.11");
+        try (RemoteShell first = run().open(host)) {
+            first.exec(Command.of("uname"));
+        }
+        RecordingShell before = shells.get("lab-1");
+        answering.set(false);
+        try (RemoteShell second = run().open(host)) {
+            assertThat(((HeldShell) second).reused()).isFalse();
+            assertThat(second.exec(Command.of("uname")).stdout()).isEqualTo("lab-1 ran uname");
+        }
+        assertThat(logins).hasValue(2);
+        assertThat(before.closed()).isTrue();
     }
 
     /** A link at the socket's path may lead anywhere, to another user's socket among others: it is not followed. */
