@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,11 +72,7 @@ public final class HoldClient {
         // the file lock keeps other runs out; this process's own hosts, which open side by side, wait here (a
         // second lock of the same file in one process is refused, not waited for)
         synchronized (STARTING) {
-            try (FileChannel lockFile = FileChannel.open(
-                            place.lock(),
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.WRITE,
-                            LinkOption.NOFOLLOW_LINKS);
+            try (FileChannel lockFile = openLock();
                     FileLock lock = lockFile.lock()) {
                 socket = tryConnect();
                 if (socket.isPresent()) {
@@ -87,6 +84,16 @@ public final class HoldClient {
         return tryConnect()
                 .orElseThrow(() -> new IOException(
                         "the holder started but does not answer on " + place.socket() + "; see " + place.log()));
+    }
+
+    private FileChannel openLock() throws IOException {
+        try {
+            return FileChannel.open(
+                    place.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot open " + place.lock() + " (it may be a link; remove it): " + e.getMessage(), e);
+        }
     }
 
     /** The holder's status, if one runs: one line per held connection. */
@@ -197,6 +204,10 @@ public final class HoldClient {
         command.add(Long.toString(persist.toMillis()));
         if (Files.isSymbolicLink(place.log())) {
             throw new IOException(place.log() + " is a symbolic link; remove it");
+        }
+        if (!Files.exists(place.log(), LinkOption.NOFOLLOW_LINKS)) {
+            Files.createFile(
+                    place.log(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

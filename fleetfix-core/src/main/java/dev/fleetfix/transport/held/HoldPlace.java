@@ -91,24 +91,39 @@ public record HoldPlace(Path directory, String user) {
     }
 
     /**
-     * The directory that holds ours must not let another user rename or replace ours: it is the user's or root's, and
-     * no one else may write it, unless it is root's and sticky (as /tmp is: no one may rename what is not theirs).
-     * Otherwise a check of our directory could pass and a connect a moment later find another user's in its place.
+     * No other user may rename or replace our directory, nor any directory above it: each, up to /, as written and
+     * as its links resolve, is the user's or root's and writable by no one else, unless it is root's and sticky (as
+     * /tmp is: no one may rename what is not theirs there). Otherwise a check of our directory could pass and a
+     * connect or an open a moment later find another user's in its place.
      */
     private void checkParent() throws IOException {
         Path parent = directory.toAbsolutePath().getParent();
         if (parent == null) {
             return;
         }
-        Path real = parent.toRealPath();
-        String owner = Files.getOwner(real).getName();
-        int mode = (Integer) Files.getAttribute(real, "unix:mode");
-        boolean othersWrite = (mode & 0022) != 0;
-        boolean rootSticky = owner.equals("root") && (mode & 01000) != 0;
-        if ((!owner.equals(user) && !owner.equals("root")) || (othersWrite && !rootSticky)) {
-            throw new IOException(parent + " (where " + directory.getFileName() + " lives) belongs to " + owner
-                    + " with mode " + Integer.toOctalString(mode & 07777) + ": another user could replace "
-                    + directory.getFileName() + " there; set XDG_RUNTIME_DIR to a directory of your own");
+        checkChain(parent);
+        checkChain(parent.toRealPath());
+    }
+
+    private void checkChain(Path from) throws IOException {
+        for (Path p = from; p != null; p = p.getParent()) {
+            String owner = Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName();
+            int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            if (Files.isSymbolicLink(p)) {
+                if (!owner.equals(user) && !owner.equals("root")) {
+                    throw new IOException(p + " (above " + directory + ") is a link of " + owner + "'s: another user"
+                            + " could replace " + directory.getFileName() + "; set XDG_RUNTIME_DIR to a directory of"
+                            + " your own");
+                }
+                continue;
+            }
+            boolean othersWrite = (mode & 0022) != 0;
+            boolean rootSticky = owner.equals("root") && (mode & 01000) != 0;
+            if ((!owner.equals(user) && !owner.equals("root")) || (othersWrite && !rootSticky)) {
+                throw new IOException(p + " (above " + directory + ") belongs to " + owner + " with mode "
+                        + Integer.toOctalString(mode & 07777) + ": another user could replace "
+                        + directory.getFileName() + " there; set XDG_RUNTIME_DIR to a directory of your own");
+            }
         }
     }
 

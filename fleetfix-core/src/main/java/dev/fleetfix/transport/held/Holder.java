@@ -374,13 +374,17 @@ public final class Holder {
 
     private record Reused(RemoteShell shell, boolean reused) {}
 
-    /** A file as the holder last saw it: size, modification time and identity (a file replaced is another). */
-    private record FileState(long size, FileTime modified, Object key) {
+    /**
+     * A file as the holder last saw it: size, modification and change times, identity (a file replaced is another).
+     * The change time catches an edit in place whose modification time was set back ({@code touch -r}).
+     */
+    private record FileState(long size, FileTime modified, Object changed, Object key) {
         static Optional<FileState> of(Path file) {
             try {
                 BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-                return Optional.of(new FileState(a.size(), a.lastModifiedTime(), a.fileKey()));
-            } catch (IOException e) {
+                Object changed = Files.getAttribute(file, "unix:ctime");
+                return Optional.of(new FileState(a.size(), a.lastModifiedTime(), changed, a.fileKey()));
+            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
                 return Optional.empty();
             }
         }

@@ -18,8 +18,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -74,6 +76,16 @@ class HeldShellTest {
         serving.start();
     }
 
+    /** The holder's threads serving runs, of this test's holders (an earlier test's may still be in a command). */
+    private Set<Thread> holderThreads() {
+        Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+        threads.removeIf(t -> !t.getName().equals("holder-client") || !t.isAlive() || earlierThreads.contains(t));
+        return threads;
+    }
+
+    private final Set<Thread> earlierThreads =
+            new HashSet<>(Thread.getAllStackTraces().keySet());
+
     /** The file the holder's logins are trusted by, as a login's known_hosts file. */
     private Path trustFile() {
         return dir.resolve("known_hosts");
@@ -85,6 +97,13 @@ class HeldShellTest {
             holder.stop();
             serving.join(5_000);
             holder = null;
+            // A run's socket is released when the holder's thread blocked reading it leaves its read, just after
+            // stop() returns; until then a run's write still lands (and is a command sent, never resent). Tests
+            // that go on after a stop wait for that, as a run arriving later would find.
+            long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (!holderThreads().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
         }
     }
 
@@ -340,6 +359,15 @@ class HeldShellTest {
                 .as("the connection opened under the old file is closed")
                 .isTrue();
 
+        // an edit in place that keeps the size and sets the modification time back is seen too (the change time)
+        java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(trustFile());
+        Files.writeString(trustFile(), "127.0.0.12 ssh-ed25519 CCCC\n");
+        Files.setLastModifiedTime(trustFile(), modified);
+        try (RemoteShell edited = run().open(host)) {
+            assertThat(((HeldShell) edited).reused()).isFalse();
+        }
+        assertThat(logins).hasValue(3);
+
         Files.delete(trustFile()); // gone: the login is tried again, and fails or not as a direct one would
         try (RemoteShell fourth = run().open(host)) {
             assertThat(((HeldShell) fourth).reused()).isFalse();
@@ -349,7 +377,7 @@ class HeldShellTest {
                     .as("still gone: as it was at the last login")
                     .isTrue();
         }
-        assertThat(logins).hasValue(3);
+        assertThat(logins).hasValue(4);
     }
 
     /** A connection dropped without a word (a firewall's idle timeout) is not given to a run: it is made again. */
@@ -402,6 +430,16 @@ class HeldShellTest {
                 .hasMessageContaining("another user could replace fleetfix there; set XDG_RUNTIME_DIR to a directory"
                         + " of your own");
         assertThat(place.directory()).doesNotExist();
+
+        // higher up too: a directory of ours inside one others may write could itself be swapped for theirs
+        Path inner = Files.createDirectory(
+                shared.resolve("inner"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        HoldPlace deeper = new HoldPlace(inner.resolve("fleetfix"), System.getProperty("user.name"));
+        assertThatThrownBy(deeper::prepare)
+                .hasMessageContaining(shared + " (above " + deeper.directory() + ") belongs to ")
+                .hasMessageContaining("with mode 777");
+        assertThat(deeper.directory()).doesNotExist();
     }
 
     @Test
