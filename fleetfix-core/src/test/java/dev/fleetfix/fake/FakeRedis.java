@@ -246,6 +246,14 @@ public final class FakeRedis implements RedisConnector {
         return this;
     }
 
+    private volatile Runnable beforeInfo = () -> {};
+
+    /** Runs before every INFO answer: a test's way to let state move on as it is read (a replica coming online). */
+    public FakeRedis beforeInfo(Runnable hook) {
+        this.beforeInfo = hook;
+        return this;
+    }
+
     /** Runs this fake's FAILOVER handler, as a Sentinel fake promoting its replica would. */
     public Object runFailover(List<String> args) {
         return failover.apply(args);
@@ -318,6 +326,7 @@ public final class FakeRedis implements RedisConnector {
 
         @Override
         public Map<String, String> info(String section) {
+            beforeInfo.run();
             return switch (section) {
                 case "replication" -> Map.copyOf(replication);
                 case "persistence" -> persistenceInfo();

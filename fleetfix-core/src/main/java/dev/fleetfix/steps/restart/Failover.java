@@ -122,6 +122,27 @@ final class Failover {
                 if (me.isEmpty()) {
                     yield Optional.of(moved.newPrimary() + " does not list " + self + " as a replica");
                 }
+                // The restarted node says its link is up once it has loaded the primary's data; the primary calls it
+                // online only at its first acknowledgement, up to a second later, and FAILOVER refuses a target that
+                // is not online ("ERR FAILOVER target replica is not online"): wait for the primary's own word.
+                Optional<String> notOnline =
+                        poll.until(moved.newPrimary() + " to list " + self + " as an online replica", timeout, () -> {
+                            Optional<ReplicaLink> listed = selfAsListedBy(current, moved.newPrimary());
+                            if (listed.isEmpty()) {
+                                return Optional.of(self + " not listed");
+                            }
+                            ReplicaLink link = listed.get();
+                            return link.online(RestartDecision.MAX_LAG_SECONDS)
+                                    ? Optional.empty()
+                                    : Optional.of("state=" + link.state() + " lag=" + link.lag() + "s");
+                        });
+                if (notOnline.isPresent()) {
+                    yield Optional.of(notOnline.get());
+                }
+                me = selfAsListedBy(current, moved.newPrimary());
+                if (me.isEmpty()) {
+                    yield Optional.of(moved.newPrimary() + " does not list " + self + " as a replica");
+                }
                 Optional<String> sent = send(current, moved.newPrimary(), "FAILOVER", failoverTo(me.get()));
                 yield sent.isPresent()
                         ? sent

@@ -116,6 +116,56 @@ class SafeRestartTest {
     }
 
     /**
+     * The restarted primary's link is up before its new primary calls it online (at its first acknowledgement, up to a
+     * second later), and FAILOVER refuses a target that is not online: the failback waits for the primary's word.
+     */
+    @Test
+    void failbackWaitsUntilTheNewPrimaryListsTheRestartedHostOnline() throws Exception {
+        Harness h = pair(false);
+        FakeRedis p = h.host("p").redis();
+        String online = "ip=127.0.0.1,port=6379,state=online,offset=0,lag=0";
+        p.onFailover(args -> {
+            p.replication().remove("slave0");
+            p.replicaOf("10.0.0.2", 6379, 0, "up");
+            replica.replication().clear();
+            replica.replication().put("role", "master");
+            replica.replication().put("master_repl_offset", "0");
+            replica.replication().put("slave0", "ip=127.0.0.1,port=6379,state=wait_bgsave,offset=0,lag=0");
+            replica.data().putAll(p.data());
+            return "OK";
+        });
+        AtomicInteger reads = new AtomicInteger();
+        replica.beforeInfo(() -> {
+            if (p.restarts() > 0 && reads.incrementAndGet() == 3) {
+                replica.replication().put("slave0", online);
+            }
+        });
+        // the fake r's FAILOVER refuses as Redis does until p is online
+        java.util.function.Function<List<String>, Object> back = args -> {
+            if (!online.equals(replica.replication().get("slave0"))) {
+                throw new RedisException("r", "ERR FAILOVER target replica is not online.", null);
+            }
+            replica.replication().remove("slave0");
+            replica.replicaOf("127.0.0.1", 6379, 0, "up");
+            p.replication().clear();
+            p.replication().put("role", "master");
+            p.replication().put("master_repl_offset", "0");
+            p.set("slave0", "ip=10.0.0.2,port=6379,state=online,offset=0,lag=0");
+            return "OK";
+        };
+        replica.onFailover(back);
+
+        RunSummary summary = h.run(playbook(", failback: true"));
+
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.message()).contains("failed back: p is primary again");
+        assertThat(replica.commands().stream().filter(c -> c.startsWith("FAILOVER")))
+                .as("sent once, when p was online")
+                .hasSize(1);
+    }
+
+    /**
      * A Sentinel watching p as master "cache": SENTINEL FAILOVER swaps p and r as the pair's
      * FAILOVER does, and its answers follow whichever is primary.
      */
