@@ -124,7 +124,8 @@ public final class HoldClient {
         }
     }
 
-    private Optional<Socket> tryConnect() throws IOException {
+    /** A greeted socket to the running holder, if one runs and answers; none is started. */
+    Optional<Socket> tryConnect() throws IOException {
         Optional<Socket> socket = connectOnly();
         if (socket.isEmpty()) {
             return socket;

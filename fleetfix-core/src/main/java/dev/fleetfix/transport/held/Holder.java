@@ -39,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 
@@ -78,6 +79,7 @@ public final class Holder {
     }
 
     private final Opener opener;
+    private final Consumer<String> log;
     private final Path socket;
     private final Object socketKey;
     private final ServerSocketChannel server;
@@ -90,7 +92,7 @@ public final class Holder {
     private volatile boolean stopping;
 
     /** One login's shell, the state of the files it was trusted by, and when a run last used it. */
-    private static final class Held {
+    private final class Held {
         private RemoteShell shell;
         private Liveness liveness;
         private Map<Path, Optional<FileState>> trusted = Map.of();
@@ -142,7 +144,9 @@ public final class Holder {
         }
     }
 
-    private Holder(Path socket, ServerSocketChannel server, Duration persist, Opener opener) throws IOException {
+    private Holder(Path socket, ServerSocketChannel server, Duration persist, Opener opener, Consumer<String> log)
+            throws IOException {
+        this.log = log;
         this.socket = socket;
         this.socketKey = fileKey(socket);
         this.server = server;
@@ -152,11 +156,16 @@ public final class Holder {
 
     /** Listens on {@code socket} (mode 0600); a stale socket file of a holder that died is removed first. */
     public static Holder bind(Path socket, Duration persist, Opener opener) throws IOException {
+        return bind(socket, persist, opener, System.err::println);
+    }
+
+    /** As {@link #bind(Path, Duration, Opener)}, its log lines going to {@code log} (its file is its stderr). */
+    static Holder bind(Path socket, Duration persist, Opener opener, Consumer<String> log) throws IOException {
         Files.deleteIfExists(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
-        return new Holder(socket, server, persist, opener);
+        return new Holder(socket, server, persist, opener, log);
     }
 
     /** Serves runs until idle for the persist time, or stopped; then every held shell is closed. */
@@ -170,8 +179,10 @@ public final class Holder {
         try {
             while (!stopping) {
                 SocketChannel client = server.accept();
-                clients.incrementAndGet();
-                open.add(client);
+                if (!admit(client)) {
+                    client.close(); // stopped as it came: it reads the end, as it would from a holder gone
+                    break;
+                }
                 Thread t = new Thread(() -> serve(client), "holder-client");
                 t.setDaemon(true);
                 t.start();
@@ -186,7 +197,20 @@ public final class Holder {
         }
     }
 
-    private void exitWhenIdle() {
+    /**
+     * Counts a run in, unless the holder is stopping. One lock with {@link #exitWhenIdle}: a run admitted is never
+     * cut off by an idle exit decided a moment before it came (it would be answered and then lose its socket).
+     */
+    private synchronized boolean admit(SocketChannel client) {
+        if (stopping) {
+            return false;
+        }
+        clients.incrementAndGet();
+        open.add(client);
+        return true;
+    }
+
+    private synchronized void exitWhenIdle() {
         if (clients.get() == 0 && System.nanoTime() - idleSince >= persist.toNanos()) {
             log("no run for " + persist.toSeconds() + "s: closing " + held.size() + " connections and exiting");
             stop();
@@ -390,7 +414,7 @@ public final class Holder {
         }
     }
 
-    private static void log(String line) {
-        System.err.println(Instant.now() + " fleetfix holder: " + line);
+    private void log(String line) {
+        log.accept(Instant.now() + " fleetfix holder: " + line);
     }
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +30,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,18 +63,27 @@ class HeldShellTest {
 
     /** Starts a holder whose logins give recording shells; {@code refuse} names a host whose key is refused. */
     private void startHolder(Duration persist, String refuse) throws Exception {
+        startHolder(persist, refuse, line -> {});
+    }
+
+    private void startHolder(Duration persist, String refuse, Consumer<String> log) throws Exception {
         place().prepare();
-        holder = Holder.bind(place().socket(), persist, login -> {
-            if (login.host().name().equals(refuse)) {
-                throw new TransportException(login.host(), Kind.AUTH, "permission denied (publickey)", null);
-            }
-            logins.incrementAndGet();
-            RecordingShell shell = shells.computeIfAbsent(
-                    login.host().name(),
-                    name -> RecordingShell.answering(
-                            name, c -> new ExecResult(0, name + " ran " + c.script(), "", Duration.ofMillis(3))));
-            return new Holder.Opened(shell, List.of(trustFile()), within -> answering.get());
-        });
+        holder = Holder.bind(
+                place().socket(),
+                persist,
+                login -> {
+                    if (login.host().name().equals(refuse)) {
+                        throw new TransportException(login.host(), Kind.AUTH, "permission denied (publickey)", null);
+                    }
+                    logins.incrementAndGet();
+                    RecordingShell shell = shells.computeIfAbsent(
+                            login.host().name(),
+                            name -> RecordingShell.answering(
+                                    name,
+                                    c -> new ExecResult(0, name + " ran " + c.script(), "", Duration.ofMillis(3))));
+                    return new Holder.Opened(shell, List.of(trustFile()), within -> answering.get());
+                },
+                log);
         serving = new Thread(holder::serve, "test-holder");
         serving.start();
     }
@@ -309,6 +321,46 @@ class HeldShellTest {
         assertThat(serving.isAlive()).as("the holder still serves").isFalse();
         assertThat(place().socket()).doesNotExist();
         assertThat(shells.get("lab-1").closed()).isTrue();
+    }
+
+    @Test
+    void aRunThatComesAsTheHolderDecidesToExitIsNotGreetedAndThenCutOff() throws Exception {
+        CountDownLatch deciding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // the holder's idle exit is held where it has decided and says so, before it stops
+        startHolder(Duration.ofMillis(1), "", line -> {
+            if (line.contains("no run for")) {
+                deciding.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        assertThat(deciding.await(10, TimeUnit.SECONDS))
+                .as("the holder decides to exit")
+                .isTrue();
+
+        HoldClient client = new HoldClient(place(), Duration.ofMinutes(1), List.of("false"));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Optional<HoldClient.Socket>> greeting = pool.submit(client::tryConnect);
+            try {
+                greeting.get(300, TimeUnit.MILLISECONDS); // a holder that admits it greets it at once
+            } catch (TimeoutException e) {
+                // held at the door until the exit is done
+            }
+            release.countDown();
+            serving.join(5_000);
+            Optional<HoldClient.Socket> greeted = greeting.get(5, TimeUnit.SECONDS);
+            // greeted, it would take the run's next command and then lose its socket to the exit under way
+            greeted.ifPresent(HoldClient.Socket::close);
+            assertThat(greeted).as("a run greeted by a holder that is exiting").isEmpty();
+            assertThat(place().socket()).doesNotExist();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
