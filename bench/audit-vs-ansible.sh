@@ -73,7 +73,7 @@ fi
 
 work="$(mktemp -d -t fleetfix-bench.XXXXXX)"
 # The SSHJ floor needs the checkout's jar (the same SSHJ and BouncyCastle fleetfix runs) and a JDK's javac.
-floor_jar="$(dirname "$fleetfix")/fleetfix-cli/target/fleetfix.jar"
+floor_jar="$(dirname "$fleetfix")/src/cli/target/fleetfix.jar"
 floor_opts=(-Xshare:auto -Xlog:disable -Xlog:all=warning:stderr -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 if [[ "$SSHJ_FLOOR" == 1 ]]; then
   if [[ -f "$floor_jar" ]] && command -v javac >/dev/null; then

@@ -47,7 +47,7 @@ fi
 fleetfix="${FLEETFIX:-$repo/fleetfix}" # FLEETFIX=/other/checkout/fleetfix measures another build
 "$fleetfix" --version >&2 || die "building fleetfix failed"
 measure="$repo/bench/proctree.py"
-facts="$repo/fleetfix-core/src/main/resources/dev/fleetfix/checks/facts.sh"
+facts="$repo/src/core/src/main/resources/dev/fleetfix/checks/facts.sh"
 
 work="$(mktemp -d -t fleetfix-scale.XXXXXX)"
 lab_home="$work/labs"

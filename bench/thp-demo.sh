@@ -52,7 +52,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-jar="$root/fleetfix-cli/target/fleetfix.jar"
+jar="$root/src/cli/target/fleetfix.jar"
 "$root/fleetfix" --version >/dev/null # the launcher builds the jar when it is missing or stale
 
 rcli() { redis-cli -h 127.0.0.1 -p "$port" "$@"; }
