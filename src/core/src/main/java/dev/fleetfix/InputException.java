@@ -1,6 +1,7 @@
 package dev.fleetfix;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -11,16 +12,31 @@ public class InputException extends RuntimeException {
     private final Optional<Path> file;
     private final int line;
     private final int column;
+    private final List<String> detail;
 
     public InputException(String message) {
         this(null, 0, 0, message);
     }
 
     public InputException(Path file, int line, int column, String message) {
+        this(file, line, column, message, List.of());
+    }
+
+    /**
+     * An error whose one-line message is followed by {@code detail}: lines a person reads under it (the offending
+     * line quoted with a caret, a hint), printed after the message and never needed to tell what went wrong.
+     */
+    public InputException(Path file, int line, int column, String message, List<String> detail) {
         super(format(file, line, column, message));
         this.file = Optional.ofNullable(file);
         this.line = line;
         this.column = column;
+        this.detail = List.copyOf(detail);
+    }
+
+    /** Lines to print under the message (a quoted line, a hint); empty for most errors. */
+    public List<String> detail() {
+        return detail;
     }
 
     public Optional<Path> file() {

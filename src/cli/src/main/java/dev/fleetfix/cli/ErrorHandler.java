@@ -25,6 +25,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         // a refused shard cut names the host whose group is unknown: the message is the whole story
         boolean expected = e instanceof InputException || e instanceof Sharding.Refused;
         err.println(cmd.getColorScheme().errorText("fleetfix: " + oneLine(e)));
+        if (e instanceof InputException input) {
+            input.detail().forEach(line -> err.println("  " + HostText.clean(line)));
+        }
         if (verbosity(cmd) >= 2) {
             e.printStackTrace(err);
         } else if (!expected) {

@@ -52,6 +52,24 @@ class BadInputTest {
                 """);
     }
 
+    @Test
+    void aYamlMistakeQuotesTheLineWithACaretAndAHintAndTouchesNothing() throws IOException {
+        CliRun run =
+                apply(playbook("- hosts: redis\n  steps:\n    - audit: {}\n   - thp: {enabled: never}\n"), "--check");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr().lines().toList())
+                .as(run.toString())
+                .containsSubsequence(
+                        "fleetfix: " + dir.resolve("play.yaml") + ":4:4: YAML syntax error: line 4 is indented 3"
+                                + " spaces, which matches no level of the lines above it",
+                        "  3 |     - audit: {}",
+                        "  4 |    - thp: {enabled: never}",
+                        "    |    ^");
+        assertThat(run.stderr()).as(run.toString()).contains("  hint: keys of one mapping");
+        assertThat(contacted).isEmpty();
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {

@@ -162,7 +162,7 @@ public final class LocatedYaml {
             Composer composer = new Composer(new ParserImpl(new StreamReader(text), options), new Resolver(), options);
             root = composer.getSingleNode();
         } catch (MarkedYAMLException e) {
-            throw syntaxError(file, e);
+            throw syntaxError(file, text, e);
         } catch (YAMLException e) {
             throw new InputException(file, 0, 0, "YAML error: " + e.getMessage());
         }
@@ -246,7 +246,7 @@ public final class LocatedYaml {
         }
     }
 
-    private static InputException syntaxError(Path file, MarkedYAMLException e) {
+    private static InputException syntaxError(Path file, String text, MarkedYAMLException e) {
         String problem = e.getProblem() == null ? "unreadable" : e.getProblem();
         if (problem.startsWith("but found another document")
                 || (e.getContext() != null && e.getContext().contains("single document"))) {
@@ -258,15 +258,7 @@ public final class LocatedYaml {
                     "a second YAML document starts here; fleetfix reads one document per file,"
                             + " so put everything in the first (or remove the '---')");
         }
-        // At the end of the stream, the place worth naming is where the unclosed construct started.
-        boolean atEnd = problem.contains("end of stream") && e.getContextMark() != null;
-        Mark at = e.getProblemMark() != null && !atEnd ? e.getProblemMark() : e.getContextMark();
-        String context = e.getContext() == null ? "" : e.getContext() + ": ";
-        return new InputException(
-                file,
-                at == null ? 0 : at.getLine() + 1,
-                at == null ? 0 : at.getColumn() + 1,
-                "YAML syntax error: " + context + problem.replace("\t", "\\t"));
+        return YamlSyntaxError.of(file, text, e);
     }
 
     /** Turns SnakeYAML nodes into located values, counting every node it makes against a budget. */

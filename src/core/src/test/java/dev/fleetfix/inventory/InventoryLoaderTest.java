@@ -406,8 +406,8 @@ class InventoryLoaderTest {
     void yamlSyntaxErrorsNameTheLine() throws IOException {
         assertThatThrownBy(() -> load("all:\n  hosts:\n    a: 1\n   b: 2\n"))
                 .isInstanceOf(InputException.class)
-                .hasMessageEndingWith("inventory.yaml:4:4: YAML syntax error: while parsing a block mapping:"
-                        + " expected <block end>, but found '<block mapping start>'");
+                .hasMessageEndingWith("inventory.yaml:4:4: YAML syntax error: line 4 is indented 3 spaces, which"
+                        + " matches no level of the lines above it");
     }
 
     @Test
