@@ -93,7 +93,7 @@ install -d "$root/DEBIAN"
 (cd "$root" && find . -path ./DEBIAN -prune -o -path ./etc -prune -o -type f -printf '%P\0' | sort -z \
   | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 (cd "$root" && find etc -type f -printf '/%p\n') >"$root/DEBIAN/conffiles"
-install -m 0755 "$here/debian/postinst" "$here/debian/postrm" "$root/DEBIAN/"
+install -m 0755 "$here/debian/postinst" "$here/debian/prerm" "$here/debian/postrm" "$root/DEBIAN/"
 chmod 0644 "$root/DEBIAN/md5sums" "$root/DEBIAN/conffiles"
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: fleetfix

@@ -240,21 +240,55 @@ class PackageInstallIT {
     }
 
     @Test
+    @Order(Integer.MAX_VALUE - 1)
+    void removeStopsTheEnabledTimerAndItsMetricsAndLeavesNothingFailed() {
+        // the timer as an operator leaves it: enabled by hand, run once, its metrics published (the test above)
+        root(CONTROL, "systemctl enable --now fleetfix-audit.timer && systemctl start fleetfix-audit.service || true");
+        assertThat(root(CONTROL, "systemctl is-enabled fleetfix-audit.timer")).isEqualTo("enabled\n");
+
+        root(
+                CONTROL,
+                "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq fleetfix-lab fleetfix >/tmp/apt-remove.log 2>&1"
+                        + " || { tail -40 /tmp/apt-remove.log; exit 1; }");
+
+        assertThat(root(
+                        CONTROL,
+                        "systemctl list-units --all --failed --plain --no-legend | grep fleetfix-audit || true"))
+                .as("no fleetfix unit is failed after apt remove")
+                .isEmpty();
+        assertThat(fleet.rootExec(CONTROL, "systemctl is-active fleetfix-audit.timer")
+                        .stdout())
+                .isNotEqualTo("active\n");
+        assertThat(root(CONTROL, "ls -A /var/lib/prometheus/node-exporter/ 2>/dev/null || true"))
+                .as("no stale metrics once the audit that refreshed them is gone")
+                .doesNotContain("fleetfix");
+    }
+
+    @Test
     @Order(Integer.MAX_VALUE)
     void purgeLeavesNothingOfEitherPackage() {
         root(
                 CONTROL,
-                "DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq fleetfix-lab fleetfix >/tmp/apt-purge.log 2>&1"
+                // dpkg, not apt: the test above removed both, and apt knows no removed package without conffiles
+                "DEBIAN_FRONTEND=noninteractive dpkg --purge fleetfix-lab fleetfix >/tmp/apt-purge.log 2>&1"
                         + " || { tail -40 /tmp/apt-purge.log; exit 1; }");
 
         assertThat(root(CONTROL, "dpkg-query -W -f='${db:Status-Abbrev}' fleetfix fleetfix-lab 2>&1 || true"))
                 .doesNotContain("ii", "rc");
-        assertThat(
-                        root(
-                                CONTROL,
-                                "for f in /usr/bin/fleetfix /usr/share/fleetfix /etc/fleetfix /var/lib/fleetfix"
-                                        + " /usr/lib/systemd/system/fleetfix-audit.timer"
-                                        + " /var/lib/prometheus/node-exporter/fleetfix.prom; do [ -e $f ] && echo $f; done; true"))
+        assertThat(root(
+                        CONTROL,
+                        "for f in /usr/bin/fleetfix /usr/share/fleetfix /etc/fleetfix /var/lib/fleetfix"
+                                + " /usr/lib/systemd/system/fleetfix-audit.timer"
+                                + " /etc/systemd/system/fleetfix-audit.timer"
+                                + " /etc/systemd/system/timers.target.wants/fleetfix-audit.timer"
+                                + " /var/lib/systemd/timers/stamp-fleetfix-audit.timer"
+                                + " /var/lib/prometheus/node-exporter/fleetfix.prom; do [ -e $f ] || [ -L $f ] &&"
+                                + " echo $f; done; true"))
+                .isEmpty();
+        assertThat(root(CONTROL, "systemctl list-units --all --plain --no-legend | grep fleetfix-audit || true"))
+                .as("systemd knows no fleetfix unit after purge")
+                .isEmpty();
+        assertThat(root(CONTROL, "grep -rl fleetfix /var/lib/systemd/deb-systemd-helper-enabled 2>/dev/null || true"))
                 .isEmpty();
     }
 }
