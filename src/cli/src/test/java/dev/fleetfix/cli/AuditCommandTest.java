@@ -64,6 +64,20 @@ class AuditCommandTest {
     }
 
     @Test
+    void anOutputInADirectoryThatDoesNotExistIsRefusedNotMade() throws IOException {
+        Path output = dir.resolve("var/lib/node_exporter/fleetfix.prom");
+
+        CliRun run = CliRun.of(
+                        "audit", "-i", inventory().toString(), "--format", "openmetrics", "-o", output.toString())
+                .expectExit(2);
+
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains("--output " + output + ": directory " + output.getParent() + " does not exist");
+        assertThat(dir.resolve("var")).doesNotExist();
+    }
+
+    @Test
     void aMissingInventoryIsBadInput() {
         CliRun run =
                 CliRun.of("audit", "-i", dir.resolve("nope.yaml").toString()).expectExit(2);

@@ -81,7 +81,9 @@ public final class ReportFiles {
 
     /**
      * Checks, before any host is touched, that {@code file} can be written where {@link #writeWorldReadable} will
-     * write it: not a directory, and its directory exists (or can be made) and is writable.
+     * write it: not a directory, and its directory exists and is writable. A missing directory is refused, not made:
+     * it is most often a mistyped path (another distribution's textfile directory), and a file written where no
+     * reader looks would be a silent failure.
      *
      * @throws InputException naming the file and what is wrong with it
      */
@@ -91,10 +93,10 @@ public final class ReportFiles {
             throw new InputException(what + " " + file + ": is a directory");
         }
         Path parent = absolute.getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (IOException e) {
-            throw new InputException(what + " " + file + ": cannot create its directory " + parent + ": " + e);
+        if (!Files.isDirectory(parent)) {
+            throw new InputException(what + " " + file + ": directory " + parent
+                    + " does not exist; create it, or check the path (node_exporter's textfile directory on Debian is"
+                    + " /var/lib/prometheus/node-exporter)");
         }
         if (!Files.isWritable(parent)) {
             throw new InputException(what + " " + file + ": directory " + parent + " is not writable");
@@ -103,7 +105,7 @@ public final class ReportFiles {
 
     /** Writes through a temporary file and a rename, so a reader never sees half a report. */
     static void write(Path file, String text) {
-        write(file, text, Optional.empty());
+        write(file, text, Optional.empty(), true);
     }
 
     /**
@@ -111,13 +113,16 @@ public final class ReportFiles {
      * node_exporter's textfile collector reading the audit's metrics.
      */
     public static void writeWorldReadable(Path file, String text) {
-        write(file, text, Optional.of(PosixFilePermissions.fromString("rw-r--r--")));
+        write(file, text, Optional.of(PosixFilePermissions.fromString("rw-r--r--")), false);
     }
 
-    private static void write(Path file, String text, Optional<Set<PosixFilePermission>> permissions) {
+    private static void write(
+            Path file, String text, Optional<Set<PosixFilePermission>> permissions, boolean makeDirectory) {
         try {
             Path parent = file.toAbsolutePath().getParent();
-            Files.createDirectories(parent);
+            if (makeDirectory) {
+                Files.createDirectories(parent);
+            }
             // Not Files.createTempFile: it makes the file 0600 whatever the umask, and a report is read by others (CI
             // archiving it as another user, a web server). CREATE_NEW opens with O_EXCL and mode 0666 less the umask,
             // so the file is as readable as the user's other files (0644 by default) and never an existing one.

@@ -22,17 +22,17 @@ public final class ManSections {
             "fleetfix-apply",
             """
             fleetfix apply playbooks/thp-off.yaml -i inventory.yml --check --diff   # what would change
-            fleetfix apply playbooks/thp-off.yaml -i inventory.yml --list-hosts     # the batches, no host contacted
+            fleetfix apply playbooks/thp-off.yaml -i inventory.yml --list-hosts     # the hosts each play selects
             fleetfix apply playbooks/thp-off.yaml -i inventory.yml --limit 'redis:!redis-3' \\
                 --window "Sat 01:00-05:00 Europe/Berlin" --report out/
             fleetfix apply playbooks/thp-off.yaml -i inventory.yml --format json > report.json
-            fleetfix apply --resume fleetfix-runs/20261128T013000Z                   # go on after a halt
+            fleetfix apply --resume fleetfix-runs/20261128T013000Z-3f9a1c07          # go on after a halt
             """,
             "fleetfix-audit",
             """
             fleetfix audit -i inventory.yml
             fleetfix audit -i inventory.yml --limit redis --format json | jq '.summary'
-            fleetfix audit -i inventory.yml --format openmetrics -o /var/lib/node_exporter/fleetfix.prom
+            fleetfix audit -i inventory.yml --format openmetrics -o /var/lib/prometheus/node-exporter/fleetfix.prom
             """,
             "fleetfix-bench",
             """
@@ -41,8 +41,8 @@ public final class ManSections {
             """,
             "fleetfix-inventory",
             """
-            fleetfix inventory -i inventory.yml
-            fleetfix inventory -i hosts.ini --limit 'redis:&prod'
+            fleetfix inventory -i inventory.yml --graph
+            fleetfix inventory -i hosts.ini --list --limit 'redis:&prod'
             """,
             "fleetfix-doc",
             """
@@ -80,6 +80,11 @@ public final class ManSections {
 
             *fleetfix*(1), *fleetfix-apply*(1), *fleetfix-audit*(1), *fleetfix-playbook*(5), *ansible-playbook*(1), *ssh_config*(5)
             """;
+
+    /** The Examples section of each page that has one, by page name ({@code fleetfix-apply}): shell lines. */
+    public static Map<String, String> examples() {
+        return EXAMPLES;
+    }
 
     /** {@code adoc}, the generated page of {@code page} ({@code fleetfix-apply}), with the sections added. */
     public static String addTo(String page, String adoc) {
