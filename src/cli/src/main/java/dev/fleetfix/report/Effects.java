@@ -97,6 +97,29 @@ public final class Effects {
         return expectation(host.facts());
     }
 
+    /**
+     * Whether a before/after benchmark of turning THP off can show a latency effect on this host: not when its kernel
+     * splits huge pages on write after fork (5.8+), nor when Redis keeps itself off THP, nor when THP is not the
+     * kernel's (a file over sysfs, as in the lab); empty when unknown.
+     */
+    public static Optional<Boolean> latencyEffectCanShow(HostReport host) {
+        String filesystem = host.facts().get("thp.filesystem");
+        if (filesystem != null && !filesystem.equals(ThpFacts.SYSFS)) {
+            return Optional.of(false);
+        }
+        String kernel = host.facts().get("kernel");
+        if (kernel == null) {
+            return Optional.empty();
+        }
+        String optOut = host.facts().get("redis.disable_thp");
+        Optional<Boolean> disableThp = optOut == null ? Optional.empty() : Optional.of(optOut.equals("yes"));
+        return switch (ThpEra.of(kernel, disableThp)) {
+            case MEMORY_ONLY, OPTED_OUT -> Optional.of(false);
+            case FORK_SPIKES -> Optional.of(true);
+            case UNKNOWN_KERNEL -> Optional.empty();
+        };
+    }
+
     public static Optional<String> expectation(Map<String, String> facts) {
         String kernel = facts.get("kernel");
         if (kernel == null) {

@@ -138,6 +138,10 @@ class ApplyIT {
                             "  expect " + host + ": THP here is not the kernel's \\(not on sysfs: [\\w/.+-]+\\):"
                                     + " a benchmark cannot show a THP effect; kernel \\S+ >= 5.8");
         }
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("THP's latency effect cannot show on these hosts")
+                .contains("report: " + reports.resolve("report.html"));
         theMainJobSaysOneVerdictEverywhere(run, reports);
     }
 

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -140,12 +141,12 @@ public final class Recap {
             RedisEvidence.of(report, c)
                     .ifPresent(e -> out.println("    redis (its own figures after the last round): " + e));
         }
-        for (HostReport host : report.hosts()) {
-            boolean benchmarked = report.benchmarks().comparisons().stream()
-                    .anyMatch(c -> c.host().equals(host.name()));
-            if (benchmarked) {
-                Effects.expectation(host).ifPresent(e -> out.println("  expect " + host.name() + ": " + e));
-            }
+        List<HostReport> benchmarked = report.hosts().stream()
+                .filter(host -> report.benchmarks().comparisons().stream()
+                        .anyMatch(c -> c.host().equals(host.name())))
+                .toList();
+        for (HostReport host : benchmarked) {
+            Effects.expectation(host).ifPresent(e -> out.println("  expect " + host.name() + ": " + e));
         }
         for (var f : report.benchmarks().fleet()) {
             String effects = f.effects().entrySet().stream()
@@ -156,6 +157,15 @@ public final class Recap {
                     + " (" + f.improved() + " improved, " + f.regressed() + " regressed, " + f.noChangeDetected()
                     + " no change detected, " + f.inconclusive() + " inconclusive"
                     + (effects.isEmpty() ? "" : "; over hosts: " + effects) + ")");
+        }
+        boolean noneCanShow = !benchmarked.isEmpty()
+                && benchmarked.stream()
+                        .allMatch(h -> Effects.latencyEffectCanShow(h).equals(Optional.of(false)));
+        if (noneCanShow) {
+            out.println("THP's latency effect cannot show on " + (benchmarked.size() == 1 ? "this host" : "these hosts")
+                    + " (THP not the kernel's, a kernel of 5.8 or later that copies 4 KiB on write after fork, or a"
+                    + " Redis that keeps itself off THP; each host's 'expect' line says which):"
+                    + " the benchmarks say only whether anything else changed");
         }
     }
 
