@@ -20,7 +20,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-UNITS="${UNITS-ProgressLinesTest LauncherFirstStartTest BadInputTest AnsibleFlagsTest ApplyTagsTest ForksTest LocalShellTest AnsibleFormatsTest HostAuditorTest}"
+UNITS="${UNITS-ProgressLinesTest LabProgressLinesTest LauncherFirstStartTest BadInputTest AnsibleFlagsTest ApplyTagsTest ForksTest LocalShellTest AnsibleFormatsTest HostAuditorTest}"
 ITS="${ITS-AuditIT ApplyIT HeldConnectionsIT SshShellIT SshLoginIT JedisBenchTargetIT BenchEvictionLabIT LocalCheckIT}"
 LOAD="${LOAD:-1}"
 STRESS_TIMEOUT="${STRESS_TIMEOUT:-3h}"
@@ -62,8 +62,12 @@ trap stop_stress EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# where each module's reports go (made by the build: named here, not globbed, as they may not exist yet)
+reports=()
+for module in "$repo"/src/*/; do
+  reports+=("${module}target/surefire-reports" "${module}target/failsafe-reports")
+done
 # reports of an earlier run of these classes would read as this run's
-reports=("$repo"/src/*/target/surefire-reports "$repo"/src/*/target/failsafe-reports)
 for name in $UNITS $ITS; do
   for dir in "${reports[@]}"; do
     [[ -d "$dir" ]] && find "$dir" -maxdepth 1 -name "TEST-*.$name.xml" -delete
