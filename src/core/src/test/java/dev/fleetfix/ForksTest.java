@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -28,9 +30,19 @@ class ForksTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
 
+        // the first three wait for each other: 15 ms of overlap alone did not make three run at once on a loaded
+        // machine, where a pool's threads start further apart
+        CountDownLatch firstThree = new CountDownLatch(3);
+
         Forks.run(IntStream.range(0, 12).boxed().toList(), 3, i -> {
             peak.accumulateAndGet(running.incrementAndGet(), Math::max);
-            sleep(15);
+            firstThree.countDown();
+            try {
+                firstThree.await(60, TimeUnit.SECONDS); // fewer than three at once: waited out, and the peak says so
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sleep(15); // time for a fourth to start, were one let in
             running.decrementAndGet();
             return i;
         });

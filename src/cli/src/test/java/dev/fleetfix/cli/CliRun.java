@@ -79,6 +79,22 @@ public record CliRun(List<String> command, int exitCode, String stdout, String s
         public void close() {}
     }
 
+    /**
+     * Stdout without the progress lines a run that lasted prints there (apply's), see {@link ProgressLines}: what is
+     * left does not depend on how fast the machine is.
+     */
+    public String stdoutWithoutProgress() {
+        return ProgressLines.without(stdout);
+    }
+
+    /**
+     * Stderr without the progress lines a run that lasted prints there (audit's, bench's, lab up's), see
+     * {@link ProgressLines}: empty when the command said nothing else.
+     */
+    public String stderrWithoutProgress() {
+        return ProgressLines.without(stderr);
+    }
+
     /** Fails with everything printed unless the run exited with {@code expected}. */
     public CliRun expectExit(int expected) {
         if (exitCode != expected) {

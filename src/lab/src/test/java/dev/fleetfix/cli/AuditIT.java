@@ -103,7 +103,8 @@ class AuditIT {
                 .contains("    risk: vm.overcommit_memory is 0: BGSAVE may fail under memory pressure; set 1")
                 .contains("    note: THP setting is not persisted: nothing sets [never] at boot")
                 .endsWith("3 hosts: 1 ok, 2 at-risk, 0 unreachable\n");
-        assertThat(run.stderr()).as(run.toString()).isEmpty();
+        // an audit that lasts a second prints progress lines there (how many is the machine's speed); nothing else
+        assertThat(run.stderrWithoutProgress()).as(run.toString()).isEmpty();
     }
 
     @Test

@@ -143,26 +143,28 @@ class BenchEvictionLabIT {
     /**
      * An eviction the guard could not foresee (here: maxmemory lowered under the running benchmark, as
      * the users' own growth would) stops the load at once: the run fails naming the eviction, long
-     * before its 30 s, and its keys are deleted.
+     * before its 300 s, and its keys are deleted. (It ran 30 s and had to end within 30 s of its start, the
+     * wait for its first keys included: a loaded machine's start-up ate into that.)
      */
     @Test
     void anEvictionDuringTheRunStopsItAndItsKeysGo() throws Exception {
         try (Jedis jedis = jedis()) {
             atThreeQuarters(jedis, "volatile-lru");
-            long started = System.nanoTime();
             CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(
-                    () -> bench("--duration", "30s", "-c", "2", "-d", "64", "-r", "5000", "-t", "set"));
+                    () -> bench("--duration", "300s", "-c", "2", "-d", "64", "-r", "5000", "-t", "set"));
 
+            // its first keys come within a second or two; on a busy machine, later
             Optional<Poll.TimedOut> writing = new Poll(
                             Clock.systemUTC(), Sleeper.system(), Duration.ofMillis(50), WaitListener.none())
                     .await(
                             "benchmark keys on lab-1",
-                            Duration.ofSeconds(30),
+                            Duration.ofSeconds(120),
                             left -> jedis.keys("fleetfix:bench:*").isEmpty()
                                     ? Optional.of("none yet")
                                     : Optional.empty());
             assertThat(writing).isEmpty();
             jedis.configSet("maxmemory", Long.toString(stat(jedis, "memory", "used_memory") - 1024 * 1024));
+            // stopped by the eviction, or still running after a minute of its five
             CliRun stopped = run.get(60, TimeUnit.SECONDS);
 
             assertThat(stopped.exitCode()).as(stopped.toString()).isEqualTo(ExitCode.FINDINGS);
@@ -170,7 +172,6 @@ class BenchEvictionLabIT {
                     .as(stopped.toString())
                     .contains("lab-1: failed: host lab-1: Redis evicted ")
                     .contains("stopped at the first eviction seen");
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
             jedis.configSet("maxmemory", "0");
             assertThat(jedis.keys("fleetfix:*")).isEmpty();
             assertThat(stat(jedis, "stats", "evicted_keys"))

@@ -2,7 +2,6 @@ package dev.fleetfix.redis.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
@@ -123,8 +122,11 @@ class JedisBenchTargetIT {
 
         LoadResult load = LoadGenerator.system().run(target, paced);
 
-        assertThat(load.result().rps()).isCloseTo(2000, within(200.0));
-        assertThat(load.measured()).isBetween(Duration.ofMillis(1800), Duration.ofMillis(2500));
+        // the rate is a ceiling: never faster (unpaced, one connection does ten times this). Whether a busy machine
+        // keeps up with it is its speed, not the pacer's: LoadGeneratorTest holds the pace itself on a fake clock
+        assertThat(load.result().requests()).hasValue(4000);
+        assertThat(load.result().rps()).isPositive().isLessThanOrEqualTo(2200);
+        assertThat(load.measured()).isGreaterThanOrEqualTo(Duration.ofMillis(1800));
         target.deleteByPrefix(LoadSpec.DEFAULT_PREFIX);
     }
 

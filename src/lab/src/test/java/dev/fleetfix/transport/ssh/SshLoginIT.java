@@ -276,14 +276,16 @@ class SshLoginIT {
     void aStoppedSshdIsUnreachableAtOnce() {
         fleet.stopSshd("lab-2");
         try {
+            // "at once" is "not after the connect timeout": a long one tells the two apart on any machine
+            SshOptions patient = OPTIONS.withConnectTimeout(Duration.ofSeconds(120));
             long start = System.nanoTime();
 
-            assertThatThrownBy(() -> SshShell.open(lab.host("lab-2"), OPTIONS))
+            assertThatThrownBy(() -> SshShell.open(lab.host("lab-2"), patient))
                     .isInstanceOfSatisfying(TransportException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
                         assertThat(e.getMessage()).startsWith(lab.described("lab-2") + "connection refused");
                     });
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(OPTIONS.connectTimeout());
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
         } finally {
             fleet.startSshd("lab-2");
         }
@@ -307,7 +309,9 @@ class SshLoginIT {
                                         + "): connect timed out after 1500ms");
                     });
             Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertThat(took).isGreaterThanOrEqualTo(timeout).isLessThan(timeout.plusSeconds(1));
+            // not before the timeout; after it, at once on a quiet machine (a bound of 1 s failed on a busy one).
+            // What this guards against is a read with no timeout at all, which never ends
+            assertThat(took).isGreaterThanOrEqualTo(timeout).isLessThan(timeout.plusSeconds(30));
         }
     }
 
