@@ -44,21 +44,39 @@ public final class PendingRestart {
      * @param port its port (0 on the Sentinel route)
      * @param host its inventory name, or its address when it has none
      * @param failback whether the run that handed over meant to fail back
+     * @param lineage this host's {@code master_replid} just before the hand-over, which the new primary keeps as
+     *     its {@code master_replid2} until it is promoted again ({@link HandoverResume}); empty when Redis did not
+     *     say (before 4.0) or the record is an older fleetfix's
      */
-    public record Handover(String route, String ip, int port, String host, boolean failback) {
-        String line() {
-            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
-                    + (failback ? "failback" : "stay");
+    public record Handover(String route, String ip, int port, String host, boolean failback, Optional<String> lineage) {
+        public Handover {
+            lineage = lineage.filter(l -> l.matches("[0-9a-zA-Z]{1,64}"));
         }
 
+        public Handover(String route, String ip, int port, String host, boolean failback) {
+            this(route, ip, port, host, failback, Optional.empty());
+        }
+
+        String line() {
+            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
+                    + (failback ? "failback" : "stay") + " " + lineage.orElse("-");
+        }
+
+        /** Five words (an older fleetfix's record) or six (with the lineage, "-" when unknown). */
         static Optional<Handover> parse(String value) {
             String[] w = value.strip().split(" ");
-            if (w.length != 5) {
+            if (w.length != 5 && w.length != 6) {
                 return Optional.empty();
             }
+            Optional<String> lineage = w.length == 6 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
             try {
                 return Optional.of(new Handover(
-                        w[0], w[1].equals("-") ? "" : w[1], Integer.parseInt(w[2]), w[3], w[4].equals("failback")));
+                        w[0],
+                        w[1].equals("-") ? "" : w[1],
+                        Integer.parseInt(w[2]),
+                        w[3],
+                        w[4].equals("failback"),
+                        lineage));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }
@@ -124,6 +142,18 @@ public final class PendingRestart {
                 ctx,
                 "grep -v '^handover=' " + f + " > " + f + ".tmp 2>/dev/null; printf '%s\\n' "
                         + ShellQuote.quote("handover=" + handover.line()) + " >> " + f + ".tmp && mv -f " + f
+                        + ".tmp " + f);
+    }
+
+    /**
+     * Removes the hand-over from the record ({@link HandoverResume} found its purpose gone), keeping what else it
+     * says: a restart still pending stays pending. Never in check mode.
+     */
+    static void dropHandover(StepContext ctx) {
+        String f = ShellQuote.quote(PATH);
+        write(
+                ctx,
+                "[ -e " + f + " ] || exit 0; grep -v '^handover=' " + f + " > " + f + ".tmp; [ $? -le 1 ] && mv -f " + f
                         + ".tmp " + f);
     }
 
