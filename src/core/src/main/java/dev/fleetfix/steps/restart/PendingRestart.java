@@ -47,28 +47,44 @@ public final class PendingRestart {
      * @param lineage this host's {@code master_replid} just before the hand-over, which the new primary keeps as
      *     its {@code master_replid2} until it is promoted again ({@link HandoverResume}); empty when Redis did not
      *     say (before 4.0) or the record is an older fleetfix's
+     * @param from the inventory name of the host that handed over: the record is the machine's, and another Redis
+     *     of the same machine must neither act on nor drop it; empty in an older fleetfix's record
      */
-    public record Handover(String route, String ip, int port, String host, boolean failback, Optional<String> lineage) {
+    public record Handover(
+            String route,
+            String ip,
+            int port,
+            String host,
+            boolean failback,
+            Optional<String> lineage,
+            Optional<String> from) {
         public Handover {
             lineage = lineage.filter(l -> l.matches("[0-9a-zA-Z]{1,64}"));
+            from = from.map(PendingRestart::word);
         }
 
         public Handover(String route, String ip, int port, String host, boolean failback) {
-            this(route, ip, port, host, failback, Optional.empty());
+            this(route, ip, port, host, failback, Optional.empty(), Optional.empty());
         }
 
         String line() {
             return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
-                    + (failback ? "failback" : "stay") + " " + lineage.orElse("-");
+                    + (failback ? "failback" : "stay") + " " + lineage.orElse("-") + " " + from.orElse("-");
         }
 
-        /** Five words (an older fleetfix's record) or six (with the lineage, "-" when unknown). */
+        /** Whether the record's hand-over is {@code hostName}'s own (an older record's may be). */
+        public boolean of(String hostName) {
+            return from.isEmpty() || from.get().equals(word(hostName));
+        }
+
+        /** Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown). */
         static Optional<Handover> parse(String value) {
             String[] w = value.strip().split(" ");
-            if (w.length != 5 && w.length != 6) {
+            if (w.length != 5 && w.length != 7) {
                 return Optional.empty();
             }
-            Optional<String> lineage = w.length == 6 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
+            Optional<String> lineage = w.length == 7 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
+            Optional<String> from = w.length == 7 && !w[6].equals("-") ? Optional.of(w[6]) : Optional.empty();
             try {
                 return Optional.of(new Handover(
                         w[0],
@@ -76,7 +92,8 @@ public final class PendingRestart {
                         Integer.parseInt(w[2]),
                         w[3],
                         w[4].equals("failback"),
-                        lineage));
+                        lineage,
+                        from));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }
@@ -216,6 +233,11 @@ public final class PendingRestart {
                 + " 2>/dev/null || true; }; } > " + f
                 + ".tmp && mv -f " + f + ".tmp " + f;
         return unlessPending ? "[ -e " + f + " ] || { " + write + "; }" : write;
+    }
+
+    /** A name as one word of the record's hand-over line. */
+    static String word(String s) {
+        return s.isEmpty() ? "-" : s.replaceAll("\\s+", "_");
     }
 
     private static String oneLine(String s) {

@@ -80,7 +80,9 @@ public final class SafeRestart {
         if (due.fromHost()) {
             notes.add(due.reason());
         }
-        Optional<PendingRestart.Handover> journalled = marker.flatMap(PendingRestart.Marker::handover);
+        // another Redis of this machine's hand-over is its own run's to finish or drop
+        Optional<PendingRestart.Handover> journalled = marker.flatMap(PendingRestart.Marker::handover)
+                .filter(h -> h.of(ctx.host().name()));
         if (journalled.isPresent()) {
             HandoverResume verdict = handoverVerdict(ctx, snapshot, marker.get(), journalled.get());
             switch (verdict.kind()) {
@@ -427,7 +429,14 @@ public final class SafeRestart {
         String route = handover.route().name().toLowerCase(Locale.ROOT);
         if (handover.target().isEmpty()) {
             String name = handover.sentinel().map(m -> m.name()).orElse("?");
-            return new PendingRestart.Handover(route, "", 0, name.replaceAll("\\s+", "_"), options.failback());
+            return new PendingRestart.Handover(
+                    route,
+                    "",
+                    0,
+                    name.replaceAll("\\s+", "_"),
+                    options.failback(),
+                    Optional.empty(),
+                    Optional.of(ctx.host().name()));
         }
         ReplicaLink t = handover.target().get();
         return new PendingRestart.Handover(
@@ -436,7 +445,8 @@ public final class SafeRestart {
                 t.port(),
                 t.host().orElse(t.ip()).replaceAll("\\s+", "_"),
                 options.failback(),
-                lineage(ctx));
+                lineage(ctx),
+                Optional.of(ctx.host().name()));
     }
 
     /**

@@ -14,7 +14,7 @@ class HandoverResumeTest {
     private static final String OURS = "8c1e0a3f9b2d4e6f8c1e0a3f9b2d4e6f8c1e0a3f";
     private static final String LATER = "0123456789abcdef0123456789abcdef01234567";
     private static final Handover FAILBACK =
-            new Handover("failover", "10.0.0.3", 6379, "lab-3", true, Optional.of(OURS));
+            new Handover("failover", "10.0.0.3", 6379, "lab-3", true, Optional.of(OURS), Optional.of("lab-2"));
     private static final Handover OLD_RECORD = new Handover("failover", "10.0.0.3", 6379, "lab-3", true);
     private static final Optional<String> AT_TARGET = Optional.of("10.0.0.3");
 
@@ -129,7 +129,8 @@ class HandoverResumeTest {
 
     @Test
     void aStayRecordDroppedSaysNothingOfAFailback() {
-        Handover stay = new Handover("failover", "10.0.0.3", 6379, "lab-3", false, Optional.of(OURS));
+        Handover stay =
+                new Handover("failover", "10.0.0.3", 6379, "lab-3", false, Optional.of(OURS), Optional.of("lab-2"));
         HandoverResume r = replicaOfTarget(stay, Target.answered(NodeRole.PRIMARY, Optional.of(LATER)), true);
         assertThat(r.kind()).isEqualTo(Kind.DROP);
         assertThat(r.reason()).doesNotContain("failback");
@@ -142,9 +143,13 @@ class HandoverResumeTest {
         assertThat(PendingRestart.Handover.parse("failover 10.0.0.3 6379 lab-3 failback"))
                 .contains(OLD_RECORD);
         // a lineage that is no replication ID is not one
-        assertThat(PendingRestart.Handover.parse("failover 10.0.0.3 6379 lab-3 failback $(x)")
+        assertThat(PendingRestart.Handover.parse("failover 10.0.0.3 6379 lab-3 failback $(x) lab-2")
                         .orElseThrow()
                         .lineage())
                 .isEmpty();
+        // the record is the machine's: another Redis of it does not take lab-2's hand-over for its own
+        assertThat(FAILBACK.of("lab-2")).isTrue();
+        assertThat(FAILBACK.of("lab-2b")).isFalse();
+        assertThat(OLD_RECORD.of("lab-2b")).as("an older record names no host").isTrue();
     }
 }

@@ -141,7 +141,7 @@ class SafeRestartTest {
     @Test
     void aFailbackRecordWhoseNewPrimaryWasPromotedAgainSinceIsDroppedNotActedOn() throws Exception {
         Harness h = pWasHandedOverTo(
-                "0123456789abcdef0123456789abcdef01234567", "failover 10.0.0.2 6379 r failback " + OURS);
+                "0123456789abcdef0123456789abcdef01234567", "failover 10.0.0.2 6379 r failback " + OURS + " p");
         h.run(FAILBACK_PLAY);
         assertThat(replica.replication()).containsEntry("role", "master");
         assertThat(replica.commands()).noneMatch(c -> c.startsWith("FAILOVER"));
@@ -152,7 +152,7 @@ class SafeRestartTest {
     /** Killed at the failback, before FAILOVER was sent: r's last promotion is the journalled one, so p fails back. */
     @Test
     void aRunKilledAtTheFailbackFailsBackWhenTheNewPrimarysLastPromotionIsTheJournalledOne() throws Exception {
-        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS);
+        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS + " p");
         RunSummary summary = h.run(FAILBACK_PLAY);
         StepResult restart = h.result("p", "restart_redis");
         assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
@@ -164,7 +164,7 @@ class SafeRestartTest {
     /** Killed once the failback's FAILOVER was done: p is primary, the record's hand-over is over and goes. */
     @Test
     void aRecordLeftByARunKilledAfterItsFailbackIsClearedByTheNextRun() throws Exception {
-        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS);
+        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS + " p");
         replica.runFailover(List.of());
         RunSummary summary = h.run(FAILBACK_PLAY);
         StepResult restart = h.result("p", "restart_redis");
@@ -172,6 +172,18 @@ class SafeRestartTest {
         assertThat(restart.message()).contains("p is primary (the hand-over was undone or never done)");
         assertThat(h.host("p").read(PendingRestart.PATH)).isEmpty();
         assertThat(h.host("p").redis().commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+    }
+
+    /** The record is the machine's: another Redis of the same machine neither finishes nor drops p's hand-over. */
+    @Test
+    void anotherInstancesHandOverIsNeitherActedOnNorDropped() throws Exception {
+        String record = "failover 10.0.0.2 6379 r failback " + OURS + " p-6380";
+        Harness h = pWasHandedOverTo(OURS, record);
+        h.run(FAILBACK_PLAY);
+        assertThat(replica.commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+        assertThat(h.host("p").read(PendingRestart.PATH))
+                .hasValueSatisfying(r -> assertThat(r).contains("handover=" + record));
+        assertThat(h.result("p", "restart_redis").status()).isEqualTo(StepStatus.SKIPPED);
     }
 
     /** Check mode says it would drop the record, and leaves it. */
