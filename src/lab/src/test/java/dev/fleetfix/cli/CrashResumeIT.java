@@ -87,7 +87,8 @@ class CrashResumeIT {
 
     private static Path applyKilled(String limit, java.util.function.BooleanSupplier moment, String expected)
             throws Exception {
-        Path runDir = dir.resolve("run-" + limit);
+        // a run directory of its own: a journal left there by an earlier test's run would be resumed instead
+        Path runDir = dir.resolve("run-" + limit + "-" + System.nanoTime());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process run = new ProcessBuilder(
                         java,
