@@ -34,7 +34,8 @@ public final class ShardOptions {
                     + " and its replicas, the hosts of group sentinel, a Redis Cluster, or hosts with the same"
                     + " redis_group variable) is never split: groups the inventory does not name are read from the"
                     + " hosts' Redis (INFO replication), and a host whose Redis does not answer makes every shard"
-                    + " refuse (exit 1). The same K/N selects the same hosts while the inventory and replication do"
+                    + " refuse (exit 1); where redis_group and replication disagree every shard refuses (exit 2)."
+                    + " The same K/N selects the same hosts while the inventory and replication do"
                     + " not change; fleetfix inventory --shards N --check prints the cut.")
     String shard;
 

@@ -86,7 +86,7 @@ class ShardCommandTest {
     }
 
     @Test
-    void inventoryShardsCheckAsksTheHostsTheInventoryDoesNotGroup() {
+    void inventoryShardsCheckAsksEveryHost() {
         CliRun run = fleet.run("inventory", "-i", inventory.toString(), "--shards", "2", "--check")
                 .expectExit(ExitCode.OK);
 
@@ -94,8 +94,8 @@ class ShardCommandTest {
                 .contains("# 6 hosts in 4 replication groups, cut into 2 shards")
                 .contains("shard 1/2: 3 hosts\n  r1, r2  (redis_group cache)\n  r5  (alone)\n")
                 .contains("shard 2/2: 3 hosts\n  r3, r4  (replication)\n  r6  (alone)\n");
-        // r1 and r2 are grouped by the inventory: only the four others were asked
-        assertThat(fleet.redisConnections()).isEqualTo(4);
+        // r1 and r2 too, though the inventory groups them: replication could contradict it
+        assertThat(fleet.redisConnections()).isEqualTo(6);
     }
 
     @Test
@@ -177,6 +177,31 @@ class ShardCommandTest {
                 .contains("fleetfix: refused to cut shards: the replication group of r5 (")
                 .contains("--limit 'all:!r5'")
                 .doesNotContain("-vv");
+        hosts.values().forEach(h -> assertThat(h.calls()).as(h.name()).isEmpty());
+    }
+
+    /** Issue 42, item 4: r4 replicates from r3, and the inventory names them in two groups. */
+    @Test
+    void aRedisGroupReplicationContradictsStopsEveryShardBeforeAnyHostIsTouched() throws Exception {
+        Path split = Files.writeString(
+                dir.resolve("split.yaml"),
+                """
+                all:
+                  children:
+                    redis:
+                      hosts:
+                        r3: {ansible_host: 10.0.0.3, redis_group: east}
+                        r4: {ansible_host: 10.0.0.4, redis_group: west}
+                """);
+        for (String shard : List.of("1/2", "2/2")) {
+            CliRun run = fleet.apply(playbook.toString(), "-i", split.toString(), "--shard", shard)
+                    .expectExit(ExitCode.USAGE);
+            assertThat(run.stderr())
+                    .contains("fleetfix: refused to cut shards: the inventory's redis_group and replication disagree:"
+                            + " r3 (redis_group east), r4 (redis_group west) are one replication group: r4"
+                            + " replicates from r3")
+                    .doesNotContain("kept whole");
+        }
         hosts.values().forEach(h -> assertThat(h.calls()).as(h.name()).isEmpty());
     }
 

@@ -125,7 +125,8 @@ final class HostRun implements AutoCloseable {
                                 HostLock.peek(shell, lock.get(), ports.clock().instant()))
                         .value();
             } catch (Retrier.Exhausted e) {
-                return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
+                HostOutcome outcome = sent(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
+                return finish(play, host, state, start, outcome, e.getMessage());
             }
             if (held.isPresent()) {
                 return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
@@ -140,7 +141,7 @@ final class HostRun implements AutoCloseable {
                                 shell, lock.get(), ports.clock().instant()))
                         .value();
             } catch (Retrier.Exhausted e) {
-                HostOutcome outcome = answered(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
+                HostOutcome outcome = sent(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
                 return finish(play, host, state, start, outcome, e.getMessage());
             }
             if (refused.isPresent()) {
@@ -301,13 +302,18 @@ final class HostRun implements AutoCloseable {
     }
 
     /**
-     * A step that could not connect, or whose connection was lost, leaves the host unreachable. A
-     * command that timed out was answered by the host: the step failed, the host is not unreachable.
+     * A step that could not connect, or whose connection was lost before its command was sent, leaves the host
+     * unreachable. A command that was sent reached the host: whether it then timed out or its connection broke (the
+     * network, the connection holder killed), it may have run, so the step failed and the host is not unreachable.
      */
     private static StepResult failure(RuntimeException e, int attempts) {
         String suffix = attempts > 1 ? " (after " + attempts + " attempts)" : "";
-        if (answered(e)) {
-            return StepResult.failed(e.getMessage() + " (not sent again: it may have run)");
+        if (e instanceof TransportException t && t.sent()) {
+            return StepResult.failed(
+                    t.kind() == TransportException.Kind.TIMEOUT
+                            ? e.getMessage() + " (not sent again: it may have run)"
+                            : e.getMessage() + " (the connection broke after the command was sent; it may have run;"
+                                    + " not sent again)");
         }
         if (e instanceof TransportException) {
             return StepResult.unreachable(e.getMessage() + suffix);
@@ -319,9 +325,9 @@ final class HostRun implements AutoCloseable {
         return StepResult.failed(message + suffix);
     }
 
-    /** A command reached the host and ran past its timeout: the host answered. */
-    private static boolean answered(RuntimeException e) {
-        return e instanceof TransportException t && t.sent() && t.kind() == TransportException.Kind.TIMEOUT;
+    /** A command reached the host (it then timed out, or its connection broke): the host is not unreachable. */
+    private static boolean sent(RuntimeException e) {
+        return e instanceof TransportException t && t.sent();
     }
 
     private HostOutcome finish(

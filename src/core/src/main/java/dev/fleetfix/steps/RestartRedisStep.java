@@ -31,7 +31,8 @@ import java.util.Set;
  * Redis has not yet run under a
  * change: the host's {@link PendingRestart} record is older than the Redis process, or an earlier step of this
  * play changed the host ({@link RestartDue}); unless {@code always: true}. Without losing data (see
- * {@link SafeRestart}); a hand-over journalled by a run that died is finished first (failed back):
+ * {@link SafeRestart}); a hand-over journalled by a run that died is finished first (failed back) when it is still
+ * the hosts' state, and dropped, saying so, when an operator moved the primary since ({@code HandoverResume}):
  *
  * <ul>
  *   <li>{@code topology: auto|off} (auto): read roles; replicas restart before their primary

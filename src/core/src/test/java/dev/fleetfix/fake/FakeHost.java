@@ -46,6 +46,7 @@ public final class FakeHost {
     private volatile boolean restartBreaksRedis;
     private volatile boolean transientAlways;
     private volatile Predicate<String> timeOut = s -> false;
+    private volatile Predicate<String> breakAfterSending = s -> false;
     private volatile Predicate<String> crash = s -> false;
     private volatile Map<String, Object> vars = Map.of("redis_service", "redis-server");
     private volatile String runningUnit = "redis-server.service";
@@ -327,6 +328,14 @@ public final class FakeHost {
     }
 
     /**
+     * Scripts matching this are sent, and then their connection breaks (the connection holder killed while they run):
+     * the shell throws what {@code HeldShell} throws then.
+     */
+    public void breakAfterSending(Predicate<String> which) {
+        breakAfterSending = which;
+    }
+
+    /**
      * Scripts matching this throw a {@link StackOverflowError}, as a library does that parses what a
      * hostile peer sent by recursion.
      */
@@ -368,6 +377,14 @@ public final class FakeHost {
                     name,
                     TransportException.Kind.TIMEOUT,
                     "command timed out after " + command.timeout().toSeconds() + "s: " + script,
+                    null);
+        }
+        if (breakAfterSending.test(script)) {
+            throw TransportException.afterSending(
+                    name,
+                    TransportException.Kind.BROKEN,
+                    "the connection holder went away while '"
+                            + script.lines().findFirst().orElse("") + "' ran: Broken pipe",
                     null);
         }
         if (transientFailure.test(script)) {

@@ -221,6 +221,28 @@ class PlaybookRunnerTest {
                 .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.FAILED));
     }
 
+    /**
+     * Issue 42, item 8: the connection holder killed while a command runs. The command was sent and may have run: the
+     * host failed (its step says so), it is not unreachable, and the command is never sent again.
+     */
+    @Test
+    void aCommandWhoseConnectionBrokeAfterItWasSentFailsTheHostNotItsReachability() throws Exception {
+        Harness h = new Harness(dir, "r1");
+        h.host("r1").breakAfterSending(s -> s.contains("sleep 10"));
+        RunSummary summary = h.run("- hosts: all\n  steps:\n    - command: {cmd: \"sleep 10\", timeout: 30s}\n");
+        assertThat(summary.failed()).containsExactly("r1");
+        assertThat(h.host("r1").scripts().stream().filter(s -> s.contains("sleep 10")))
+                .as("sent once, never again")
+                .hasSize(1);
+        assertThat(h.result("r1", "command").status()).isEqualTo(StepStatus.FAILED);
+        assertThat(h.result("r1", "command").message())
+                .contains("the connection holder went away while 'sleep 10' ran")
+                .contains("the connection broke after the command was sent; it may have run; not sent again");
+        assertThat(events(h, dev.fleetfix.rollout.event.HostFinished.class))
+                .singleElement()
+                .satisfies(f -> assertThat(f.outcome()).isEqualTo(HostOutcome.FAILED));
+    }
+
     /** Issue 18, item 2: a restart_redis whose restart timed out restarted Redis three times. */
     @Test
     void aRestartThatTimedOutIsSentOnceAndFailsTheStepNotTheHostsReachability() throws Exception {

@@ -82,7 +82,13 @@ class CrashResumeIT {
 
     /** fleetfix apply as a process of its own, killed with SIGKILL once {@code killWhen} holds on the lab. */
     private static Path applyKilled(String limit, String killWhen, String expected) throws Exception {
-        Path runDir = dir.resolve("run-" + limit);
+        return applyKilled(limit, () -> lab.cli(limit, killWhen).contains(expected), expected);
+    }
+
+    private static Path applyKilled(String limit, java.util.function.BooleanSupplier moment, String expected)
+            throws Exception {
+        // a run directory of its own: a journal left there by an earlier test's run would be resumed instead
+        Path runDir = dir.resolve("run-" + limit + "-" + System.nanoTime());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process run = new ProcessBuilder(
                         java,
@@ -105,7 +111,7 @@ class CrashResumeIT {
             LabData.await(
                     () -> {
                         // once seen it is the moment, whatever the host says a moment later
-                        if (lab.cli(limit, killWhen).contains(expected)) {
+                        if (moment.getAsBoolean()) {
                             seen.set(true);
                         }
                         return seen.get();
@@ -204,5 +210,65 @@ class CrashResumeIT {
                 .contains("failed back: lab-2 is primary again")
                 .contains("gate role_unchanged passed");
         leftAsAFullRunWould("lab-2", "lab-3");
+    }
+
+    /**
+     * Killed at the failback (lab-2 back as a replica under never, its failback next), resumed, then the operator
+     * fails over to lab-3 on purpose: a plain re-run keeps lab-3 primary, though a record of that hand-over (as a run
+     * killed after its failback's FAILOVER leaves it, in either form) is on lab-2, and removes it.
+     */
+    @Test
+    @Order(4)
+    void anOperatorsFailoverAfterAResumedFailbackIsNotUndoneByALaterRun() throws Exception {
+        fleet.rootExec("lab-2", "echo always > /sys/kernel/mm/transparent_hugepage/enabled");
+        String before = runId("lab-2");
+        String lineage = info("lab-2", "master_replid");
+        Path runDir = applyKilled(
+                "lab-2",
+                () -> {
+                    // the restart: redis-cli answers nothing while Redis is down
+                    String server = lab.cli("lab-2", "INFO server");
+                    return server.contains("run_id:")
+                            && !server.contains(before)
+                            && lab.cli("lab-2", "INFO replication").contains("master_link_status:up");
+                },
+                "lab-2 restarted as a replica");
+        CliRun resumed = resume(runDir);
+        assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
+        assertThat(lab.cli("lab-2", "INFO replication")).as(resumed.toString()).contains("role:master");
+        leftAsAFullRunWould("lab-2", "lab-3");
+
+        // the operator's failover, on purpose
+        assertThat(lab.cli("lab-2", "FAILOVER")).isEqualTo("OK");
+        LabData.await(
+                () -> lab.cli("lab-3", "INFO replication").contains("role:master")
+                        && lab.cli("lab-2", "INFO replication").contains("master_link_status:up"),
+                30_000);
+        String lab3 = info("lab-2", "master_host") + " " + info("lab-2", "master_port");
+        for (String handover : List.of(
+                "failover " + lab3 + " lab-3 failback " + lineage + " lab-2", "failover " + lab3 + " lab-3 failback")) {
+            fleet.rootExec(
+                    "lab-2",
+                    "mkdir -p /var/lib/fleetfix; printf 'since=%s\\nreason=restart_redis began\\nrun=killed\\nhandover=%s\\n'"
+                            + " \"$(( $(date +%s) - 86400 ))\" '" + handover + "' > " + RECORD);
+            CliRun again = lab.apply(dir, PLAYBOOK.formatted("60s"), "--limit", "lab-2");
+            System.out.println(again);
+            assertThat(again.exitCode()).as(again.toString()).isZero();
+            assertThat(again.stdout()).contains("dropped the hand-over record of run killed (FAILOVER to lab-3");
+            assertThat(lab.cli("lab-3", "INFO replication"))
+                    .as("the operator's primary stays primary")
+                    .contains("role:master");
+            assertThat(lab.cli("lab-2", "INFO replication")).contains("role:slave");
+            leftAsAFullRunWould("lab-2", "lab-3");
+        }
+    }
+
+    private static String info(String host, String field) {
+        return lab.cli(host, "INFO replication")
+                .lines()
+                .filter(l -> l.startsWith(field + ":"))
+                .map(l -> l.substring(field.length() + 1).strip())
+                .findFirst()
+                .orElseThrow();
     }
 }

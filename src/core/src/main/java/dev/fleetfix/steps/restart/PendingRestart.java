@@ -44,21 +44,56 @@ public final class PendingRestart {
      * @param port its port (0 on the Sentinel route)
      * @param host its inventory name, or its address when it has none
      * @param failback whether the run that handed over meant to fail back
+     * @param lineage this host's {@code master_replid} just before the hand-over, which the new primary keeps as
+     *     its {@code master_replid2} until it is promoted again ({@link HandoverResume}); empty when Redis did not
+     *     say (before 4.0) or the record is an older fleetfix's
+     * @param from the inventory name of the host that handed over: the record is the machine's, and another Redis
+     *     of the same machine must neither act on nor drop it; empty in an older fleetfix's record
      */
-    public record Handover(String route, String ip, int port, String host, boolean failback) {
-        String line() {
-            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
-                    + (failback ? "failback" : "stay");
+    public record Handover(
+            String route,
+            String ip,
+            int port,
+            String host,
+            boolean failback,
+            Optional<String> lineage,
+            Optional<String> from) {
+        public Handover {
+            lineage = lineage.filter(l -> l.matches("[0-9a-zA-Z]{1,64}"));
+            from = from.map(PendingRestart::word);
         }
 
+        public Handover(String route, String ip, int port, String host, boolean failback) {
+            this(route, ip, port, host, failback, Optional.empty(), Optional.empty());
+        }
+
+        String line() {
+            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
+                    + (failback ? "failback" : "stay") + " " + lineage.orElse("-") + " " + from.orElse("-");
+        }
+
+        /** Whether the record's hand-over is {@code hostName}'s own (an older record's may be). */
+        public boolean of(String hostName) {
+            return from.isEmpty() || from.get().equals(word(hostName));
+        }
+
+        /** Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown). */
         static Optional<Handover> parse(String value) {
             String[] w = value.strip().split(" ");
-            if (w.length != 5) {
+            if (w.length != 5 && w.length != 7) {
                 return Optional.empty();
             }
+            Optional<String> lineage = w.length == 7 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
+            Optional<String> from = w.length == 7 && !w[6].equals("-") ? Optional.of(w[6]) : Optional.empty();
             try {
                 return Optional.of(new Handover(
-                        w[0], w[1].equals("-") ? "" : w[1], Integer.parseInt(w[2]), w[3], w[4].equals("failback")));
+                        w[0],
+                        w[1].equals("-") ? "" : w[1],
+                        Integer.parseInt(w[2]),
+                        w[3],
+                        w[4].equals("failback"),
+                        lineage,
+                        from));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }
@@ -128,6 +163,18 @@ public final class PendingRestart {
     }
 
     /**
+     * Removes the hand-over from the record ({@link HandoverResume} found its purpose gone), keeping what else it
+     * says: a restart still pending stays pending. Never in check mode.
+     */
+    static void dropHandover(StepContext ctx) {
+        String f = ShellQuote.quote(PATH);
+        write(
+                ctx,
+                "[ -e " + f + " ] || exit 0; grep -v '^handover=' " + f + " > " + f + ".tmp; [ $? -le 1 ] && mv -f " + f
+                        + ".tmp " + f);
+    }
+
+    /**
      * Removes the record once every Redis of the machine started after it ({@code ps}: the other instances of a
      * machine share it); kept otherwise. Empty when removed or absent, else why it was kept.
      */
@@ -186,6 +233,11 @@ public final class PendingRestart {
                 + " 2>/dev/null || true; }; } > " + f
                 + ".tmp && mv -f " + f + ".tmp " + f;
         return unlessPending ? "[ -e " + f + " ] || { " + write + "; }" : write;
+    }
+
+    /** A name as one word of the record's hand-over line. */
+    static String word(String s) {
+        return s.isEmpty() ? "-" : s.replaceAll("\\s+", "_");
     }
 
     private static String oneLine(String s) {

@@ -76,18 +76,38 @@ public final class SafeRestart {
     public StepResult run(StepContext ctx, RestartDue due, Optional<PendingRestart.Marker> marker, List<String> first)
             throws InterruptedException {
         RedisSnapshot snapshot = withInventoryHosts(ctx, snapshot(ctx));
-        Optional<PendingRestart.Handover> resumed = marker.flatMap(PendingRestart.Marker::handover)
-                .filter(h -> snapshot.role() == NodeRole.REPLICA
-                        && snapshot.masterHost().equals(Optional.of(h.ip()))
-                        && snapshot.masterPort() == h.port());
         List<String> notes = new ArrayList<>(first);
         if (due.fromHost()) {
             notes.add(due.reason());
         }
-        if (resumed.isPresent()) {
-            return resume(ctx, snapshot, due, resumed.get(), notes);
+        // another Redis of this machine's hand-over is its own run's to finish or drop
+        Optional<PendingRestart.Handover> journalled = marker.flatMap(PendingRestart.Marker::handover)
+                .filter(h -> h.of(ctx.host().name()));
+        if (journalled.isPresent()) {
+            HandoverResume verdict = handoverVerdict(ctx, snapshot, marker.get(), journalled.get());
+            switch (verdict.kind()) {
+                case RESUME -> {
+                    return resume(ctx, snapshot, due, journalled.get(), verdict.reason(), notes);
+                }
+                case CANNOT_TELL -> {
+                    notes.add(verdict.reason() + "; Redis left running");
+                    return StepResult.failed(String.join("; ", notes)).withFacts(roleFacts(snapshot));
+                }
+                case DROP -> {
+                    if (ctx.check()) {
+                        notes.add(verdict.reason().replaceFirst("^dropped ", "apply would drop "));
+                    } else {
+                        PendingRestart.dropHandover(ctx);
+                        notes.add(verdict.reason());
+                    }
+                }
+            }
         }
         if (!due.due()) {
+            if (journalled.isPresent() && due.fromHost() && !ctx.check()) {
+                // the hand-over is dropped and this Redis already runs under the change: nothing is left to do
+                PendingRestart.clear(ctx).ifPresent(kept -> notes.add(PendingRestart.PATH + " kept: " + kept));
+            }
             return StepResult.skipped(String.join("; ", notes)).withFacts(roleFacts(snapshot));
         }
         RestartDecision decision = RestartDecision.decide(snapshot, options, sentinelStatus(ctx, snapshot));
@@ -228,12 +248,12 @@ public final class SafeRestart {
             RedisSnapshot snapshot,
             RestartDue due,
             PendingRestart.Handover journalled,
+            String why,
             List<String> notes)
             throws InterruptedException {
         String self = ctx.host().name();
         boolean failback = journalled.failback() && options.failback();
-        notes.add("a run that did not end handed the primary role over (" + journalled.describe() + ", journalled in "
-                + PendingRestart.PATH + "): " + self + " is a replica of " + journalled.host());
+        notes.add(why);
         Map<String, String> facts = Map.of(
                 "redis.role_before",
                 "master",
@@ -312,6 +332,60 @@ public final class SafeRestart {
         return result.build();
     }
 
+    /**
+     * Whether the host's journalled hand-over is still its state ({@link HandoverResume}), from this host's role now,
+     * the journalled new primary's (asked only when this host is its replica) and whether this Redis has yet to
+     * restart under the record.
+     */
+    private static HandoverResume handoverVerdict(
+            StepContext ctx, RedisSnapshot snapshot, PendingRestart.Marker marker, PendingRestart.Handover journalled) {
+        boolean replicaOfTarget = snapshot.role() == NodeRole.REPLICA
+                && snapshot.masterHost().equals(Optional.of(journalled.ip()))
+                && snapshot.masterPort() == journalled.port();
+        HandoverResume.Target target =
+                replicaOfTarget ? target(ctx, journalled) : HandoverResume.Target.unreadable("not asked");
+        boolean pending = replicaOfTarget
+                && RestartDue.decide(false, false, Optional.of(marker), PendingRestart.redisStarted(ctx))
+                        .due();
+        return HandoverResume.decide(
+                ctx.host().name(),
+                journalled,
+                marker.run().isEmpty() ? "unknown" : marker.run(),
+                snapshot.role(),
+                snapshot.masterHost(),
+                snapshot.masterPort(),
+                target,
+                pending);
+    }
+
+    /** The journalled new primary's role and {@code master_replid2}, as it says them now. */
+    private static HandoverResume.Target target(StepContext ctx, PendingRestart.Handover journalled) {
+        try {
+            Optional<RedisNode> opened = ctx.primaries().open(journalled.ip(), journalled.port(), CONNECT);
+            if (opened.isEmpty()) {
+                return HandoverResume.Target.unreadable("not in the inventory");
+            }
+            try (RedisNode node = opened.get()) {
+                Map<String, String> repl = node.info("replication");
+                return HandoverResume.Target.answered(
+                        NodeRole.of(repl.get("role")),
+                        Optional.ofNullable(repl.get("master_replid2")).map(String::strip));
+            }
+        } catch (RedisException e) {
+            return HandoverResume.Target.unreadable(e.getMessage());
+        }
+    }
+
+    /** This host's {@code master_replid} now: the lineage its new primary keeps after a hand-over. */
+    private static Optional<String> lineage(StepContext ctx) {
+        try (RedisNode node = ctx.redis().open(CONNECT)) {
+            return Optional.ofNullable(node.info("replication").get("master_replid"))
+                    .map(String::strip);
+        } catch (RedisException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Before the restart: the primary role moved to a replica, or the data saved, or nothing. */
     private Failover.Outcome handOverOrSave(
             StepContext ctx, RedisSnapshot snapshot, RestartDecision decision, Poll poll, Failover moves)
@@ -355,11 +429,24 @@ public final class SafeRestart {
         String route = handover.route().name().toLowerCase(Locale.ROOT);
         if (handover.target().isEmpty()) {
             String name = handover.sentinel().map(m -> m.name()).orElse("?");
-            return new PendingRestart.Handover(route, "", 0, name.replaceAll("\\s+", "_"), options.failback());
+            return new PendingRestart.Handover(
+                    route,
+                    "",
+                    0,
+                    name.replaceAll("\\s+", "_"),
+                    options.failback(),
+                    Optional.empty(),
+                    Optional.of(ctx.host().name()));
         }
         ReplicaLink t = handover.target().get();
         return new PendingRestart.Handover(
-                route, t.ip(), t.port(), t.host().orElse(t.ip()).replaceAll("\\s+", "_"), options.failback());
+                route,
+                t.ip(),
+                t.port(),
+                t.host().orElse(t.ip()).replaceAll("\\s+", "_"),
+                options.failback(),
+                lineage(ctx),
+                Optional.of(ctx.host().name()));
     }
 
     /**

@@ -78,6 +78,123 @@ class SafeRestartTest {
 
     private FakeRedis replica;
 
+    private static final long CHANGED = 1_800_000_000L;
+    private static final String OURS = "8c1e0a3f9b2d4e6f8c1e0a3f9b2d4e6f8c1e0a3f";
+
+    /**
+     * p is a replica of r, r primary, and p's Redis started 400 s after its record's change (it runs under it):
+     * what a run killed at the failback leaves, and what an operator's failover back to r looks like.
+     */
+    private Harness pWasHandedOverTo(String replid2OfR, String handover) {
+        Harness h = pair(false);
+        FakeRedis p = h.host("p").redis();
+        p.replication().clear();
+        p.replicaOf("10.0.0.2", 6379, 0, "up");
+        replica.replication().clear();
+        replica.replication().put("role", "master");
+        replica.replication().put("master_repl_offset", "0");
+        replica.replication().put("slave0", "ip=127.0.0.1,port=6379,state=online,offset=0,lag=0");
+        if (!replid2OfR.isEmpty()) {
+            replica.replication().put("master_replid2", replid2OfR);
+        }
+        p.server(Map.of("redis_version", "7.0.15", "uptime_in_seconds", "100"));
+        p.on("TIME", args -> List.of(Long.toString(CHANGED + 500), "0"));
+        h.host("p")
+                .write(
+                        PendingRestart.PATH,
+                        "since=" + CHANGED + "\nreason=thp.enabled always -> never\nrun=R1\nhandover=" + handover
+                                + "\n");
+        return h;
+    }
+
+    private static final String FAILBACK_PLAY =
+            """
+            - name: thp off
+              hosts: all
+              steps:
+                - restart_redis: {failback: true}
+            """;
+
+    /**
+     * The record a run killed at its failback left (as fleetfix wrote it before it kept a lineage), on the "already
+     * runs under it" path, after the operator failed over to r on purpose: r stays primary and the record goes.
+     */
+    @Test
+    void aStaleFailbackRecordDoesNotUndoAnOperatorsFailoverAndIsCleared() throws Exception {
+        Harness h = pWasHandedOverTo("", "failover 10.0.0.2 6379 r failback");
+        RunSummary summary = h.run(FAILBACK_PLAY);
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.status()).isEqualTo(StepStatus.SKIPPED);
+        assertThat(replica.replication()).containsEntry("role", "master");
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "slave");
+        assertThat(replica.commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+        assertThat(h.host("p").redis().restarts()).isZero();
+        assertThat(h.host("p").read(PendingRestart.PATH)).isEmpty();
+        assertThat(restart.message())
+                .contains("it already runs under it")
+                .contains("dropped the hand-over record of run R1 (FAILOVER to r (10.0.0.2:6379))")
+                .contains("make p primary again by hand if it should be; no failback");
+    }
+
+    /** The same with a record that keeps its lineage: r was promoted again since (another replid2), by the operator. */
+    @Test
+    void aFailbackRecordWhoseNewPrimaryWasPromotedAgainSinceIsDroppedNotActedOn() throws Exception {
+        Harness h = pWasHandedOverTo(
+                "0123456789abcdef0123456789abcdef01234567", "failover 10.0.0.2 6379 r failback " + OURS + " p");
+        h.run(FAILBACK_PLAY);
+        assertThat(replica.replication()).containsEntry("role", "master");
+        assertThat(replica.commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+        assertThat(h.host("p").read(PendingRestart.PATH)).isEmpty();
+        assertThat(h.result("p", "restart_redis").message()).contains("r was made primary again since the hand-over");
+    }
+
+    /** Killed at the failback, before FAILOVER was sent: r's last promotion is the journalled one, so p fails back. */
+    @Test
+    void aRunKilledAtTheFailbackFailsBackWhenTheNewPrimarysLastPromotionIsTheJournalledOne() throws Exception {
+        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS + " p");
+        RunSummary summary = h.run(FAILBACK_PLAY);
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(h.host("p").redis().replication()).containsEntry("role", "master");
+        assertThat(restart.message()).contains("failed back: p is primary again");
+        assertThat(h.host("p").read(PendingRestart.PATH)).isEmpty();
+    }
+
+    /** Killed once the failback's FAILOVER was done: p is primary, the record's hand-over is over and goes. */
+    @Test
+    void aRecordLeftByARunKilledAfterItsFailbackIsClearedByTheNextRun() throws Exception {
+        Harness h = pWasHandedOverTo(OURS, "failover 10.0.0.2 6379 r failback " + OURS + " p");
+        replica.runFailover(List.of());
+        RunSummary summary = h.run(FAILBACK_PLAY);
+        StepResult restart = h.result("p", "restart_redis");
+        assertThat(summary.outcome()).as(restart.message()).isEqualTo(RunOutcome.OK);
+        assertThat(restart.message()).contains("p is primary (the hand-over was undone or never done)");
+        assertThat(h.host("p").read(PendingRestart.PATH)).isEmpty();
+        assertThat(h.host("p").redis().commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+    }
+
+    /** The record is the machine's: another Redis of the same machine neither finishes nor drops p's hand-over. */
+    @Test
+    void anotherInstancesHandOverIsNeitherActedOnNorDropped() throws Exception {
+        String record = "failover 10.0.0.2 6379 r failback " + OURS + " p-6380";
+        Harness h = pWasHandedOverTo(OURS, record);
+        h.run(FAILBACK_PLAY);
+        assertThat(replica.commands()).noneMatch(c -> c.startsWith("FAILOVER"));
+        assertThat(h.host("p").read(PendingRestart.PATH))
+                .hasValueSatisfying(r -> assertThat(r).contains("handover=" + record));
+        assertThat(h.result("p", "restart_redis").status()).isEqualTo(StepStatus.SKIPPED);
+    }
+
+    /** Check mode says it would drop the record, and leaves it. */
+    @Test
+    void checkModeSaysItWouldDropAStaleRecordAndKeepsIt() throws Exception {
+        Harness h = pWasHandedOverTo("", "failover 10.0.0.2 6379 r failback");
+        h.check(FAILBACK_PLAY);
+        assertThat(h.result("p", "restart_redis").message()).contains("apply would drop the hand-over record");
+        assertThat(h.host("p").read(PendingRestart.PATH)).isPresent();
+    }
+
     @Test
     void aPrimaryFailsOverToItsInSyncReplicaThenRestartsAsAReplica() throws Exception {
         Harness h = pair(false);
