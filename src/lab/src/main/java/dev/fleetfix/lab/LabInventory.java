@@ -1,6 +1,11 @@
 package dev.fleetfix.lab;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,9 +15,17 @@ import java.util.Set;
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
  * host is in group {@code redis}; hosts that run a Sentinel are in group {@code sentinel} too, with
  * {@code sentinel_port}. A Valkey host names its service ({@code redis_service: valkey-server}); a host with several
- * Redis instances lists them under {@code redis_instances}, each with its port, unit and config file.
+ * Redis instances lists them under {@code redis_instances}, each with its port, unit and config file. Written with
+ * Jackson YAML, as every YAML fleetfix writes.
  */
 final class LabInventory {
+    /** Jackson YAML, block style, quoting only what YAML would misread (a path with ': ' or ' #', a quote). */
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .build();
+
     private LabInventory() {}
 
     static String yaml(
@@ -28,70 +41,59 @@ final class LabInventory {
             List<LabHost> hosts,
             Map<String, Path> passwordFiles,
             Set<String> unnamed) {
-        StringBuilder yaml = new StringBuilder();
-        yaml.append("# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n");
-        yaml.append("all:\n");
-        yaml.append("  vars:\n");
-        yaml.append("    ansible_user: ").append(user).append('\n');
-        yaml.append("    ansible_ssh_private_key_file: ")
-                .append(quote(privateKey))
-                .append('\n');
-        yaml.append("    ansible_become: true\n");
-        yaml.append("    known_hosts_file: ").append(quote(knownHosts)).append('\n');
-        yaml.append("  children:\n");
-        yaml.append("    redis:\n");
-        yaml.append("      hosts:\n");
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("ansible_user", user);
+        vars.put("ansible_ssh_private_key_file", privateKey.toString());
+        vars.put("ansible_become", true);
+        vars.put("known_hosts_file", knownHosts.toString());
+        Map<String, Object> redis = new LinkedHashMap<>();
         for (LabHost host : hosts) {
-            yaml.append("        ").append(host.name()).append(":\n");
-            yaml.append("          ansible_host: ").append(host.address()).append('\n');
-            yaml.append("          ansible_port: ").append(host.sshPort()).append('\n');
-            yaml.append("          redis_port: ").append(host.redisPort()).append('\n');
-            if (unnamed.contains(host.name())) {
-                if (host.redisPorts().size() > 1) {
-                    yaml.append("          redis_instances:\n");
-                    host.redisPorts().forEach(port -> yaml.append("            - {port: ")
-                            .append(port)
-                            .append("}\n"));
-                }
-            } else if (host.redisPorts().size() > 1) {
-                yaml.append("          redis_instances:\n");
-                for (int i = 0; i < host.redisPorts().size(); i++) {
-                    int port = host.redisPorts().get(i);
-                    yaml.append("            - {port: ")
-                            .append(port)
-                            .append(", service: '")
-                            .append(host.services().get(i))
-                            .append("', config: '")
-                            .append(LabHostSetup.instanceConfig(host.server(), port))
-                            .append("'}\n");
-                }
-            } else if (!host.services().get(0).equals(LabServer.REDIS_7_0.service())) {
-                yaml.append("          redis_service: ")
-                        .append(host.services().get(0))
-                        .append('\n');
-            }
-            Optional.ofNullable(passwordFiles.get(host.name()))
-                    .ifPresent(file -> yaml.append("          redis_password_file: ")
-                            .append(quote(file))
-                            .append('\n'));
+            redis.put(host.name(), hostVars(host, passwordFiles, unnamed.contains(host.name())));
         }
-        List<LabHost> sentinels =
-                hosts.stream().filter(h -> h.sentinelPort().isPresent()).toList();
+        Map<String, Object> children = new LinkedHashMap<>();
+        children.put("redis", Map.of("hosts", redis));
+        Map<String, Object> sentinels = new LinkedHashMap<>();
+        hosts.stream()
+                .filter(h -> h.sentinelPort().isPresent())
+                .forEach(h -> sentinels.put(
+                        h.name(), Map.of("sentinel_port", h.sentinelPort().getAsInt())));
         if (!sentinels.isEmpty()) {
-            yaml.append("    sentinel:\n");
-            yaml.append("      hosts:\n");
-            for (LabHost host : sentinels) {
-                yaml.append("        ").append(host.name()).append(":\n");
-                yaml.append("          sentinel_port: ")
-                        .append(host.sentinelPort().getAsInt())
-                        .append('\n');
-            }
+            children.put("sentinel", Map.of("hosts", sentinels));
         }
-        return yaml.toString();
+        Map<String, Object> all = new LinkedHashMap<>();
+        all.put("vars", vars);
+        all.put("children", children);
+        try {
+            return "# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n"
+                    + YAML.writeValueAsString(Map.of("all", all));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the lab's inventory: " + e.getMessage(), e);
+        }
     }
 
-    /** Single-quoted YAML scalar: a path may hold spaces, colons or '#'. */
-    private static String quote(Path path) {
-        return "'" + path.toString().replace("'", "''") + "'";
+    private static Map<String, Object> hostVars(LabHost host, Map<String, Path> passwordFiles, boolean unnamed) {
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("ansible_host", host.address());
+        vars.put("ansible_port", host.sshPort());
+        vars.put("redis_port", host.redisPort());
+        if (host.redisPorts().size() > 1) {
+            List<Map<String, Object>> instances = new ArrayList<>();
+            for (int i = 0; i < host.redisPorts().size(); i++) {
+                int port = host.redisPorts().get(i);
+                Map<String, Object> instance = new LinkedHashMap<>();
+                instance.put("port", port);
+                if (!unnamed) {
+                    instance.put("service", host.services().get(i));
+                    instance.put("config", LabHostSetup.instanceConfig(host.server(), port));
+                }
+                instances.add(instance);
+            }
+            vars.put("redis_instances", instances);
+        } else if (!unnamed && !host.services().get(0).equals(LabServer.REDIS_7_0.service())) {
+            vars.put("redis_service", host.services().get(0));
+        }
+        Optional.ofNullable(passwordFiles.get(host.name()))
+                .ifPresent(file -> vars.put("redis_password_file", file.toString()));
+        return vars;
     }
 }

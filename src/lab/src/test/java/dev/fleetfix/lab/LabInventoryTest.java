@@ -31,9 +31,9 @@ class LabInventoryTest {
                         all:
                           vars:
                             ansible_user: fleetfix
-                            ansible_ssh_private_key_file: '/labs/ab12cd34/id_ed25519'
+                            ansible_ssh_private_key_file: /labs/ab12cd34/id_ed25519
                             ansible_become: true
-                            known_hosts_file: '/labs/ab12cd34/known_hosts'
+                            known_hosts_file: /labs/ab12cd34/known_hosts
                           children:
                             redis:
                               hosts:
@@ -45,20 +45,19 @@ class LabInventoryTest {
                                   ansible_host: 127.0.0.12
                                   ansible_port: 22
                                   redis_port: 6379
-                                  redis_password_file: '/labs/ab12cd34/hosts/lab-2/redis-password'
+                                  redis_password_file: /labs/ab12cd34/hosts/lab-2/redis-password
                         """);
     }
 
     @Test
-    void quotesPathsThatYamlWouldMisread() {
+    void pathsThatYamlWouldMisreadAreReadBackAsWritten(@TempDir Path dir) throws Exception {
+        Path key = Path.of("/home/o'neil/#labs: x/\"id\" ed25519");
         String yaml = LabInventory.yaml(
-                "fleetfix",
-                Path.of("/home/o'neil/#labs: x/id_ed25519"),
-                Path.of("/k"),
-                List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379)),
-                Map.of());
+                "fleetfix", key, Path.of("/k"), List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379)), Map.of());
 
-        assertThat(yaml).contains("ansible_ssh_private_key_file: '/home/o''neil/#labs: x/id_ed25519'");
+        Path file = Files.writeString(dir.resolve("inventory.yml"), yaml);
+        Host host = InventoryLoader.load(file).host("lab-1").orElseThrow();
+        assertThat(host.vars()).as(yaml).containsEntry("ansible_ssh_private_key_file", key.toString());
     }
 
     @Test
@@ -142,9 +141,15 @@ class LabInventoryTest {
                                   ansible_port: 22
                                   redis_port: 6379
                                   redis_instances:
-                                    - {port: 6379, service: 'redis-server@6379', config: '/etc/redis/redis-6379.conf'}
-                                    - {port: 6380, service: 'redis-server@6380', config: '/etc/redis/redis-6380.conf'}
-                                    - {port: 6381, service: 'redis-server@6381', config: '/etc/redis/redis-6381.conf'}
+                                    - port: 6379
+                                      service: redis-server@6379
+                                      config: /etc/redis/redis-6379.conf
+                                    - port: 6380
+                                      service: redis-server@6380
+                                      config: /etc/redis/redis-6380.conf
+                                    - port: 6381
+                                      service: redis-server@6381
+                                      config: /etc/redis/redis-6381.conf
                                 lab-7:
                                   ansible_host: 127.0.0.17
                                   ansible_port: 22
