@@ -65,6 +65,9 @@ final class ApplyCommand implements Callable<Integer> {
     RunOptionsMixin run;
 
     @Mixin
+    ForksOption forks;
+
+    @Mixin
     TagOptionsMixin tags;
 
     @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
@@ -144,6 +147,7 @@ final class ApplyCommand implements Callable<Integer> {
                         source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
                 shard,
                 adapters.redis(),
+                forks.forks(),
                 !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
         if (selection.sources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
@@ -157,7 +161,11 @@ final class ApplyCommand implements Callable<Integer> {
                 book.get(),
                 selection,
                 shard,
-                run.runOptions(inventories.extraVars(source).values(), tagSelection, Optional.ofNullable(reportDir)),
+                run.runOptions(
+                        forks.forks(),
+                        inventories.extraVars(source).values(),
+                        tagSelection,
+                        Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
