@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
             "  1  a host is at risk or unreachable",
             "  2  bad usage or bad input; no host was touched"
         })
-final class AuditCommand implements Callable<Integer> {
+final class AuditCommand implements Callable<Integer>, JsonOutput {
     private final Adapters adapters;
 
     AuditCommand(Adapters adapters) {
@@ -80,8 +80,8 @@ final class AuditCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             completionCandidates = Formats.class,
-            description = "table (default), json, or openmetrics (gauges for node_exporter's textfile collector; "
-                    + "names in docs/audit.md).")
+            description = "table (default), json (docs/json.md; an error too is then a JSON document on stdout), or"
+                    + " openmetrics (gauges for node_exporter's textfile collector; names in docs/audit.md).")
     Format format;
 
     /** {@code expanded}, {@code compact}: what completion offers for --openmetrics-states. */
@@ -113,6 +113,11 @@ final class AuditCommand implements Callable<Integer> {
 
     @Mixin
     ForksOption forks;
+
+    @Override
+    public boolean jsonAsked() {
+        return json || format == Format.JSON;
+    }
 
     @Override
     public Integer call() {

@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
                 + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
                 + " keys, and a nearly full or evicting primary, unless --force; refuses even then a maxmemory that"
                 + " leaves no room for 1.5 times its keys, and stops at the first key Redis evicts.")
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, JsonOutput {
     private final Adapters adapters;
 
     BenchCommand(Adapters adapters) {
@@ -61,7 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--json",
-            description = "Print the rounds as JSON: the benchmark section of report.json (runs, comparisons, fleet).")
+            description = "Print the rounds as JSON: schema_version and the benchmark section of report.json (runs,"
+                    + " comparisons, fleet); an error as a JSON document (docs/json.md).")
     boolean json;
 
     @Option(
@@ -168,6 +169,11 @@ public final class BenchCommand implements Callable<Integer> {
             defaultValue = "10s",
             description = "Redis connect and read timeout (default: ${DEFAULT-VALUE}).")
     Duration redisTimeout;
+
+    @Override
+    public boolean jsonAsked() {
+        return json;
+    }
 
     @Override
     public Integer call() {

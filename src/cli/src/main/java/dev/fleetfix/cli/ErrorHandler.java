@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
+import dev.fleetfix.report.files.ErrorJson;
 import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
 import java.util.List;
@@ -33,7 +34,23 @@ final class ErrorHandler implements IExecutionExceptionHandler {
             err.println("(run with -vv for the stack trace)");
         }
         err.flush();
+        if (cmd.getCommand() instanceof JsonOutput json && json.jsonAsked()) {
+            printJson(cmd, oneLine(e), exitCode, e);
+        }
         return exitCode;
+    }
+
+    /** The error as a JSON document on stdout, for a command asked for JSON. */
+    static void printJson(CommandLine cmd, String message, int exitCode, Throwable e) {
+        Optional<InputException> input = e instanceof InputException i ? Optional.of(i) : Optional.empty();
+        PrintWriter out = cmd.getOut();
+        out.print(ErrorJson.render(
+                message,
+                exitCode,
+                input.flatMap(InputException::file),
+                input.map(InputException::line).orElse(0),
+                input.map(InputException::column).orElse(0)));
+        out.flush();
     }
 
     private static String oneLine(Throwable e) {
@@ -72,6 +89,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
                 err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
             }
             err.flush();
+            if (cmd.getCommand() instanceof JsonOutput json && (json.jsonAsked() || JsonOutput.asked(args))) {
+                printJson(cmd, oneLine(e), ExitCode.USAGE, e);
+            }
             return ExitCode.USAGE;
         }
 
