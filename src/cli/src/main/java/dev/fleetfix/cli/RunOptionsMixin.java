@@ -71,7 +71,8 @@ final class RunOptionsMixin {
             paramLabel = "NAME",
             description = "Start at the first step with this name (its name:, else its type; a glob such as"
                     + " 'benchmark *' works); the steps and plays before it are not run. Refused, with the reason,"
-                    + " when a kept step needs a skipped one (an after benchmark its before benchmark).")
+                    + " when a kept step needs a skipped one (an after benchmark its before benchmark), judged on the"
+                    + " steps that --tags and --skip-tags keep.")
     String startAtTask;
 
     @Option(
