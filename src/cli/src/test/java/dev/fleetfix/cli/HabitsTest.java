@@ -199,6 +199,9 @@ class HabitsTest {
                 fleet.apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "-l", "@" + dir);
         assertThat(directory.exitCode()).as(directory.toString()).isEqualTo(ExitCode.USAGE);
         assertThat(directory.stderr()).contains(dir + ": not a regular file (a directory)");
+        CliRun nameless = fleet.apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "-l", "r1,@");
+        assertThat(nameless.exitCode()).as(nameless.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(nameless.stderr()).contains("\"@\" names no limit file");
         CliRun device =
                 fleet.apply(playbook.toString(), "-i", inventory.toString(), "--list-hosts", "-l", "@/dev/zero");
         assertThat(device.exitCode()).as(device.toString()).isEqualTo(ExitCode.USAGE);

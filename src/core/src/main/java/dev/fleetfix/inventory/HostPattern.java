@@ -70,6 +70,9 @@ public final class HostPattern {
     public static Optional<HostPattern> limit(String text, Function<Path, List<String>> lines) {
         List<String> raw = new ArrayList<>();
         for (String part : split(text)) {
+            if (part.equals("@")) {
+                throw new InputException("host pattern \"" + text + "\": \"@\" names no limit file (write @FILE)");
+            }
             if (part.startsWith("@")) {
                 lines.apply(Path.of(part.substring(1))).stream()
                         .map(String::strip)
