@@ -18,9 +18,23 @@ import java.util.function.Function;
  * captured in its {@link Outcome} and does not stop the others.
  */
 public final class Forks {
+    /** The one default of {@code --forks} (Ansible's 5 is for hosts that run Python; ours run one shell each). */
     public static final int DEFAULT_FORKS = 10;
 
     private Forks() {}
+
+    /**
+     * The one rule of a forks count, wherever it comes from (the command line, ansible.cfg, a caller).
+     *
+     * @return {@code forks}, when it is at least 1
+     * @throws IllegalArgumentException naming the value otherwise
+     */
+    public static int checked(int forks) {
+        if (forks < 1) {
+            throw new IllegalArgumentException("forks must be at least 1, was " + forks);
+        }
+        return forks;
+    }
 
     /**
      * What one input gave: a value or the exception it threw, never both.
@@ -70,9 +84,7 @@ public final class Forks {
      */
     public static <T, R> List<Outcome<T, R>> runInterruptibly(
             List<T> inputs, int forks, Task<? super T, ? extends R> task) throws InterruptedException {
-        if (forks < 1) {
-            throw new IllegalArgumentException("forks must be at least 1, was " + forks);
-        }
+        checked(forks);
         if (inputs.isEmpty()) {
             return List.of();
         }

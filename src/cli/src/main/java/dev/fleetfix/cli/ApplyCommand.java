@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
             "",
             "--list-hosts and --syntax-check read files only and connect to nothing: 0 or 2."
         })
-final class ApplyCommand implements Callable<Integer> {
+final class ApplyCommand implements Callable<Integer>, JsonOutput {
     @Spec
     CommandSpec spec;
 
@@ -63,6 +63,9 @@ final class ApplyCommand implements Callable<Integer> {
 
     @Mixin
     RunOptionsMixin run;
+
+    @Mixin
+    ForksOption forks;
 
     @Mixin
     TagOptionsMixin tags;
@@ -95,7 +98,8 @@ final class ApplyCommand implements Callable<Integer> {
             completionCandidates = Formats.class,
             description = "table (default: progress and recap on stdout) or json: the report (schema_version, as"
                     + " report.json) as one JSON document on stdout when the run ends, the progress on stderr;"
-                    + " with --list-hosts, the plays' hosts. Default json where ansible.cfg's"
+                    + " with --list-hosts, the plays' hosts; an error as a JSON document (docs/json.md). Default json"
+                    + " where ansible.cfg's"
                     + " stdout_callback or ANSIBLE_STDOUT_CALLBACK is json (or ansible.posix.json).")
     Format format;
 
@@ -103,6 +107,11 @@ final class ApplyCommand implements Callable<Integer> {
 
     ApplyCommand(Adapters adapters) {
         this.adapters = adapters;
+    }
+
+    @Override
+    public boolean jsonAsked() {
+        return format == Format.JSON;
     }
 
     @Override
@@ -144,6 +153,7 @@ final class ApplyCommand implements Callable<Integer> {
                         source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
                 shard,
                 adapters.redis(),
+                forks.forks(),
                 !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
         if (selection.sources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
@@ -157,7 +167,11 @@ final class ApplyCommand implements Callable<Integer> {
                 book.get(),
                 selection,
                 shard,
-                run.runOptions(inventories.extraVars(source).values(), tagSelection, Optional.ofNullable(reportDir)),
+                run.runOptions(
+                        forks.forks(),
+                        inventories.extraVars(source).values(),
+                        tagSelection,
+                        Optional.ofNullable(reportDir)),
                 resumed);
         ApplyService service =
                 adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));

@@ -1,6 +1,5 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.Forks;
 import dev.fleetfix.Sleeper;
 import dev.fleetfix.checks.AuditSummary;
 import dev.fleetfix.checks.FleetAuditor;
@@ -44,7 +43,7 @@ import picocli.CommandLine.Spec;
             "  1  a host is at risk or unreachable",
             "  2  bad usage or bad input; no host was touched"
         })
-final class AuditCommand implements Callable<Integer> {
+final class AuditCommand implements Callable<Integer>, JsonOutput {
     private final Adapters adapters;
 
     AuditCommand(Adapters adapters) {
@@ -81,8 +80,8 @@ final class AuditCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             completionCandidates = Formats.class,
-            description = "table (default), json, or openmetrics (gauges for node_exporter's textfile collector; "
-                    + "names in docs/audit.md).")
+            description = "table (default), json (docs/json.md; an error too is then a JSON document on stdout), or"
+                    + " openmetrics (gauges for node_exporter's textfile collector; names in docs/audit.md).")
     Format format;
 
     /** {@code expanded}, {@code compact}: what completion offers for --openmetrics-states. */
@@ -112,18 +111,16 @@ final class AuditCommand implements Callable<Integer> {
                     + "standard output; the exit code is the same.")
     Path output;
 
-    @Option(
-            names = "--forks",
-            paramLabel = "N",
-            defaultValue = "" + Forks.DEFAULT_FORKS,
-            description = "Hosts audited in parallel (default: ${DEFAULT-VALUE}).")
-    int forks;
+    @Mixin
+    ForksOption forks;
+
+    @Override
+    public boolean jsonAsked() {
+        return json || format == Format.JSON;
+    }
 
     @Override
     public Integer call() {
-        if (forks < 1) {
-            throw new ParameterException(spec.commandLine(), "--forks must be at least 1, was " + forks);
-        }
         if (json && format != null && format != Format.JSON) {
             throw new ParameterException(
                     spec.commandLine(),
@@ -135,7 +132,7 @@ final class AuditCommand implements Callable<Integer> {
         }
         HostSelection selected = FleetfixCommand.inventoryService(spec.commandLine())
                 .load(inventory.source(), inventory.limit(), Optional.empty());
-        List<Host> hosts = shards.narrow(selected, adapters.redis(), !inventory.listHosts())
+        List<Host> hosts = shards.narrow(selected, adapters.redis(), forks.forks(), !inventory.listHosts())
                 .hosts();
         PrintWriter out = spec.commandLine().getOut();
         if (inventory.listHosts()) {
@@ -144,7 +141,8 @@ final class AuditCommand implements Callable<Integer> {
         }
         // no ShellPool: the auditor opens and closes each host's shell itself, so open connections stay
         // bounded by --forks rather than by the fleet's size
-        FleetAuditor auditor = new FleetAuditor(new HostAuditor(), adapters.shells(ssh), adapters.redis(), forks);
+        FleetAuditor auditor =
+                new FleetAuditor(new HostAuditor(), adapters.shells(ssh), adapters.redis(), forks.forks());
         // hosts that take long to answer: a live line on stderr (stdout carries the table or document only)
         LiveLine live = new LiveLine(spec.commandLine().getErr(), Screens.of());
         List<HostAudit> audits;

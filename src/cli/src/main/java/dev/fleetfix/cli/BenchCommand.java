@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
                 + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
                 + " keys, and a nearly full or evicting primary, unless --force; refuses even then a maxmemory that"
                 + " leaves no room for 1.5 times its keys, and stops at the first key Redis evicts.")
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, JsonOutput {
     private final Adapters adapters;
 
     BenchCommand(Adapters adapters) {
@@ -50,6 +50,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin
     SshOptionsMixin ssh;
 
+    @Mixin
+    ForksOption forks;
+
     @Option(
             names = "--engine",
             defaultValue = "builtin",
@@ -58,7 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--json",
-            description = "Print the rounds as JSON: the benchmark section of report.json (runs, comparisons, fleet).")
+            description = "Print the rounds as JSON: schema_version and the benchmark section of report.json (runs,"
+                    + " comparisons, fleet); an error as a JSON document (docs/json.md).")
     boolean json;
 
     @Option(
@@ -69,11 +73,17 @@ public final class BenchCommand implements Callable<Integer> {
     String profile;
 
     @Option(
-            names = {"-t", "--tests"},
+            names = "--tests",
             split = ",",
             defaultValue = "set,get",
-            description = "Commands, from set, get, incr, lpush (default: ${DEFAULT-VALUE}).")
+            description = "Commands, from set, get, incr, lpush (default: ${DEFAULT-VALUE}). No short form: -t is"
+                    + " apply's --tags.")
     List<String> tests;
+
+    // -t was --tests' short form, as in redis-benchmark, while apply's -t is --tags: it is refused with the new
+    // spelling rather than left unknown (an unknown option would get picocli's nearest guess)
+    @Option(names = "-t", hidden = true, paramLabel = "TESTS")
+    String oldTests;
 
     @Option(
             names = {"-c", "--clients"},
@@ -161,11 +171,19 @@ public final class BenchCommand implements Callable<Integer> {
     Duration redisTimeout;
 
     @Override
+    public boolean jsonAsked() {
+        return json;
+    }
+
+    @Override
     public Integer call() {
+        if (oldTests != null) {
+            throw new InputException("bench -t is gone: write --tests " + oldTests + " (-t means --tags in apply)");
+        }
         PrintWriter out = spec.commandLine().getOut();
         HostSelection selected = FleetfixCommand.inventoryService(spec.commandLine())
                 .load(inventory.source(), inventory.limit(), Optional.empty());
-        List<Host> hosts = shards.narrow(selected, adapters.redis(), !inventory.listHosts())
+        List<Host> hosts = shards.narrow(selected, adapters.redis(), forks.forks(), !inventory.listHosts())
                 .hosts();
         if (inventory.listHosts()) {
             HostList.print(hosts, out);

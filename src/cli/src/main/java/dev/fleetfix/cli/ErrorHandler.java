@@ -2,9 +2,12 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
+import dev.fleetfix.report.files.ErrorJson;
 import dev.fleetfix.rollout.Sharding;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -34,7 +37,23 @@ final class ErrorHandler implements IExecutionExceptionHandler {
             err.println("(run with -vv for the stack trace)");
         }
         err.flush();
+        if (cmd.getCommand() instanceof JsonOutput json && json.jsonAsked()) {
+            printJson(cmd, oneLine(e), exitCode, e);
+        }
         return exitCode;
+    }
+
+    /** The error as a JSON document on stdout, for a command asked for JSON. */
+    static void printJson(CommandLine cmd, String message, int exitCode, Throwable e) {
+        Optional<InputException> input = e instanceof InputException i ? Optional.of(i) : Optional.empty();
+        PrintWriter out = cmd.getOut();
+        out.print(ErrorJson.render(
+                message,
+                exitCode,
+                input.flatMap(InputException::file),
+                input.map(InputException::line).orElse(0),
+                input.map(InputException::column).orElse(0)));
+        out.flush();
     }
 
     private static String oneLine(Throwable e) {
@@ -69,11 +88,40 @@ final class ErrorHandler implements IExecutionExceptionHandler {
                 return ExitCode.USAGE;
             }
             err.println(cmd.getColorScheme().errorText("fleetfix: " + e.getMessage()));
-            if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+            if (!(e instanceof PromptOptions.Refused) && !printSuggestions(e, err)) {
                 err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
             }
             err.flush();
+            if (cmd.getCommand() instanceof JsonOutput json && (json.jsonAsked() || JsonOutput.asked(args))) {
+                printJson(cmd, oneLine(e), ExitCode.USAGE, e);
+            }
             return ExitCode.USAGE;
         }
+
+        /**
+         * picocli's nearest options to an unknown one, but never a safety override: {@code bench -f} (before bench
+         * had --forks) was answered with "Possible solutions: --force", which lets a benchmark write under a prefix
+         * that holds keys. A typo must not lead to a switch that turns a refusal off.
+         */
+        private static boolean printSuggestions(ParameterException e, PrintWriter err) {
+            if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
+                return false;
+            }
+            List<String> suggestions = unmatched.getSuggestions().stream()
+                    .filter(s -> !SAFETY_OVERRIDES.contains(s))
+                    .toList();
+            if (suggestions.isEmpty()) {
+                return false;
+            }
+            if (unmatched.isUnknownOption()) {
+                err.println("Possible solutions: " + String.join(", ", suggestions));
+            } else {
+                err.println("Did you mean: " + String.join(" or ", suggestions) + "?");
+            }
+            return true;
+        }
     }
+
+    /** Options that turn a refusal off: named only when the user wrote them, never suggested. */
+    static final Set<String> SAFETY_OVERRIDES = Set.of("--force", "--accept-new-host-keys");
 }

@@ -1,6 +1,5 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.Forks;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
@@ -42,6 +41,9 @@ final class InventoryCommand implements Callable<Integer> {
 
     @Mixin
     InventoryOptions inventory;
+
+    @Mixin
+    ForksOption forks;
 
     @ArgGroup(multiplicity = "1")
     Action action;
@@ -98,7 +100,7 @@ final class InventoryCommand implements Callable<Integer> {
         if (action.shards != null) {
             Sharding sharding = check
                     ? Sharding.discovering(new RedisDiscovery(
-                            loaded.inventory(), adapters.redis(), ShardOptions.DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
+                            loaded.inventory(), adapters.redis(), ShardOptions.DISCOVERY_TIMEOUT, forks.forks()))
                     : Sharding.fromInventory();
             // the count is checked as --shard K/N checks it
             int count = new ShardSpec(1, action.shards).count();

@@ -35,9 +35,11 @@ public final class InventoryOptions {
             names = {"-l", "--limit"},
             paramLabel = "PATTERN",
             description = "Ansible host pattern: group, host, a:b, a:&b, a:!b, wildcards (redis-*), ~regex; an IPv6"
-                    + " address (fe80::1) is one host. A !term or &term matching nothing is warned about and"
-                    + " ignored, as in Ansible (so all:!typo selects every host); unlike Ansible, a plain term"
-                    + " matching nothing, and an empty pattern or ',' (Ansible: all hosts), are refused.")
+                    + " address (fe80::1) is one host; @FILE reads one pattern a line from FILE (Ansible's .retry"
+                    + " files), with other terms too (r9,@failed.retry). A !term or &term matching nothing is warned"
+                    + " about and ignored, as in Ansible (so all:!typo selects every host); unlike Ansible, a plain"
+                    + " term matching nothing is refused. As in Ansible, a limit naming nothing ('', ',', an empty"
+                    + " file) selects every host, with a warning.")
     String limit;
 
     @Option(
@@ -80,6 +82,9 @@ public final class InventoryOptions {
 
     @Mixin
     VaultOptions vault = new VaultOptions();
+
+    @Mixin
+    PromptOptions prompts = new PromptOptions();
 
     /** The options as {@link InventoryService} reads them. */
     InventoryInput source() {

@@ -60,6 +60,11 @@ public final class Main {
         cmd.setDefaultValueProvider(settings.defaultValues());
         cmd.setExecutionExceptionHandler(new ErrorHandler());
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
+        // Ansible's prompts are refused before any command runs (PromptOptions), as a bad option is
+        cmd.setExecutionStrategy(parsed -> {
+            PromptOptions.refuseAsked(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         // "@FILE" is -e's, as in ansible-playbook: picocli would otherwise read the file as more arguments.
         cmd.setExpandAtFiles(false);

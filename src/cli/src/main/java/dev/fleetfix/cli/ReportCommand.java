@@ -52,7 +52,7 @@ final class ReportCommand implements Runnable {
                 "  1  a run failed, halted or was refused, or with -i a selected host is in no report",
                 "  2  a report is missing or unreadable, the runs differ, or a host is in two reports"
             })
-    static final class Merge implements Callable<Integer> {
+    static final class Merge implements Callable<Integer>, JsonOutput {
         @Spec
         CommandSpec spec;
 
@@ -77,6 +77,32 @@ final class ReportCommand implements Runnable {
         @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
         boolean noColor;
 
+        /** What merge prints on standard output. */
+        enum Format {
+            TABLE,
+            JSON
+        }
+
+        /** {@code table}, {@code json}: what completion offers. */
+        static final class Formats extends EnumWords<Format> {
+            Formats() {
+                super(Format.class);
+            }
+        }
+
+        @Option(
+                names = "--format",
+                paramLabel = "FORMAT",
+                completionCandidates = Formats.class,
+                description = "table (default: the recap on stdout) or json: the merged report.json on stdout, the"
+                        + " recap and warnings on stderr; an error as a JSON document (docs/json.md).")
+        Format format;
+
+        @Override
+        public boolean jsonAsked() {
+            return format == Format.JSON;
+        }
+
         @Override
         public Integer call() {
             List<ReportMerge.Input> inputs = dirs.stream()
@@ -92,16 +118,22 @@ final class ReportCommand implements Runnable {
                             .map(Host::name)
                             .toList());
             ReportMerge.Merged merged = ReportMerge.merge(inputs, selection);
-            ReportFiles.prepare(output);
+            ReportFiles.prepare(output, "--output");
             ReportMerge.write(output, merged.report());
             PrintWriter err = spec.commandLine().getErr();
             merged.warnings().forEach(w -> err.println("fleetfix: warning: " + w));
             err.flush();
-            PrintWriter out = spec.commandLine().getOut();
-            Recap.print(out, Colors.enabled(noColor), merged.report());
-            out.println("merged " + inputs.size() + " reports into " + output + ": " + ReportJson.FILE + ", "
+            // with json, stdout carries the one document: the recap goes to stderr
+            PrintWriter human = jsonAsked() ? err : spec.commandLine().getOut();
+            Recap.print(human, Colors.enabled(noColor), merged.report());
+            human.println("merged " + inputs.size() + " reports into " + output + ": " + ReportJson.FILE + ", "
                     + ReportFiles.JUNIT + ", " + ReportFiles.HTML);
-            out.flush();
+            human.flush();
+            if (jsonAsked()) {
+                PrintWriter out = spec.commandLine().getOut();
+                out.print(ReportJson.write(merged.report()));
+                out.flush();
+            }
             return merged.complete() ? ExitCode.OK : ExitCode.FINDINGS;
         }
     }

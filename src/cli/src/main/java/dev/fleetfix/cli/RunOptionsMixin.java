@@ -12,7 +12,7 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * How {@code apply} runs: check mode, diffs, forks, the change window, stale locks, and the journal
+ * How {@code apply} runs: check mode, diffs, the change window, stale locks, and the journal
  * it keeps or resumes.
  */
 final class RunOptionsMixin {
@@ -61,13 +61,6 @@ final class RunOptionsMixin {
     boolean diff;
 
     @Option(
-            names = {"-f", "--forks"},
-            paramLabel = "N",
-            defaultValue = "10",
-            description = "Hosts of a batch handled at once (default: ${DEFAULT-VALUE}).")
-    int forks;
-
-    @Option(
             names = "--window",
             paramLabel = "SPEC",
             description = "Change window overriding the plays' own, e.g. \"Sat 01:00-05:00 Europe/Berlin\".")
@@ -78,7 +71,8 @@ final class RunOptionsMixin {
             paramLabel = "NAME",
             description = "Start at the first step with this name (its name:, else its type; a glob such as"
                     + " 'benchmark *' works); the steps and plays before it are not run. Refused, with the reason,"
-                    + " when a kept step needs a skipped one (an after benchmark its before benchmark).")
+                    + " when a kept step needs a skipped one (an after benchmark its before benchmark), judged on the"
+                    + " steps that --tags and --skip-tags keep.")
     String startAtTask;
 
     @Option(
@@ -88,14 +82,12 @@ final class RunOptionsMixin {
     boolean syntaxCheck;
 
     /**
-     * How to run, with these extra vars and tags; the journal goes to {@code --run-dir}, else {@code reportDir}.
+     * How to run, with these forks, extra vars and tags; the journal goes to {@code --run-dir}, else {@code
+     * reportDir}.
      *
-     * @throws InputException for --forks below 1 or a --window that does not parse
+     * @throws InputException for a --window that does not parse
      */
-    RunOptions runOptions(Map<String, Object> extraVars, TagSelection tags, Optional<Path> reportDir) {
-        if (forks < 1) {
-            throw new InputException("--forks: must be >= 1, was " + forks);
-        }
+    RunOptions runOptions(int forks, Map<String, Object> extraVars, TagSelection tags, Optional<Path> reportDir) {
         return RunOptionsBuilder.builder(RunOptions.defaults())
                 .check(check)
                 .diff(diff)

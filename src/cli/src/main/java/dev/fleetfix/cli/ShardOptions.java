@@ -1,6 +1,5 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.Forks;
 import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.RedisDiscovery;
@@ -48,25 +47,26 @@ public final class ShardOptions {
      * The selection narrowed to this shard's hosts, or as it is without {@code --shard}. Says on stderr which hosts the
      * shard took.
      *
+     * @param forks how many hosts' Redis are asked at once
      * @param discover whether to ask the hosts' Redis (false for listings, which connect to nothing)
      * @throws Sharding.Refused when a host's group is unknown
      */
-    HostSelection narrow(HostSelection selected, RedisConnector redis, boolean discover) {
-        return narrow(selected, spec(), redis, discover);
+    HostSelection narrow(HostSelection selected, RedisConnector redis, int forks, boolean discover) {
+        return narrow(selected, spec(), redis, forks, discover);
     }
 
     /**
      * The selection narrowed to {@code spec}'s hosts (apply's resume: the journal's shard when none is given).
      *
-     * @see #narrow(HostSelection, RedisConnector, boolean)
+     * @see #narrow(HostSelection, RedisConnector, int, boolean)
      */
-    HostSelection narrow(HostSelection selected, Optional<ShardSpec> spec, RedisConnector redis, boolean discover) {
+    HostSelection narrow(
+            HostSelection selected, Optional<ShardSpec> spec, RedisConnector redis, int forks, boolean discover) {
         if (spec.isEmpty()) {
             return selected;
         }
         Sharding sharding = discover
-                ? Sharding.discovering(
-                        new RedisDiscovery(selected.inventory(), redis, DISCOVERY_TIMEOUT, Forks.DEFAULT_FORKS))
+                ? Sharding.discovering(new RedisDiscovery(selected.inventory(), redis, DISCOVERY_TIMEOUT, forks))
                 : Sharding.fromInventory();
         ShardPlan plan =
                 sharding.plan(selected.inventory(), selected.hosts(), spec.get().count());

@@ -43,7 +43,9 @@ class AuditCommandTest {
         CliRun run =
                 CliRun.of("audit", "-i", inventory().toString(), "--forks", "0").expectExit(2);
 
-        assertThat(run.stderr()).as(run.toString()).contains("--forks must be at least 1, was 0");
+        assertThat(run.stderr())
+                .as(run.toString())
+                .contains("Invalid value for option '--forks': forks must be at least 1, was 0");
         assertThat(run.stdout()).as(run.toString()).isEmpty();
     }
 

@@ -108,11 +108,12 @@ class InventoryOptionsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", ",", " , "})
-    void anEmptyLimitIsRefusedWhereAnsibleTakesItAsAll(String limit) {
+    void anEmptyLimitIsEveryHostAsInAnsibleAndSaysSo(String limit) {
         CliRun run = run("-i", FLEET, "--limit", limit, "--list-hosts");
 
-        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.stdout()).isEmpty();
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout().lines()).hasSize(6);
+        assertThat(run.stderr()).contains("names no host or group: every host is selected, as ansible-playbook does");
     }
 
     @Test

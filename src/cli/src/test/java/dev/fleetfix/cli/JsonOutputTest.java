@@ -75,10 +75,10 @@ class JsonOutputTest {
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
         JsonNode report = onlyDocument(run.stdout());
-        assertThat(report.path("schema_version").asInt()).isEqualTo(2);
+        assertThat(report.path("schema_version").asInt()).isEqualTo(3);
         assertThat(report.at("/run/outcome").asText()).isEqualTo("ok");
         assertThat(report.at("/run/done")).hasSize(2);
-        assertThat(report.at("/hosts/0/name").asText()).isEqualTo("r1");
+        assertThat(report.at("/hosts/0/host").asText()).isEqualTo("r1");
         assertThat(run.stderr())
                 .contains("changed: [r1] thp: thp.enabled always → never")
                 .contains("RECAP");
@@ -112,7 +112,7 @@ class JsonOutputTest {
         CliRun run = run(ansible, "apply", playbook.toString(), "-i", inventory.toString(), "--no-color");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
-        assertThat(onlyDocument(run.stdout()).path("schema_version").asInt()).isEqualTo(2);
+        assertThat(onlyDocument(run.stdout()).path("schema_version").asInt()).isEqualTo(3);
         assertThat(run.stderr()).contains("RECAP");
 
         CliRun table = run(ansible, "apply", playbook.toString(), "-i", inventory.toString(), "--format", "table");
@@ -133,7 +133,7 @@ class JsonOutputTest {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         JsonNode list = onlyDocument(run.stdout());
-        assertThat(list.path("schema_version").asInt()).isEqualTo(2);
+        assertThat(list.path("schema_version").asInt()).isEqualTo(3);
         assertThat(list.at("/plays/0/name").asText()).isEqualTo("thp off");
         assertThat(list.at("/plays/0/hosts").toString()).isEqualTo("[\"r1\",\"r2\"]");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
@@ -144,7 +144,7 @@ class JsonOutputTest {
         CliRun run = run(AnsibleSettings.none(), "audit", "-i", inventory.toString(), "--format", "json");
 
         JsonNode audit = onlyDocument(run.stdout());
-        assertThat(audit.path("schema_version").asInt()).as(run.toString()).isEqualTo(1);
+        assertThat(audit.path("schema_version").asInt()).as(run.toString()).isEqualTo(3);
         assertThat(audit.path("tool").asText()).isEqualTo("fleetfix");
         assertThat(audit.path("version").asText()).isNotBlank();
         assertThat(audit.path("generated_at").asText()).isEqualTo("2026-11-28T01:30:00Z");

@@ -40,10 +40,7 @@ public final class FleetAuditor {
         this.auditor = Objects.requireNonNull(auditor, "auditor");
         this.shells = Objects.requireNonNull(shells, "shells");
         this.redis = Objects.requireNonNull(redis, "redis");
-        if (forks < 1) {
-            throw new IllegalArgumentException("forks must be at least 1, was " + forks);
-        }
-        this.forks = forks;
+        this.forks = Forks.checked(forks);
     }
 
     public List<HostAudit> audit(List<Host> hosts) {

@@ -3,12 +3,15 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -45,14 +48,52 @@ public final class HostPattern {
         if (text == null || text.isBlank()) {
             throw new InputException("host pattern is empty");
         }
+        List<String> raw = split(text);
+        if (raw.isEmpty()) {
+            throw new InputException("host pattern \"" + text + "\" names no group or host");
+        }
+        return of(text, raw);
+    }
+
+    /** The most a {@code --limit @FILE} may hold: a retry file names one host a line. */
+    public static final long MAX_LIMIT_FILE_BYTES = 16 * 1024 * 1024;
+
+    /**
+     * {@code --limit} as ansible-playbook reads it: the pattern is split as any pattern is, and each part written
+     * {@code @FILE} stands for the lines of FILE, one pattern a line, as in Ansible's {@code .retry} files (a line is
+     * not split again: {@code a:b} on one line is one name; blank lines are skipped). A limit that names nothing
+     * ({@code ','}, an empty file) is no limit, as in Ansible: empty then.
+     *
+     * @param lines the lines of a limit file
+     * @throws InputException for a bad pattern, or a limit file that cannot be read
+     */
+    public static Optional<HostPattern> limit(String text, Function<Path, List<String>> lines) {
+        List<String> raw = new ArrayList<>();
+        for (String part : split(text)) {
+            if (part.equals("@")) {
+                throw new InputException("host pattern \"" + text + "\": \"@\" names no limit file (write @FILE)");
+            }
+            if (part.startsWith("@")) {
+                lines.apply(Path.of(part.substring(1))).stream()
+                        .map(String::strip)
+                        .filter(line -> !line.isEmpty())
+                        .forEach(raw::add);
+            } else {
+                raw.add(part);
+            }
+        }
+        return raw.isEmpty() ? Optional.empty() : Optional.of(of(text, raw));
+    }
+
+    private static HostPattern of(String text, List<String> raw) {
         List<Term> regular = new ArrayList<>();
         List<Term> intersect = new ArrayList<>();
         List<Term> exclude = new ArrayList<>();
-        for (String raw : split(text)) {
-            char op = raw.charAt(0);
-            String body = (op == '&' || op == '!') ? raw.substring(1).strip() : raw;
+        for (String part : raw) {
+            char op = part.charAt(0);
+            String body = (op == '&' || op == '!') ? part.substring(1).strip() : part;
             if (body.isEmpty()) {
-                throw new InputException("host pattern \"" + text + "\": \"" + raw + "\" names nothing");
+                throw new InputException("host pattern \"" + text + "\": \"" + part + "\" names nothing");
             }
             Term term = Term.of(text, op == '&' || op == '!' ? op : ' ', body);
             (op == '&' ? intersect : op == '!' ? exclude : regular).add(term);
@@ -68,7 +109,7 @@ public final class HostPattern {
 
     /**
      * Ansible's split_host_pattern: commas if there are any, else colons outside brackets. Brackets
-     * must balance: an unclosed {@code [} or a stray {@code ]} is refused, never skipped, since a term
+     * must balance (empty parts are dropped; the list may be empty): an unclosed {@code [} or a stray {@code ]} is refused, never skipped, since a term
      * dropped from a pattern like {@code r1:[} (or a pattern left with no term at all) would select
      * more hosts than were meant.
      */
@@ -99,12 +140,7 @@ public final class HostPattern {
             }
             parts.add(text.substring(start));
         }
-        List<String> terms =
-                parts.stream().map(String::strip).filter(p -> !p.isEmpty()).toList();
-        if (terms.isEmpty()) {
-            throw new InputException("host pattern \"" + text + "\" names no group or host");
-        }
-        return terms;
+        return parts.stream().map(String::strip).filter(p -> !p.isEmpty()).toList();
     }
 
     /**

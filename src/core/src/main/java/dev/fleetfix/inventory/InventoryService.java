@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.BoundedFile;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
 import java.nio.file.Path;
@@ -68,8 +69,24 @@ public final class InventoryService {
     public HostSelection select(Inventory inventory, InventoryInput source, Optional<String> limit) {
         // Ansible's words for what it accepts but doubts (a host or key written twice).
         inventory.warnings().forEach(messages.inputWarnings());
-        List<Host> hosts = HostPattern.parse(limit.orElse("all")).select(inventory, messages.warnings());
+        Optional<HostPattern> pattern = limit.isEmpty()
+                ? Optional.of(HostPattern.parse(InventoryLoader.ALL))
+                : HostPattern.limit(limit.get(), InventoryService::limitFile);
+        if (pattern.isEmpty()) {
+            messages.warnings()
+                    .accept("--limit '" + limit.orElseThrow() + "' names no host or group: every host is selected,"
+                            + " as ansible-playbook does");
+        }
+        List<Host> hosts =
+                pattern.orElseGet(() -> HostPattern.parse(InventoryLoader.ALL)).select(inventory, messages.warnings());
         return new HostSelection(inventory, source.sources(), limit, hosts);
+    }
+
+    /** The lines of a {@code --limit @FILE}: a regular file of bounded size, as every input file. */
+    private static List<String> limitFile(Path file) {
+        return BoundedFile.read(file, "--limit @FILE: limit file", HostPattern.MAX_LIMIT_FILE_BYTES)
+                .lines()
+                .toList();
     }
 
     /**

@@ -80,7 +80,7 @@ public final class ApplyService {
         written.warnings().forEach(warnings);
         Playbook playbook = request.options()
                 .startAtTask()
-                .map(name -> StartAtTask.from(written, name))
+                .map(name -> StartAtTask.from(written, name, request.options().tags()))
                 .orElse(written);
         return TaskListing.of(request.playbook(), playbook, request.options().tags());
     }

@@ -1,5 +1,6 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.playbook.TagSelection;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
@@ -40,13 +41,11 @@ public record RunOptions(
         Duration lockStaleAfter,
         Optional<Path> journalDir)
         implements RunOptionsBuilder.With {
-    public static final int DEFAULT_FORKS = 10;
+    public static final int DEFAULT_FORKS = Forks.DEFAULT_FORKS;
     public static final Duration DEFAULT_LOCK_STALE_AFTER = Duration.ofHours(2);
 
     public RunOptions {
-        if (forks < 1) {
-            throw new IllegalArgumentException("forks: must be >= 1, was " + forks);
-        }
+        Forks.checked(forks);
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(redisTimeout, "redisTimeout");
         extraVars = Collections.unmodifiableMap(new LinkedHashMap<>(extraVars));

@@ -48,7 +48,7 @@ public final class RunPlanner {
 
     public RunPlan plan(Playbook playbook, HostSelector hosts, RunOptions options) {
         Playbook run = options.startAtTask()
-                .map(name -> StartAtTask.from(playbook, name))
+                .map(name -> StartAtTask.from(playbook, name, options.tags()))
                 .orElse(playbook);
         List<PlannedPlay> plays = new ArrayList<>();
         for (Play play : run.plays()) {

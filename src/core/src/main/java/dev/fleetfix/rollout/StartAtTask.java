@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.playbook.Play;
 import dev.fleetfix.playbook.Playbook;
 import dev.fleetfix.playbook.Step;
+import dev.fleetfix.playbook.TagSelection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +19,9 @@ import java.util.regex.Pattern;
  * the reason: an after benchmark compares with the before benchmark of the same name, so starting between the
  * two would report a comparison with nothing; a {@code role_unchanged} health gate compares with the role that an
  * audit or a restart read, so starting past them would fail every host. The restart's own safety (the save, the
- * failover, the wait for sync) lives inside {@code restart_redis} and cannot be started past.
+ * failover, the wait for sync) lives inside {@code restart_redis} and cannot be started past. Dependencies are
+ * judged on the steps that {@code --tags}/{@code --skip-tags} keep: a start that skips a benchmark the tags leave out
+ * anyway, before an after benchmark they also leave out, cuts nothing.
  */
 final class StartAtTask {
     private StartAtTask() {}
@@ -26,17 +29,24 @@ final class StartAtTask {
     /**
      * The playbook from the first step named {@code name} on.
      *
+     * @param tags the steps the run keeps, by which the dependencies are judged
      * @throws InputException when no step matches (naming the steps there are), or the start would cut a step
-     *     from one it depends on
+     *     the tags keep from one it depends on
      */
-    static Playbook from(Playbook playbook, String name) {
+    static Playbook from(Playbook playbook, String name, TagSelection tags) {
         Pattern glob = glob(name);
         for (int p = 0; p < playbook.plays().size(); p++) {
             Play play = playbook.plays().get(p);
             for (int s = 0; s < play.steps().size(); s++) {
                 if (glob.matcher(play.steps().get(s).name()).matches()) {
                     List<Step> kept = play.steps().subList(s, play.steps().size());
-                    refuseCut(name, play.steps().subList(0, s), kept);
+                    List<Step> selected = tags.steps(play);
+                    refuseCut(
+                            name,
+                            play.steps().subList(0, s).stream()
+                                    .filter(selected::contains)
+                                    .toList(),
+                            kept.stream().filter(selected::contains).toList());
                     List<Play> plays = new ArrayList<>();
                     plays.add(play.withSteps(kept));
                     plays.addAll(

@@ -24,6 +24,28 @@ class HostPatternTest {
     }
 
     @Test
+    void aLimitFileIsOnePatternALineNeverSplitAgain() {
+        java.util.Map<java.nio.file.Path, List<String>> files = java.util.Map.of(
+                java.nio.file.Path.of("a.retry"), List.of("redis-2", "", "  bastion  ", "!sentinel"),
+                java.nio.file.Path.of("b.retry"), List.of("redis-1:redis-2"));
+        HostPattern limit = HostPattern.limit("redis-3,@a.retry", files::get).orElseThrow();
+        assertThat(limit.select(fleet).stream().map(Host::name)).containsExactly("bastion");
+        // "redis-1:redis-2" is one name, as Ansible reads a limit file's line: no host has it
+        assertThatThrownBy(() ->
+                        HostPattern.limit("@b.retry", files::get).orElseThrow().select(fleet))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("Could not match supplied host pattern: redis-1:redis-2");
+    }
+
+    @Test
+    void aLimitNamingNothingIsNoLimitWhereAPlayPatternNamingNothingIsRefused() {
+        assertThat(HostPattern.limit(",", path -> List.of())).isEmpty();
+        assertThat(HostPattern.limit("", path -> List.of())).isEmpty();
+        assertThat(HostPattern.limit("@empty.retry", path -> List.of("", " "))).isEmpty();
+        assertThatThrownBy(() -> HostPattern.parse(",")).isInstanceOf(InputException.class);
+    }
+
+    @Test
     void selectionKeepsInventoryOrderWhateverThePatternOrder() {
         assertThat(select("sentinel-4,bastion,redis-2")).containsExactly("bastion", "redis-2", "sentinel-4");
     }

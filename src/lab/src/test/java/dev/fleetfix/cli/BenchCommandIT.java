@@ -47,7 +47,8 @@ class BenchCommandIT {
         try (Jedis jedis = server.client()) {
             jedis.set("user:1", "keep me");
 
-            CliRun run = bench("-n", "3000", "--warmup", "100ms", "-c", "4", "-t", "set,get,incr", "--rounds", "2");
+            CliRun run =
+                    bench("-n", "3000", "--warmup", "100ms", "-c", "4", "--tests", "set,get,incr", "--rounds", "2");
 
             assertThat(run.exitCode()).as(run.toString()).isZero();
             assertThat(run.stdout()).as(run.toString()).containsPattern("cache-1\\s+MIX\\s+1\\s+\\d+");
@@ -64,7 +65,7 @@ class BenchCommandIT {
             jedis.set("user:2", "bob");
 
             for (String engine : new String[] {"builtin", "redis-benchmark"}) {
-                CliRun refused = bench("--engine", engine, "--prefix", "user:", "-n", "2000", "-t", "set,get");
+                CliRun refused = bench("--engine", engine, "--prefix", "user:", "-n", "2000", "--tests", "set,get");
                 assertThat(refused.stdout())
                         .as(refused.toString())
                         .contains("cache-1: skipped: host cache-1: refusing to benchmark: 2 keys already exist under"
@@ -72,7 +73,7 @@ class BenchCommandIT {
                 assertThat(jedis.keys("*")).containsExactlyInAnyOrder("user:1", "user:2");
 
                 CliRun forced =
-                        bench("--engine", engine, "--prefix", "user:", "-n", "2000", "-t", "set,get", "--force");
+                        bench("--engine", engine, "--prefix", "user:", "-n", "2000", "--tests", "set,get", "--force");
                 assertThat(forced.exitCode()).as(forced.toString()).isZero();
                 assertThat(forced.stdout()).as(forced.toString()).doesNotContain("skipped");
                 assertThat(jedis.keys("*")).as(engine).containsExactlyInAnyOrder("user:1", "user:2");
@@ -106,7 +107,7 @@ class BenchCommandIT {
     @Test
     void redisBenchmarkEngineRunsOnTheHost() throws Exception {
         try (Jedis jedis = server.client()) {
-            CliRun run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "-t", "set,lpush");
+            CliRun run = bench("--engine", "redis-benchmark", "-n", "2000", "-c", "4", "--tests", "set,lpush");
 
             assertThat(run.exitCode()).as(run.toString()).isZero();
             assertThat(run.stdout()).as(run.toString()).containsPattern("cache-1\\s+SET\\s+1");

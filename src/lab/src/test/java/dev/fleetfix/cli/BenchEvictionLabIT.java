@@ -112,7 +112,7 @@ class BenchEvictionLabIT {
         try (Jedis jedis = jedis()) {
             atThreeQuarters(jedis, policy);
 
-            CliRun refused = bench("--duration", "6s", "-d", "2048", "-r", "200000", "-t", "set", "--force");
+            CliRun refused = bench("--duration", "6s", "-d", "2048", "-r", "200000", "--tests", "set", "--force");
 
             assertThat(refused.exitCode()).as(refused.toString()).isZero();
             assertThat(refused.stdout())
@@ -130,8 +130,8 @@ class BenchEvictionLabIT {
             assertNothingEvictedAndNothingLeft(jedis, policy);
 
             CliRun fits = policy.startsWith("allkeys-")
-                    ? bench("-n", "3000", "-c", "2", "-d", "64", "-r", "1000", "-t", "set,get", "--force")
-                    : bench("-n", "3000", "-c", "2", "-d", "64", "-r", "1000", "-t", "set,get");
+                    ? bench("-n", "3000", "-c", "2", "-d", "64", "-r", "1000", "--tests", "set,get", "--force")
+                    : bench("-n", "3000", "-c", "2", "-d", "64", "-r", "1000", "--tests", "set,get");
 
             assertThat(fits.exitCode()).as(fits.toString()).isZero();
             assertThat(fits.stdout()).as(fits.toString()).containsPattern("lab-1\\s+MIX\\s+1\\s+\\d");
@@ -151,7 +151,7 @@ class BenchEvictionLabIT {
         try (Jedis jedis = jedis()) {
             atThreeQuarters(jedis, "volatile-lru");
             CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(
-                    () -> bench("--duration", "300s", "-c", "2", "-d", "64", "-r", "5000", "-t", "set"));
+                    () -> bench("--duration", "300s", "-c", "2", "-d", "64", "-r", "5000", "--tests", "set"));
 
             // its first keys come within a second or two; on a busy machine, later
             Optional<Poll.TimedOut> writing = new Poll(
@@ -191,8 +191,8 @@ class BenchEvictionLabIT {
         try (Jedis jedis = jedis()) {
             jedis.configSet("min-replicas-to-write", "1");
             try {
-                CliRun json = bench("-n", "2000", "-c", "2", "-d", "64", "-r", "1000", "-t", "set", "--json");
-                CliRun table = bench("-n", "2000", "-c", "2", "-d", "64", "-r", "1000", "-t", "set");
+                CliRun json = bench("-n", "2000", "-c", "2", "-d", "64", "-r", "1000", "--tests", "set", "--json");
+                CliRun table = bench("-n", "2000", "-c", "2", "-d", "64", "-r", "1000", "--tests", "set");
 
                 assertThat(json.exitCode()).as(json.toString()).isZero();
                 com.fasterxml.jackson.databind.JsonNode test = new com.fasterxml.jackson.databind.ObjectMapper()

@@ -45,7 +45,8 @@ class BenchLabIT {
 
     @Test
     void redisBenchmarkRunsOnTheHostOverSsh() {
-        CliRun run = bench("--engine", "redis-benchmark", "-n", "5000", "-c", "5", "-t", "set,get", "--rounds", "2");
+        CliRun run =
+                bench("--engine", "redis-benchmark", "-n", "5000", "-c", "5", "--tests", "set,get", "--rounds", "2");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout()).as(run.toString()).containsPattern("lab-1\\s+SET\\s+1\\s+\\d");
@@ -56,7 +57,7 @@ class BenchLabIT {
 
     @Test
     void builtinEngineLoadsTheHostFromThisMachine() {
-        CliRun run = bench("-n", "5000", "--warmup", "100ms", "-c", "4", "-t", "set,get,lpush");
+        CliRun run = bench("-n", "5000", "--warmup", "100ms", "-c", "4", "--tests", "set,get,lpush");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout()).as(run.toString()).containsPattern("lab-1\\s+MIX\\s+1\\s+\\d");

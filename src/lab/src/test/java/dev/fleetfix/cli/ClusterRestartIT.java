@@ -91,7 +91,7 @@ class ClusterRestartIT {
                             "3000",
                             "-c",
                             "4",
-                            "-t",
+                            "--tests",
                             "set,get")
                     .expectExit(0);
             assertThat(run.stdout()).as(run.toString()).containsPattern("lab-1\\s+(SET|MIX)\\s+1\\s+\\d");

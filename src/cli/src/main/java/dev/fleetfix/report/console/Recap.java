@@ -63,6 +63,11 @@ public final class Recap {
         if (host.outcome().equals("unreachable") && unreachable == 0) {
             unreachable = 1; // the host's shell never opened: no step ran
         }
+        if (host.outcome().equals("failed") && failed == 0) {
+            // refused in preflight, or failed outside any step (a gate, a lock, a crash): a failed host counts in
+            // failed= as in Ansible's recap, so that grepping failed=[1-9] finds every one
+            failed = 1;
+        }
         String f = String.format(Locale.ROOT, "failed=%-3d", failed);
         String u = String.format(Locale.ROOT, "unreachable=%d", unreachable);
         return ansi.green(String.format(Locale.ROOT, "ok=%-3d", ok)) + " "

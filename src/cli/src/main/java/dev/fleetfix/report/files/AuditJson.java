@@ -13,6 +13,7 @@ import dev.fleetfix.checks.RedisFacts;
 import dev.fleetfix.checks.RedisProcess;
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.redis.RedisServer;
+import dev.fleetfix.report.model.FleetReport;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -26,7 +27,7 @@ import java.util.OptionalLong;
  * fact cannot change them. A fact that is unknown is {@code null}.
  *
  * <pre>
- * {"schema_version": 1, "tool": "fleetfix", "version", "generated_at": ISO-8601 instant,
+ * {"schema_version": 3, "tool": "fleetfix", "version", "generated_at": ISO-8601 instant,
  *  "hosts": [{"host", "verdict", "findings": [{"severity", "code", "text"}],
  *             "facts": {"kernel", "root", "thp": {...}, "thp_boot": {...}, "vm_overcommit_memory",
  *                       "net_core_somaxconn", "redis": {...}, "redis_process": {...}} or null}],
@@ -36,8 +37,12 @@ import java.util.OptionalLong;
 public final class AuditJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** {@code schema_version}: raised when a field is renamed or removed, never when one is added. */
-    public static final int SCHEMA_VERSION = 1;
+    /**
+     * {@code schema_version}: the one version of every JSON document fleetfix prints ({@link
+     * FleetReport#SCHEMA_VERSION}), raised when a field is renamed or removed, never when one is added. The audit's
+     * fields are those of its version 1.
+     */
+    public static final int SCHEMA_VERSION = FleetReport.SCHEMA_VERSION;
 
     private AuditJson() {}
 

@@ -36,27 +36,44 @@ public final class ReportFiles {
     /**
      * Checks, before any host is touched, that the reports can be written into {@code dir} when
      * the run ends: the directory exists (it is made) and takes new files, and no report path is a
-     * directory. A symbolic link at a report path is fine: it is replaced, never written through.
+     * directory. A symbolic link at a report path is fine: it is replaced, never written through. The directory
+     * itself must not be a symbolic link: the reports would be written wherever it points (another user's link in a
+     * shared place), so it is refused, naming where it points.
      *
      * @throws InputException naming the path and why
      */
     public static void prepare(Path dir) {
+        prepare(dir, "--report");
+    }
+
+    /** As {@link #prepare(Path)}, the directory named in messages as given to {@code option}. */
+    public static void prepare(Path dir, String option) {
+        if (Files.isSymbolicLink(dir)) {
+            String target;
+            try {
+                target = String.valueOf(Files.readSymbolicLink(dir));
+            } catch (IOException e) {
+                target = "?";
+            }
+            throw new InputException(option + " " + dir + ": is a symbolic link (to " + target + "); reports are not"
+                    + " written through a link: give the directory itself");
+        }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new InputException("--report " + dir + ": cannot create the directory: " + reason(e));
+            throw new InputException(option + " " + dir + ": cannot create the directory: " + reason(e));
         }
         for (Path file : paths(dir)) {
             if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
                 throw new InputException(
-                        "--report " + dir + ": " + file + " is a directory; the report file" + " cannot replace it");
+                        option + " " + dir + ": " + file + " is a directory; the report file cannot replace it");
             }
         }
         try {
             Path probe = Files.createTempFile(dir.toAbsolutePath(), ".fleetfix-probe", ".tmp");
             Files.delete(probe);
         } catch (IOException e) {
-            throw new InputException("--report " + dir + ": cannot write there: " + reason(e));
+            throw new InputException(option + " " + dir + ": cannot write there: " + reason(e));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.fleetfix.report.model;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +10,8 @@ import java.util.Objects;
 /**
  * One host over the whole run.
  *
+ * @param name the host's inventory name, written {@code host} (as in every JSON document of fleetfix; schema versions 1
+ *     and 2 wrote {@code name})
  * @param outcome {@code done}, {@code failed}, {@code unreachable} or {@code untouched}: the worst
  *     over the plays it was in
  * @param reason why it failed; empty when done
@@ -21,7 +24,7 @@ import java.util.Objects;
  *     era, whether Redis opts out, whether THP's files are the kernel's); null without a kernel fact
  */
 public record HostReport(
-        String name,
+        @JsonProperty("host") String name,
         String outcome,
         String reason,
         long elapsedMs,

@@ -58,7 +58,7 @@ class ReportFilesTest {
     void jsonHasTheDocumentedSnakeCaseFieldsAndReadsBack() throws Exception {
         String json = Files.readString(dir.resolve("report.json"));
         assertThat(json)
-                .contains("\"schema_version\" : 2")
+                .contains("\"schema_version\" : 3")
                 .contains("\"thp_before\" : \"always\"")
                 .contains("\"thp_after\" : \"never\"")
                 .contains("\"max_fail_percentage\" : 50")

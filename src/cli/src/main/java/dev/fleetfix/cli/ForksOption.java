@@ -1,0 +1,45 @@
+package dev.fleetfix.cli;
+
+import dev.fleetfix.Forks;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code -f/--forks N} ({@code @Mixin} of every command that connects to hosts): one option, one default ({@link
+ * Forks#DEFAULT_FORKS}, or ansible.cfg's {@code forks}), one rule ({@link Forks#checked}) and so one message, checked
+ * while the command line is parsed, before anything is read.
+ */
+final class ForksOption {
+    @Option(
+            names = {"-f", "--forks"},
+            paramLabel = "N",
+            defaultValue = "" + Forks.DEFAULT_FORKS,
+            converter = Count.class,
+            description = "Hosts worked on at once, as Ansible's --forks (default: ${DEFAULT-VALUE}, else ansible.cfg's"
+                    + " forks or ANSIBLE_FORKS): apply's hosts of a batch, audit's hosts, and the hosts asked for"
+                    + " their replication group by --shard; bench measures one host after another whatever N is.")
+    int forks = Forks.DEFAULT_FORKS;
+
+    int forks() {
+        return forks;
+    }
+
+    /** A whole number of at least 1, by {@link Forks#checked}'s rule and words. */
+    static final class Count implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int n;
+            try {
+                n = Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("forks must be a whole number, was '" + value + "'");
+            }
+            try {
+                return Forks.checked(n);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}
