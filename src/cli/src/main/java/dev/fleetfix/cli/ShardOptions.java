@@ -1,6 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Forks;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.RedisDiscovery;
@@ -62,6 +63,10 @@ public final class ShardOptions {
     HostSelection narrow(HostSelection selected, Optional<ShardSpec> spec, RedisConnector redis, boolean discover) {
         if (spec.isEmpty()) {
             return selected;
+        }
+        if (discover) {
+            // the discovery reads their Redis: what it cannot evaluate stops it before any is asked
+            selected.hosts().forEach(Host::requireUsable);
         }
         Sharding sharding = discover
                 ? Sharding.discovering(
