@@ -90,19 +90,18 @@ public final class RunPlanner {
         }));
         Map<String, List<PlannedStep>> byHost = new LinkedHashMap<>();
         for (Host host : hosts) {
-            Map<String, Object> vars = variables(play, host, options.extraVars());
             List<PlannedStep> planned = new ArrayList<>();
-            for (Step step : chosen) {
-                try {
+            try {
+                Map<String, Object> vars = variables(play, host, options.extraVars());
+                for (Step step : chosen) {
                     planned.add(prepare(written.steps().indexOf(step) + 1, step, host, vars));
-                } catch (InputException e) {
-                    if (forRun || !holdsUnknowns(host)) {
-                        throw e;
-                    }
-                    // a listing does not use the host's values: its steps are left unplanned, a run refuses them
-                    planned.clear();
-                    break;
                 }
+            } catch (InputException e) {
+                if (forRun || !holdsUnknowns(host)) {
+                    throw e;
+                }
+                // a listing does not use the host's values: its steps are left unplanned, a run refuses them
+                planned.clear();
             }
             byHost.put(host.name(), planned);
         }

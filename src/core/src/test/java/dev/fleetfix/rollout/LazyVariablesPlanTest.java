@@ -69,6 +69,11 @@ class LazyVariablesPlanTest {
                         + " '{{ wanted | lower }}'");
         // --list-hosts and --syntax-check plan the play without the value
         assertThat(plan(playbook, false, r1).plays().get(0).hosts()).containsExactly(r1);
+        // nor through a play variable
+        Playbook viaPlayVars =
+                playbook("- hosts: all\n  vars: {wanted: \"{{ mode }}\"}\n  steps:\n    - thp: {enabled: never}\n");
+        assertThatThrownBy(() -> plan(viaPlayVars, true, r1)).hasMessageContaining("'mode' cannot be evaluated");
+        assertThat(plan(viaPlayVars, false, r1).plays().get(0).hosts()).containsExactly(r1);
         // a value no step uses is no reason to refuse
         Playbook other = playbook("- hosts: all\n  steps:\n    - thp: {enabled: never}\n");
         assertThat(plan(other, true, r1).plays().get(0).hosts()).containsExactly(r1);
