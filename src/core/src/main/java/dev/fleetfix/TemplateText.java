@@ -69,7 +69,10 @@ public final class TemplateText {
         return piece;
     }
 
-    /** The value of one {@code {{ expression }}}: a plain variable name that is defined, else an error. */
+    /**
+     * The value of one {@code {{ expression }}}: a plain variable name that is defined, else an error; a variable
+     * whose own value cannot be evaluated ({@link Unevaluated}) is an error too, naming both places.
+     */
     public static Object lookup(
             String expression, Function<String, Object> vars, Function<String, ? extends RuntimeException> error) {
         Matcher name = NAME.matcher(expression);
@@ -80,6 +83,10 @@ public final class TemplateText {
         Object value = vars.apply(key);
         if (value == null) {
             throw error.apply("undefined variable '" + key + "'");
+        }
+        if (value instanceof Unevaluated unusable) {
+            throw error.apply(
+                    "'" + key + "' cannot be evaluated: " + unusable.problem().getMessage());
         }
         return value;
     }

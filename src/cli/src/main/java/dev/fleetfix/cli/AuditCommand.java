@@ -139,6 +139,8 @@ final class AuditCommand implements Callable<Integer>, JsonOutput {
             HostList.print(hosts, out);
             return ExitCode.OK;
         }
+        // what the audit cannot evaluate (a host's connection or Redis variables) stops it before any host is asked
+        hosts.forEach(Host::requireUsable);
         // no ShellPool: the auditor opens and closes each host's shell itself, so open connections stay
         // bounded by --forks rather than by the fleet's size
         FleetAuditor auditor =

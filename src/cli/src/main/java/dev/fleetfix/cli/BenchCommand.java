@@ -189,6 +189,8 @@ public final class BenchCommand implements Callable<Integer>, JsonOutput {
             HostList.print(hosts, out);
             return ExitCode.OK;
         }
+        // what the benchmark cannot evaluate (a host's connection or Redis variables) stops it before any is touched
+        hosts.forEach(Host::requireUsable);
         BenchPlan plan = plan();
         List<HostBenchmark.Outcome> outcomes;
         // the progress goes to stderr: stdout carries the table or the JSON only

@@ -107,6 +107,10 @@ final class InventoryCommand implements Callable<Integer> {
             List<Host> selected = inventories
                     .select(loaded.inventory(), inventory.source(), inventory.limit())
                     .hosts();
+            if (check) {
+                // it reads their Redis: what it cannot evaluate stops it before any is asked
+                selected.forEach(Host::requireUsable);
+            }
             out.print(ShardListing.render(sharding.plan(loaded.inventory(), selected, count)));
         } else if (action.host != null) {
             out.print(InventoryListing.host(oneHost(loaded, action.host)));

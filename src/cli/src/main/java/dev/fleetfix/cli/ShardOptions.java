@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.redis.topology.RedisDiscovery;
@@ -64,6 +65,10 @@ public final class ShardOptions {
             HostSelection selected, Optional<ShardSpec> spec, RedisConnector redis, int forks, boolean discover) {
         if (spec.isEmpty()) {
             return selected;
+        }
+        if (discover) {
+            // the discovery reads their Redis: what it cannot evaluate stops it before any is asked
+            selected.hosts().forEach(Host::requireUsable);
         }
         Sharding sharding = discover
                 ? Sharding.discovering(new RedisDiscovery(selected.inventory(), redis, DISCOVERY_TIMEOUT, forks))

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Vault-encrypted inventories, group_vars/host_vars files and {@code !vault} values, as a user sees them: decrypted
  * with the password given by option, environment or ansible.cfg; refused with exit 2 and file:line without one or
- * with a wrong one; and never printed.
+ * with a wrong one when used; and never printed (an inline value is listed as its ciphertext, as ansible-inventory
+ * lists it, and every value of a vaulted file as ******).
  */
 class VaultCliTest {
     private static final String PASSWORD = "correct horse battery staple";
@@ -81,7 +82,7 @@ class VaultCliTest {
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout())
                 .as(run.toString())
-                .contains("\"redis_port\": 6390")
+                .contains("\"redis_port\": \"******\"")
                 .contains("\"redis_password\": \"******\"");
         assertThat(run.toString()).doesNotContain(SECRET);
     }
@@ -148,7 +149,7 @@ class VaultCliTest {
     }
 
     @Test
-    void anInlineVaultValueIsDecryptedAndMaskedWhateverItsName() throws IOException {
+    void anInlineVaultValueIsListedAsItsCiphertextAsAnsibleInventoryListsIt() throws IOException {
         Path inventory = write("hosts.ini", "[redis]\nr1 ansible_host=10.0.0.1\n");
         write("host_vars/r1.yml", "redis_port: 6390\n" + inline("api_token", SECRET));
 
@@ -163,8 +164,10 @@ class VaultCliTest {
                 "default@" + passwordFile());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.stdout()).as(run.toString()).contains("\"api_token\": \"******\"");
-        assertThat(run.toString()).doesNotContain(SECRET).doesNotContain("ANSIBLE_VAULT");
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("\"api_token\": {\n        \"__ansible_vault\": \"$ANSIBLE_VAULT;1.1;AES256\\n");
+        assertThat(run.toString()).doesNotContain(SECRET);
     }
 
     @Test
@@ -180,7 +183,7 @@ class VaultCliTest {
     }
 
     @Test
-    void aYamlInventoryWithAnInlineValueAndAnAnsibleCfgPasswordFile() throws IOException {
+    void aYamlInventoryWithAnInlineValueAVaultedFileAndAnAnsibleCfgPasswordFile() throws IOException {
         Path inventory = write(
                 "inventory.yml",
                 "redis:\n  hosts:\n    r1:\n      ansible_host: 10.0.0.1\n      "
@@ -189,11 +192,18 @@ class VaultCliTest {
                                 .stripTrailing() + "\n");
         passwordFile();
         write("ansible.cfg", "[defaults]\nvault_password_file = vault-pass.txt\n");
+        write("group_vars/redis.yml", encrypt("redis_user: " + SECRET + "\n"));
 
         CliRun run = fleetfix(Map.of(), "inventory", "--list", "-i", inventory.toString());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.stdout()).as(run.toString()).contains("\"redis_password\": \"******\"");
+        // the file is decrypted with ansible.cfg's password (else refused), and every value of it masked
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("\"redis_user\": \"******\"")
+                .contains(
+                        "\"redis_password\": {\n                    \"__ansible_vault\": \"$ANSIBLE_VAULT;1.1;AES256");
+        assertThat(run.toString()).doesNotContain(SECRET);
     }
 
     @Test
@@ -217,7 +227,9 @@ class VaultCliTest {
                 "-i",
                 inventory.toString());
 
-        assertThat(byFile.stdout()).as(byFile.toString()).contains("\"redis_port\": 6390");
+        // decrypted (else refused), and masked as every value of a vaulted file is
+        assertThat(byFile.exitCode()).as(byFile.toString()).isZero();
+        assertThat(byFile.stdout()).as(byFile.toString()).contains("\"redis_port\": \"******\"");
         // a missing password file is only read when it is needed, and the first id does not match
         assertThat(byId.exitCode()).as(byId.toString()).isEqualTo(ExitCode.USAGE);
         assertThat(byId.stderr())

@@ -2,7 +2,6 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
-import dev.fleetfix.yaml.LocatedYaml;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,11 +62,13 @@ public final class ExtraVars {
                 if (!Files.isRegularFile(file)) {
                     throw new InputException("-e " + option + ": no such file " + file);
                 }
-                mapping(file, vault.reveal(file, LocatedYaml.readText(file, "extra vars")), warnings, vault)
+                // every value of a vault-encrypted file is a secret, as an inline !vault value is
+                mapping(file, InventoryYaml.readVariables(file, "extra vars", warnings, vault))
                         .forEach((k, v) -> put(layer, origins, file, k, v));
             } else if (text.startsWith("{")) {
                 Path where = Path.of("-e");
-                mapping(where, text, warnings, vault).forEach((k, v) -> put(layer, origins, where, k, v));
+                mapping(where, InventoryYaml.parse(where, text, warnings, vault))
+                        .forEach((k, v) -> put(layer, origins, where, k, v));
             } else {
                 keyValues(option)
                         .forEach((k, v) -> put(layer, origins, Path.of("-e"), k, new YamlValue.Scalar(v, 0, 0)));
@@ -76,9 +77,7 @@ public final class ExtraVars {
         return layer.isEmpty() ? NONE : new ExtraVars(layer, origins);
     }
 
-    private static Map<String, YamlValue> mapping(
-            Path where, String text, Consumer<String> warnings, VaultKeyring vault) {
-        Optional<YamlValue> doc = InventoryYaml.parse(where, text, warnings, vault);
+    private static Map<String, YamlValue> mapping(Path where, Optional<YamlValue> doc) {
         if (doc.isEmpty()) {
             return Map.of();
         }

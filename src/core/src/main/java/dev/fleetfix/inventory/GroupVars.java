@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.vault.VaultException;
 import dev.fleetfix.inventory.vault.VaultKeyring;
 import dev.fleetfix.yaml.YamlValue;
 import java.io.IOException;
@@ -25,8 +26,10 @@ import java.util.stream.Stream;
  *       those extensions or none) is read in order, a later file replacing a variable of an earlier
  *       one;
  *   <li>an empty file is nothing; a file that is not a mapping is refused, naming file and line;
- *   <li>a vault-encrypted file, and each {@code !vault} value, is decrypted with the run's vault
- *       passwords.
+ *   <li>a vault-encrypted file is decrypted with the run's vault passwords, and every value in it is a secret;
+ *       one that cannot be decrypted (no password given, none fits) is a {@link SealedVars}: its hosts are listed
+ *       and selected, and what prints or uses their variables refuses, naming the file. Each {@code !vault} value
+ *       is decrypted when a run first uses it.
  * </ul>
  *
  * <p>Precedence (Ansible's default): inventory group vars &lt; {@code group_vars/all} (inventory,
@@ -125,7 +128,14 @@ final class GroupVars implements VarsLayers {
     }
 
     private List<Map<String, YamlValue>> readFile(Path file) {
-        YamlValue root = InventoryYaml.read(file, warning -> {}, vault).orElse(null);
+        YamlValue root;
+        try {
+            root = InventoryYaml.readVariables(file, "inventory", warning -> {}, vault)
+                    .orElse(null);
+        } catch (VaultException e) {
+            // decrypted when used: listings and selections go on without its variables, a run refuses its hosts
+            return List.of(new SealedVars(e));
+        }
         if (root == null) {
             return List.of();
         }

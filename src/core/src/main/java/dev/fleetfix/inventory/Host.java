@@ -1,5 +1,7 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.InputException;
+import dev.fleetfix.Secret;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -28,6 +30,13 @@ import java.util.Optional;
  * @param sentinel the Redis Sentinel this host runs, when it is in group {@code sentinel} (or
  *     {@code sentinels}): {@code sentinel_host} (default: its Redis address), {@code sentinel_port}
  *     (default 26379), {@code sentinel_password_env|file} or {@code sentinel_password}
+ * @param unusable why a run cannot work on this host, when it cannot: a connection or Redis variable whose value
+ *     cannot be evaluated (a template fleetfix does not support, a vaulted value without its password), or a
+ *     vault-encrypted variables file of the host that was not decrypted. The fields it concerns then hold their
+ *     defaults, which nothing may use: a run calls {@link #requireUsable()} on each host it contacts before it
+ *     touches any. Listings and host patterns need none of it.
+ * @param sealedVars a vault-encrypted variables file of this host that was not decrypted: its variables are missing
+ *     from {@link #vars()}, and printing them refuses with this error, as {@code ansible-inventory --list} does
  */
 @RecordBuilder
 public record Host(
@@ -43,9 +52,44 @@ public record Host(
         RedisEndpoint redis,
         List<String> groups,
         Map<String, Object> vars,
-        Optional<RedisEndpoint> sentinel) {
+        Optional<RedisEndpoint> sentinel,
+        Optional<InputException> unusable,
+        Optional<InputException> sealedVars) {
 
     public static final int DEFAULT_SSH_PORT = 22;
+
+    /** A host whose every variable could be evaluated. */
+    public Host(
+            String name,
+            String address,
+            int port,
+            Optional<String> user,
+            Optional<Path> keyFile,
+            boolean become,
+            Optional<String> jump,
+            Optional<Path> knownHosts,
+            Connection connection,
+            RedisEndpoint redis,
+            List<String> groups,
+            Map<String, Object> vars,
+            Optional<RedisEndpoint> sentinel) {
+        this(
+                name,
+                address,
+                port,
+                user,
+                keyFile,
+                become,
+                jump,
+                knownHosts,
+                connection,
+                redis,
+                groups,
+                vars,
+                sentinel,
+                Optional.empty(),
+                Optional.empty());
+    }
 
     public Host {
         Objects.requireNonNull(name, "name");
@@ -57,6 +101,37 @@ public record Host(
         // Keeps file order and null values (a bare `key:` is a variable set to null, as in Ansible).
         vars = Collections.unmodifiableMap(new LinkedHashMap<>(vars));
         Objects.requireNonNull(sentinel, "sentinel");
+        Objects.requireNonNull(unusable, "unusable");
+        Objects.requireNonNull(sealedVars, "sealedVars");
+    }
+
+    /**
+     * This host, when a run can work on it: every connection and Redis variable evaluated, and its Redis and
+     * Sentinel passwords decrypted when they are inline {@code !vault} values. A run calls it for each host it will
+     * contact before it touches any, so that what it cannot evaluate stops it with exit 2 and the variable's
+     * file:line:column.
+     *
+     * @throws InputException naming the variable or the vaulted file, and its place
+     */
+    public Host requireUsable() {
+        if (unusable.isPresent()) {
+            throw unusable.get();
+        }
+        redis.auth().password().ifPresent(Secret::reveal);
+        sentinel.flatMap(s -> s.auth().password()).ifPresent(Secret::reveal);
+        return this;
+    }
+
+    /**
+     * The variables, for a listing that prints them.
+     *
+     * @throws InputException when a vault-encrypted variables file of the host was not decrypted, naming it
+     */
+    public Map<String, Object> printableVars() {
+        if (sealedVars.isPresent()) {
+            throw sealedVars.get();
+        }
+        return vars;
     }
 
     /**

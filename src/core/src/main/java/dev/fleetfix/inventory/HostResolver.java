@@ -2,6 +2,8 @@ package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
+import dev.fleetfix.Unevaluated;
+import dev.fleetfix.inventory.vault.VaultException;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Turns one host's variable layers (groups in precedence order, then the host's own) into a
@@ -100,11 +103,32 @@ final class HostResolver {
      * batches) and has its own port, service and config.
      */
     List<Host> resolveAll(
-            String name, YamlValue.Entry where, List<String> groups, List<Map<String, YamlValue>> written) {
-        List<Map<String, YamlValue>> layers = VarTemplates.render(name, groups, written, this::fileOf, renderedFrom);
+            String name,
+            YamlValue.Entry where,
+            List<String> groups,
+            Map<String, Object> magic,
+            List<Map<String, YamlValue>> written) {
+        Optional<InputException> sealed = written.stream()
+                .filter(SealedVars.class::isInstance)
+                .map(layer -> (InputException) ((SealedVars) layer).problem())
+                .findFirst();
+        List<Map<String, YamlValue>> layers =
+                VarTemplates.render(name, groups, magic, written, this::fileOf, renderedFrom);
         Host host = resolve(name, where, groups, layers);
+        if (sealed.isPresent()) {
+            // the file may set any of the host's settings: a run needs it decrypted
+            host = host.toBuilder().unusable(sealed).sealedVars(sealed).build();
+        }
         Slots slots = new Slots(name, layers);
-        Optional<Located> instances = slots.find(List.of(INSTANCES));
+        Optional<Located> instances;
+        try {
+            instances = slots.find(List.of(INSTANCES));
+        } catch (Deferred e) {
+            return List.of(
+                    host.unusable().isPresent()
+                            ? host
+                            : host.toBuilder().unusable(Optional.of(e.problem)).build());
+        }
         if (instances.isEmpty()) {
             return List.of(host);
         }
@@ -113,46 +137,109 @@ final class HostResolver {
 
     static final String INSTANCES = "redis_instances";
 
+    /**
+     * The host from its layers. A connection or Redis setting whose value cannot be evaluated (an {@link
+     * Unevaluated} template, an inline vaulted value without its password) is not refused here: the setting keeps
+     * its default and the host records the error as {@link Host#unusable()}, for a run to refuse it; a listing never
+     * needs it. A value that is evaluated but wrong (a port of 0, a boolean of "maybe") is refused now.
+     */
     Host resolve(String name, YamlValue.Entry where, List<String> groups, List<Map<String, YamlValue>> layers) {
         Slots slots = new Slots(name, layers);
         layers.forEach(this::checkRedisKeys);
-        String address = slots.string(ADDRESS).orElse(name);
-        int port = slots.port(PORT).orElse(Host.DEFAULT_SSH_PORT);
-        Connection connection =
-                slots.find(CONNECTION).map(v -> connection(name, v)).orElse(Connection.SSH);
-        RedisEndpoint redis = new RedisEndpoint(
-                slots.string(List.of("redis_host")).orElse(address),
-                slots.port(List.of("redis_port")).orElse(RedisEndpoint.DEFAULT_PORT),
-                auth(slots, PASSWORD).withUser(user(slots, "redis_user")),
-                slots.bool(List.of("redis_tls")).orElse(false),
-                slots.unit(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT));
+        Deferrals later = new Deferrals();
+        String address =
+                later.get(() -> slots.string(ADDRESS), Optional.<String>empty()).orElse(name);
+        int port = later.get(() -> slots.port(PORT), Optional.<Integer>empty()).orElse(Host.DEFAULT_SSH_PORT);
+        Connection connection = later.get(
+                        () -> slots.find(CONNECTION).map(v -> connection(name, v)), Optional.<Connection>empty())
+                .orElse(Connection.SSH);
+        RedisEndpoint redis = later.get(
+                () -> new RedisEndpoint(
+                        slots.string(List.of("redis_host")).orElse(address),
+                        slots.port(List.of("redis_port")).orElse(RedisEndpoint.DEFAULT_PORT),
+                        auth(slots, PASSWORD).withUser(user(slots, "redis_user")),
+                        slots.bool(List.of("redis_tls")).orElse(false),
+                        slots.unit(List.of("redis_service")).orElse(RedisEndpoint.DEFAULT_UNIT)),
+                RedisEndpoint.defaultsFor(address));
         Optional<RedisEndpoint> sentinel = Optional.empty();
         if (groups.stream().anyMatch(SENTINEL_GROUPS::contains)) {
-            sentinel = Optional.of(new RedisEndpoint(
-                    slots.string(List.of("sentinel_host")).orElse(redis.address()),
-                    slots.port(List.of("sentinel_port")).orElse(DEFAULT_SENTINEL_PORT),
-                    auth(slots, SENTINEL_PASSWORD).withUser(user(slots, "sentinel_user")),
-                    slots.bool(List.of("sentinel_tls")).orElse(redis.tls()),
-                    slots.unit(List.of("sentinel_service")).orElse("redis-sentinel")));
+            sentinel = Optional.of(later.get(
+                    () -> new RedisEndpoint(
+                            slots.string(List.of("sentinel_host")).orElse(redis.address()),
+                            slots.port(List.of("sentinel_port")).orElse(DEFAULT_SENTINEL_PORT),
+                            auth(slots, SENTINEL_PASSWORD).withUser(user(slots, "sentinel_user")),
+                            slots.bool(List.of("sentinel_tls")).orElse(redis.tls()),
+                            slots.unit(List.of("sentinel_service")).orElse("redis-sentinel")),
+                    new RedisEndpoint(
+                            redis.address(), DEFAULT_SENTINEL_PORT, RedisAuth.NONE, false, "redis-sentinel")));
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         for (Map<String, YamlValue> layer : layers) {
             layer.forEach((key, value) -> vars.put(key, plainVar(key, value)));
         }
+        // the other Redis settings a run reads from the variables (a replication group, an instance's config)
+        for (String key : REDIS_KEYS) {
+            if (vars.get(key) instanceof Unevaluated unusable) {
+                later.defer(unusable.problem());
+            }
+        }
+        Optional<String> user = later.get(() -> slots.string(USER), Optional.empty());
+        Optional<Path> key = later.get(() -> slots.string(KEY).map(this::path), Optional.empty());
+        boolean become =
+                later.get(() -> slots.bool(BECOME), Optional.<Boolean>empty()).orElse(false);
+        Optional<String> jump = later.get(() -> slots.jump(List.of("jump")), Optional.empty());
+        Optional<Path> knownHosts =
+                later.get(() -> slots.string(List.of("known_hosts_file")).map(this::path), Optional.empty());
         return new Host(
                 name,
                 address,
                 port,
-                slots.string(USER),
-                slots.string(KEY).map(this::path),
-                slots.bool(BECOME).orElse(false),
-                slots.jump(List.of("jump")),
-                slots.string(List.of("known_hosts_file")).map(this::path),
+                user,
+                key,
+                become,
+                jump,
+                knownHosts,
                 connection,
                 redis,
                 groups,
                 vars,
-                sentinel);
+                sentinel,
+                later.first(),
+                Optional.empty());
+    }
+
+    /** A setting whose value cannot be evaluated now: the host keeps its error for a run that uses it. */
+    private static final class Deferred extends RuntimeException {
+        private final InputException problem;
+
+        Deferred(InputException problem) {
+            super(problem.getMessage(), null, false, false);
+            this.problem = problem;
+        }
+    }
+
+    /** The first setting of a host that could not be evaluated; the others read on with their defaults. */
+    private static final class Deferrals {
+        private InputException first;
+
+        <T> T get(Supplier<T> read, T fallback) {
+            try {
+                return read.get();
+            } catch (Deferred e) {
+                defer(e.problem);
+                return fallback;
+            }
+        }
+
+        void defer(InputException problem) {
+            if (first == null) {
+                first = problem;
+            }
+        }
+
+        Optional<InputException> first() {
+            return Optional.ofNullable(first);
+        }
     }
 
     /**
@@ -178,8 +265,8 @@ final class HostResolver {
     }
 
     private static Object plainVar(String key, YamlValue value) {
-        if (value.value() instanceof Secret vaulted) {
-            return vaulted;
+        if (value.value() instanceof Secret || value.value() instanceof Unevaluated) {
+            return value.value();
         }
         if (isSecret(key) && value.value() != null) {
             return Secret.of(String.valueOf(value.plain()));
@@ -327,6 +414,9 @@ final class HostResolver {
                     YamlValue node = layer.get(name);
                     if (node != null) {
                         checkSingleSource(names, layer, name);
+                        if (node.value() instanceof Unevaluated unusable) {
+                            throw new Deferred(unusable.problem());
+                        }
                         return Optional.of(new Located(name, node));
                     }
                 }
@@ -364,7 +454,7 @@ final class HostResolver {
                 return n.toString();
             }
             // a setting fleetfix needs in clear (a user, an address) may still be vaulted, as Ansible allows
-            if (value instanceof Secret vaulted && !vaulted.reveal().isBlank()) {
+            if (value instanceof Secret vaulted && !revealed(vaulted).isBlank()) {
                 return vaulted.reveal().strip();
             }
             throw error(v, v.name() + " must be a non-empty string, was " + InventoryLoader.describe(v.node()));
@@ -394,8 +484,17 @@ final class HostResolver {
             });
         }
 
+        /** A vaulted value's text; without its password, the setting is deferred to the run that uses it. */
+        String revealed(Secret vaulted) {
+            try {
+                return vaulted.reveal();
+            } catch (VaultException e) {
+                throw new Deferred(e);
+            }
+        }
+
         Optional<Integer> port(List<String> names) {
-            return find(names).map(v -> InventoryPort.parse(v.node())
+            return find(names).map(v -> InventoryPort.parse(clear(v.node()))
                     .orElseThrow(() -> error(
                             v, v.name() + " must be a number 1..65535, was " + InventoryLoader.describe(v.node()))));
         }
@@ -403,7 +502,7 @@ final class HostResolver {
         /** Ansible's boolean(): true/false, yes/no, on/off, 1/0. */
         Optional<Boolean> bool(List<String> names) {
             return find(names).map(v -> {
-                Object value = v.node().value();
+                Object value = clear(v.node()).value();
                 if (value instanceof Boolean b) {
                     return b;
                 }
@@ -416,6 +515,13 @@ final class HostResolver {
                 }
                 throw error(v, v.name() + " must be true or false, was " + InventoryLoader.describe(v.node()));
             });
+        }
+
+        /** A vaulted scalar as its plain text, at its place; any other node as it is. */
+        YamlValue clear(YamlValue node) {
+            return node.value() instanceof Secret vaulted
+                    ? new YamlValue.Scalar(revealed(vaulted), node.line(), node.column())
+                    : node;
         }
 
         InputException error(Located v, String message) {

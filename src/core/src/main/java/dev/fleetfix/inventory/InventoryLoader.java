@@ -270,7 +270,7 @@ public final class InventoryLoader {
     }
 
     private void parseHost(GroupDef group, YamlValue.Entry entry) {
-        HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry));
+        HostDef host = hosts.computeIfAbsent(entry.key(), name -> new HostDef(name, entry, file));
         if (group.hosts.add(host.name)) {
             host.directGroups.add(group);
         }
@@ -354,7 +354,7 @@ public final class InventoryLoader {
             layers.add(host.vars);
             layers.addAll(extra.host(name));
             List<Host> instances = resolver.resolveAll(
-                    name, host.where, sorted.stream().map(g -> g.name).toList(), layers);
+                    name, host.where, sorted.stream().map(g -> g.name).toList(), magic(host, members), layers);
             resolved.addAll(instances);
             instanceNames.put(name, instances.stream().map(Host::name).toList());
         }
@@ -376,6 +376,22 @@ public final class InventoryLoader {
         List<String> found = new ArrayList<>(warnings);
         found.addAll(resolver.warnings());
         return new AnsibleInventory(new Inventory(Optional.of(file), resolved, expanded, found), shapes);
+    }
+
+    /**
+     * Ansible's magic variables of a host that mean something on the control node and that fleetfix can give:
+     * {@code inventory_file}, {@code inventory_dir} and {@code groups}. Others ({@code ansible_playbook_python},
+     * {@code hostvars}) are undefined here: a value that uses one is kept as written until something uses it.
+     */
+    private static Map<String, Object> magic(HostDef host, Map<String, List<String>> members) {
+        Path file = host.file.toAbsolutePath().normalize();
+        Map<String, Object> magic = new LinkedHashMap<>();
+        magic.put("inventory_file", file.toString());
+        magic.put(
+                "inventory_dir",
+                file.getParent() == null ? "" : file.getParent().toString());
+        magic.put("groups", java.util.Collections.unmodifiableMap(members));
+        return magic;
     }
 
     private static Map<String, Object> plainVars(Map<String, YamlValue> vars) {
@@ -518,12 +534,16 @@ public final class InventoryLoader {
     private static final class HostDef {
         final String name;
         final YamlValue.Entry where;
+        /** The source that named the host first: its inventory_file. */
+        final Path file;
+
         final Map<String, YamlValue> vars = new LinkedHashMap<>();
         final List<GroupDef> directGroups = new ArrayList<>();
 
-        HostDef(String name, YamlValue.Entry where) {
+        HostDef(String name, YamlValue.Entry where, Path file) {
             this.name = name;
             this.where = where;
+            this.file = file;
         }
     }
 }

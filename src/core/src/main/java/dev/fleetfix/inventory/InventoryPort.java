@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory;
 
+import dev.fleetfix.Secret;
 import dev.fleetfix.yaml.YamlValue;
 import java.util.OptionalInt;
 
@@ -15,6 +16,9 @@ final class InventoryPort {
     /** The port, or empty when the value is not a whole number in 1..65535 (or not a number at all). */
     static OptionalInt parse(YamlValue node) {
         Object value = node.value();
+        if (value instanceof Secret secret) {
+            value = secret.reveal(); // a value of a vault-encrypted file
+        }
         if (!(value instanceof Number || value instanceof String)) {
             return OptionalInt.empty();
         }

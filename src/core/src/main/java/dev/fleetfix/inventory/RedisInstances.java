@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.Secret;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,7 +57,10 @@ final class RedisInstances {
             for (String key : List.of("service", "config", "name", "host")) {
                 YamlValue.Entry f = fields.get(key);
                 if (f != null) {
-                    if (!(f.value().value() instanceof String text) || text.isBlank()) {
+                    Object value = f.value().value() instanceof Secret secret
+                            ? secret.reveal()
+                            : f.value().value();
+                    if (!(value instanceof String text) || text.isBlank()) {
                         throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");
                     }
                     entry.put(key, text.strip());

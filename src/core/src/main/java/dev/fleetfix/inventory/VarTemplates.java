@@ -3,6 +3,7 @@ package dev.fleetfix.inventory;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.TemplateText;
+import dev.fleetfix.Unevaluated;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,10 +18,16 @@ import java.util.function.Function;
 /**
  * The {@code {{ name }}} templates in one host's variable values, resolved as Ansible resolves them when the host
  * is used: {@code ansible_host: "{{ inventory_hostname }}.{{ domain }}"} is an address, not a host name with
- * braces in it. Names are the host's own variables (after precedence), {@code inventory_hostname},
- * {@code inventory_hostname_short} and {@code group_names}; a variable may use another that is itself templated.
- * What fleetfix's templates do not support ({@code lookup()}, filters, expressions, {@code {% %}}) is refused by
- * file:line:column, never taken literally: a password of {@code "{{ lookup('env','PW') }}"} would be sent as is.
+ * braces in it. Names are the host's own variables (after precedence) and Ansible's magic variables that mean
+ * something here: {@code inventory_hostname}, {@code inventory_hostname_short}, {@code group_names}, {@code groups},
+ * {@code inventory_dir} and {@code inventory_file}; a variable may use another that is itself templated.
+ *
+ * <p>A value fleetfix's templates cannot evaluate ({@code lookup()}, filters, expressions, {@code {% %}}, an
+ * undefined name such as {@code ansible_playbook_python}, a secret spliced into text) is never taken literally (a
+ * password of {@code "{{ lookup('env','PW') }}"} would be sent as is) and never refused here either: it becomes an
+ * {@link Unevaluated} that keeps the text as written and the error by file:line:column, and whatever uses it (a
+ * connection setting, a Redis setting, a step's argument) refuses with that error. Ansible templates a variable only
+ * when it is used, and an inventory shared with Ansible holds many that fleetfix never uses.
  */
 final class VarTemplates {
     private final String host;
@@ -46,6 +53,7 @@ final class VarTemplates {
     static List<Map<String, YamlValue>> render(
             String host,
             List<String> groups,
+            Map<String, Object> magicVars,
             List<Map<String, YamlValue>> layers,
             Function<YamlValue, Path> fileOf,
             Map<YamlValue, YamlValue> renderedFrom) {
@@ -54,7 +62,7 @@ final class VarTemplates {
         }
         Map<String, YamlValue> merged = new LinkedHashMap<>();
         layers.forEach(merged::putAll);
-        Map<String, Object> magic = new HashMap<>();
+        Map<String, Object> magic = new HashMap<>(magicVars);
         magic.put("inventory_hostname", host);
         magic.put("inventory_hostname_short", host.split("\\.", 2)[0]);
         magic.put(
@@ -94,7 +102,10 @@ final class VarTemplates {
         return false;
     }
 
-    /** A variable's node with its templates resolved, once per variable. */
+    /**
+     * A variable's node with its templates resolved, once per variable; one that cannot be evaluated is a scalar
+     * holding an {@link Unevaluated}. Only a loop throws, to the variable that closes it, which keeps it unevaluated.
+     */
     private YamlValue variable(String name) {
         YamlValue done = rendered.get(name);
         if (done != null) {
@@ -111,8 +122,15 @@ final class VarTemplates {
                     "'" + name + "' is defined through itself (" + String.join(" -> ", resolving) + " -> " + name
                             + ")");
         }
-        YamlValue value = node(node, name, secret(name));
-        resolving.remove(name);
+        YamlValue value;
+        try {
+            value = node(node, name, secret(name));
+        } catch (InputException e) {
+            // kept as written; whatever uses it refuses with this error
+            value = new YamlValue.Scalar(new Unevaluated(node.plain(), e), node.line(), node.column());
+        } finally {
+            resolving.remove(name);
+        }
         rendered.put(name, value);
         return value;
     }
@@ -166,7 +184,7 @@ final class VarTemplates {
                         "'" + text.strip() + "' is a secret, and only another password variable may"
                                 + " take its value (" + name + " would show it in listings and reports)");
             }
-            value = s.reveal();
+            // still a secret, decrypted (when vaulted) only when a run reveals it
         }
         return YamlValue.of(value, node.line(), node.column());
     }
@@ -180,8 +198,8 @@ final class VarTemplates {
             return null;
         }
         Object plain = variable(name).plain();
-        if (plain instanceof Secret) {
-            return plain; // an inline !vault value: a secret whatever its name
+        if (plain instanceof Secret || plain instanceof Unevaluated) {
+            return plain; // an inline !vault value: a secret whatever its name; TemplateText refuses an Unevaluated
         }
         return plain != null && secret(name) ? Secret.of(String.valueOf(plain)) : plain;
     }

@@ -66,7 +66,7 @@ public final class ApplyService {
                 ports.redis(),
                 request.options().redisTimeout(),
                 request.options().forks()));
-        return plan(request, ordering);
+        return plan(request, ordering, true);
     }
 
     /**
@@ -238,7 +238,7 @@ public final class ApplyService {
      * @throws dev.fleetfix.InputException for any mistake in the playbook, its variables or options
      */
     public RunPlan planFromFiles(ApplyRequest request) {
-        return plan(request, HostOrdering.inventoryOrder());
+        return plan(request, HostOrdering.inventoryOrder(), false);
     }
 
     /**
@@ -246,7 +246,7 @@ public final class ApplyService {
      * dev.fleetfix.rollout.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
      * first and split batches.
      */
-    private RunPlan plan(ApplyRequest request, HostOrdering ordering) {
+    private RunPlan plan(ApplyRequest request, HostOrdering ordering, boolean forRun) {
         Playbook playbook = new PlaybookParser(steps).parse(request.playbook());
         playbook.warnings().forEach(warnings);
         Inventory inventory = request.selection().inventory();
@@ -255,13 +255,15 @@ public final class ApplyService {
         HostSelector selector = pattern -> HostPattern.parse(pattern).select(inventory, warnings).stream()
                 .filter(h -> allowed.contains(h.name()))
                 .toList();
-        return new RunPlanner(steps, ordering).plan(playbook, selector, request.options());
+        return new RunPlanner(steps, ordering, forRun).plan(playbook, selector, request.options());
     }
 
     /** A replica's primary, found in the inventory by the address and port the replica reports. */
     static GateTarget.Primaries primaries(Inventory inventory, RedisConnector redis) {
         return (address, port, timeout) -> {
             Optional<Host> primary = inventory.hosts().stream()
+                    // a host whose Redis settings could not be evaluated has none to match
+                    .filter(h -> h.unusable().isEmpty())
                     .filter(h -> h.redis().port() == port)
                     .filter(h ->
                             h.redis().address().equals(address) || h.address().equals(address))

@@ -1,5 +1,7 @@
 package dev.fleetfix.rollout;
 
+import dev.fleetfix.Secret;
+import dev.fleetfix.Unevaluated;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.topology.NodeState;
 import dev.fleetfix.redis.topology.Topology;
@@ -118,9 +120,18 @@ public record ReplicationGroups(List<ReplicationGroup> groups, Map<String, Strin
         }
     }
 
-    /** The host's {@code redis_group}, when the inventory sets one. */
+    /**
+     * The host's {@code redis_group}, when the inventory sets one. A vaulted one is revealed; one that cannot be
+     * evaluated, or that may be in a vaulted file not decrypted, refuses with its place: a shard must not guess.
+     */
     static Optional<String> groupVar(Host host) {
-        Object value = host.vars().get(GROUP_VAR);
+        Object value = host.printableVars().get(GROUP_VAR);
+        if (value instanceof Unevaluated unusable) {
+            throw unusable.problem();
+        }
+        if (value instanceof Secret secret) {
+            value = secret.reveal();
+        }
         return value == null || value.toString().isBlank()
                 ? Optional.empty()
                 : Optional.of(value.toString().strip());

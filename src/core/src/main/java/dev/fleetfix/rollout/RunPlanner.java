@@ -1,6 +1,7 @@
 package dev.fleetfix.rollout;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.Unevaluated;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Location;
 import dev.fleetfix.playbook.Play;
@@ -29,21 +30,32 @@ import java.util.Optional;
  * plan, and named in it, so that every later part of the run (batches, preflight, hosts) sees only what runs.
  * A play without a {@code restart_redis} step left in reads no replication to order its batches.
  *
- * <p>Variables, lowest precedence first: the host's inventory variables; {@code inventory_hostname},
+ * <p>Variables, lowest precedence first: the host's inventory variables; {@code inventory_hostname} and
+ * {@code playbook_dir} (Ansible's magic variables);
  * {@code redis_service} and {@code redis_port} (from the inventory's Redis settings, unless set);
  * the play's {@code vars} (which may use the former).
  */
 public final class RunPlanner {
     private final StepRegistry steps;
     private final HostOrdering ordering;
+    private final boolean forRun;
 
+    /** A planner for a run, in inventory order. */
     public RunPlanner(StepRegistry steps) {
-        this(steps, HostOrdering.inventoryOrder());
+        this(steps, HostOrdering.inventoryOrder(), true);
     }
 
-    public RunPlanner(StepRegistry steps, HostOrdering ordering) {
+    /**
+     * @param forRun whether the plan is for a run that contacts the hosts: each play's hosts must then be usable
+     *     ({@link Host#requireUsable()}) before the ordering reads any Redis, and a step argument that uses a value
+     *     that cannot be evaluated refuses the run. A plan for a listing ({@code --list-hosts}, {@code
+     *     --syntax-check}) needs neither: what a host's variables hold is checked when a run uses them, as Ansible
+     *     templates them only then
+     */
+    public RunPlanner(StepRegistry steps, HostOrdering ordering, boolean forRun) {
         this.steps = steps;
         this.ordering = ordering;
+        this.forRun = forRun;
     }
 
     public RunPlan plan(Playbook playbook, HostSelector hosts, RunOptions options) {
@@ -62,7 +74,12 @@ public final class RunPlanner {
         List<Step> leftOut =
                 written.steps().stream().filter(step -> !chosen.contains(step)).toList();
         Play play = written.withSteps(chosen);
-        BatchPlan batches = Machines.split(ordering.batches(play, selectHosts(play, selector)));
+        List<Host> selected = selectHosts(play, selector);
+        if (forRun) {
+            // before the ordering reads any Redis: what a run cannot evaluate stops it before any host is touched
+            selected.forEach(Host::requireUsable);
+        }
+        BatchPlan batches = Machines.split(ordering.batches(play, selected));
         List<Host> hosts = batches.batches().stream().flatMap(List::stream).toList();
         Optional<ChangeWindow> window = options.window().or(() -> play.window().map(text -> {
             try {
@@ -73,10 +90,18 @@ public final class RunPlanner {
         }));
         Map<String, List<PlannedStep>> byHost = new LinkedHashMap<>();
         for (Host host : hosts) {
-            Map<String, Object> vars = variables(play, host, options.extraVars());
             List<PlannedStep> planned = new ArrayList<>();
-            for (Step step : chosen) {
-                planned.add(prepare(written.steps().indexOf(step) + 1, step, host, vars));
+            try {
+                Map<String, Object> vars = variables(play, host, options.extraVars());
+                for (Step step : chosen) {
+                    planned.add(prepare(written.steps().indexOf(step) + 1, step, host, vars));
+                }
+            } catch (InputException e) {
+                if (forRun || !holdsUnknowns(host)) {
+                    throw e;
+                }
+                // a listing does not use the host's values: its steps are left unplanned, a run refuses them
+                planned.clear();
             }
             byHost.put(host.name(), planned);
         }
@@ -103,6 +128,7 @@ public final class RunPlanner {
     static Map<String, Object> variables(Play play, Host host, Map<String, Object> extraVars) {
         Map<String, Object> vars = new LinkedHashMap<>(host.vars());
         vars.put("inventory_hostname", host.name());
+        playbookDir(play).ifPresent(dir -> vars.put("playbook_dir", dir));
         vars.putIfAbsent("redis_service", host.redis().serviceUnit());
         vars.putIfAbsent("redis_port", host.redis().port());
         Map<String, Object> extra = new LinkedHashMap<>();
@@ -114,6 +140,20 @@ public final class RunPlanner {
         // the host's own name is not a variable to override, from the play or the command line
         vars.put("inventory_hostname", host.name());
         return withoutNulls(vars);
+    }
+
+    /** Ansible's {@code playbook_dir}: the directory of the playbook's file, absolute. */
+    private static Optional<String> playbookDir(Play play) {
+        return Optional.ofNullable(play.location().file())
+                .map(file -> file.toAbsolutePath().normalize().getParent())
+                .map(Object::toString);
+    }
+
+    /** Whether some of the host's variables are unknown to a listing: not evaluated, or in an undecrypted file. */
+    private static boolean holdsUnknowns(Host host) {
+        return host.unusable().isPresent()
+                || host.sealedVars().isPresent()
+                || host.vars().values().stream().anyMatch(Unevaluated.class::isInstance);
     }
 
     private static Map<String, Object> withoutNulls(Map<String, Object> vars) {

@@ -257,4 +257,54 @@ class VaultIT {
             assertThat(refused.toString() + control).doesNotContain(REDIS_PASSWORD);
         }
     }
+
+    /**
+     * Issue 38 item 1: the lab inventory as an Ansible shop writes it, {@code ansible_python_interpreter} templated
+     * from {@code ansible_playbook_python} and the Redis password in a vaulted group_vars file. The listings need no
+     * vault password; without it, thp-off.yaml refuses naming the file before any host is touched; with it, it runs.
+     */
+    @Test
+    void thpOffOnAnInventorySharedWithAnsibleRunsWithThePasswordAndRefusesWithoutIt() throws Exception {
+        Path inventory = inventory("lazy");
+        Files.writeString(
+                inventory,
+                Files.readString(inventory)
+                        .replaceFirst(
+                                "(?m)^  vars:\n",
+                                "  vars:\n    ansible_python_interpreter: \"{{ ansible_playbook_python }}\"\n"));
+        Path vars = inventory.getParent().resolve("group_vars/redis.yml");
+        Files.writeString(vars, "redis_password: " + REDIS_PASSWORD + "\n");
+        ansibleVault("encrypt", "--vault-password-file", passwordFile.toString(), vars.toString());
+        Path playbook = Files.writeString(
+                inventory.getParent().resolve("thp-off.yaml"),
+                ShippedPlaybook.briefBenchmarks(ShippedPlaybook.thpOffText()));
+
+        for (String listing : List.of("--list-tasks", "--list-hosts", "--syntax-check")) {
+            CliRun run = CliRun.of("apply", playbook.toString(), listing, "-F", "none", "-i", inventory.toString());
+            assertThat(run.exitCode()).as(run.toString()).isZero();
+        }
+        String thp = fleet.thp("lab-1");
+        CliRun refused =
+                CliRun.of("apply", playbook.toString(), "-F", "none", "--no-color", "-i", inventory.toString());
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(refused.stderr())
+                .as(refused.toString())
+                .contains(vars + ":1: this is encrypted with ansible-vault and no vault password was given");
+        assertThat(refused.stdout()).as(refused.toString()).doesNotContain("lab-1");
+        assertThat(fleet.thp("lab-1")).isEqualTo(thp);
+
+        CliRun ran = CliRun.of(
+                "apply",
+                playbook.toString(),
+                "-F",
+                "none",
+                "--no-color",
+                "-i",
+                inventory.toString(),
+                "--vault-password-file",
+                passwordFile.toString());
+        assertThat(ran.exitCode()).as(ran.toString()).isZero();
+        assertThat(ran.stdout()).as(ran.toString()).contains("lab-1 ").containsPattern("failed=0");
+        assertThat(ran.toString()).doesNotContain(REDIS_PASSWORD);
+    }
 }

@@ -52,7 +52,8 @@ public final class ApplyOutput {
     /** Like ansible-playbook --syntax-check: the playbook named, once everything it needs has been read. */
     public static void syntaxChecked(Path playbook, PrintWriter out) {
         out.println("playbook: " + playbook);
-        out.println("syntax ok: the playbook, the inventory and every variable were read; no host was contacted");
+        out.println("syntax ok: the playbook and the inventory were read; no host was contacted (a host's variables"
+                + " are evaluated, and vaulted ones decrypted, when a run uses them)");
         out.flush();
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fleetfix.Secret;
+import dev.fleetfix.Unevaluated;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
 import java.util.ArrayList;
@@ -20,8 +21,10 @@ import java.util.TreeMap;
 
 /**
  * {@code fleetfix inventory --list/--graph/--host} in {@code ansible-inventory}'s shapes and layout
- * (sorted keys, four-space indent), so the two outputs can be diffed. Secrets are shown as
- * {@code ******}, where Ansible would print the password.
+ * (sorted keys, four-space indent), so the two outputs can be diffed. Templates are printed as written and inline
+ * vaulted values as their ciphertext, as Ansible prints them; other secrets are shown as {@code ******}, where Ansible
+ * would print the password. A host whose vault-encrypted variables file was not decrypted is refused, as Ansible
+ * refuses it.
  */
 public final class InventoryListing {
     private static final ObjectMapper JSON =
@@ -41,8 +44,9 @@ public final class InventoryListing {
         group(inventory, "all", available, out, new HashSet<>());
         Map<String, Object> hostvars = new TreeMap<>();
         for (Host h : hosts) {
-            if (!h.vars().isEmpty()) {
-                hostvars.put(h.name(), shown(h.vars()));
+            Map<String, Object> vars = h.printableVars();
+            if (!vars.isEmpty()) {
+                hostvars.put(h.name(), shown(vars));
             }
         }
         out.put("_meta", Map.of("hostvars", hostvars));
@@ -95,13 +99,38 @@ public final class InventoryListing {
 
     /** {@code ansible-inventory --host NAME}: the host's variables. */
     public static String host(Host host) {
-        return json(shown(host.vars()));
+        return json(shown(host.printableVars()));
     }
 
+    /**
+     * Variables as {@code ansible-inventory} prints them without a vault password: a template fleetfix did not
+     * evaluate as written, an inline {@code !vault} value as its ciphertext under {@code __ansible_vault}. Any other
+     * secret (a password variable, a value of a vault-encrypted file) is {@code ******}, where Ansible would print it.
+     */
     private static Map<String, Object> shown(Map<String, Object> vars) {
         Map<String, Object> out = new TreeMap<>();
-        vars.forEach((k, v) -> out.put(k, v instanceof Secret s ? s.toString() : v));
+        vars.forEach((k, v) -> out.put(k, shown(v)));
         return out;
+    }
+
+    private static Object shown(Object value) {
+        if (value instanceof Secret secret) {
+            return secret.envelope()
+                    .<Object>map(text -> Map.of("__ansible_vault", text))
+                    .orElse(secret.toString());
+        }
+        if (value instanceof Unevaluated unevaluated) {
+            return shown(unevaluated.written());
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), shown(v)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(InventoryListing::shown).toList();
+        }
+        return value;
     }
 
     private static String json(Object value) {

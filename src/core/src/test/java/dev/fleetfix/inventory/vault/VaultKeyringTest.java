@@ -8,8 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -153,5 +155,77 @@ class VaultKeyringTest {
     @Test
     void aPlainFileIsReturnedAsItIs() {
         assertThat(VaultKeyring.none().reveal(vars, "redis_port: 6390\n")).isEqualTo("redis_port: 6390\n");
+    }
+
+    @Test
+    void aPasswordFileLargerThanAPasswordIsRefusedWithoutReadingItWhole() throws IOException {
+        Path huge = dir.resolve("huge");
+        try (var out = Files.newOutputStream(huge)) {
+            byte[] line = "x".repeat(1023).concat("\n").getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 2048; i++) { // 2 MiB: far above the bound, far below what would tire the test
+                out.write(line);
+            }
+        }
+        assertThatThrownBy(() -> new VaultKeyring(List.of(source("default", huge)))
+                        .decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
+                .isInstanceOf(VaultException.class)
+                .hasMessage("vault: vault password file " + huge + " is larger than 64 KiB");
+    }
+
+    @Test
+    void aFifoADeviceOrADirectoryIsNeverRead() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        for (Path notAFile : List.of(fifo, Path.of("/dev/zero"), dir)) {
+            assertThatThrownBy(() -> new VaultKeyring(List.of(source("default", notAFile)))
+                            .decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
+                    .as(notAFile.toString())
+                    .isInstanceOf(VaultException.class)
+                    .hasMessage("vault: vault password file " + notAFile
+                            + " is not a regular file (a FIFO, a device or a directory is never read)");
+        }
+    }
+
+    @Test
+    void aScriptThatPrintsWithoutEndIsRefused() throws IOException {
+        Path pw = script("pw.sh", "yes password");
+        assertThatThrownBy(() -> new VaultKeyring(List.of(source("default", pw)))
+                        .decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
+                .isInstanceOf(VaultException.class)
+                .hasMessageStartingWith("vault: vault password script " + pw);
+    }
+
+    @Test
+    void aScriptThatHangsIsEndedWithTheChildrenItStarted() throws Exception {
+        Path childPid = dir.resolve("child.pid");
+        // a child in the background that would outlive its parent, holding the script's output open
+        Path pw = script("pw.sh", "sleep 300 & echo $! > " + childPid + "; sleep 300");
+        VaultPasswordSource source = new VaultPasswordSource("default", pw, "--vault-id", Duration.ofSeconds(2));
+
+        assertThatThrownBy(
+                        () -> new VaultKeyring(List.of(source)).decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
+                .isInstanceOf(VaultException.class)
+                .hasMessage("vault: vault password script " + pw
+                        + " did not finish within 2 s, and was ended with its children");
+        long pid = Long.parseLong(Files.readString(childPid).strip());
+        Optional<ProcessHandle> child = ProcessHandle.of(pid);
+        // ended: gone, or on its way out (a handle's onExit completes once the kernel says so)
+        child.ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
+    }
+
+    @Test
+    void aScriptsChildrenAreEndedWhenItExits() throws Exception {
+        Path childPid = dir.resolve("child.pid");
+        Path pw = script("pw.sh", "sleep 300 >/dev/null 2>&1 & echo $! > " + childPid + "; echo '" + PASSWORD + "'");
+        VaultKeyring keyring = new VaultKeyring(List.of(source("default", pw)));
+
+        assertThat(keyring.decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
+                .isEqualTo("s3cret");
+        long pid = Long.parseLong(Files.readString(childPid).strip());
+        ProcessHandle.of(pid)
+                .ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
     }
 }
