@@ -55,7 +55,7 @@ as_root() {
 }
 
 # --- machine ------------------------------------------------------------------------------------------------
-bash "$repo/fleetfix-lab/src/lab/prepare.sh"
+bash "$repo/src/lab/src/lab/prepare.sh"
 missing=()
 command -v ansible-playbook >/dev/null || missing+=(ansible-core)
 [[ -x /usr/bin/time ]] || missing+=(time)

@@ -26,7 +26,7 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 [[ "$HOSTS" =~ ^[1-9][0-9]*$ ]] || die "HOSTS must be a positive integer, not '$HOSTS'"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
 
-bash "$repo/fleetfix-lab/src/lab/prepare.sh"
+bash "$repo/src/lab/src/lab/prepare.sh"
 if ! command -v python3 >/dev/null; then
   apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >&2
 fi

@@ -28,7 +28,7 @@ for q in $QUOTAS; do
   [[ "$q" =~ ^[1-9][0-9]?$ ]] || die "each of QUOTAS must be a percentage from 1 to 99, not '$q'"
 done
 
-bash "$repo/fleetfix-lab/src/lab/prepare.sh"
+bash "$repo/src/lab/src/lab/prepare.sh"
 command -v python3 >/dev/null || die "python3 is needed for the table"
 fleetfix="$repo/fleetfix"
 "$fleetfix" --version >&2 || die "building fleetfix failed"
