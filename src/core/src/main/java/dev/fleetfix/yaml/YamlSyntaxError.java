@@ -4,6 +4,8 @@ import dev.fleetfix.InputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -15,6 +17,12 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlSyntaxError {
     private static final int MAX_QUOTED = 160;
+    /**
+     * A line whose key names a secret: its value is not quoted back. A file that does not parse has told no secret
+     * yet, so the run's scrubbing cannot know it; Ansible quotes such a line whole.
+     */
+    private static final Pattern SECRET_LINE = Pattern.compile(
+            "^(\\s*(?:-\\s+)?[\"']?[\\w.-]*(?i:pass|secret|token|vault|credential|private)[\\w.-]*[\"']?\\s*[:=]\\s*)(\\S.*)$");
 
     private final String text;
     private final MarkedYAMLException e;
@@ -165,6 +173,10 @@ final class YamlSyntaxError {
     }
 
     private static String visible(String line) {
+        Matcher secret = SECRET_LINE.matcher(line);
+        if (secret.matches()) {
+            line = secret.group(1) + "******";
+        }
         String shown = line.replace("\t", "→");
         return shown.length() > MAX_QUOTED ? shown.substring(0, MAX_QUOTED) + "…" : shown;
     }

@@ -83,4 +83,16 @@ class YamlSyntaxErrorTest {
                 .anySatisfy(l -> assertThat(l).startsWith("hint: ").contains(hint));
         assertThat(e.detail().get(e.detail().size() - 1)).startsWith("(the YAML parser: ");
     }
+
+    @org.junit.jupiter.api.Test
+    void aLineWhoseKeyNamesASecretIsQuotedWithoutItsValue() {
+        Path file = Path.of("inventory.yaml");
+        String text = "all:\n  vars:\n    redis_password: s3cr3t-Hunter2\n   ansible_become_pass: \"other s3cr3t\n";
+
+        InputException e = catchThrowableOfType(InputException.class, () -> LocatedYaml.parse(file, text, w -> {}));
+
+        assertThat(String.join("\n", e.detail()) + e.getMessage())
+                .doesNotContain("s3cr3t")
+                .contains("redis_password: ******");
+    }
 }
