@@ -31,6 +31,20 @@ final class FleetVerdict {
     private FleetVerdict() {}
 
     static FleetComparison of(String name, String test, List<TestComparison> hosts, double floor) {
+        return of(name, test, hosts, floor, Thresholds.DEFAULT.alpha());
+    }
+
+    /**
+     * @param alpha the hosts' level: a host whose own design could not reach it (see {@link
+     *     DesignCheck#couldCall}) gives neither the fleet's word nor its interval, and is named as left out
+     */
+    static FleetComparison of(String name, String test, List<TestComparison> all, double floor, double alpha) {
+        List<TestComparison> hosts =
+                all.stream().filter(h -> DesignCheck.couldCall(h, alpha)).toList();
+        List<String> leftOut = all.stream()
+                .filter(h -> !hosts.contains(h))
+                .map(TestComparison::host)
+                .toList();
         Map<Metric, List<Double>> ratios = new EnumMap<>(Metric.class);
         Map<Metric, List<MetricComparison>> decisive = new EnumMap<>(Metric.class);
         for (TestComparison host : hosts) {
@@ -54,7 +68,13 @@ final class FleetVerdict {
             });
         }
         Verdict verdict = fromHosts(hosts);
-        return new FleetComparison(name, test, medianRatio, hosts, effects, verdicts, verdict, reason(verdict, hosts));
+        String reason = hosts.isEmpty() && !leftOut.isEmpty()
+                ? "no host's design could call a change (" + String.join(", ", leftOut) + ")"
+                : reason(verdict, hosts)
+                        + (leftOut.isEmpty()
+                                ? ""
+                                : "; left out, their design could not call a change: " + String.join(", ", leftOut));
+        return new FleetComparison(name, test, medianRatio, all, effects, verdicts, verdict, reason);
     }
 
     private static Verdict fromHosts(List<TestComparison> hosts) {
@@ -103,6 +123,12 @@ final class FleetVerdict {
     }
 
     private static Verdict judge(Metric metric, List<MetricComparison> hosts, HostEffects e, double floor) {
+        // every host called it the same way: so does the fleet, however far apart their changes are
+        for (Verdict direction : List.of(Verdict.REGRESSED, Verdict.IMPROVED)) {
+            if (!hosts.isEmpty() && hosts.stream().allMatch(m -> m.verdict() == direction)) {
+                return direction;
+            }
+        }
         if (e.excludesOne() && Math.abs(e.ratio() - 1) >= floor) {
             boolean better = metric.higherIsBetter() ? e.ratio() > 1 : e.ratio() < 1;
             Verdict direction = better ? Verdict.IMPROVED : Verdict.REGRESSED;
