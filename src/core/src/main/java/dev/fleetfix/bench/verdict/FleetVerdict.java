@@ -68,12 +68,8 @@ final class FleetVerdict {
             });
         }
         Verdict verdict = fromHosts(hosts);
-        String reason = hosts.isEmpty() && !leftOut.isEmpty()
-                ? "no host's design could call a change (" + String.join(", ", leftOut) + ")"
-                : reason(verdict, hosts)
-                        + (leftOut.isEmpty()
-                                ? ""
-                                : "; left out, their design could not call a change: " + String.join(", ", leftOut));
+        // with no host that could call, the words are those of every host: all inconclusive, the reason theirs
+        String reason = reason(verdict, hosts.isEmpty() ? all : hosts, all.size(), leftOut, hosts.size());
         return new FleetComparison(name, test, medianRatio, all, effects, verdicts, verdict, reason);
     }
 
@@ -97,15 +93,15 @@ final class FleetVerdict {
      * "hosts disagree" starts "on K of N hosts", so one form covers every verdict (a reader, or a test, need not
      * know which word came out).
      */
-    private static String reason(Verdict verdict, List<TestComparison> hosts) {
-        int n = hosts.size();
+    private static String reason(
+            Verdict verdict, List<TestComparison> hosts, int n, List<String> leftOut, int couldCall) {
         long improved = count(hosts, Verdict.IMPROVED);
         long regressed = count(hosts, Verdict.REGRESSED);
         String why =
                 switch (verdict) {
                     case REGRESSED -> "on " + regressed + " of " + n + " hosts, none improved";
                     case IMPROVED -> "on " + improved + " of " + n + " hosts, none regressed";
-                    case NO_CHANGE_DETECTED -> "on " + n + " of " + n + " hosts";
+                    case NO_CHANGE_DETECTED -> "on " + hosts.size() + " of " + n + " hosts";
                     case INCONCLUSIVE -> improved > 0
                             ? "hosts disagree: " + improved + " improved, " + regressed + " regressed"
                             : "on " + count(hosts, Verdict.INCONCLUSIVE) + " of " + n + " hosts, none called a change"
@@ -115,7 +111,11 @@ final class FleetVerdict {
                                             .map(r -> " (" + r + ")")
                                             .orElse("");
                 };
-        return n < MIN_HOSTS ? why + "; " + TOO_FEW_HOSTS : why;
+        if (!leftOut.isEmpty()) {
+            why += "; left out, their design could not call a change: " + String.join(", ", leftOut);
+        }
+        // the fleet interval rests on the hosts whose design could call, so they are what it needs enough of
+        return couldCall < MIN_HOSTS ? why + "; " + TOO_FEW_HOSTS : why;
     }
 
     private static long count(List<TestComparison> hosts, Verdict v) {

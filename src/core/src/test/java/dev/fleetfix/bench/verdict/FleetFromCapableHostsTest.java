@@ -94,7 +94,7 @@ class FleetFromCapableHostsTest {
         FleetComparison fleet = FleetVerdict.of("thp", "FORK-UNDER-LOAD", hosts, 0.2, 0.01);
         assertThat(fleet.verdict()).isEqualTo(Verdict.REGRESSED);
         assertThat(fleet.reason())
-                .isEqualTo("on 3 of 3 hosts, none improved; left out, their design could not call a change: lab-4");
+                .isEqualTo("on 3 of 4 hosts, none improved; left out, their design could not call a change: lab-4");
         // the interval rests on the three hosts that could call: lab-4's +50 % rps is not in it
         assertThat(fleet.effects().get(Metric.RPS).hosts()).isEqualTo(3);
         assertThat(fleet.effects().get(Metric.RPS).high()).isLessThan(0.2);
@@ -110,7 +110,9 @@ class FleetFromCapableHostsTest {
                 host("lab-3", Verdict.INCONCLUSIVE, 0.14, 130, CLUSTERED));
         FleetComparison fleet = FleetVerdict.of("thp", "FORK-UNDER-LOAD", hosts, 0.2, 0.01);
         assertThat(fleet.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-        assertThat(fleet.reason()).isEqualTo("no host's design could call a change (lab-1, lab-2, lab-3)");
+        assertThat(fleet.reason())
+                .isEqualTo("on 3 of 3 hosts, none called a change (interval too wide); left out, their design could"
+                        + " not call a change: lab-1, lab-2, lab-3; too few hosts for a fleet interval");
         assertThat(fleet.effects()).isEmpty();
     }
 }
