@@ -98,7 +98,7 @@ class BenchmarkStepIT {
                                     + " max=[\\d.]+ms")
                     // any verdict: two A/A pairs are called now and then (VerdictLabIT bounds how often), and the
                     // form of each word is tried in RecapLinesTest
-                    .containsPattern(RecapLines.host(host, "thp", 3, RecapLines.ANY_VERDICT));
+                    .containsPattern(RecapLines.host(host, "thp", 7, RecapLines.ANY_VERDICT));
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:bench:*' | wc -l"))
                     .as(host + ": benchmark keys left")
                     .isEqualTo("0");
@@ -187,8 +187,8 @@ class BenchmarkStepIT {
                         + " by run \\S+ \\(7 rounds\\); not measured again")
                 .containsPattern("ok: \\[lab-2] benchmark before: thp before, (plain|fork-under-load): 7 rounds")
                 .containsPattern("ok: \\[lab-1] benchmark after: thp after, (plain|fork-under-load): 7 rounds")
-                .containsPattern(RecapLines.host("lab-1", "thp", 3, RecapLines.ANY_VERDICT))
-                .containsPattern(RecapLines.host("lab-2", "thp", 3, RecapLines.ANY_VERDICT));
+                .containsPattern(RecapLines.host("lab-1", "thp", 7, RecapLines.ANY_VERDICT))
+                .containsPattern(RecapLines.host("lab-2", "thp", 7, RecapLines.ANY_VERDICT));
         for (String host : HOSTS) {
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:*' | wc -l"))
                     .as(host + ": fleetfix keys left")
