@@ -2,11 +2,14 @@
 # How mild a real regression the before/after verdict still calls, beside an A/A pair in the same run. Run as root
 # on a Debian machine of the lab's kind (the lab needs Docker):
 #
-#   bench/verdict-sensitivity.sh                         # quotas 80 50 30 20 10 %, 5 rounds a side, 2 repeats
-#   QUOTAS="50 30" ROUNDS=3 REPEATS=1 bench/verdict-sensitivity.sh
+#   bench/verdict-sensitivity.sh                         # quotas 80 50 30 20 10 %, 7 rounds a side, 2 repeats
+#   QUOTAS="50 30" ROUNDS=9 REPEATS=1 bench/verdict-sensitivity.sh
+#
+# Fewer than 7 rounds a side cannot call a change, and fleetfix refuses the playbook (docs/benchmarks-and-verdicts.md,
+# the design check).
 #
 # Starts a one-host lab fleet (private lab home, removed on exit). For each repeat and each case, in turn:
-#   none   an A/A pair: benchmark before, `sleep 1`, benchmark after (nothing changes; the anchor: within noise)
+#   none   an A/A pair: benchmark before, `sleep 1`, benchmark after (nothing changes; the anchor: no change detected)
 #   Q %    benchmark before, then `systemctl set-property --runtime redis-server CPUQuota=Q%`, benchmark after,
 #          then the quota is lifted again
 # Each case is one `fleetfix apply` (builtin engine, plain profile, ROUNDS rounds of 1.2 s a side, no control host,
@@ -17,7 +20,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 QUOTAS="${QUOTAS:-80 50 30 20 10}"
-ROUNDS="${ROUNDS:-5}"
+ROUNDS="${ROUNDS:-7}"
 REPEATS="${REPEATS:-2}"
 
 log() { echo "bench: $*" >&2; }
@@ -122,7 +125,7 @@ for line in open(cases):
     print(f"{r:<7} {case:<9} {c['verdict']:<13} {figure(by.get('rps')):<44} {figure(by.get('p99'))}")
 print()
 for case, verdicts in called.items():
-    want = "within_noise" if case == "none" else "regressed"
+    want = "no_change_detected" if case == "none" else "regressed"
     hits = sum(v == want for v in verdicts)
     print(f"{case:<9} {want}: {hits} of {len(verdicts)}")
 EOF

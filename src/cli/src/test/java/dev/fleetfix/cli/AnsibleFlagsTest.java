@@ -51,11 +51,11 @@ class AnsibleFlagsTest {
                     - thp: {enabled: "{{ wanted }}"}
                     - persist_thp: {method: systemd}
                     - name: benchmark before
-                      benchmark: {name: thp, phase: before, duration: 1s, warmup: 0s, rounds: 2}
+                      benchmark: {name: thp, phase: before, duration: 1s, warmup: 0s, rounds: 7}
                     - restart_redis: {unit: "{{ redis_service }}"}
                     - wait_healthy: {timeout: 10s}
                     - name: benchmark after
-                      benchmark: {name: thp, phase: after, duration: 1s, warmup: 0s, rounds: 2}
+                      benchmark: {name: thp, phase: after, duration: 1s, warmup: 0s, rounds: 7}
                 """);
     }
 
@@ -236,6 +236,30 @@ class AnsibleFlagsTest {
                 .contains("undefined variable 'unwanted'");
         assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
         assertThat(fleet.redisConnections()).isZero();
+    }
+
+    /** Issue 43: a benchmark design that could never call a change is found when the playbook is read. */
+    @Test
+    void syntaxCheckAndCheckRefuseABenchmarkThatCouldNeverCallAChange() throws Exception {
+        Files.writeString(
+                playbook,
+                Files.readString(playbook)
+                        .replace(
+                                "phase: before, duration: 1s, warmup: 0s, rounds: 7",
+                                "phase: before, duration: 1s," + " warmup: 0s, rounds: 3"));
+        for (String mode : List.of("--syntax-check", "--check")) {
+            CliRun run = apply(playbook.toString(), "-i", inventory.toString(), mode);
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+            assertThat(run.stderr())
+                    .as(run.toString())
+                    .contains(playbook + ":9:7: benchmark (host r1): rounds: 3 rounds a side of 4 windows"
+                            + " cannot call any change")
+                    .contains("7 rounds a side could");
+            if (mode.equals("--syntax-check")) {
+                assertThat(fleet.redisConnections()).isZero();
+            }
+        }
+        assertThat(hosts.values()).allSatisfy(h -> assertThat(h.scripts()).isEmpty());
     }
 
     @Test

@@ -56,12 +56,23 @@ final class BenchmarkArgs {
     private BenchmarkArgs() {}
 
     static Parsed parse(StepArgs args) {
-        BenchPlanBuilder b = new BenchPlanBuilder().defaultRounds(3);
+        BenchPlanBuilder b = new BenchPlanBuilder();
         try {
             b.name(args.text("name", "benchmark"));
             boolean sweep = isList(args, "value_size") || isList(args, "tcp_nodelay");
             if (!args.has("phase") && !sweep) {
                 throw args.error("phase: required, before or after");
+            }
+            if (!sweep) {
+                // the fewest rounds with which the verdict can call a change and say no change detected, whatever
+                // the engine's samples (BenchDesign), each short: the side stays within about 20 s
+                b.defaultRounds(
+                                args.text("engine", "builtin").equals("redis-benchmark")
+                                        ? BenchDesign.REDIS_BENCHMARK_ROUNDS
+                                        : BenchDesign.BUILTIN_ROUNDS)
+                        .defaultDuration(BenchDesign.ROUND_DURATION);
+            } else {
+                b.defaultRounds(3);
             }
             b.phase(Phase.valueOf(
                     args.choice("phase", "before", List.of("before", "after")).toUpperCase(Locale.ROOT)));
@@ -125,6 +136,11 @@ final class BenchmarkArgs {
             }
             if (controls > 0 && plan.isSweep()) {
                 throw args.error("controls: a sweep compares its points with each other, not with control hosts");
+            }
+            if (!plan.isSweep() && controls == 0) {
+                BenchDesign.problem(plan).ifPresent(p -> {
+                    throw args.error(p);
+                });
             }
             return new Parsed(plan, auto && plan.engine() == BenchPlan.Engine.BUILTIN, calibrate, controls);
         } catch (BenchPlanBuilder.Invalid e) {

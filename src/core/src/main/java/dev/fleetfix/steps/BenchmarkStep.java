@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * {@code benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 3}}: measures
+ * {@code benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 7}}: measures
  * the host's Redis with the {@code dev.fleetfix.bench} engines; every round becomes a
  * {@code BenchmarkFinished} event, and reporters compare the {@code before} and {@code after} rounds
  * of the same name.
@@ -88,7 +88,7 @@ public final class BenchmarkStep implements StepType {
     public StepDoc doc() {
         return StepDoc.of(
                 "Measures the host's Redis before and after a change; the recap gives a verdict per host and fleet.",
-                "- benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 3}",
+                "- benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 7}",
                 new StepDoc.Arg(
                         "name",
                         "text ([A-Za-z0-9_.-])",
@@ -116,7 +116,7 @@ public final class BenchmarkStep implements StepType {
                 new StepDoc.Arg(
                         "duration",
                         "duration",
-                        "10s",
+                        "2s (10s for a sweep)",
                         "- benchmark: {phase: before, duration: 3s}",
                         "How long each round runs (or give requests)."),
                 new StepDoc.Arg(
@@ -164,9 +164,9 @@ public final class BenchmarkStep implements StepType {
                 new StepDoc.Arg(
                         "rounds",
                         "whole number",
-                        "3 (5 for a sweep)",
-                        "- benchmark: {phase: before, rounds: 5}",
-                        "Rounds per side; more rounds decide smaller changes."),
+                        "7 (8 with redis-benchmark, 5 for a sweep)",
+                        "- benchmark: {phase: before, rounds: 9}",
+                        "Rounds per side; fewer than the verdict needs to call a change are refused."),
                 new StepDoc.Arg(
                         "tests",
                         "list of set, get, ...",

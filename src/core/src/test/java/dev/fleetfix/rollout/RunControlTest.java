@@ -329,10 +329,10 @@ class RunControlTest {
                 - name: bench
                   hosts: all
                   steps:
-                    - benchmark: {name: thp, phase: before, profile: plain, rounds: 1}
+                    - benchmark: {name: thp, phase: before, profile: plain}
                     - thp: {}
                     - restart_redis: {}
-                    - benchmark: {name: thp, phase: after, profile: plain, rounds: 1}
+                    - benchmark: {name: thp, phase: after, profile: plain}
                 """;
         h.host("r1").failRestarts();
         RunJournal journal = new RunJournal(dir.resolve("run"));
@@ -379,11 +379,11 @@ class RunControlTest {
                   hosts: all
                   steps:
                     - audit: {}
-                    - benchmark: {name: thp, phase: before, profile: plain, rounds: 1}
+                    - benchmark: {name: thp, phase: before, profile: plain}
                       when: thp.enabled != never
                     - thp: {}
                     - restart_redis: {}
-                    - benchmark: {name: thp, phase: after, profile: plain, rounds: 1}
+                    - benchmark: {name: thp, phase: after, profile: plain}
                 """;
         h.host("r1").failRestarts();
         RunJournal journal = new RunJournal(dir.resolve("run"));

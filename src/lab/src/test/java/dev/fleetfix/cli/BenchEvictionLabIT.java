@@ -228,7 +228,7 @@ class BenchEvictionLabIT {
                         + "  hosts: all\n"
                         + "  steps:\n"
                         + "    - name: benchmark before\n"
-                        + "      benchmark: {name: thp, phase: before, profile: plain, duration: 6s, rounds: 1,"
+                        + "      benchmark: {name: thp, phase: before, profile: plain, duration: 6s, rounds: 7,"
                         + " keyspace: 200000, value_size: 2048, mix: {set: 1}, force: true}\n");
         try (Jedis jedis = jedis()) {
             atThreeQuarters(jedis, "volatile-lru");

@@ -27,7 +27,7 @@ import picocli.CommandLine;
 @RunsAlone
 class BenchmarkStepIT {
     private static final List<String> HOSTS = List.of("lab-1", "lab-2");
-    private static final String BENCH = "profile: auto, duration: 1s, warmup: 300ms, rounds: 3, connections: 4,"
+    private static final String BENCH = "profile: auto, duration: 1s, warmup: 300ms, rounds: 7, connections: 4,"
             + " keyspace: 20000, value_size: 32, bgsave_interval: 400ms";
     private static final String PLAYBOOK = "- name: thp with benchmarks\n"
             + "  hosts: all\n"
@@ -90,15 +90,15 @@ class BenchmarkStepIT {
             assertThat(run.stdout())
                     .as(host)
                     .containsPattern(
-                            "ok: \\[" + host + "] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
+                            "ok: \\[" + host + "] benchmark before: thp before, (plain|fork-under-load): 7 rounds")
                     .containsPattern(
-                            "ok: \\[" + host + "] benchmark after: thp after, (plain|fork-under-load): 3 rounds")
+                            "ok: \\[" + host + "] benchmark after: thp after, (plain|fork-under-load): 7 rounds")
                     .containsPattern(
                             "benchmark thp before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms p99.9=[\\d.]+ms"
                                     + " max=[\\d.]+ms")
                     // any verdict: two A/A pairs are called now and then (VerdictLabIT bounds how often), and the
                     // form of each word is tried in RecapLinesTest
-                    .containsPattern(RecapLines.host(host, "thp", 3, RecapLines.ANY_VERDICT));
+                    .containsPattern(RecapLines.host(host, "thp", 7, RecapLines.ANY_VERDICT));
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:bench:*' | wc -l"))
                     .as(host + ": benchmark keys left")
                     .isEqualTo("0");
@@ -184,11 +184,11 @@ class BenchmarkStepIT {
                 .as(forced.toString())
                 // lab-1's before side is the one measured before the kill, not a second one of a host in mid-change
                 .containsPattern("ok: \\[lab-1] benchmark before: before side from the run journal, measured at \\S+"
-                        + " by run \\S+ \\(3 rounds\\); not measured again")
-                .containsPattern("ok: \\[lab-2] benchmark before: thp before, (plain|fork-under-load): 3 rounds")
-                .containsPattern("ok: \\[lab-1] benchmark after: thp after, (plain|fork-under-load): 3 rounds")
-                .containsPattern(RecapLines.host("lab-1", "thp", 3, RecapLines.ANY_VERDICT))
-                .containsPattern(RecapLines.host("lab-2", "thp", 3, RecapLines.ANY_VERDICT));
+                        + " by run \\S+ \\(7 rounds\\); not measured again")
+                .containsPattern("ok: \\[lab-2] benchmark before: thp before, (plain|fork-under-load): 7 rounds")
+                .containsPattern("ok: \\[lab-1] benchmark after: thp after, (plain|fork-under-load): 7 rounds")
+                .containsPattern(RecapLines.host("lab-1", "thp", 7, RecapLines.ANY_VERDICT))
+                .containsPattern(RecapLines.host("lab-2", "thp", 7, RecapLines.ANY_VERDICT));
         for (String host : HOSTS) {
             assertThat(redisCli(host, "--scan --pattern 'fleetfix:*' | wc -l"))
                     .as(host + ": fleetfix keys left")

@@ -206,7 +206,7 @@ class HostTrustIT {
         String cli = "redis-cli -h " + fleet.host("lab-1").address() + " -p "
                 + fleet.host("lab-1").redisPort();
         fleet.rootExec("lab-1", cli + " flushall; " + cli + " set user:1 alice; " + cli + " set user:2 bob");
-        String step = "benchmark: {name: p, phase: before, duration: 1s, warmup: 100ms, rounds: 1, connections: 2,"
+        String step = "benchmark: {name: p, phase: before, duration: 1s, warmup: 100ms, rounds: 7, connections: 2,"
                 + " prefix: 'user:'";
         for (String force : List.of("", ", force: true")) {
             Path playbook = Files.writeString(

@@ -57,6 +57,18 @@ public final class LoadGenerator {
     private static final int WINDOWS_PER_ROUND = 10;
     private static final int MAX_WINDOWS = 3600;
 
+    /**
+     * How many windows a round measured for {@code duration} is cut into: about ten, none shorter than 250 ms or
+     * longer than a second, a last shorter one kept when it holds at least half a window. What a plan's design is
+     * checked with before anything runs (the verdict's samples are these windows).
+     */
+    public static int windowsPerRound(java.time.Duration duration) {
+        long d = duration.toNanos();
+        long w = Math.max(MIN_WINDOW_NANOS, Math.min(MAX_WINDOW_NANOS, d / WINDOWS_PER_ROUND));
+        long full = d / w;
+        return (int) Math.min(MAX_WINDOWS, full + ((d - full * w) * 2 >= w ? 1 : 0));
+    }
+
     /** How often the run reads {@code evicted_keys}. */
     static final long EVICTION_CHECK_NANOS = 100_000_000L;
 

@@ -286,6 +286,15 @@ public final class BenchPlanBuilder {
         return this;
     }
 
+    /** How long each round runs when neither duration nor requests are given (the builtin engine). */
+    public BenchPlanBuilder defaultDuration(Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new Invalid(Field.DURATION, "must be positive, was " + value);
+        }
+        duration = value;
+        return this;
+    }
+
     public BenchPlanBuilder warmup(Duration value) {
         if (value.isNegative()) {
             throw new Invalid(Field.WARMUP, "must not be negative, was " + value);

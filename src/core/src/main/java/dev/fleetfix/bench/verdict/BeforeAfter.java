@@ -163,8 +163,8 @@ public record BeforeAfter(Thresholds thresholds) {
                     .add(c);
         }
         List<FleetComparison> fleet = new ArrayList<>();
-        byTest.forEach(
-                (key, hosts) -> fleet.add(FleetVerdict.of(key.get(0), key.get(1), hosts, thresholds.relativeNoise())));
+        byTest.forEach((key, hosts) -> fleet.add(
+                FleetVerdict.of(key.get(0), key.get(1), hosts, thresholds.relativeNoise(), thresholds.alpha())));
         return fleet;
     }
 

@@ -31,6 +31,20 @@ final class FleetVerdict {
     private FleetVerdict() {}
 
     static FleetComparison of(String name, String test, List<TestComparison> hosts, double floor) {
+        return of(name, test, hosts, floor, Thresholds.DEFAULT.alpha());
+    }
+
+    /**
+     * @param alpha the hosts' level: a host whose own design could not reach it (see {@link
+     *     DesignCheck#couldCall}) gives neither the fleet's word nor its interval, and is named as left out
+     */
+    static FleetComparison of(String name, String test, List<TestComparison> all, double floor, double alpha) {
+        List<TestComparison> hosts =
+                all.stream().filter(h -> DesignCheck.couldCall(h, alpha)).toList();
+        List<String> leftOut = all.stream()
+                .filter(h -> !hosts.contains(h))
+                .map(TestComparison::host)
+                .toList();
         Map<Metric, List<Double>> ratios = new EnumMap<>(Metric.class);
         Map<Metric, List<MetricComparison>> decisive = new EnumMap<>(Metric.class);
         for (TestComparison host : hosts) {
@@ -54,7 +68,9 @@ final class FleetVerdict {
             });
         }
         Verdict verdict = fromHosts(hosts);
-        return new FleetComparison(name, test, medianRatio, hosts, effects, verdicts, verdict, reason(verdict, hosts));
+        // with no host that could call, the words are those of every host: all inconclusive, the reason theirs
+        String reason = reason(verdict, hosts.isEmpty() ? all : hosts, all.size(), leftOut, hosts.size());
+        return new FleetComparison(name, test, medianRatio, all, effects, verdicts, verdict, reason);
     }
 
     private static Verdict fromHosts(List<TestComparison> hosts) {
@@ -77,15 +93,15 @@ final class FleetVerdict {
      * "hosts disagree" starts "on K of N hosts", so one form covers every verdict (a reader, or a test, need not
      * know which word came out).
      */
-    private static String reason(Verdict verdict, List<TestComparison> hosts) {
-        int n = hosts.size();
+    private static String reason(
+            Verdict verdict, List<TestComparison> hosts, int n, List<String> leftOut, int couldCall) {
         long improved = count(hosts, Verdict.IMPROVED);
         long regressed = count(hosts, Verdict.REGRESSED);
         String why =
                 switch (verdict) {
                     case REGRESSED -> "on " + regressed + " of " + n + " hosts, none improved";
                     case IMPROVED -> "on " + improved + " of " + n + " hosts, none regressed";
-                    case NO_CHANGE_DETECTED -> "on " + n + " of " + n + " hosts";
+                    case NO_CHANGE_DETECTED -> "on " + hosts.size() + " of " + n + " hosts";
                     case INCONCLUSIVE -> improved > 0
                             ? "hosts disagree: " + improved + " improved, " + regressed + " regressed"
                             : "on " + count(hosts, Verdict.INCONCLUSIVE) + " of " + n + " hosts, none called a change"
@@ -95,7 +111,11 @@ final class FleetVerdict {
                                             .map(r -> " (" + r + ")")
                                             .orElse("");
                 };
-        return n < MIN_HOSTS ? why + "; " + TOO_FEW_HOSTS : why;
+        if (!leftOut.isEmpty()) {
+            why += "; left out, their design could not call a change: " + String.join(", ", leftOut);
+        }
+        // the fleet interval rests on the hosts whose design could call, so they are what it needs enough of
+        return couldCall < MIN_HOSTS ? why + "; " + TOO_FEW_HOSTS : why;
     }
 
     private static long count(List<TestComparison> hosts, Verdict v) {
@@ -103,6 +123,12 @@ final class FleetVerdict {
     }
 
     private static Verdict judge(Metric metric, List<MetricComparison> hosts, HostEffects e, double floor) {
+        // every host called it the same way: so does the fleet, however far apart their changes are
+        for (Verdict direction : List.of(Verdict.REGRESSED, Verdict.IMPROVED)) {
+            if (!hosts.isEmpty() && hosts.stream().allMatch(m -> m.verdict() == direction)) {
+                return direction;
+            }
+        }
         if (e.excludesOne() && Math.abs(e.ratio() - 1) >= floor) {
             boolean better = metric.higherIsBetter() ? e.ratio() > 1 : e.ratio() < 1;
             Verdict direction = better ? Verdict.IMPROVED : Verdict.REGRESSED;
