@@ -2,12 +2,16 @@ package dev.fleetfix;
 
 import java.util.Objects;
 
-/** A value that must never be printed: {@link #toString()} is redacted, only {@link #reveal()} gives it. */
+/**
+ * A value that must never be printed: {@link #toString()} is redacted, only {@link #reveal()} gives it. Made, it is
+ * known to {@link KnownSecrets}, so that it is scrubbed from every output even when a peer says it back.
+ */
 public final class Secret {
     private final String value;
 
     private Secret(String value) {
         this.value = Objects.requireNonNull(value, "value");
+        KnownSecrets.register(value);
     }
 
     public static Secret of(String value) {
