@@ -66,6 +66,9 @@ final class JedisErrors {
         if (isAuthError(m)) {
             return Kind.AUTH;
         }
+        if (m.startsWith("ERR MAX NUMBER OF CLIENTS REACHED")) {
+            return Kind.MAX_CLIENTS;
+        }
         if (m.startsWith("NOPERM")) {
             return Kind.NO_PERMISSION;
         }
@@ -79,7 +82,11 @@ final class JedisErrors {
         for (Throwable t : causes(e)) {
             if (t instanceof JedisDataException data) {
                 String message = String.valueOf(data.getMessage());
-                return replyKind(message) == Kind.AUTH ? "authentication failed: " + message : message;
+                return switch (replyKind(message)) {
+                    case AUTH -> "authentication failed: " + message;
+                    case MAX_CLIENTS -> "Redis refused the connection, its maxclients is reached: " + message;
+                    default -> message;
+                };
             }
         }
         for (Throwable t : causes(e)) {
