@@ -74,12 +74,7 @@ public final class KnownSecrets {
                 out = out.replace(form, MASK);
             }
         }
-        for (Entry entry : ENTRIES) {
-            for (String form : entry.forms) {
-                out = cutShort(out, form);
-            }
-        }
-        return out;
+        return cutShort(out, List.copyOf(ENTRIES));
     }
 
     /**
@@ -151,21 +146,20 @@ public final class KnownSecrets {
     }
 
     /**
-     * Replaces the beginnings of {@code form} (at least {@link #MIN_PART} characters) that the text cuts off, and
-     * its ends that the text starts in the middle of: a truncated echo.
+     * Replaces the beginnings of each form (at least {@link #MIN_PART} characters) that the text cuts off, and its
+     * ends that the text starts in the middle of: a truncated echo. At each place the longest piece of any form is
+     * taken, so that a value's beginning up to a quote inside it (a piece of another form) does not hide the rest.
      */
-    private static String cutShort(String text, String form) {
-        if (form.length() <= MIN_PART) {
-            return text;
-        }
-        Map<Character, List<Integer>> starts = new HashMap<>();
-        for (int from = 1; from <= form.length() - MIN_PART; from++) {
-            starts.computeIfAbsent(form.charAt(from), c -> new ArrayList<>()).add(from);
-        }
+    private static String cutShort(String text, List<Entry> entries) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (i < text.length()) {
-            int cut = cutAt(text, i, form, starts);
+            int cut = 0;
+            for (Entry entry : entries) {
+                for (Form form : entry.cuttable) {
+                    cut = Math.max(cut, cutAt(text, i, form.text, form.starts));
+                }
+            }
             if (cut > 0) {
                 out.append(MASK);
                 i += cut;
@@ -311,7 +305,30 @@ public final class KnownSecrets {
         return b.toString();
     }
 
-    private record Entry(String value, List<String> forms) {}
+    /** A secret, its forms, and those long enough to be scrubbed cut short. */
+    private record Entry(String value, List<String> forms, List<Form> cuttable) {
+        Entry(String value, List<String> forms) {
+            this(
+                    value,
+                    forms,
+                    forms.stream()
+                            .filter(f -> f.length() > MIN_PART)
+                            .map(Form::of)
+                            .toList());
+        }
+    }
+
+    /** A form, and where in it each character stands (past its first), to find its ends quickly. */
+    private record Form(String text, Map<Character, List<Integer>> starts) {
+        static Form of(String text) {
+            Map<Character, List<Integer>> starts = new HashMap<>();
+            for (int from = 1; from <= text.length() - MIN_PART; from++) {
+                starts.computeIfAbsent(text.charAt(from), c -> new ArrayList<>())
+                        .add(from);
+            }
+            return new Form(text, starts);
+        }
+    }
 
     private static final class ScrubbingWriter extends Writer {
         private final Writer out;

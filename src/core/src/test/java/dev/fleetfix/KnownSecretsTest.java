@@ -69,6 +69,28 @@ class KnownSecretsTest {
     }
 
     @Test
+    void aSecretWithAQuoteEarlyIsScrubbedWholeWhenCutLate() {
+        // found by probing: "Probe" ended at the quote as a piece of another form, and the rest was left
+        String secret = "Probe'pw\"with\\quotes<&>-" + "z".repeat(140) + "-tail77";
+        KnownSecrets.register(secret);
+        String echoed = secret.substring(0, 120);
+
+        for (String said : new String[] {
+            "with args beginning with: '" + echoed + "' ",
+            "with args beginning with: \"" + echoed.replace("\\", "\\\\").replace("\"", "\\\"") + "\"",
+            "with args beginning with: &#39;"
+                    + echoed.replace("&", "&amp;")
+                            .replace("'", "&#39;")
+                            .replace("\"", "&quot;")
+                            .replace("<", "&lt;")
+                            .replace(">", "&gt;")
+                    + "&#39; "
+        }) {
+            assertThat(KnownSecrets.scrub(said)).as(said).doesNotContain("zzzz").doesNotContain("pw");
+        }
+    }
+
+    @Test
     void ordinaryWordsThatBeginASecretStay() {
         KnownSecrets.register("how-long-4c8e-redis-secret");
         KnownSecrets.register("redis is here 77d1");
