@@ -68,13 +68,7 @@ public final class KnownSecrets {
         if (text == null || text.isEmpty() || ENTRIES.isEmpty()) {
             return text;
         }
-        String out = text;
-        for (Entry entry : ENTRIES) {
-            for (String form : entry.forms) {
-                out = out.replace(form, MASK);
-            }
-        }
-        return cutShort(out, List.copyOf(ENTRIES));
+        return scrub(text, List.copyOf(ENTRIES));
     }
 
     /**
@@ -146,23 +140,29 @@ public final class KnownSecrets {
     }
 
     /**
-     * Replaces the beginnings of each form (at least {@link #MIN_PART} characters) that the text cuts off, and its
-     * ends that the text starts in the middle of: a truncated echo. At each place the longest piece of any form is
-     * taken, so that a value's beginning up to a quote inside it (a piece of another form) does not hide the rest.
+     * Replaces each form whole, its beginnings (at least {@link #MIN_PART} characters) that the text cuts off, and
+     * its ends that the text starts in the middle of (a truncated echo). At each place the longest match of any
+     * secret is taken: a shorter secret inside a longer one's echo, or the value's beginning up to a quote inside it
+     * (a piece of another form), must not hide the rest.
      */
-    private static String cutShort(String text, List<Entry> entries) {
+    private static String scrub(String text, List<Entry> entries) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (i < text.length()) {
-            int cut = 0;
+            int match = 0;
             for (Entry entry : entries) {
+                for (String form : entry.forms) {
+                    if (form.length() > match && text.startsWith(form, i)) {
+                        match = form.length();
+                    }
+                }
                 for (Form form : entry.cuttable) {
-                    cut = Math.max(cut, cutAt(text, i, form.text, form.starts));
+                    match = Math.max(match, cutAt(text, i, form.text, form.starts));
                 }
             }
-            if (cut > 0) {
+            if (match > 0) {
                 out.append(MASK);
-                i += cut;
+                i += match;
             } else {
                 out.append(text.charAt(i));
                 i++;
