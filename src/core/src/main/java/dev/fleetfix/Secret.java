@@ -7,7 +7,9 @@ import java.util.function.Supplier;
 /**
  * A value that must never be printed: {@link #toString()} is redacted, only {@link #reveal()} gives it. An inline
  * {@code !vault} value is a secret that is decrypted when it is first revealed, not when it is read: a listing or a
- * run that does not use it needs no vault password, and one that does gets the vault's error, naming its place.
+ * run that does not use it needs no vault password, and one that does gets the vault's error, naming its place. A
+ * value, once known (made, or decrypted), is known to {@link KnownSecrets}, so that it is scrubbed from every output
+ * even when a peer says it back; one never revealed is never sent, so no peer can say it back.
  */
 public final class Secret {
     private final Optional<String> envelope;
@@ -18,6 +20,9 @@ public final class Secret {
         this.value = value;
         this.envelope = envelope;
         this.decrypt = decrypt;
+        if (value != null) {
+            KnownSecrets.register(value);
+        }
     }
 
     public static Secret of(String value) {
@@ -38,6 +43,7 @@ public final class Secret {
         if (value == null) {
             value = Objects.requireNonNull(decrypt.get(), "decrypted");
             decrypt = null;
+            KnownSecrets.register(value);
         }
         return value;
     }

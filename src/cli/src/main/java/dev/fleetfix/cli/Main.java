@@ -1,5 +1,7 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.KnownSecrets;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,6 +13,8 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        // libraries log here (-vv); a peer's words they log are scrubbed as the console's are
+        System.setErr(KnownSecrets.scrubbing(System.err));
         Verbosity.configureLogging(args);
         System.exit(commandLine(args).execute(args));
     }
@@ -58,7 +62,24 @@ public final class Main {
             cmd.addSubcommand(new CommandLine(type, cmd.getFactory()));
         }
         cmd.setDefaultValueProvider(settings.defaultValues());
-        cmd.setExecutionExceptionHandler(new ErrorHandler());
+        // the console is one of the outputs every known secret is scrubbed from (KnownSecrets): whatever writers a
+        // caller set, a command and the error handler write through scrubbing ones
+        cmd.setExecutionStrategy(parseResult -> {
+            scrubbing(cmd);
+            try {
+                return new CommandLine.RunLast().execute(parseResult);
+            } finally {
+                flush(cmd);
+            }
+        });
+        ErrorHandler errors = new ErrorHandler();
+        cmd.setExecutionExceptionHandler((e, failed, parseResult) -> {
+            try {
+                return errors.handleExecutionException(e, failed, parseResult);
+            } finally {
+                flush(cmd);
+            }
+        });
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
         // Ansible's prompts are refused before any command runs (PromptOptions), as a bad option is
         cmd.setExecutionStrategy(parsed -> {
@@ -74,6 +95,28 @@ public final class Main {
             plugin.ifPresent(found -> CommandPlugin.add(cmd, found));
         }
         return cmd;
+    }
+
+    /** Makes {@code cmd}'s writers, and so its subcommands', scrub every known secret from what they pass on. */
+    private static void scrubbing(CommandLine cmd) {
+        if (!(cmd.getOut() instanceof ScrubbedWriter)) {
+            cmd.setOut(new ScrubbedWriter(cmd.getOut()));
+        }
+        if (!(cmd.getErr() instanceof ScrubbedWriter)) {
+            cmd.setErr(new ScrubbedWriter(cmd.getErr()));
+        }
+    }
+
+    private static void flush(CommandLine cmd) {
+        cmd.getOut().flush();
+        cmd.getErr().flush();
+    }
+
+    /** A console writer through {@link KnownSecrets#scrubbing}; flushed at each line, as picocli's are. */
+    private static final class ScrubbedWriter extends PrintWriter {
+        ScrubbedWriter(PrintWriter out) {
+            super(KnownSecrets.scrubbing(out), true);
+        }
     }
 
     /**

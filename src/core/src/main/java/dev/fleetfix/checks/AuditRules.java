@@ -60,6 +60,12 @@ public final class AuditRules {
                         "Redis on " + redis.endpoint() + " runs but refused fleetfix's credentials: " + reason
                                 + "; check redis_user and the redis_password source");
             }
+            if (redis.serverFull()) {
+                return Finding.risk(
+                        "redis-full",
+                        "Redis on " + redis.endpoint() + " runs but refused fleetfix's connection: " + reason
+                                + "; its facts are unknown until a client leaves or maxclients is raised");
+            }
             return Finding.risk("redis-down", "Redis is not answering on " + redis.endpoint() + ": " + reason);
         });
     }

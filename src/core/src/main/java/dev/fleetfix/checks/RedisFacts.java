@@ -25,6 +25,8 @@ import java.util.OptionalLong;
  * @param refused commands fleetfix needs that Redis would not run for it, each with why
  *     ("config|get (NOPERM)", "config|get (unknown command: renamed away)")
  * @param server flavour, version and commands, from INFO server; empty when it could not be read
+ * @param serverFull Redis answered but refused the connection, having {@code maxclients} clients ({@code error}
+ *     says so): it runs, and the address is right
  */
 public record RedisFacts(
         String endpoint,
@@ -36,11 +38,26 @@ public record RedisFacts(
         OptionalLong processId,
         boolean authFailed,
         List<String> refused,
-        Optional<RedisServer> server) {
+        Optional<RedisServer> server,
+        boolean serverFull) {
+
+    public RedisFacts(
+            String endpoint,
+            Optional<String> error,
+            Optional<String> version,
+            Optional<String> role,
+            Optional<Boolean> disableThp,
+            OptionalInt tcpBacklog,
+            OptionalLong processId,
+            boolean authFailed,
+            List<String> refused,
+            Optional<RedisServer> server) {
+        this(endpoint, error, version, role, disableThp, tcpBacklog, processId, authFailed, refused, server, false);
+    }
 
     public RedisFacts {
         refused = List.copyOf(refused);
-        if (authFailed && error.isEmpty()) {
+        if ((authFailed || serverFull) && error.isEmpty()) {
             throw new IllegalArgumentException("redis " + endpoint + ": an auth failure needs its error");
         }
         Objects.requireNonNull(endpoint, "endpoint");
@@ -90,6 +107,22 @@ public record RedisFacts(
                 false,
                 List.of(),
                 Optional.empty());
+    }
+
+    /** Redis answered, but refused the connection: its {@code maxclients} is reached. */
+    public static RedisFacts serverFull(String endpoint, String reason) {
+        return new RedisFacts(
+                endpoint,
+                Optional.of(reason),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                OptionalInt.empty(),
+                OptionalLong.empty(),
+                false,
+                List.of(),
+                Optional.empty(),
+                true);
     }
 
     /** Redis answered, but refused fleetfix's credentials. */

@@ -54,6 +54,9 @@ final class RedisProbe {
             if (e.kind() == RedisException.Kind.AUTH) {
                 return RedisFacts.authFailed(endpoint, reason(e, host, endpoint) + " (user " + user + ")");
             }
+            if (e.kind() == RedisException.Kind.MAX_CLIENTS) {
+                return RedisFacts.serverFull(endpoint, reason(e, host, endpoint));
+            }
             return RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
         }
     }

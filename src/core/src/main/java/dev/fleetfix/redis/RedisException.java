@@ -18,6 +18,11 @@ public class RedisException extends RuntimeException {
         UNREACHABLE,
         /** Connected, but the credentials were refused or could not be read (WRONGPASS, NOAUTH). */
         AUTH,
+        /**
+         * Connected to a Redis, which refused the connection: it has {@code maxclients} clients already ("ERR max
+         * number of clients reached"). It runs; fleetfix may connect once others have left.
+         */
+        MAX_CLIENTS,
         /** Redis does not know the command: renamed away ({@code rename-command}), or too old for it. */
         UNKNOWN_COMMAND,
         /** The ACL user may not run the command ({@code NOPERM}). */

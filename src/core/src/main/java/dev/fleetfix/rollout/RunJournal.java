@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.InputException;
+import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
@@ -212,7 +213,9 @@ public final class RunJournal implements RunListener, AutoCloseable {
         append(line);
     }
 
-    // The journal's lines, one record a kind, fields in the order they are written.
+    // The journal's lines, one record a kind, fields in the order they are written. What a host or Redis said (a
+    // reason, a fact) is scrubbed of every known secret as a line is made; the rest (hosts, plays, paths) is read
+    // back by --resume and must stay as it is, so the line is not scrubbed whole.
     @JsonPropertyOrder({"event", "run", "playbook", "inventory", "limit", "shard", "tags", "skip_tags"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record ApplyLine(
@@ -229,16 +232,28 @@ public final class RunJournal implements RunListener, AutoCloseable {
     record RunStartedLine(String at, String event, String run, String playbook, List<String> hosts) {}
 
     @JsonPropertyOrder({"at", "event", "play", "host", "outcome", "reason"})
-    record HostFinishedLine(String at, String event, String play, String host, String outcome, String reason) {}
+    record HostFinishedLine(String at, String event, String play, String host, String outcome, String reason) {
+        HostFinishedLine {
+            reason = KnownSecrets.scrub(reason);
+        }
+    }
 
     @JsonPropertyOrder({"at", "event", "play", "reason"})
-    record HaltedLine(String at, String event, String play, String reason) {}
+    record HaltedLine(String at, String event, String play, String reason) {
+        HaltedLine {
+            reason = KnownSecrets.scrub(reason);
+        }
+    }
 
     @JsonPropertyOrder({"at", "event", "play", "window"})
     record WindowClosedLine(String at, String event, String play, String window) {}
 
     @JsonPropertyOrder({"at", "event", "outcome", "reason"})
-    record RunEndedLine(String at, String event, String outcome, String reason) {}
+    record RunEndedLine(String at, String event, String outcome, String reason) {
+        RunEndedLine {
+            reason = KnownSecrets.scrub(reason);
+        }
+    }
 
     @JsonPropertyOrder({"event", "playbook_sha256", "inventory_sha256"})
     record InputsLine(
@@ -256,7 +271,15 @@ public final class RunJournal implements RunListener, AutoCloseable {
             String step,
             String type,
             Map<String, String> facts,
-            JsonNode runs) {}
+            JsonNode runs) {
+        BenchmarkBeforeLine {
+            if (facts != null) {
+                Map<String, String> scrubbed = new LinkedHashMap<>();
+                facts.forEach((k, v) -> scrubbed.put(k, KnownSecrets.scrub(v)));
+                facts = scrubbed;
+            }
+        }
+    }
 
     private synchronized void append(Object line) {
         written = true;

@@ -7,6 +7,7 @@ import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.redis.RedisConnector;
+import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.TransportException;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -230,6 +232,34 @@ class HostAuditorTest {
                 .extracting(Finding::code)
                 .contains("redis-auth")
                 .doesNotContain("redis-down");
+    }
+
+    @Test
+    void aRedisAtItsMaxClientsIsNamedAsRunningAndFullNotAsNotAnswering() {
+        RedisConnector full = (host, timeout) -> {
+            throw new RedisException(
+                    host.name(),
+                    RedisException.Kind.MAX_CLIENTS,
+                    Optional.empty(),
+                    "127.0.0.11:6379: Redis refused the connection, its maxclients is reached: ERR max number of"
+                            + " clients reached",
+                    null);
+        };
+
+        HostAudit audit =
+                auditor.audit(lab1, printing("lab-1", FactOutput.debian12().text()), full);
+
+        assertThat(audit.facts().orElseThrow().redis().serverFull()).isTrue();
+        Finding finding = audit.findings().stream()
+                .filter(f -> f.code().equals("redis-full"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(finding.text())
+                .contains("runs but refused fleetfix's connection")
+                .contains("maxclients is reached")
+                .doesNotContain("not answering")
+                .doesNotContain("redis_host");
+        assertThat(audit.findings()).extracting(Finding::code).doesNotContain("redis-down");
     }
 
     @Test

@@ -109,7 +109,7 @@ public final class AuditTable {
 
     private static String redis(RedisFacts redis) {
         if (!redis.reachable()) {
-            return redis.authFailed() ? "auth failed" : "down";
+            return redis.authFailed() ? "auth failed" : redis.serverFull() ? "full" : "down";
         }
         // Valkey says so: its version numbers overlap Redis's and mean other things
         String flavour = redis.server()

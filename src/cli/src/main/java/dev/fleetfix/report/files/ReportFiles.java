@@ -1,6 +1,7 @@
 package dev.fleetfix.report.files;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.rollout.event.RunListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -145,7 +146,8 @@ public final class ReportFiles {
             // so the file is as readable as the user's other files (0644 by default) and never an existing one.
             // Reports carry no secrets (journals, which may, are written elsewhere and stay 0600).
             Path tmp = parent.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+            // a peer's words in a report may carry a password it was sent: every report is scrubbed here
+            Files.writeString(tmp, KnownSecrets.scrub(text), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
             if (permissions.isPresent()) {
                 Files.setPosixFilePermissions(tmp, permissions.get());
             }

@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory.vault;
 
+import dev.fleetfix.KnownSecrets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -114,6 +115,7 @@ public final class VaultPasswordSource {
         if (text.isEmpty()) {
             throw problem("gives an empty password");
         }
+        KnownSecrets.register(text);
         return text.getBytes(StandardCharsets.UTF_8);
     }
 

@@ -79,6 +79,7 @@ public final class JedisBenchTarget implements BenchTarget {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .timeoutMillis((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .ssl(endpoint.tls())
+                .sslParameters(RedisTls.verifyingName())
                 .clientName("fleetfix-bench")
                 // CLIENT SETINFO exists from 7.2 on; older servers would answer it with an error
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);

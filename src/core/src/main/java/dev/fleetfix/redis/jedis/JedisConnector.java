@@ -42,6 +42,7 @@ public final class JedisConnector implements RedisConnector {
                 .connectionTimeoutMillis(millis)
                 .socketTimeoutMillis(millis)
                 .ssl(endpoint.tls())
+                .sslParameters(RedisTls.verifyingName())
                 // CLIENT SETINFO costs a round trip and fails on Redis < 7.2
                 .clientSetInfoConfig(ClientSetInfoConfig.DISABLED);
         Optional<String> password = RedisPassword.resolve(host, env);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -49,6 +50,12 @@ final class JedisErrors {
                 return replyKind(data.getMessage());
             }
         }
+        for (Throwable t : causes(e)) {
+            // Jedis shakes hands on its first write: a failed handshake sent nothing, whatever command was to follow
+            if (t instanceof SSLHandshakeException) {
+                return Kind.UNREACHABLE;
+            }
+        }
         if (sent) {
             return Kind.LOST;
         }
@@ -66,6 +73,9 @@ final class JedisErrors {
         if (isAuthError(m)) {
             return Kind.AUTH;
         }
+        if (m.startsWith("ERR MAX NUMBER OF CLIENTS REACHED")) {
+            return Kind.MAX_CLIENTS;
+        }
         if (m.startsWith("NOPERM")) {
             return Kind.NO_PERMISSION;
         }
@@ -79,7 +89,11 @@ final class JedisErrors {
         for (Throwable t : causes(e)) {
             if (t instanceof JedisDataException data) {
                 String message = String.valueOf(data.getMessage());
-                return replyKind(message) == Kind.AUTH ? "authentication failed: " + message : message;
+                return switch (replyKind(message)) {
+                    case AUTH -> "authentication failed: " + message;
+                    case MAX_CLIENTS -> "Redis refused the connection, its maxclients is reached: " + message;
+                    default -> message;
+                };
             }
         }
         for (Throwable t : causes(e)) {
@@ -99,7 +113,7 @@ final class JedisErrors {
                 return "no route to host";
             }
             if (t instanceof SSLException) {
-                return "TLS failed: " + t.getMessage();
+                return "TLS failed: " + tlsReason(t);
             }
         }
         String message = rootMessage(e);
@@ -130,6 +144,19 @@ final class JedisErrors {
                 || upper.contains("INVALID PASSWORD")
                 || upper.contains("NO PASSWORD IS SET")
                 || upper.contains("WITHOUT ANY PASSWORD CONFIGURED");
+    }
+
+    /** The JVM's words for a refused certificate, with what they mean for the operator first. */
+    private static String tlsReason(Throwable t) {
+        String message = String.valueOf(t.getMessage());
+        if (message.contains("PKIX path building failed")) {
+            return "the server's certificate is signed by no CA this JVM trusts (give Java a trust store with its"
+                    + " CA: -Djavax.net.ssl.trustStore in FLEETFIX_JAVA_OPTS)";
+        }
+        if (message.contains("No subject alternative") || message.contains("No name matching")) {
+            return "the server's certificate does not name the address connected to (" + message + ")";
+        }
+        return message;
     }
 
     private static String rootMessage(Throwable e) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.redis.jedis;
 
+import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.RedisAuth;
 import dev.fleetfix.redis.RedisException;
@@ -9,7 +10,10 @@ import java.nio.file.Files;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Resolves a host's Redis password at connect time, so it lives only as long as the connection setup. */
+/**
+ * Resolves a host's Redis password at connect time, so it lives only as long as the connection setup; one read from
+ * an env var or a file is made known to {@link KnownSecrets} before it is sent.
+ */
 final class RedisPassword {
     private RedisPassword() {}
 
@@ -29,12 +33,15 @@ final class RedisPassword {
                 throw new RedisException(
                         host.name(), where + ": redis_password_env " + name + " is not set in the environment", null);
             }
+            KnownSecrets.register(value);
             return Optional.of(value);
         }
         if (auth.passwordFile().isPresent()) {
             try {
-                String text = Files.readString(auth.passwordFile().get(), StandardCharsets.UTF_8);
-                return Optional.of(text.strip());
+                String text = Files.readString(auth.passwordFile().get(), StandardCharsets.UTF_8)
+                        .strip();
+                KnownSecrets.register(text);
+                return Optional.of(text);
             } catch (IOException e) {
                 throw new RedisException(
                         host.name(),

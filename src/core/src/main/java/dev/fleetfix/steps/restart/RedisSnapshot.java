@@ -28,6 +28,8 @@ import java.util.TreeMap;
  * @param cluster whether it runs in cluster mode ({@code cluster_enabled:1})
  * @param credentialsRefused it did not answer because it refused fleetfix's credentials: what to fix is the
  *     inventory's redis_password / redis_user, not the restart
+ * @param serverFull it did not answer because it refused the connection at its {@code maxclients}: it runs, and
+ *     what to fix is its number of clients, not the address fleetfix reaches it at
  */
 public record RedisSnapshot(
         boolean answered,
@@ -39,7 +41,8 @@ public record RedisSnapshot(
         String version,
         Map<Integer, KeyCount> keyspace,
         boolean cluster,
-        boolean credentialsRefused) {
+        boolean credentialsRefused,
+        boolean serverFull) {
 
     /** One db's line of {@code INFO keyspace}. */
     public record KeyCount(long keys, long expires) {}
@@ -53,9 +56,35 @@ public record RedisSnapshot(
         Objects.requireNonNull(persistence, "persistence");
         Objects.requireNonNull(version, "version");
         keyspace = Map.copyOf(keyspace);
-        if (answered && (down || credentialsRefused)) {
+        if (answered && (down || credentialsRefused || serverFull)) {
             throw new IllegalArgumentException("a Redis that answered is not down and took the credentials");
         }
+    }
+
+    /** A snapshot whose Redis did not refuse the connection for its number of clients. */
+    public RedisSnapshot(
+            boolean answered,
+            boolean down,
+            NodeState replication,
+            Optional<String> masterHost,
+            int masterPort,
+            Persistence persistence,
+            String version,
+            Map<Integer, KeyCount> keyspace,
+            boolean cluster,
+            boolean credentialsRefused) {
+        this(
+                answered,
+                down,
+                replication,
+                masterHost,
+                masterPort,
+                persistence,
+                version,
+                keyspace,
+                cluster,
+                credentialsRefused,
+                false);
     }
 
     /** A snapshot whose Redis did not refuse the credentials. */
@@ -95,6 +124,22 @@ public record RedisSnapshot(
                 NOT_READ,
                 "?",
                 Map.of(),
+                false,
+                true);
+    }
+
+    /** Redis runs (it answered the connection) but refused it: it has {@code maxclients} clients already. */
+    public static RedisSnapshot serverFull(String host, String why) {
+        return new RedisSnapshot(
+                false,
+                false,
+                NodeState.unreachable(host, why),
+                Optional.empty(),
+                0,
+                NOT_READ,
+                "?",
+                Map.of(),
+                false,
                 false,
                 true);
     }

@@ -221,6 +221,14 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
         if (s.credentialsRefused()) {
             return of(Kind.REFUSE, "refused: redis auth failed (" + s.why() + "): check redis_password / redis_user");
         }
+        if (s.serverFull()) {
+            // it runs, so it may hold data; and nothing after a restart could be sure to reach it either
+            return of(
+                    Kind.REFUSE,
+                    "refused: Redis runs but refused fleetfix's connection, its max number of clients is reached ("
+                            + s.why() + "): whether it holds data cannot be read; try again when clients have"
+                            + " disconnected, or raise maxclients (CONFIG SET maxclients, and in redis.conf)");
+        }
         if (options.allowDataLoss()) {
             return of(
                     Kind.RESTART,

@@ -553,6 +553,9 @@ public final class SafeRestart {
             if (e.kind() == RedisException.Kind.AUTH) {
                 return RedisSnapshot.credentialsRefused(ctx.host().name(), e.detail());
             }
+            if (e.kind() == RedisException.Kind.MAX_CLIENTS) {
+                return RedisSnapshot.serverFull(ctx.host().name(), e.detail());
+            }
             if (e.kind() != RedisException.Kind.CONNECTION_REFUSED) {
                 return RedisSnapshot.unknown(ctx.host().name(), e.detail());
             }

@@ -1,5 +1,6 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
@@ -56,6 +57,8 @@ final class SshLogin {
         this.home = home;
         this.passphraseEnv = passphraseEnv;
         this.env = env;
+        // a key's passphrase is a secret of the run: an sshd or a host's command could say it back
+        passphraseEnv.map(env::get).ifPresent(KnownSecrets::register);
         this.agent = agent;
     }
 

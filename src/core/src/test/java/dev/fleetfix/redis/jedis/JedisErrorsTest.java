@@ -6,6 +6,7 @@ import dev.fleetfix.redis.RedisException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -23,6 +24,26 @@ class JedisErrorsTest {
         assertThat(JedisErrors.map("lab-2", "127.0.0.12:6379", TIMEOUT, e))
                 .hasMessage("host lab-2: redis: 127.0.0.12:6379: connection refused")
                 .hasCause(e);
+    }
+
+    @Test
+    void aFailedTlsHandshakeSentNothingAndSaysWhatToFix() {
+        // Jedis shakes hands on its first command's write: the command never left
+        JedisConnectionException untrusted = new JedisConnectionException(new SSLHandshakeException(
+                "PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to"
+                        + " find valid certification path to requested target"));
+        JedisConnectionException misnamed = new JedisConnectionException(
+                new SSLHandshakeException("No subject alternative names matching IP address 127.0.0.42 found"));
+
+        RedisException e = JedisErrors.map("tls1", "127.0.0.42:6390", TIMEOUT, "INFO", untrusted);
+        assertThat(e.kind()).isEqualTo(RedisException.Kind.UNREACHABLE);
+        assertThat(e.beforeSending()).isTrue();
+        assertThat(e.detail())
+                .isEqualTo("127.0.0.42:6390: TLS failed: the server's certificate is signed by no CA this JVM trusts"
+                        + " (give Java a trust store with its CA: -Djavax.net.ssl.trustStore in FLEETFIX_JAVA_OPTS)");
+        assertThat(JedisErrors.describe(misnamed, TIMEOUT))
+                .isEqualTo("TLS failed: the server's certificate does not name the address connected to (No subject"
+                        + " alternative names matching IP address 127.0.0.42 found)");
     }
 
     @Test

@@ -222,6 +222,22 @@ class RestartDecisionTest {
     }
 
     @Test
+    void aRedisAtItsMaxClientsIsRefusedSayingSoAndWhatToDoNotPointingAtTheAddress() {
+        String why = "127.0.0.1:6379: Redis refused the connection, its maxclients is reached: ERR max number of"
+                + " clients reached";
+        for (RestartOptions o : List.of(DEFAULTS, options(true, true))) {
+            RestartDecision d = RestartDecision.decide(RedisSnapshot.serverFull("p", why), o);
+            assertThat(d.kind()).isEqualTo(Kind.REFUSE);
+            assertThat(d.reason())
+                    .contains("Redis runs but refused fleetfix's connection, its max number of clients is reached")
+                    .contains(why)
+                    .contains("raise maxclients")
+                    .doesNotContain("did not answer as Redis")
+                    .doesNotContain("redis_host");
+        }
+    }
+
+    @Test
     void aRedisThatRefusedTheCredentialsIsRefusedPointingAtThemEvenWithDataLossAllowed() {
         String why = "authentication failed: WRONGPASS invalid username-password pair";
         for (RestartOptions o : List.of(DEFAULTS, options(true, true))) {
