@@ -63,10 +63,12 @@ public final class Main {
         }
         cmd.setDefaultValueProvider(settings.defaultValues());
         // the console is one of the outputs every known secret is scrubbed from (KnownSecrets): whatever writers a
-        // caller set, a command and the error handler write through scrubbing ones
+        // caller set, a command and the error handler write through scrubbing ones. Ansible's prompts are refused
+        // before any command runs (PromptOptions), as a bad option is.
         cmd.setExecutionStrategy(parseResult -> {
             scrubbing(cmd);
             try {
+                PromptOptions.refuseAsked(parseResult);
                 return new CommandLine.RunLast().execute(parseResult);
             } finally {
                 flush(cmd);
@@ -81,11 +83,6 @@ public final class Main {
             }
         });
         cmd.setParameterExceptionHandler(new ErrorHandler.UsageHandler());
-        // Ansible's prompts are refused before any command runs (PromptOptions), as a bad option is
-        cmd.setExecutionStrategy(parsed -> {
-            PromptOptions.refuseAsked(parsed);
-            return new CommandLine.RunLast().execute(parsed);
-        });
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         // "@FILE" is -e's, as in ansible-playbook: picocli would otherwise read the file as more arguments.
         cmd.setExpandAtFiles(false);

@@ -149,7 +149,24 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     /** A file's lines as read at one size and modification time. */
-    private record Parsed(long size, FileTime modified, List<Line> lines) {}
+    private record Parsed(Stamp stamp, List<Line> lines) {}
+
+    /**
+     * What tells a file's content has not changed since it was parsed: size and modification time, which a user can
+     * set back after editing the file in place, and the change time and file key (inode), which no user can. Without
+     * a change time (another file system), nothing is cached.
+     */
+    private record Stamp(long size, FileTime modified, Object changed, Object fileKey) {
+        static Optional<Stamp> of(Path file) throws IOException {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            try {
+                Object changed = Files.getAttribute(file, "unix:ctime");
+                return Optional.of(new Stamp(a.size(), a.lastModifiedTime(), changed, a.fileKey()));
+            } catch (UnsupportedOperationException | IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+    }
 
     /**
      * Every host of a run builds its own verifier from the same file, and parsing a line decodes its key (for
@@ -183,11 +200,9 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     private List<Line> parsed(Path file) throws IOException {
         Path key = file.toAbsolutePath().normalize();
-        BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
+        Optional<Stamp> stamp = Stamp.of(key);
         Parsed cached = PARSED.get(key);
-        if (cached != null
-                && cached.size() == attributes.size()
-                && cached.modified().equals(attributes.lastModifiedTime())) {
+        if (cached != null && stamp.isPresent() && cached.stamp().equals(stamp.get())) {
             return cached.lines();
         }
         PARSES.incrementAndGet();
@@ -197,7 +212,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             parse(i + 1, text.get(i)).ifPresent(lines::add);
         }
         List<Line> result = List.copyOf(lines);
-        PARSED.put(key, new Parsed(attributes.size(), attributes.lastModifiedTime(), result));
+        stamp.ifPresentOrElse(st -> PARSED.put(key, new Parsed(st, result)), () -> PARSED.remove(key));
         return result;
     }
 

@@ -72,6 +72,25 @@ class KnownHostsVerifierTest {
     }
 
     @Test
+    void aFileEditedInPlaceWithItsSizeAndTimeKeptIsReadAgain() throws Exception {
+        // issue 42 finding 3: a replaced host key, same length, the modification time set back, was trusted from
+        // the parse cached by size and time
+        Path file = file("10.0.0.1 ecdsa-sha2-nistp256 " + blob(key));
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.1", 22, key)).isTrue();
+        java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(file);
+        long size = Files.size(file);
+
+        Thread.sleep(20); // a change time the clock can tell from the first
+        Files.writeString(file, "10.0.0.1 ecdsa-sha2-nistp256 " + blob(otherKey) + "\n");
+        Files.setLastModifiedTime(file, modified);
+        assertThat(Files.size(file)).isEqualTo(size);
+
+        KnownHostsVerifier edited = KnownHostsVerifier.load(file, false);
+        assertThat(edited.verify("10.0.0.1", 22, key)).as("the old key, no longer in the file").isFalse();
+        assertThat(edited.verify("10.0.0.1", 22, otherKey)).isTrue();
+    }
+
+    @Test
     void aHostDecodesOnlyTheKeysOfTheLinesThatNameItAndALineWhoseKeyDoesNotDecodeIsSkipped() throws Exception {
         // decoding a key validates it (a scalar multiplication for ed25519): a host must not pay for the whole file
         List<String> lines = new java.util.ArrayList<>();
