@@ -5,11 +5,7 @@ import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
-import dev.fleetfix.transport.ShellQuote;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +32,7 @@ public final class ServiceDiscovery {
     public static final String FIRST_LINE = "# fleetfix: which service runs the Redis on each port";
 
     private static final String RESOURCE = "discovery.sh";
-    private static final String BODY = body();
+    private static final String BODY = ScriptResource.read(ServiceDiscovery.class, RESOURCE);
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_LINES = 2000;
@@ -83,37 +79,20 @@ public final class ServiceDiscovery {
      * bounded output for each port.
      */
     public static String script(List<Integer> ports, RedisSelf self) {
-        StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
-        param(s, "fx_conf", self.config().filter(c -> PATH.matcher(c).matches()).orElse(""));
-        param(
-                s,
-                "fx_ports",
-                String.join(" ", ports.stream().map(String::valueOf).toList()));
-        param(s, "fx_info_port", Integer.toString(self.port()));
-        param(
-                s,
-                "fx_info_pid",
-                self.pid().isPresent() ? Long.toString(self.pid().getAsLong()) : "");
-        param(
-                s,
-                "fx_info_exe",
-                self.executable().filter(e -> PATH.matcher(e).matches()).orElse(""));
-        return s.append(BODY).toString();
-    }
-
-    private static void param(StringBuilder s, String name, String value) {
-        s.append(name).append('=').append(ShellQuote.quote(value)).append('\n');
-    }
-
-    private static String body() {
-        try (InputStream in = ServiceDiscovery.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + RESOURCE + " is missing from the build");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String pid = self.pid().isPresent() ? Long.toString(self.pid().getAsLong()) : "";
+        return FIRST_LINE + "\n"
+                + ScriptResource.assign(
+                        "fx_conf",
+                        self.config().filter(c -> PATH.matcher(c).matches()).orElse(""))
+                + ScriptResource.assign(
+                        "fx_ports",
+                        String.join(" ", ports.stream().map(String::valueOf).toList()))
+                + ScriptResource.assign("fx_info_port", Integer.toString(self.port()))
+                + ScriptResource.assign("fx_info_pid", pid)
+                + ScriptResource.assign(
+                        "fx_info_exe",
+                        self.executable().filter(e -> PATH.matcher(e).matches()).orElse(""))
+                + BODY;
     }
 
     /** The services of each port at any address, from the script's output (as {@link #decide(String, String, List, Optional)}). */
