@@ -26,21 +26,25 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
             long counted = Math.max(count(lines, "sockets"), count(lines, "proc.sockets"));
             return new Listeners((int) Math.min(counted, MAX), Set.of(), true);
         }
-        int sockets = 0;
+        // ss counts when it ran; the processes come from ss, and from the descriptors where ss named none
+        int ssSockets = 0;
         Set<Long> pids = new LinkedHashSet<>();
-        Set<String> inodes = new LinkedHashSet<>();
-        for (String line : (ss.isEmpty() ? proc : ss).stream().limit(MAX).toList()) {
+        for (String line : ss.stream().limit(MAX).toList()) {
             String[] words = line.strip().split("\\s+");
-            if (!Listener.at(address, words[0])) {
-                continue;
-            }
-            sockets++;
-            for (int i = 1; i < words.length; i++) {
-                if (ss.isEmpty()) {
-                    inodes.add(words[i]);
-                } else {
+            if (Listener.at(address, words[0])) {
+                ssSockets++;
+                for (int i = 1; i < words.length; i++) {
                     number(words[i]).ifPresent(pids::add);
                 }
+            }
+        }
+        Set<String> inodes = new LinkedHashSet<>();
+        int procSockets = 0;
+        for (String line : proc.stream().limit(MAX).toList()) {
+            String[] words = line.strip().split("\\s+");
+            if (Listener.at(address, words[0])) {
+                procSockets++;
+                inodes.addAll(List.of(words).subList(1, words.length));
             }
         }
         for (String line : lines.getOrDefault("proc.inode", List.of())) {
@@ -49,7 +53,7 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
                 number(words[1]).ifPresent(pids::add);
             }
         }
-        return new Listeners(sockets, Set.copyOf(pids), false);
+        return new Listeners(ss.isEmpty() ? procSockets : ssSockets, Set.copyOf(pids), false);
     }
 
     boolean holds(long pid) {

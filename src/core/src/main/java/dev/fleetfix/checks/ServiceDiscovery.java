@@ -38,6 +38,7 @@ public final class ServiceDiscovery {
     private static final int MAX_LINES = 2000;
     private static final int MAX_LINE = 4096;
     private static final int MAX_PROCS = 17;
+    private static final Pattern TITLE_PORT = Pattern.compile("^\\S*redis-server \\S*:(\\d{1,5})\\b");
     private static final Pattern PROGRAM = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
     private static final Pattern INIT_SCRIPT = Pattern.compile("/etc/(rc\\.d/)?init\\.d/([A-Za-z0-9_.@+-]{1,128})");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_.@+=,/-]{1,1024}");
@@ -192,7 +193,7 @@ public final class ServiceDiscovery {
         Listeners listeners = Listeners.of(address, portLines);
         List<Proc> holders = all.stream().filter(p -> listeners.holds(p.pid())).toList();
         // root could not map the socket to its process: what Redis says of itself, if it is that process
-        List<Proc> procs = holders.isEmpty() && listeners.sockets() > 0 ? selfReported(all, portLines) : holders;
+        List<Proc> procs = holders.isEmpty() && listeners.sockets() > 0 ? selfReported(port, all, portLines) : holders;
         String where = listeners.where(address, port);
         if (procs.isEmpty()) {
             if (listeners.sockets() > 0) {
@@ -241,7 +242,7 @@ public final class ServiceDiscovery {
      * The process INFO's {@code process_id} names, when it is a Redis: its command or executable is INFO's
      * {@code executable} or a redis-server's (a PID from another PID namespace may be anything here).
      */
-    private static List<Proc> selfReported(List<Proc> all, Map<String, List<String>> portLines) {
+    private static List<Proc> selfReported(int port, List<Proc> all, Map<String, List<String>> portLines) {
         OptionalLong pid =
                 number(portLines.getOrDefault("info.pid", List.of("")).get(0));
         String exe = baseName(portLines.getOrDefault("info.exe", List.of("")).get(0));
@@ -252,6 +253,10 @@ public final class ServiceDiscovery {
                 p.all("pid.arg").stream().findFirst().ifPresent(a -> names.add(baseName(a.split(" ", 2)[0])));
                 boolean redis = (!exe.isEmpty() && names.contains(exe))
                         || names.stream().anyMatch(n -> n.startsWith("redis-server") || n.startsWith("valkey-server"));
+                // its process title names its port ("redis-server 127.0.0.1:6380"): another port is another Redis
+                Matcher title =
+                        TITLE_PORT.matcher(p.all("pid.arg").stream().findFirst().orElse(""));
+                redis &= !title.find() || title.group(1).equals(Integer.toString(port));
                 if (redis && p.get("pid.exe").isEmpty() && !exe.isEmpty()) {
                     p.one().put("pid.exe", portLines.get("info.exe").get(0));
                 }

@@ -15,9 +15,9 @@ fx_port() {
   port=$1; echo "port=$port"
   pids=''
   if command -v ss >/dev/null 2>&1; then
-    # the kernel filters by port; the address, a scope (%lo) and the users' pids are printed as they are
+    # the kernel filters by port; the address (with its scope, %lo) and the users' pids are printed as they are
     out=$(fx_to ss -ltnpH "sport = :$port" 2>/dev/null | head -n 64 | awk -v p="$port" '
-      { l = $4; sub(/%[^:]*/, "", l); n = split(l, x, ":"); if (x[n] != p) next
+      { l = $4; n = split(l, x, ":"); if (x[n] != p) next
         c++; s = $0; ids = ""
         while (match(s, /pid=[0-9]+/)) { ids = ids " " substr(s, RSTART + 4, RLENGTH - 4); s = substr(s, RSTART + RLENGTH) }
         print "listen=" l ids }

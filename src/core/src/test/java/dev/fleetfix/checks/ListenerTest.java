@@ -20,6 +20,14 @@ class ListenerTest {
     }
 
     @Test
+    void olderSsPrintsIpv6WithoutBracketsAndScopesInside() {
+        assertThat(Listener.at("127.0.0.3", ":::6379")).isTrue();
+        assertThat(Listener.at("127.0.0.3", "::ffff:127.0.0.3:6379")).isTrue();
+        assertThat(Listener.at("127.0.0.3", "::ffff:127.0.0.4:6379")).isFalse();
+        assertThat(Listener.at("fe80::1", "[fe80::1%eth0]:6379")).isTrue();
+    }
+
+    @Test
     void ipv6IsComparedAsAnAddressNotAsText() {
         assertThat(Listener.at("::1", "[::1]:6379")).isTrue();
         assertThat(Listener.at("0:0:0:0:0:0:0:1", "[::1]:6379")).isTrue();

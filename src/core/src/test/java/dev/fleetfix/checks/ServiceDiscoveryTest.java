@@ -369,7 +369,11 @@ class ServiceDiscoveryTest {
         assertThat(s.manager()).isEqualTo(Manager.SYSTEMD);
         assertThat(s.name()).contains("redis-b.service");
         assertThat(s.pid()).hasValue(812);
-        // INFO's pid from another PID namespace names some other process here: not taken for Redis
+        // INFO's pid from another PID namespace names another process here: not taken, even another Redis
+        String other = hidden.replace("redis-server *:6379", "redis-server *:6380");
+        assertThat(at("127.0.0.3", listens + other).why())
+                .startsWith("1 socket(s) listen on 127.0.0.3:6379 but no process of this host holds one");
+        // nor a process that is no Redis at all (a container's pid 1 is init here)
         String init = "pid=812\npid.comm=systemd\npid.arg=/sbin/init\npid.cgroup=0::/init.scope\n";
         assertThat(at("127.0.0.3", listens + init).why())
                 .startsWith("1 socket(s) listen on 127.0.0.3:6379 but no process of this host holds one");
