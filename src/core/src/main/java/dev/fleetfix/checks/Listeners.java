@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * The listeners of one port at one address, from the discovery script's lines: {@code listen=ADDR:PORT PID...} (from
  * {@code ss}), else {@code proc.listen=HEXADDR:HEXPORT INODE} with {@code proc.inode=INODE PID} (from
- * {@code /proc/net/tcp*} and the processes' descriptors). Output without either (an older script's) counts
- * {@code sockets=} and every process, as the port alone did.
+ * {@code /proc/net/tcp*} and the processes' descriptors). Output without either, nor {@code info.pid=} (an older
+ * script's, or a fake host's), counts {@code sockets=} and every process, as the port alone did.
  *
  * @param sockets the listeners at the address
  * @param pids the processes that hold one of them; empty with {@code any}
@@ -22,7 +22,8 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
     static Listeners of(String address, Map<String, List<String>> lines) {
         List<String> ss = lines.getOrDefault("listen", List.of());
         List<String> proc = lines.getOrDefault("proc.listen", List.of());
-        if (ss.isEmpty() && proc.isEmpty()) {
+        // the script names the process INFO gave along with the listeners: then no listener is no listener
+        if (ss.isEmpty() && proc.isEmpty() && !lines.containsKey("info.pid")) {
             long counted = Math.max(count(lines, "sockets"), count(lines, "proc.sockets"));
             return new Listeners((int) Math.min(counted, MAX), Set.of(), true);
         }

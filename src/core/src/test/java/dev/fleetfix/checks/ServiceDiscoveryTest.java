@@ -348,6 +348,15 @@ class ServiceDiscoveryTest {
     }
 
     @Test
+    void aProcessInfoNamedIsNoListenerWhenNothingListens() {
+        // Redis answered INFO, then stopped before the script ran: its pid is detailed, but nothing listens
+        String out = HEAD + "port=6379\nsockets=0\nproc.sockets=0\ninfo.pid=812\ninfo.exe=/usr/bin/redis-server\n"
+                + redisUnder("812", "redis-b.service");
+
+        assertThat(at("127.0.0.3", out).manager()).isEqualTo(Manager.NONE);
+    }
+
+    @Test
     void withoutSsTheListenersOfProcNetTcpAreMatchedByAddressThroughTheirInodes() {
         String out = HEAD + "port=6379\nproc.listen=0200007F:18EB 5001\nproc.listen=0300007F:18EB 5002\n"
                 + "proc.sockets=2\nproc.inode=5001 700\nproc.inode=5002 812\n"
