@@ -1,10 +1,7 @@
 package dev.fleetfix.checks;
 
+import dev.fleetfix.transport.ScriptResource;
 import dev.fleetfix.transport.ShellQuote;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,18 +40,7 @@ public final class FactScript {
      */
     public static String script(OptionalLong redisPid) {
         String pid = redisPid.isPresent() ? ShellQuote.quote(Long.toString(redisPid.getAsLong())) : "''";
-        return "redis_pid=" + pid + "\n" + body();
-    }
-
-    private static String body() {
-        try (InputStream in = FactScript.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + RESOURCE + " is missing from the build");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return "redis_pid=" + pid + "\n" + ScriptResource.read(FactScript.class, RESOURCE);
     }
 
     /**

@@ -63,8 +63,11 @@ public final class HostAuditor {
             return audit;
         }
         List<Finding> findings = new ArrayList<>(audit.findings());
+        RedisFacts redis = facts.redis();
+        RedisSelf self = new RedisSelf(
+                host.redis().port(), Optional.empty(), redis.processId(), Optional.empty(), redis.error());
         for (RunningService service : ServiceDiscovery.discover(
-                shell, host.redis().address(), List.of(host.redis().port()), Optional.empty())) {
+                shell, host.redis().address(), List.of(host.redis().port()), self)) {
             findings.add(Finding.advice("redis-service", service.describe()));
         }
         return new HostAudit(audit.host(), audit.verdict(), findings, audit.facts());

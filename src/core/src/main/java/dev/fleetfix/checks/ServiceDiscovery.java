@@ -5,7 +5,7 @@ import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
-import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,9 +31,14 @@ public final class ServiceDiscovery {
     /** The script's first line, so that a fake host can recognise it. */
     public static final String FIRST_LINE = "# fleetfix: which service runs the Redis on each port";
 
+    private static final String RESOURCE = "discovery.sh";
+    private static final String BODY = ScriptResource.read(ServiceDiscovery.class, RESOURCE);
+
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_LINES = 2000;
     private static final int MAX_LINE = 4096;
+    private static final int MAX_PROCS = 17;
+    private static final Pattern TITLE_PORT = Pattern.compile("^\\S*redis-server \\S*:(\\d{1,5})\\b");
     private static final Pattern PROGRAM = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
     private static final Pattern INIT_SCRIPT = Pattern.compile("/etc/(rc\\.d/)?init\\.d/([A-Za-z0-9_.@+-]{1,128})");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_.@+=,/-]{1,1024}");
@@ -48,14 +53,14 @@ public final class ServiceDiscovery {
     /**
      * Runs the script as root on the host and decides for each port (in order).
      *
-     * @param address the address Redis listens on: a listener at another IP is another host's (containers that
-     *     share the network) or another instance's; empty or a name counts every listener on the port
-     * @param config the config file INFO server's {@code config_file} names, when Redis answered
+     * @param address the address Redis listens on: a listener at another IP is another host's (containers or lab
+     *     hosts that share one network namespace) or another instance's; empty or a name counts every listener on the
+     *     port, {@code localhost} the loopback one
+     * @param self what Redis said of itself (its config file, process and executable), or why it could not be asked
      */
     public static List<RunningService> discover(
-            RemoteShell shell, String address, List<Integer> ports, Optional<String> config) {
-        ExecResult r =
-                shell.exec(Command.of(script(address, ports, config)).asRoot().withTimeout(TIMEOUT));
+            RemoteShell shell, String address, List<Integer> ports, RedisSelf self) {
+        ExecResult r = shell.exec(Command.of(script(ports, self)).asRoot().withTimeout(TIMEOUT));
         if (!r.ok() && !r.stdout().contains("port=")) {
             String err = r.errorText().strip();
             return ports.stream()
@@ -67,126 +72,42 @@ public final class ServiceDiscovery {
                                     + (err.isEmpty() ? "" : ": " + bounded(err, 200))))
                     .toList();
         }
-        return decide(r.stdout(), ports);
+        return decide(r.stdout(), address, ports, self.error());
     }
 
-    /** The script: read-only, as root; bounded output for each port. */
-    public static String script(String address, List<Integer> ports, Optional<String> config) {
-        // the implicit localhost connects to Redis by name: its listener is the loopback one, not every one on the
-        // port (a machine that runs containers with host networking has many)
-        String named = address.equalsIgnoreCase("localhost") ? "127.0.0.1" : address;
-        String ip = named.matches("[0-9.]+|[0-9a-fA-F:]+") ? named : "";
-        StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
-        s.append("fx_addr=").append(ShellQuote.quote(ip)).append('\n');
-        s.append("fx_conf=")
-                .append(ShellQuote.quote(
-                        config.filter(c -> PATH.matcher(c).matches()).orElse("")))
-                .append('\n');
-        s.append(String.join(
-                "\n",
-                "fx_to() { if command -v timeout >/dev/null 2>&1; then timeout 10 \"$@\"; else \"$@\"; fi; }",
-                "fx_p() { tr -cd '[:print:]' | head -c 1024; }",
-                "echo \"self.pidns=$(readlink /proc/$$/ns/pid 2>/dev/null | fx_p)\"",
-                "echo \"pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)\"",
-                "echo \"info.config=$fx_conf\"",
-                "fx_has_systemctl=0; command -v systemctl >/dev/null 2>&1 && fx_has_systemctl=1",
-                "fx_port() {",
-                "  port=$1; echo \"port=$port\"",
-                "  pids=''; n=0",
-                "  if command -v ss >/dev/null 2>&1; then",
-                "    out=$(fx_to ss -ltnpH 2>/dev/null | head -n 2000 | awk -v a=\"$fx_addr\" -v p=\"$port\" '"
-                        + "{ l = $4; sub(/%[^:]*/, \"\", l); n = split(l, x, \":\"); if (x[n] != p) next;"
-                        + " h = substr(l, 1, length(l) - length(p) - 1); gsub(/^\\[|\\]$/, \"\", h);"
-                        + " if (a != \"\" && h != a && h != \"0.0.0.0\" && h != \"*\" && h != \"::\" && h != \"::ffff:\" a)"
-                        + " next; c++; s = $0;"
-                        + " while (match(s, /pid=[0-9]+/)) { print substr(s, RSTART + 4, RLENGTH - 4);"
-                        + " s = substr(s, RSTART + RLENGTH) } } END { print \"sockets=\" c + 0 }')",
-                "    echo \"$out\" | grep '^sockets=' | head -n 1",
-                "    pids=$(echo \"$out\" | grep -v '^sockets=' | sort -un | head -n 8)",
-                "  fi",
-                "  if [ -z \"$pids\" ]; then",
-                // no ss, or no -p: the listening sockets' inodes, then the processes that hold them
-                "    hp=$(printf '%04X' \"$port\")",
-                "    inodes=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v hp=\"$hp\" '$4 == \"0A\""
-                        + " { n = split($2, a, \":\"); if (a[n] == hp) print $10 }' | sort -u | head -n 16)",
-                "    echo \"proc.sockets=$(echo $inodes | wc -w)\"",
-                "    for i in $inodes; do",
-                "      case \"$i\" in ''|*[!0-9]*) continue;; esac",
-                "      pids=\"$pids $(fx_to find /proc/[0-9]*/fd -maxdepth 1 -lname \"socket:\\[$i\\]\" 2>/dev/null"
-                        + " | head -n 8 | cut -d/ -f3)\"",
-                "    done",
-                "    pids=$(for p in $pids; do echo \"$p\"; done | sort -un | head -n 8)",
-                "  fi",
-                "  for pid in $pids; do",
-                "    case \"$pid\" in ''|*[!0-9]*) continue;; esac",
-                "    echo \"pid=$pid\"",
-                "    echo \"pid.comm=$(head -c 64 /proc/$pid/comm 2>/dev/null | fx_p)\"",
-                "    echo \"pid.exe=$(readlink /proc/$pid/exe 2>/dev/null | fx_p)\"",
-                "    echo \"pid.pidns=$(readlink /proc/$pid/ns/pid 2>/dev/null | fx_p)\"",
-                "    head -c 2048 /proc/$pid/cmdline 2>/dev/null | tr '\\000' '\\n' | head -n 32"
-                        + " | while IFS= read -r a || [ -n \"$a\" ]; do [ -n \"$a\" ] && echo \"pid.arg=$(printf '%s' \"$a\" | fx_p)\";"
-                        + " done",
-                "    head -c 4096 /proc/$pid/cgroup 2>/dev/null | head -n 32 | tr -cd '[:print:]\\n'"
-                        + " | sed 's/^/pid.cgroup=/'",
-                "    p=$pid; k=0; sv=''",
-                "    while [ $k -lt 16 ]; do",
-                "      p=$(awk '/^PPid:/ { print $2; exit }' /proc/$p/status 2>/dev/null)",
-                "      case \"$p\" in ''|0|*[!0-9]*) break;; esac",
-                "      c=$(head -c 64 /proc/$p/comm 2>/dev/null | fx_p)",
-                "      echo \"parent=$p $c\"",
-                "      [ \"$c\" = supervisord ] && [ -z \"$sv\" ] && sv=$p",
-                "      k=$((k + 1))",
-                "    done",
-                "    unit=$(sed -n 's#^[^:]*:[^:]*:##p' /proc/$pid/cgroup 2>/dev/null | head -n 32 | tr '/' '\\n'"
-                        + " | grep '\\.service$' | tail -n 1 | head -c 256)",
-                "    case \"$unit\" in *[!A-Za-z0-9:_.@-]*|-*) unit='';; esac",
-                "    if [ -n \"$unit\" ] && [ $fx_has_systemctl = 1 ]; then",
-                "      echo \"unit=$unit\"",
-                "      fx_to systemctl show -p Id -p SourcePath -p FragmentPath -p MainPID -p ExecStart -- \"$unit\""
-                        + " 2>/dev/null | head -n 8 | cut -c 1-1024 | tr -cd '[:print:]\\n' | sed 's/^/unit./'",
-                "    fi",
-                "    if [ -n \"$sv\" ]; then",
-                "      conf=$(head -c 4096 /proc/$sv/cmdline 2>/dev/null | tr '\\000' '\\n' | awk"
-                        + " 'f { print; exit } $0 == \"-c\" || $0 == \"--configuration\" { f = 1 }"
-                        + " /^--configuration=/ { sub(/^--configuration=/, \"\"); print; exit }' | fx_p)",
-                "      echo \"supervisord=$sv\"",
-                "      echo \"supervisord.conf=$conf\"",
-                "      if command -v supervisorctl >/dev/null 2>&1; then",
-                "        if [ -n \"$conf\" ]; then fx_to supervisorctl -c \"$conf\" status 2>&1;"
-                        + " else fx_to supervisorctl status 2>&1; fi | head -n 200 | cut -c 1-512"
-                        + " | tr -cd '[:print:]\\n' | sed 's/^/supervisor.status=/'",
-                "      fi",
-                "    fi",
-                "    if [ \"$(head -c 64 /proc/1/comm 2>/dev/null)\" != systemd ] || [ -z \"$unit\" ]; then",
-                // without systemd: the init script that names the pid file holding this PID, or the config file
-                "      for f in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid; do",
-                "        [ -f \"$f\" ] && [ \"$(head -c 32 \"$f\" | tr -cd 0-9)\" = \"$pid\" ] && echo \"$f\"",
-                "      done 2>/dev/null | head -n 8 | while IFS= read -r f; do",
-                "        echo \"pidfile=$(printf '%s' \"$f\" | fx_p)\"",
-                "        b=$(basename \"$f\")",
-                "        grep -l -F -e \"$b\" /etc/init.d/* /etc/rc.d/init.d/* 2>/dev/null | head -n 8"
-                        + " | sed 's/^/initd.pidfile=/'",
-                "      done",
-                "      cf=$fx_conf",
-                "      [ -z \"$cf\" ] && cf=$(head -c 2048 /proc/$pid/cmdline 2>/dev/null | tr '\\000' '\\n'"
-                        + " | grep '^/.*\\.conf$' | head -n 1)",
-                "      if [ -n \"$cf\" ]; then",
-                "        grep -l -F -e \"$cf\" /etc/init.d/* /etc/rc.d/init.d/* 2>/dev/null | head -n 8"
-                        + " | sed 's/^/initd.config=/'",
-                "      fi",
-                "    fi",
-                "  done",
-                "}"));
-        s.append('\n');
-        for (int port : ports) {
-            s.append("fx_port ").append(port).append('\n');
-        }
-        s.append("echo end=1\n");
-        return s.toString();
+    /**
+     * The script ({@code discovery.sh} next to this class) after a preamble of quoted parameters: read-only, as root;
+     * bounded output for each port.
+     */
+    public static String script(List<Integer> ports, RedisSelf self) {
+        String pid = self.pid().isPresent() ? Long.toString(self.pid().getAsLong()) : "";
+        return FIRST_LINE + "\n"
+                + ScriptResource.assign(
+                        "fx_conf",
+                        self.config().filter(c -> PATH.matcher(c).matches()).orElse(""))
+                + ScriptResource.assign(
+                        "fx_ports",
+                        String.join(" ", ports.stream().map(String::valueOf).toList()))
+                + ScriptResource.assign("fx_info_port", Integer.toString(self.port()))
+                + ScriptResource.assign("fx_info_pid", pid)
+                + ScriptResource.assign(
+                        "fx_info_exe",
+                        self.executable().filter(e -> PATH.matcher(e).matches()).orElse(""))
+                + BODY;
     }
 
-    /** The services of each port, from the script's output; a port the output does not cover is unknown. */
+    /** The services of each port at any address, from the script's output (as {@link #decide(String, String, List, Optional)}). */
     public static List<RunningService> decide(String output, List<Integer> ports) {
+        return decide(output, "", ports, Optional.empty());
+    }
+
+    /**
+     * The services of each port, from the script's output; a port the output does not cover is unknown. Only the
+     * listeners at {@code address} count ({@link Listener#at}); {@code redisError} says why Redis did not answer, for a
+     * port where nothing listens.
+     */
+    public static List<RunningService> decide(
+            String output, String address, List<Integer> ports, Optional<String> redisError) {
         Map<String, String> global = new LinkedHashMap<>();
         Map<Integer, List<String[]>> blocks = new LinkedHashMap<>();
         List<String[]> current = null;
@@ -231,7 +152,7 @@ public final class ServiceDiscovery {
                                     OptionalLong.empty(),
                                     Optional.empty(),
                                     "the discovery script printed nothing for this port")
-                            : decidePort(port, global, block));
+                            : decidePort(port, address, redisError, global, block));
         }
         return out;
     }
@@ -247,41 +168,49 @@ public final class ServiceDiscovery {
         }
     }
 
-    private static RunningService decidePort(int port, Map<String, String> global, List<String[]> block) {
-        Map<String, String> portLines = new LinkedHashMap<>();
-        List<Proc> procs = new ArrayList<>();
+    private static RunningService decidePort(
+            int port, String address, Optional<String> redisError, Map<String, String> global, List<String[]> block) {
+        Map<String, List<String>> portLines = new LinkedHashMap<>();
+        List<Proc> all = new ArrayList<>();
         Proc proc = null;
         for (String[] kv : block) {
             if (kv[0].equals("pid")) {
                 OptionalLong pid = number(kv[1]);
-                if (pid.isEmpty() || procs.size() >= 8) {
+                if (pid.isEmpty() || all.size() >= MAX_PROCS) {
                     proc = null;
                     continue;
                 }
                 proc = new Proc(pid.getAsLong(), new LinkedHashMap<>(), new LinkedHashMap<>());
-                procs.add(proc);
+                all.add(proc);
             } else if (proc != null) {
                 proc.one().putIfAbsent(kv[0], kv[1]);
                 proc.many().computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
             } else {
-                portLines.putIfAbsent(kv[0], kv[1]);
+                portLines.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
             }
         }
         Optional<String> infoConfig = path(global.getOrDefault("info.config", ""));
+        Listeners listeners = Listeners.of(address, portLines);
+        List<Proc> holders = all.stream().filter(p -> listeners.holds(p.pid())).toList();
+        // root could not map the socket to its process: what Redis says of itself, if it is that process
+        List<Proc> procs = holders.isEmpty() && listeners.sockets() > 0 ? selfReported(port, all, portLines) : holders;
+        String where = listeners.where(address, port);
         if (procs.isEmpty()) {
-            long sockets = Math.max(
-                    number(portLines.getOrDefault("sockets", "")).orElse(0),
-                    number(portLines.getOrDefault("proc.sockets", "")).orElse(0));
-            if (sockets > 0) {
+            if (listeners.sockets() > 0) {
                 return RunningService.unknown(
                         port,
                         OptionalLong.empty(),
                         infoConfig,
-                        sockets + " socket(s) listen on :" + port
+                        listeners.sockets() + " socket(s) listen on " + where
                                 + " but no process of this host holds one (another PID namespace: a container,"
                                 + " or the script could not run as root)");
             }
-            return RunningService.none(port, "nothing listens on :" + port + ": Redis is not running there");
+            return RunningService.none(
+                    port,
+                    "nothing listens on " + where + ": Redis is not running there"
+                            + redisError
+                                    .map(e -> " (connecting to it: " + bounded(e, 200) + ")")
+                                    .orElse(""));
         }
         // a process that forked a child holding the same socket (a BGSAVE child of an old Redis): the parent
         List<Proc> roots = procs.stream()
@@ -307,6 +236,34 @@ public final class ServiceDiscovery {
                 infoConfig,
                 roots.size() + " processes listen on :" + port + " (" + String.join(", ", each)
                         + "): which one is this Redis cannot be told");
+    }
+
+    /**
+     * The process INFO's {@code process_id} names, when it is a Redis: its command or executable is INFO's
+     * {@code executable} or a redis-server's (a PID from another PID namespace may be anything here).
+     */
+    private static List<Proc> selfReported(int port, List<Proc> all, Map<String, List<String>> portLines) {
+        OptionalLong pid =
+                number(portLines.getOrDefault("info.pid", List.of("")).get(0));
+        String exe = baseName(portLines.getOrDefault("info.exe", List.of("")).get(0));
+        for (Proc p : all) {
+            if (pid.isPresent() && p.pid() == pid.getAsLong()) {
+                Set<String> names = new LinkedHashSet<>();
+                names.add(p.get("pid.comm"));
+                p.all("pid.arg").stream().findFirst().ifPresent(a -> names.add(baseName(a.split(" ", 2)[0])));
+                boolean redis = (!exe.isEmpty() && names.contains(exe))
+                        || names.stream().anyMatch(n -> n.startsWith("redis-server") || n.startsWith("valkey-server"));
+                // its process title names its port ("redis-server 127.0.0.1:6380"): another port is another Redis
+                Matcher title =
+                        TITLE_PORT.matcher(p.all("pid.arg").stream().findFirst().orElse(""));
+                redis &= !title.find() || title.group(1).equals(Integer.toString(port));
+                if (redis && p.get("pid.exe").isEmpty() && !exe.isEmpty()) {
+                    p.one().put("pid.exe", portLines.get("info.exe").get(0));
+                }
+                return redis ? List.of(p) : List.of();
+            }
+        }
+        return List.of();
     }
 
     private static RunningService decideProc(int port, Map<String, String> global, Proc p, Optional<String> info) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.checks.RedisSelf;
 import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.checks.ServiceDiscovery;
 import dev.fleetfix.redis.RedisException;
@@ -7,7 +8,9 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.steps.model.StepContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What runs the host's Redis, discovered on the host ({@link ServiceDiscovery}) for the steps that restart it or
@@ -25,17 +28,28 @@ final class DiscoveredService {
 
     /** The services of {@code ports} at the host's Redis address (the instances of one machine). */
     static List<RunningService> of(StepContext ctx, List<Integer> ports) {
-        return ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, configFile(ctx));
+        return ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, self(ctx));
     }
 
-    private static Optional<String> configFile(StepContext ctx) {
+    /** What the host's Redis says of itself (INFO server), or why it did not answer. */
+    private static RedisSelf self(StepContext ctx) {
+        int port = ctx.host().redis().port();
         try (RedisNode node = ctx.redis().open(ASK)) {
-            return Optional.ofNullable(node.info("server").get("config_file"))
-                    .map(String::strip)
-                    .filter(f -> !f.isEmpty());
+            Map<String, String> server = node.info("server");
+            String pid = field(server, "process_id").orElse("");
+            return new RedisSelf(
+                    port,
+                    field(server, "config_file"),
+                    pid.matches("\\d{1,18}") ? OptionalLong.of(Long.parseLong(pid)) : OptionalLong.empty(),
+                    field(server, "executable"),
+                    Optional.empty());
         } catch (RedisException e) {
-            return Optional.empty();
+            return RedisSelf.unreachable(port, String.valueOf(e.getMessage()));
         }
+    }
+
+    private static Optional<String> field(Map<String, String> server, String name) {
+        return Optional.ofNullable(server.get(name)).map(String::strip).filter(f -> !f.isEmpty());
     }
 
     /**

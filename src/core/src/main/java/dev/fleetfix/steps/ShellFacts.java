@@ -8,6 +8,7 @@ import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.steps.HostFiles.Shell;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.ExecResult;
+import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,24 +27,9 @@ public final class ShellFacts implements FactGatherer {
         return List.of(THP_DIRS.split(" ")).contains(dir);
     }
 
-    private static final String SCRIPT = String.join(
-            "\n",
-            "for d in " + THP_DIRS + "; do",
-            "  if [ -d $d ]; then echo \"thp.path=$d\"; echo \"thp.enabled=$(cat $d/enabled 2>/dev/null)\";",
-            "    echo \"thp.defrag=$(cat $d/defrag 2>/dev/null)\"; break; fi",
-            "done",
-            // PID 1 and systemctl, not only /run/systemd/system: a container may carry the directory
-            // from its image while something else runs as PID 1
-            "pid1=$(cat /proc/1/comm 2>/dev/null); echo \"init.pid1=$pid1\"",
-            "if [ \"$pid1\" = systemd ] && command -v systemctl >/dev/null 2>&1; then echo init=systemd;"
-                    + " elif [ -d /etc/init.d ]; then echo init=sysv; else echo init=other; fi",
-            "( . /etc/os-release 2>/dev/null; echo \"os.id=$ID\"; echo \"os.id_like=$ID_LIKE\";"
-                    + " echo \"os.version_id=$VERSION_ID\" )",
-            "echo \"kernel=$(uname -r)\"",
-            "for t in update-grub grub2-mkconfig grubby; do",
-            "  if command -v $t >/dev/null 2>&1; then echo \"grub.tool=$t\"; break; fi",
-            "done",
-            "true");
+    /** The script ({@code shell-facts.sh} next to this class) after its one parameter. */
+    private static final String SCRIPT =
+            ScriptResource.assign("thp_dirs", THP_DIRS) + ScriptResource.read(ShellFacts.class, "shell-facts.sh");
 
     @Override
     public Map<String, String> gather(StepContext ctx) {

@@ -6,6 +6,7 @@ import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.HeadTail;
+import dev.fleetfix.transport.ScriptResource;
 import dev.fleetfix.transport.ShellQuote;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,15 +50,8 @@ final class TunedThp {
         // as root: tuned-adm is in /usr/sbin, which a login user's PATH lacks, and root activates the profile
         ExecResult r = Shell.readAsRoot(
                 ctx,
-                String.join(
-                        "\n",
-                        "[ -d /etc/tuned ] || command -v tuned >/dev/null 2>&1 || exit 0",
-                        "echo installed",
-                        "echo \"enabled=$(systemctl is-enabled tuned.service 2>/dev/null)\"",
-                        "echo \"active=$(systemctl is-active tuned.service 2>/dev/null)\"",
-                        "command -v tuned-adm >/dev/null 2>&1 && echo adm=yes",
-                        "printf 'profile='; head -c 512 " + ShellQuote.quote(ACTIVE_PROFILE) + " 2>/dev/null"
-                                + " | head -n 1; echo"));
+                ScriptResource.assign("active_profile", ACTIVE_PROFILE)
+                        + ScriptResource.read(TunedThp.class, "tuned-state.sh"));
         return parse(r.stdout());
     }
 

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # fleetfix audit: every fact in one round trip. Each section starts with a marker line
 # "@@fleetfix NAME"; lines that follow belong to it. The script never fails as a whole:
 # a missing file leaves its section empty. redis_pid is set by the caller (quoted), or empty.
@@ -36,7 +37,9 @@ s kconfig; grep -h '^CONFIG_TRANSPARENT_HUGEPAGE_[A-Z]*=y' "/boot/config-$(uname
 s cmdline; cat /proc/cmdline 2>/dev/null
 s grub; hits active /etc/default/grub /etc/default/grub.d/*.cfg
 s systemd
-# one grep over every unit file (a process per file would cost more than the rest of the script)
+# one grep over every unit file (a process per file would cost more than the rest of the script); unit paths hold
+# no blanks
+# shellcheck disable=SC2013
 for f in $(grep -l transparent_hugepage /etc/systemd/system/*.service /run/systemd/system/*.service \
     /lib/systemd/system/*.service /usr/lib/systemd/system/*.service 2>/dev/null); do
   st=$(systemctl is-enabled "${f##*/}" 2>/dev/null) || true
@@ -51,6 +54,7 @@ s tuned
 # include first, so the profile's own line wins, and the last line read is the one that counts); a name is found
 # where tuned looks first; includes 5 deep at most, names that are not profile names skipped
 tuned_profiles() {
+  # shellcheck disable=SC3043 # dash, busybox ash and bash have local: the recursion needs its own variables
   local depth p d inc
   depth=$1; shift
   for p in "$@"; do
@@ -59,7 +63,10 @@ tuned_profiles() {
       [ -f "$d/$p/tuned.conf" ] || continue
       if [ "$depth" -lt 5 ]; then
         inc=$(sed -n 's/^[[:space:]]*include[[:space:]]*=//p' "$d/$p/tuned.conf" | head -n 1 | tr ',' ' ')
-        set -f; tuned_profiles $((depth + 1)) $inc; set +f
+        set -f
+        # shellcheck disable=SC2086 # one word per included profile, globbing off
+        tuned_profiles $((depth + 1)) $inc
+        set +f
       fi
       hits "${st:-unknown}" "$d/$p/tuned.conf"
       break
@@ -68,7 +75,10 @@ tuned_profiles() {
 }
 if [ -r /etc/tuned/active_profile ]; then
   st=$(systemctl is-enabled tuned 2>/dev/null) || true
-  set -f; tuned_profiles 0 $(head -c 512 /etc/tuned/active_profile); set +f
+  set -f
+  # shellcheck disable=SC2046 # one word per active profile, globbing off
+  tuned_profiles 0 $(head -c 512 /etc/tuned/active_profile)
+  set +f
 fi
 s overcommit; cat /proc/sys/vm/overcommit_memory 2>/dev/null
 s somaxconn; cat /proc/sys/net/core/somaxconn 2>/dev/null

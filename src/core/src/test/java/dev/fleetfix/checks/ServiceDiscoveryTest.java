@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.checks.RunningService.Manager;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class ServiceDiscoveryTest {
@@ -301,6 +302,92 @@ class ServiceDiscoveryTest {
         assertThat(s.describe()).isEqualTo("redis on :6379: nothing listens on :6379: Redis is not running there");
     }
 
+    /** A Redis of pid PID under systemd unit UNIT, as the script details it. */
+    private static String redisUnder(String pid, String unit) {
+        return "pid=" + pid + "\npid.comm=redis-server\npid.exe=/usr/bin/redis-server\npid.pidns=pid:[4026531836]\n"
+                + "pid.arg=/usr/bin/redis-server *:6379\npid.cgroup=0::/system.slice/" + unit + "\nparent=1 systemd\n"
+                + "unit=" + unit + "\nunit.Id=" + unit + "\nunit.MainPID=" + pid + "\n";
+    }
+
+    private static RunningService at(String address, String output) {
+        return ServiceDiscovery.decide(output, address, List.of(6379), Optional.of("Connection refused"))
+                .get(0);
+    }
+
+    @Test
+    void hostsThatShareANetworkNamespaceEachFindTheirOwnRedisByAddress() {
+        // lab hosts on 127.0.0.x with one kernel network namespace; two of them visible from this PID namespace
+        String out = HEAD + "port=6379\nlisten=127.0.0.1:6379\nlisten=127.0.0.2:6379 700\n"
+                + "listen=127.0.0.3:6379 812\nlisten=127.0.0.4:6379\nsockets=4\n"
+                + redisUnder("700", "redis-a.service") + redisUnder("812", "redis-b.service");
+
+        assertThat(at("127.0.0.2", out).name()).contains("redis-a.service");
+        assertThat(at("127.0.0.3", out).name()).contains("redis-b.service");
+        assertThat(at("127.0.0.3", out).pid()).hasValue(812);
+        // by name, every listener counts, as before
+        assertThat(at("redis.example.com", out).why()).contains("2 processes listen on :6379");
+        // the implicit localhost is 127.0.0.1: a socket there whose process is in another PID namespace
+        assertThat(at("localhost", out).why())
+                .startsWith("1 socket(s) listen on 127.0.0.1:6379 but no process of this host holds one");
+        // a wildcard listener is everyone's
+        String wildcard = HEAD + "port=6379\nlisten=[::]:6379 812\nsockets=1\n" + redisUnder("812", "redis.service");
+        assertThat(at("127.0.0.9", wildcard).name()).contains("redis.service");
+    }
+
+    @Test
+    void aStoppedRedisIsNotRunningWithTheConnectionErrorWhateverListensAtOtherAddresses() {
+        String out = HEAD + "port=6379\nlisten=127.0.0.1:6379\nlisten=127.0.0.2:6379 700\nsockets=2\n"
+                + redisUnder("700", "redis-a.service");
+
+        RunningService s = at("127.0.0.3", out);
+
+        assertThat(s.manager()).isEqualTo(Manager.NONE);
+        assertThat(s.describe())
+                .isEqualTo("redis on :6379: nothing listens on 127.0.0.3:6379: Redis is not running there"
+                        + " (connecting to it: Connection refused)");
+    }
+
+    @Test
+    void aProcessInfoNamedIsNoListenerWhenNothingListens() {
+        // Redis answered INFO, then stopped before the script ran: its pid is detailed, but nothing listens
+        String out = HEAD + "port=6379\nsockets=0\nproc.sockets=0\ninfo.pid=812\ninfo.exe=/usr/bin/redis-server\n"
+                + redisUnder("812", "redis-b.service");
+
+        assertThat(at("127.0.0.3", out).manager()).isEqualTo(Manager.NONE);
+    }
+
+    @Test
+    void withoutSsTheListenersOfProcNetTcpAreMatchedByAddressThroughTheirInodes() {
+        String out = HEAD + "port=6379\nproc.listen=0200007F:18EB 5001\nproc.listen=0300007F:18EB 5002\n"
+                + "proc.sockets=2\nproc.inode=5001 700\nproc.inode=5002 812\n"
+                + redisUnder("700", "redis-a.service") + redisUnder("812", "redis-b.service");
+
+        assertThat(at("127.0.0.3", out).name()).contains("redis-b.service");
+        assertThat(at("127.0.0.4", out).manager()).isEqualTo(Manager.NONE);
+    }
+
+    @Test
+    void whereRootCannotMapTheSocketWhatRedisSaysOfItselfNamesItsProcess() {
+        // ss shows the socket without its process (no CAP_SYS_PTRACE); nor do the descriptors; INFO says pid 812
+        String listens = HEAD + "port=6379\nlisten=127.0.0.3:6379\nsockets=1\nproc.listen=0300007F:18EB 5002\n"
+                + "proc.sockets=1\ninfo.pid=812\ninfo.exe=/usr/bin/redis-server\n";
+        String hidden = redisUnder("812", "redis-b.service").replace("pid.exe=/usr/bin/redis-server", "pid.exe=");
+
+        RunningService s = at("127.0.0.3", listens + hidden);
+
+        assertThat(s.manager()).isEqualTo(Manager.SYSTEMD);
+        assertThat(s.name()).contains("redis-b.service");
+        assertThat(s.pid()).hasValue(812);
+        // INFO's pid from another PID namespace names another process here: not taken, even another Redis
+        String other = hidden.replace("redis-server *:6379", "redis-server *:6380");
+        assertThat(at("127.0.0.3", listens + other).why())
+                .startsWith("1 socket(s) listen on 127.0.0.3:6379 but no process of this host holds one");
+        // nor a process that is no Redis at all (a container's pid 1 is init here)
+        String init = "pid=812\npid.comm=systemd\npid.arg=/sbin/init\npid.cgroup=0::/init.scope\n";
+        assertThat(at("127.0.0.3", listens + init).why())
+                .startsWith("1 socket(s) listen on 127.0.0.3:6379 but no process of this host holds one");
+    }
+
     @Test
     void aSocketWhoseProcessCannotBeSeenIsUnknownNotNone() {
         RunningService s = one(HEAD + "port=6379\nsockets=0\nproc.sockets=1\n");
@@ -407,13 +494,20 @@ class ServiceDiscoveryTest {
 
     @Test
     void theScriptQuotesWhatItIsGivenAndDropsAConfigThatIsNoPath() {
-        String script = ServiceDiscovery.script("127.0.0.1", List.of(6379), Optional.of("/etc/redis/$(reboot).conf"));
+        RedisSelf self = new RedisSelf(
+                6379,
+                Optional.of("/etc/redis/$(reboot).conf"),
+                OptionalLong.of(42),
+                Optional.of("/usr/bin/redis-server;reboot"),
+                Optional.empty());
+        String script = ServiceDiscovery.script(List.of(6379, 6380), self);
 
         assertThat(script).startsWith(ServiceDiscovery.FIRST_LINE);
-        assertThat(script).contains("fx_conf=''").doesNotContain("reboot");
-        assertThat(ServiceDiscovery.script("h'; reboot; '", List.of(6379), Optional.empty()))
-                .contains("fx_addr=''")
+        assertThat(script)
+                .contains("fx_conf=''", "fx_info_exe=''", "fx_ports='6379 6380'", "fx_info_port=6379", "fx_info_pid=42")
                 .doesNotContain("reboot");
+        // the body is the resource file, after the preamble
+        assertThat(script).contains("fx_port \"$fx_one\"").endsWith("echo end=1\n");
     }
 
     @Test

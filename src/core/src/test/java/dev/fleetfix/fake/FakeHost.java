@@ -412,9 +412,10 @@ public final class FakeHost {
     private String discoveryOutput(String script) {
         String pid1 = read("/proc/1/comm").orElse("").strip();
         StringBuilder out = new StringBuilder("self.pidns=pid:[1]\npid1=" + pid1 + "\ninfo.config=\n");
-        Matcher ports = Pattern.compile("(?m)^fx_port (\\d+)$").matcher(script);
-        while (ports.find()) {
-            out.append("port=").append(ports.group(1)).append('\n');
+        Matcher list = Pattern.compile("(?m)^fx_ports='?([0-9 ]*)'?$").matcher(script);
+        List<String> ports = list.find() ? List.of(list.group(1).strip().split(" +")) : List.of();
+        for (String port : ports) {
+            out.append("port=").append(port).append('\n');
             if (path("/var/redis-stopped").toFile().exists()) {
                 out.append("sockets=0\n");
                 continue;

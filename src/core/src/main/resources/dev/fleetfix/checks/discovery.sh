@@ -1,0 +1,102 @@
+# shellcheck shell=sh
+# fleetfix: what runs the Redis on each port, as key=value lines that ServiceDiscovery reads. Read-only, run as root.
+# The caller prepends, quoted: fx_conf (the config file INFO names, or empty), fx_ports (the ports, in order), and
+# what Redis says of itself for the port fx_info_port: fx_info_pid (INFO's process_id) and fx_info_exe (its
+# executable), or empty. Each listener on a port is printed with its address ("listen=ADDR:PORT PID..."), so that
+# ServiceDiscovery keeps only those at the host's own address; its processes are detailed below.
+: "${fx_conf:=}" "${fx_ports:=}" "${fx_info_port:=}" "${fx_info_pid:=}" "${fx_info_exe:=}"
+fx_to() { if command -v timeout >/dev/null 2>&1; then timeout 10 "$@"; else "$@"; fi; }
+fx_p() { tr -cd '[:print:]' | head -c 1024; }
+echo "self.pidns=$(readlink /proc/$$/ns/pid 2>/dev/null | fx_p)"
+echo "pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)"
+echo "info.config=$fx_conf"
+fx_has_systemctl=0; command -v systemctl >/dev/null 2>&1 && fx_has_systemctl=1
+fx_port() {
+  port=$1; echo "port=$port"
+  pids=''
+  if command -v ss >/dev/null 2>&1; then
+    # the kernel filters by port; the address (with its scope, %lo) and the users' pids are printed as they are
+    out=$(fx_to ss -ltnpH "sport = :$port" 2>/dev/null | head -n 64 | awk -v p="$port" '
+      { l = $4; n = split(l, x, ":"); if (x[n] != p) next
+        c++; s = $0; ids = ""
+        while (match(s, /pid=[0-9]+/)) { ids = ids " " substr(s, RSTART + 4, RLENGTH - 4); s = substr(s, RSTART + RLENGTH) }
+        print "listen=" l ids }
+      END { print "sockets=" c + 0 }')
+    printf '%s\n' "$out" | grep -E '^(listen|sockets)=' | tr -cd '[:print:]\n'
+    pids=$(printf '%s\n' "$out" | sed -n 's/^listen=[^ ]*//p' | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -un | head -n 16)
+  fi
+  if [ -z "$pids" ]; then
+    # no ss, or no process named: the listening sockets' addresses and inodes, then the processes that hold them
+    hp=$(printf '%04X' "$port")
+    inodes=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v hp="$hp" '
+      $4 == "0A" { n = split($2, a, ":"); if (a[n] == hp && $10 ~ /^[0-9]+$/) print "proc.listen=" $2 " " $10 }' \
+      | sort -u | head -n 16)
+    printf '%s\n' "$inodes" | grep '^proc.listen='
+    echo "proc.sockets=$(printf '%s\n' "$inodes" | grep -c '^proc.listen=')"
+    for i in $(printf '%s\n' "$inodes" | sed -n 's/^proc.listen=[^ ]* //p'); do
+      for q in $(fx_to find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null | head -n 8 | cut -d/ -f3); do
+        echo "proc.inode=$i $q"
+        pids="$pids $q"
+      done
+    done
+    pids=$(for q in $pids; do echo "$q"; done | sort -un | head -n 16)
+  fi
+  # what Redis says of itself: its process, detailed as well (where root cannot map a socket to its process)
+  case "$fx_info_pid" in '' | *[!0-9]*) fx_info_pid= ;; esac
+  if [ "$port" = "$fx_info_port" ] && [ -n "$fx_info_pid" ]; then
+    echo "info.pid=$fx_info_pid"
+    echo "info.exe=$fx_info_exe"
+    if ! printf '%s\n' "$pids" | tr ' ' '\n' | grep -qx "$fx_info_pid"; then pids="$pids $fx_info_pid"; fi
+  fi
+  for pid in $pids; do
+    case "$pid" in ''|*[!0-9]*) continue;; esac
+    echo "pid=$pid"
+    echo "pid.comm=$(head -c 64 "/proc/$pid/comm" 2>/dev/null | fx_p)"
+    echo "pid.exe=$(readlink "/proc/$pid/exe" 2>/dev/null | fx_p)"
+    echo "pid.pidns=$(readlink "/proc/$pid/ns/pid" 2>/dev/null | fx_p)"
+    head -c 2048 "/proc/$pid/cmdline" 2>/dev/null | tr '\000' '\n' | head -n 32 | while IFS= read -r a || [ -n "$a" ]; do [ -n "$a" ] && echo "pid.arg=$(printf '%s' "$a" | fx_p)"; done
+    head -c 4096 "/proc/$pid/cgroup" 2>/dev/null | head -n 32 | tr -cd '[:print:]\n' | sed 's/^/pid.cgroup=/'
+    p=$pid; k=0; sv=''
+    while [ "$k" -lt 16 ]; do
+      p=$(awk '/^PPid:/ { print $2; exit }' "/proc/$p/status" 2>/dev/null)
+      case "$p" in ''|0|*[!0-9]*) break;; esac
+      c=$(head -c 64 "/proc/$p/comm" 2>/dev/null | fx_p)
+      echo "parent=$p $c"
+      [ "$c" = supervisord ] && [ -z "$sv" ] && sv=$p
+      k=$((k + 1))
+    done
+    unit=$(sed -n 's#^[^:]*:[^:]*:##p' "/proc/$pid/cgroup" 2>/dev/null | head -n 32 | tr '/' '\n' | grep '\.service$' | tail -n 1 | head -c 256)
+    case "$unit" in *[!A-Za-z0-9:_.@-]*|-*) unit='';; esac
+    if [ -n "$unit" ] && [ "$fx_has_systemctl" = 1 ]; then
+      echo "unit=$unit"
+      fx_to systemctl show -p Id -p SourcePath -p FragmentPath -p MainPID -p ExecStart -- "$unit" 2>/dev/null | head -n 8 | cut -c 1-1024 | tr -cd '[:print:]\n' | sed 's/^/unit./'
+    fi
+    if [ -n "$sv" ]; then
+      conf=$(head -c 4096 "/proc/$sv/cmdline" 2>/dev/null | tr '\000' '\n' | awk 'f { print; exit } $0 == "-c" || $0 == "--configuration" { f = 1 } /^--configuration=/ { sub(/^--configuration=/, ""); print; exit }' | fx_p)
+      echo "supervisord=$sv"
+      echo "supervisord.conf=$conf"
+      if command -v supervisorctl >/dev/null 2>&1; then
+        if [ -n "$conf" ]; then fx_to supervisorctl -c "$conf" status 2>&1; else fx_to supervisorctl status 2>&1; fi | head -n 200 | cut -c 1-512 | tr -cd '[:print:]\n' | sed 's/^/supervisor.status=/'
+      fi
+    fi
+    if [ "$(head -c 64 /proc/1/comm 2>/dev/null)" != systemd ] || [ -z "$unit" ]; then
+      for f in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid; do
+        [ -f "$f" ] && [ "$(head -c 32 "$f" | tr -cd 0-9)" = "$pid" ] && echo "$f"
+      done 2>/dev/null | head -n 8 | while IFS= read -r f; do
+        echo "pidfile=$(printf '%s' "$f" | fx_p)"
+        b=$(basename "$f")
+        grep -l -F -e "$b" /etc/init.d/* /etc/rc.d/init.d/* 2>/dev/null | head -n 8 | sed 's/^/initd.pidfile=/'
+      done
+      cf=$fx_conf
+      [ -z "$cf" ] && cf=$(head -c 2048 "/proc/$pid/cmdline" 2>/dev/null | tr '\000' '\n' | grep '^/.*\.conf$' | head -n 1)
+      if [ -n "$cf" ]; then
+        grep -l -F -e "$cf" /etc/init.d/* /etc/rc.d/init.d/* 2>/dev/null | head -n 8 | sed 's/^/initd.config=/'
+      fi
+    fi
+  done
+}
+for fx_one in $fx_ports; do
+  case "$fx_one" in '' | *[!0-9]*) continue ;; esac
+  fx_port "$fx_one"
+done
+echo end=1
