@@ -5,6 +5,14 @@
 # Usage: shellcheck.sh SRC_DIR (the directory that holds the modules)
 set -euo pipefail
 src=$(cd "${1:?usage: shellcheck.sh SRC_DIR}" && pwd)
+# As the lab's preparation installs Docker, a root build on Debian installs the checker (waiting for another apt)
+if ! command -v shellcheck >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "shellcheck is missing: installing Debian's shellcheck package" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 shellcheck >/dev/null 2>&1 ||
+    { apt-get update -qq -o DPkg::Lock::Timeout=600 >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 shellcheck >/dev/null 2>&1; } ||
+    true
+fi
 if ! command -v shellcheck >/dev/null 2>&1; then
   echo "shellcheck is missing: install shellcheck (Debian: apt-get install shellcheck; the lab's prepare.sh does)" \
     "to build fleetfix; it checks the scripts fleetfix sends to hosts" >&2
