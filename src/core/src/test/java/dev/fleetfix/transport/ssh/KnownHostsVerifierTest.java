@@ -76,7 +76,8 @@ class KnownHostsVerifierTest {
         // issue 42 finding 3: a replaced host key, same length, the modification time set back, was trusted from
         // the parse cached by size and time
         Path file = file("10.0.0.1 ecdsa-sha2-nistp256 " + blob(key));
-        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.1", 22, key)).isTrue();
+        assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.1", 22, key))
+                .isTrue();
         java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(file);
         long size = Files.size(file);
 
@@ -86,7 +87,9 @@ class KnownHostsVerifierTest {
         assertThat(Files.size(file)).isEqualTo(size);
 
         KnownHostsVerifier edited = KnownHostsVerifier.load(file, false);
-        assertThat(edited.verify("10.0.0.1", 22, key)).as("the old key, no longer in the file").isFalse();
+        assertThat(edited.verify("10.0.0.1", 22, key))
+                .as("the old key, no longer in the file")
+                .isFalse();
         assertThat(edited.verify("10.0.0.1", 22, otherKey)).isTrue();
     }
 
