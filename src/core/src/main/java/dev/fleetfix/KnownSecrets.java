@@ -38,8 +38,12 @@ public final class KnownSecrets {
     /** What a secret is replaced with: {@link Secret#toString()}'s. */
     public static final String MASK = "******";
 
-    /** The shortest piece of a cut value that is scrubbed; shorter pieces would scrub ordinary words. */
-    static final int MIN_PART = 4;
+    /**
+     * The shortest piece of a cut value that is scrubbed. A peer cuts what it echoes at a length of its own (Redis at
+     * 128 characters), so a short piece is ordinary text far more often than an echo: a password that begins with
+     * its host's name ({@code audit-2.pw}) cut at 4 masked the host's name in every output.
+     */
+    static final int MIN_PART = 16;
 
     /** The shortest piece of a cut value that is scrubbed when a space or a stop, not a quote, cuts it. */
     static final int MIN_WORD = 12;

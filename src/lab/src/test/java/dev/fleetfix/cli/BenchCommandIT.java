@@ -92,7 +92,7 @@ class BenchCommandIT {
         // the sweep fields are added (empty without a sweep), as the report schema adds fields
         assertThat(json.fieldNames())
                 .toIterable()
-                .containsExactly("runs", "comparisons", "fleet", "sweep", "sweep_comparisons");
+                .containsExactly("schema_version", "runs", "comparisons", "fleet", "sweep", "sweep_comparisons");
         assertThat(json.get("sweep")).isEmpty();
         assertThat(json.get("runs")).hasSize(2);
         com.fasterxml.jackson.databind.JsonNode test =

@@ -170,12 +170,9 @@ class BatchDesignSimulationTest {
 
     /**
      * The table of docs/benchmarks-and-verdicts.md, every design side by side (about 20 minutes on two busy cores):
-     * {@code -Dtest='BatchDesignSimulationTest#table' -Dsim.table=true}.
+     * {@link #main} prints it; it is a measurement, not a test, so the suite neither runs nor skips it.
      */
-    @Test
-    void table() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                Boolean.getBoolean("sim.table"), "prints only with -Dsim.table=true");
+    static void table() {
         System.out.println("design | A/A false calls (95 % bound) | A/A no change | throttle called | p99.9 tail called"
                 + " | median no change under the tail | smallest rps loss called 95 % | smallest p99 rise called 95 %"
                 + " | seconds per host");
@@ -198,9 +195,17 @@ class BatchDesignSimulationTest {
     }
 
     /** A/A only, 1,000 comparisons of today's test at 7 rounds; run alone with -Dsim.aa=true. */
-    @Test
-    void aaOfTodaysTestAtSevenRounds() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("sim.aa"), "runs only with -Dsim.aa=true");
+    /**
+     * The table of docs/benchmarks-and-verdicts.md (about 20 minutes on two busy cores), then today's test at seven
+     * rounds on A/A pairs alone, from the test class path: {@code mvn -pl src/core test-compile exec:java
+     * -Dexec.classpathScope=test -Dexec.mainClass=dev.fleetfix.bench.verdict.BatchDesignSimulationTest}.
+     */
+    public static void main(String[] args) {
+        table();
+        aaOfTodaysTestAtSevenRounds();
+    }
+
+    static void aaOfTodaysTestAtSevenRounds() {
         for (Design d : List.of(CURRENT_7_LONG, CURRENT_7)) {
             print(measure(d, AA, 0));
         }
