@@ -96,21 +96,15 @@ public record RedisFacts(
     }
 
     public static RedisFacts unreachable(String endpoint, String reason) {
-        return new RedisFacts(
-                endpoint,
-                Optional.of(reason),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                OptionalInt.empty(),
-                OptionalLong.empty(),
-                false,
-                List.of(),
-                Optional.empty());
+        return notRead(endpoint, reason, false);
     }
 
     /** Redis answered, but refused the connection: its {@code maxclients} is reached. */
     public static RedisFacts serverFull(String endpoint, String reason) {
+        return notRead(endpoint, reason, true);
+    }
+
+    private static RedisFacts notRead(String endpoint, String reason, boolean full) {
         return new RedisFacts(
                 endpoint,
                 Optional.of(reason),
@@ -122,7 +116,7 @@ public record RedisFacts(
                 false,
                 List.of(),
                 Optional.empty(),
-                true);
+                full);
     }
 
     /** Redis answered, but refused fleetfix's credentials. */
