@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -155,11 +157,17 @@ public final class VaultPasswordSource {
         } catch (IOException e) {
             throw problem("cannot be run: " + e.getMessage());
         }
-        CompletableFuture<Optional<byte[]>> out = CompletableFuture.supplyAsync(() -> drain(process.getInputStream()));
+        // standard output stops being read at the bound: a script that prints more is ended there, not at its timeout
+        CompletableFuture<Optional<byte[]>> out = CompletableFuture.supplyAsync(() -> upTo(process.getInputStream()));
         CompletableFuture<Optional<byte[]>> err = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()));
+        CompletableFuture<?> printedTooMuch = out.thenCompose(
+                printed -> printed.isPresent() ? new CompletableFuture<>() : CompletableFuture.completedFuture(null));
         try {
-            boolean finished = process.waitFor(scriptTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            boolean finished = finishedOrPrintedTooMuch(process, printedTooMuch);
             endGroup(process, setsid.isPresent());
+            if (printedTooMuch.isDone()) {
+                throw problem("printed more than " + MAX_BYTES / 1024 + " KiB");
+            }
             if (!finished) {
                 throw problem("did not finish within " + scriptTimeout.toSeconds() + " s, and was ended with its"
                         + " children");
@@ -207,6 +215,29 @@ public final class VaultPasswordSource {
             });
         }
         process.destroyForcibly();
+    }
+
+    /** Whether the script exited within its timeout; true as well once it has printed more than the bound. */
+    private boolean finishedOrPrintedTooMuch(Process process, CompletableFuture<?> printedTooMuch)
+            throws InterruptedException {
+        try {
+            CompletableFuture.anyOf(process.onExit(), printedTooMuch)
+                    .get(scriptTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+
+    /** What a stream gives, up to {@link #MAX_BYTES}; empty when it gives more (the rest is left unread). */
+    private static Optional<byte[]> upTo(InputStream in) {
+        try {
+            return bounded(in);
+        } catch (IOException e) {
+            return Optional.of(new byte[0]);
+        }
     }
 
     /** What a stream gives, up to {@link #MAX_BYTES}; empty when it gives more (the rest is read and dropped). */

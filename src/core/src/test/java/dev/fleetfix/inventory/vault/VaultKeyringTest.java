@@ -193,7 +193,7 @@ class VaultKeyringTest {
         assertThatThrownBy(() -> new VaultKeyring(List.of(source("default", pw)))
                         .decrypt(encrypted("s3cret", Optional.empty()), vars, 4))
                 .isInstanceOf(VaultException.class)
-                .hasMessageStartingWith("vault: vault password script " + pw);
+                .hasMessage("vault: vault password script " + pw + " printed more than 64 KiB");
     }
 
     @Test
