@@ -13,9 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Audits one host: asks its Redis (one connection), then runs one fact script on the host (one round
- * trip), then judges the facts with {@link AuditRules}; where the script ran as root, a second command finds the
- * service that runs Redis ({@link ServiceDiscovery}).
+ * Audits one host: asks its Redis (one connection), then runs one script on the host (one round trip), then judges
+ * the facts with {@link AuditRules}. Where the host has {@code become}, that one script also finds the service that
+ * runs Redis ({@link ServiceDiscovery}): the fact script and the discovery script in one trip ({@link #FIRST_LINE}).
  *
  * <p>Redis goes first so that its {@code process_id} tells the script whose smaps to read. The script
  * runs as root when the host has {@code become}, since another user's {@code /proc/PID/smaps_rollup}
@@ -25,6 +25,12 @@ import java.util.Optional;
 public final class HostAuditor {
     public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_EXEC_TIMEOUT = Duration.ofSeconds(30);
+
+    /** The first line of the one-trip script (facts, then the services), so that a fake host can recognise it. */
+    public static final String FIRST_LINE = "# fleetfix: the host's facts, then the service of its Redis";
+
+    /** The line between the two parts of the one-trip script's output. */
+    public static final String SERVICES_MARKER = FactScript.MARKER + "services";
 
     private final Duration redisTimeout;
     private final Duration execTimeout;
@@ -45,32 +51,50 @@ public final class HostAuditor {
      */
     public HostAudit audit(Host host, RemoteShell shell, RedisConnector redis) {
         try {
-            HostFacts facts = gather(host, shell, redis);
-            return withService(AuditRules.judge(facts), host, shell, facts);
+            RedisFacts redisFacts = RedisProbe.probe(host, redis, redisTimeout);
+            Optional<HostAudit> asRoot = host.become() ? auditInOneTrip(host, shell, redisFacts) : Optional.empty();
+            if (asRoot.isPresent()) {
+                return asRoot.get();
+            }
+            return AuditRules.judge(facts(host, shell, redisFacts, false));
         } catch (TransportException | AuditException e) {
             return HostAudit.unreachable(host.name(), String.valueOf(e.getMessage()));
         }
     }
 
     /**
-     * The audit with what runs the host's Redis as advice ("redis on :6379 (pid 812) run by systemd unit
-     * redis_6379.service"), found as {@link ServiceDiscovery} finds it for the steps. Only where the fact script ran
-     * as root: another user's process, its socket and its cgroup are hidden from the login user, and "nothing
-     * listens" would then be a wrong claim.
+     * The audit from one script run as root: the facts, then what runs the host's Redis as advice ("redis on :6379
+     * (pid 812) run by systemd unit redis_6379.service"), found as {@link ServiceDiscovery} finds it for the steps.
+     * Empty when the script did not run as root to its end (sudo refused): the caller reads the facts as the login
+     * user, without the service, since another user's process, its socket and its cgroup are hidden from the login
+     * user and "nothing listens" would then be a wrong claim.
      */
-    private static HostAudit withService(HostAudit audit, Host host, RemoteShell shell, HostFacts facts) {
-        if (!facts.root()) {
-            return audit;
+    private Optional<HostAudit> auditInOneTrip(Host host, RemoteShell shell, RedisFacts redisFacts) {
+        int port = host.redis().port();
+        RedisSelf self =
+                new RedisSelf(port, Optional.empty(), redisFacts.processId(), Optional.empty(), redisFacts.error());
+        String script = FIRST_LINE + "\n(\n" + FactScript.script(redisFacts.processId()) + "\n)\necho '"
+                + SERVICES_MARKER + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
+        ExecResult result =
+                shell.exec(Command.of(script).asRoot().withTimeout(execTimeout.plus(ServiceDiscovery.TIMEOUT)));
+        int split = result.stdout().indexOf("\n" + SERVICES_MARKER + "\n");
+        String factPart = split < 0 ? result.stdout() : result.stdout().substring(0, split + 1);
+        if (!factPart.contains(FactScript.MARKER + "end")) {
+            return Optional.empty();
         }
+        HostFacts facts = FactScript.parse(host.name(), factPart, redisFacts);
+        HostAudit audit = AuditRules.judge(facts);
+        if (!facts.root()) {
+            return Optional.of(audit);
+        }
+        String servicePart = split < 0 ? "" : result.stdout().substring(split + SERVICES_MARKER.length() + 2);
+        ExecResult services = new ExecResult(result.exitCode(), servicePart, result.stderr(), result.duration());
         List<Finding> findings = new ArrayList<>(audit.findings());
-        RedisFacts redis = facts.redis();
-        RedisSelf self = new RedisSelf(
-                host.redis().port(), Optional.empty(), redis.processId(), Optional.empty(), redis.error());
-        for (RunningService service : ServiceDiscovery.discover(
-                shell, host.redis().address(), List.of(host.redis().port()), self)) {
+        for (RunningService service :
+                ServiceDiscovery.read(services, host.redis().address(), List.of(port), self)) {
             findings.add(Finding.advice("redis-service", service.describe()));
         }
-        return new HostAudit(audit.host(), audit.verdict(), findings, audit.facts());
+        return Optional.of(new HostAudit(audit.host(), audit.verdict(), findings, audit.facts()));
     }
 
     /**
@@ -81,9 +105,14 @@ public final class HostAuditor {
      */
     public HostFacts gather(Host host, RemoteShell shell, RedisConnector redis) {
         RedisFacts redisFacts = RedisProbe.probe(host, redis, redisTimeout);
+        return facts(host, shell, redisFacts, host.become());
+    }
+
+    /** The fact script's facts: first as root when {@code asRoot} (sudo may refuse), else as the login user. */
+    private HostFacts facts(Host host, RemoteShell shell, RedisFacts redisFacts, boolean asRoot) {
         Command command = Command.of(FactScript.script(redisFacts.processId())).withTimeout(execTimeout);
-        ExecResult result = shell.exec(host.become() ? command.asRoot() : command);
-        if (host.become() && !complete(result)) {
+        ExecResult result = shell.exec(asRoot ? command.asRoot() : command);
+        if (asRoot && !complete(result)) {
             result = shell.exec(command);
         }
         if (!complete(result)) {

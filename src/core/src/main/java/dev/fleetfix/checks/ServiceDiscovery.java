@@ -34,7 +34,7 @@ public final class ServiceDiscovery {
     private static final String RESOURCE = "discovery.sh";
     private static final String BODY = ScriptResource.read(ServiceDiscovery.class, RESOURCE);
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_LINES = 2000;
     private static final int MAX_LINE = 4096;
     private static final int MAX_PROCS = 17;
@@ -60,7 +60,14 @@ public final class ServiceDiscovery {
      */
     public static List<RunningService> discover(
             RemoteShell shell, String address, List<Integer> ports, RedisSelf self) {
-        ExecResult r = shell.exec(Command.of(script(ports, self)).asRoot().withTimeout(TIMEOUT));
+        return read(shell.exec(Command.of(script(ports, self)).asRoot().withTimeout(TIMEOUT)), address, ports, self);
+    }
+
+    /**
+     * The services of each port from what the script gave (as {@link #decide(String, String, List, Optional)}); each
+     * port unknown, with the script's error, when it failed before printing any.
+     */
+    static List<RunningService> read(ExecResult r, String address, List<Integer> ports, RedisSelf self) {
         if (!r.ok() && !r.stdout().contains("port=")) {
             String err = r.errorText().strip();
             return ports.stream()

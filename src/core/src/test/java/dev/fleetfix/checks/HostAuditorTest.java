@@ -45,19 +45,23 @@ class HostAuditorTest {
         return shell(
                 host,
                 command -> RecordingShell.ok(
-                        command.script().startsWith(ServiceDiscovery.FIRST_LINE) ? discovered : facts));
+                        command.script().startsWith(HostAuditor.FIRST_LINE)
+                                ? facts + HostAuditor.SERVICES_MARKER + "\n" + discovered
+                                : facts));
     }
 
     @Test
-    void gathersEverythingInOneCommandAndOneRedisConnectionThenFindsTheServiceAsRoot() {
+    void gathersTheFactsAndTheServiceInOneCommandAsRootAndOneRedisConnection() {
         RecordingShell shell = withService("lab-1", FactOutput.debian12().text());
         FakeRedis redis = FakeRedis.redis7();
 
         HostAudit audit = auditor.audit(lab1, shell, redis);
 
-        assertThat(shell.commands()).hasSize(2);
-        assertThat(shell.commands().get(1).script()).startsWith(ServiceDiscovery.FIRST_LINE);
-        assertThat(shell.commands().get(1).become()).isTrue();
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands().get(0).script())
+                .startsWith(HostAuditor.FIRST_LINE)
+                .contains(ServiceDiscovery.FIRST_LINE);
+        assertThat(shell.commands().get(0).become()).isTrue();
         assertThat(audit.findings())
                 .filteredOn(f -> f.code().equals("redis-service"))
                 .extracting(Finding::text)
@@ -117,9 +121,9 @@ class HostAuditorTest {
 
         auditor.audit(lab1, shell, FakeRedis.redis7());
 
-        assertThat(shell.commands().get(0).script()).startsWith("redis_pid=4242\n");
+        assertThat(shell.commands().get(0).script()).contains("\n(\nredis_pid=4242\n");
         assertThat(shell.commands().get(0).become()).isTrue();
-        assertThat(shell.commands().get(0).timeout()).isEqualTo(HostAuditor.DEFAULT_EXEC_TIMEOUT);
+        assertThat(shell.commands().get(0).timeout()).isGreaterThan(HostAuditor.DEFAULT_EXEC_TIMEOUT);
     }
 
     @Test
@@ -128,7 +132,10 @@ class HostAuditorTest {
 
         auditor.audit(TestHosts.lab("lab-1", "127.0.0.11", false), shell, FakeRedis.redis7());
 
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands().get(0).script()).startsWith("redis_pid=4242\n");
         assertThat(shell.commands().get(0).become()).isFalse();
+        assertThat(shell.commands().get(0).timeout()).isEqualTo(HostAuditor.DEFAULT_EXEC_TIMEOUT);
     }
 
     @Test
@@ -177,7 +184,7 @@ class HostAuditorTest {
 
         HostAudit audit = auditor.audit(lab1, shell, FakeRedis.refusing("connection refused"));
 
-        assertThat(shell.commands().get(0).script()).startsWith("redis_pid=''\n");
+        assertThat(shell.commands().get(0).script()).contains("\n(\nredis_pid=''\n");
         assertThat(audit.verdict()).isEqualTo(HostVerdict.AT_RISK);
         assertThat(audit.findings())
                 .filteredOn(f -> !f.code().equals("redis-service"))
@@ -382,8 +389,8 @@ class HostAuditorTest {
         assertThat(opened).allSatisfy(shell -> {
             assertThat(shell.closed()).as(shell.hostName() + " closed").isTrue();
             assertThat(shell.commands())
-                    .as(shell.hostName() + ": the facts in one round trip, then the service")
-                    .hasSize(2);
+                    .as(shell.hostName() + ": the facts and the service in one round trip")
+                    .hasSize(1);
         });
         assertThat(mostOpen.get()).as("shells open at once").isBetween(1, 3);
     }

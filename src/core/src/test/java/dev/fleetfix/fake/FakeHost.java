@@ -1,5 +1,6 @@
 package dev.fleetfix.fake;
 
+import dev.fleetfix.checks.HostAuditor;
 import dev.fleetfix.checks.ServiceDiscovery;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.Command;
@@ -390,6 +391,21 @@ public final class FakeHost {
         if (transientFailure.test(script)) {
             transientFailure = s -> false;
             throw new TransportException(name, TransportException.Kind.BROKEN, "connection reset (fake)", null);
+        }
+        if (script.startsWith(HostAuditor.FIRST_LINE)) {
+            // the one-trip audit: the fact script as it is, then what discovery would print here
+            String marker = "\necho '" + HostAuditor.SERVICES_MARKER + "'\n";
+            int split = script.indexOf(marker);
+            String facts = script.substring(script.indexOf("\n(\n") + 3, split - 2);
+            String discovery = script.substring(split + marker.length());
+            ExecResult read = answer(Command.of(facts).asRoot().withTimeout(command.timeout()));
+            String services = discovery.isEmpty() ? "" : discovery.substring(2);
+            return new ExecResult(
+                    0,
+                    read.stdout() + HostAuditor.SERVICES_MARKER + "\n"
+                            + this.discovery.orElseGet(() -> discoveryOutput(services)),
+                    read.stderr(),
+                    Duration.ZERO);
         }
         if (script.startsWith(ServiceDiscovery.FIRST_LINE)) {
             return new ExecResult(0, discovery.orElseGet(() -> discoveryOutput(script)), "", Duration.ZERO);
