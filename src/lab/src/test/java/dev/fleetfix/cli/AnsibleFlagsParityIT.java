@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,9 +57,15 @@ class AnsibleFlagsParityIT {
                 [cache:vars]
                 wanted=group
                 """);
-        ansiblePlay = Files.writeString(
-                dir.resolve("ansible.yml"),
-                """
+        ansiblePlay = Files.writeString(dir.resolve("ansible.yml"), ANSIBLE_PLAY.formatted(out.resolve("ansible")));
+        fleetfixPlay = Files.writeString(dir.resolve("fleetfix.yml"), FLEETFIX_PLAY.formatted(out.resolve("fleetfix")));
+        Files.createDirectories(out.resolve("ansible"));
+        Files.createDirectories(out.resolve("fleetfix"));
+    }
+
+    /** A play of four recording tasks: each host writes the {@code wanted} it sees to a file under {@code %1$s}. */
+    private static final String ANSIBLE_PLAY =
+            """
                 - name: record
                   hosts: redis
                   gather_facts: false
@@ -76,11 +85,11 @@ class AnsibleFlagsParityIT {
                     - name: record always
                       copy: {content: "{{ wanted }}", dest: "%1$s/{{ inventory_hostname }}.always"}
                       tags: [always]
-                """
-                        .formatted(out.resolve("ansible")));
-        fleetfixPlay = Files.writeString(
-                dir.resolve("fleetfix.yml"),
-                """
+                """;
+
+    /** The same play as fleetfix writes it. */
+    private static final String FLEETFIX_PLAY =
+            """
                 - name: record
                   hosts: redis
                   vars:
@@ -99,11 +108,7 @@ class AnsibleFlagsParityIT {
                     - name: record always
                       command: {cmd: "printf %%s {{ wanted }} > %1$s/{{ inventory_hostname }}.always", become: false}
                       tags: [always]
-                """
-                        .formatted(out.resolve("fleetfix")));
-        Files.createDirectories(out.resolve("ansible"));
-        Files.createDirectories(out.resolve("fleetfix"));
-    }
+                """;
 
     @Test
     void ansibleIsTheOneOfDebian12() {
@@ -115,7 +120,7 @@ class AnsibleFlagsParityIT {
     }
 
     @Test
-    void limitExtraVarsAndTagsSelectTheSameHostsStepsAndValues() throws IOException {
+    void limitExtraVarsAndTagsSelectTheSameHostsStepsAndValues() throws Exception {
         Path json = Files.writeString(dir.resolve("vars.json"), "{\"wanted\": \"from-json-file\"}");
         Path yaml = Files.writeString(dir.resolve("vars.yml"), "wanted: from-yaml-file\n");
         List<List<String>> cases = List.of(
@@ -137,26 +142,46 @@ class AnsibleFlagsParityIT {
                 List.of("--tags", "play"),
                 List.of("--tags", "untagged"),
                 List.of("--tags", "tagged", "--skip-tags", "rec"));
-        for (List<String> flags : cases) {
-            clear();
-            List<String> a = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString(), "-f", "1"));
-            a.addAll(flags);
-            a.add(ansiblePlay.toString());
-            ProgramRun ansible = ansible(a.toArray(String[]::new));
-            assertThat(ansible.exitCode()).as(ansible.toString()).isZero();
+        // each case writes under its own directory, so Ansible's runs (seconds each, mostly its start-up) go three at
+        // a time beside fleetfix's, which run one after the other in this JVM
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<ProgramRun>> ansibleRuns = new ArrayList<>();
+            for (int i = 0; i < cases.size(); i++) {
+                Path caseDir = Files.createDirectories(dir.resolve("case-" + i));
+                Path play = Files.writeString(
+                        caseDir.resolve("ansible.yml"),
+                        ANSIBLE_PLAY.formatted(Files.createDirectories(caseDir.resolve("ansible"))));
+                List<String> a = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString(), "-f", "1"));
+                a.addAll(cases.get(i));
+                a.add(play.toString());
+                ansibleRuns.add(pool.submit(() -> ansible(caseDir.resolve("scratch"), a.toArray(String[]::new))));
+            }
+            for (int i = 0; i < cases.size(); i++) {
+                List<String> flags = cases.get(i);
+                Path caseDir = dir.resolve("case-" + i);
+                Path play = Files.writeString(
+                        caseDir.resolve("fleetfix.yml"),
+                        FLEETFIX_PLAY.formatted(Files.createDirectories(caseDir.resolve("fleetfix"))));
+                // one at a time (-f 1): the three hosts are this one machine, whose host lock they would race for
+                List<String> f =
+                        new ArrayList<>(List.of("apply", play.toString(), "-i", inventory.toString(), "-f", "1"));
+                f.addAll(flags);
+                CliRun fleetfix = CliRun.of(f.toArray(String[]::new));
+                assertThat(fleetfix.exitCode()).as(fleetfix.toString()).isZero();
 
-            // one at a time (-f 1): the three hosts are this one machine, whose host lock they would race for
-            List<String> f =
-                    new ArrayList<>(List.of("apply", fleetfixPlay.toString(), "-i", inventory.toString(), "-f", "1"));
-            f.addAll(flags);
-            CliRun fleetfix = CliRun.of(f.toArray(String[]::new));
-            assertThat(fleetfix.exitCode()).as(fleetfix.toString()).isZero();
-
-            Map<String, String> seenByAnsible = written("ansible");
-            assertThat(seenByAnsible).as("ansible wrote something for " + flags).isNotEmpty();
-            assertThat(written("fleetfix"))
-                    .as("host -> wanted, with " + flags + "\n" + fleetfix)
-                    .isEqualTo(seenByAnsible);
+                ProgramRun ansible = ansibleRuns.get(i).get();
+                assertThat(ansible.exitCode()).as(ansible.toString()).isZero();
+                Map<String, String> seenByAnsible = written(caseDir.resolve("ansible"));
+                assertThat(seenByAnsible)
+                        .as("ansible wrote something for " + flags)
+                        .isNotEmpty();
+                assertThat(written(caseDir.resolve("fleetfix")))
+                        .as("host -> wanted, with " + flags + "\n" + fleetfix)
+                        .isEqualTo(seenByAnsible);
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -234,9 +259,9 @@ class AnsibleFlagsParityIT {
         return hosts;
     }
 
-    private Map<String, String> written(String tool) throws IOException {
+    private static Map<String, String> written(Path where) throws IOException {
         Map<String, String> seen = new TreeMap<>();
-        try (Stream<Path> files = Files.list(out.resolve(tool))) {
+        try (Stream<Path> files = Files.list(where)) {
             for (Path file : files.toList()) {
                 seen.put(file.getFileName().toString(), Files.readString(file));
             }
@@ -244,18 +269,12 @@ class AnsibleFlagsParityIT {
         return seen;
     }
 
-    private void clear() throws IOException {
-        for (String tool : List.of("ansible", "fleetfix")) {
-            try (Stream<Path> files = Files.list(out.resolve(tool))) {
-                for (Path file : files.toList()) {
-                    Files.delete(file);
-                }
-            }
-        }
+    private ProgramRun ansible(String... command) {
+        return ansible(dir.resolve("ansible"), command);
     }
 
-    private ProgramRun ansible(String... command) {
-        Path scratch = dir.resolve("ansible");
+    /** Ansible with {@code scratch} as its home and temporary directory, apart from any other run's. */
+    private ProgramRun ansible(Path scratch, String... command) {
         return ProgramRun.ansible(
                 dir,
                 scratch,
