@@ -50,15 +50,28 @@ public final class HostAuditor {
      * for one host's failure.
      */
     public HostAudit audit(Host host, RemoteShell shell, RedisConnector redis) {
+        return read(host, shell, redis).audit();
+    }
+
+    /**
+     * An audit and the service found on the host's Redis port in the same trip.
+     *
+     * @param service what runs the host's Redis, where the script ran as root; empty where it did not (no
+     *     {@code become}, sudo refused) or the host could not be read
+     */
+    public record HostRead(HostAudit audit, Optional<RunningService> service) {}
+
+    /** As {@link #audit}, with the service it found ({@link HostRead}). */
+    public HostRead read(Host host, RemoteShell shell, RedisConnector redis) {
         try {
-            RedisFacts redisFacts = RedisProbe.probe(host, redis, redisTimeout);
-            Optional<HostAudit> asRoot = host.become() ? auditInOneTrip(host, shell, redisFacts) : Optional.empty();
+            RedisProbe.Probed probed = RedisProbe.read(host, redis, redisTimeout);
+            Optional<HostRead> asRoot = host.become() ? readInOneTrip(host, shell, probed) : Optional.empty();
             if (asRoot.isPresent()) {
                 return asRoot.get();
             }
-            return AuditRules.judge(facts(host, shell, redisFacts, false));
+            return new HostRead(AuditRules.judge(facts(host, shell, probed.facts(), false)), Optional.empty());
         } catch (TransportException | AuditException e) {
-            return HostAudit.unreachable(host.name(), String.valueOf(e.getMessage()));
+            return new HostRead(HostAudit.unreachable(host.name(), String.valueOf(e.getMessage())), Optional.empty());
         }
     }
 
@@ -69,10 +82,10 @@ public final class HostAuditor {
      * user, without the service, since another user's process, its socket and its cgroup are hidden from the login
      * user and "nothing listens" would then be a wrong claim.
      */
-    private Optional<HostAudit> auditInOneTrip(Host host, RemoteShell shell, RedisFacts redisFacts) {
+    private Optional<HostRead> readInOneTrip(Host host, RemoteShell shell, RedisProbe.Probed probed) {
+        RedisFacts redisFacts = probed.facts();
+        RedisSelf self = probed.self();
         int port = host.redis().port();
-        RedisSelf self =
-                new RedisSelf(port, Optional.empty(), redisFacts.processId(), Optional.empty(), redisFacts.error());
         String script = FIRST_LINE + "\n(\n" + FactScript.script(redisFacts.processId()) + "\n)\necho '"
                 + SERVICES_MARKER + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
         ExecResult result =
@@ -85,16 +98,16 @@ public final class HostAuditor {
         HostFacts facts = FactScript.parse(host.name(), factPart, redisFacts);
         HostAudit audit = AuditRules.judge(facts);
         if (!facts.root()) {
-            return Optional.of(audit);
+            return Optional.of(new HostRead(audit, Optional.empty()));
         }
         String servicePart = split < 0 ? "" : result.stdout().substring(split + SERVICES_MARKER.length() + 2);
         ExecResult services = new ExecResult(result.exitCode(), servicePart, result.stderr(), result.duration());
+        RunningService service = ServiceDiscovery.read(services, host.redis().address(), List.of(port), self)
+                .get(0);
         List<Finding> findings = new ArrayList<>(audit.findings());
-        for (RunningService service :
-                ServiceDiscovery.read(services, host.redis().address(), List.of(port), self)) {
-            findings.add(Finding.advice("redis-service", service.describe()));
-        }
-        return Optional.of(new HostAudit(audit.host(), audit.verdict(), findings, audit.facts()));
+        findings.add(Finding.advice("redis-service", service.describe()));
+        return Optional.of(new HostRead(
+                new HostAudit(audit.host(), audit.verdict(), findings, audit.facts()), Optional.of(service)));
     }
 
     /**

@@ -26,7 +26,15 @@ import java.util.Set;
 final class RedisProbe {
     private RedisProbe() {}
 
+    /** What Redis answered, and what it said of itself for the service discovery. */
+    record Probed(RedisFacts facts, RedisSelf self) {}
+
     static RedisFacts probe(Host host, RedisConnector connector, Duration timeout) {
+        return read(host, connector, timeout).facts();
+    }
+
+    static Probed read(Host host, RedisConnector connector, Duration timeout) {
+        int port = host.redis().port();
         String endpoint = host.redis().toString();
         String user = host.redis().auth().userName();
         try (RedisNode node = connector.connect(host, timeout)) {
@@ -39,26 +47,37 @@ final class RedisProbe {
             Optional<Boolean> disableThp = config(node, "disable-thp", refused).map(v -> v.equalsIgnoreCase("yes"));
             OptionalInt backlog = integer(config(node, "tcp-backlog", refused));
             version.filter(RedisProbe::hasAclDryrun).ifPresent(v -> dryrun(node, user, refused));
-            return new RedisFacts(
+            OptionalLong pid = longValue(Optional.ofNullable(server.get("process_id")));
+            RedisFacts facts = new RedisFacts(
                     endpoint,
                     Optional.empty(),
                     version,
                     Optional.ofNullable(replication.get("role")).map(r -> r.equals("slave") ? "replica" : r),
                     disableThp,
                     backlog,
-                    longValue(Optional.ofNullable(server.get("process_id"))),
+                    pid,
                     false,
                     List.copyOf(refused),
                     known);
+            return new Probed(
+                    facts,
+                    new RedisSelf(
+                            port, field(server, "config_file"), pid, field(server, "executable"), Optional.empty()));
         } catch (RedisException e) {
+            RedisFacts facts;
             if (e.kind() == RedisException.Kind.AUTH) {
-                return RedisFacts.authFailed(endpoint, reason(e, host, endpoint) + " (user " + user + ")");
+                facts = RedisFacts.authFailed(endpoint, reason(e, host, endpoint) + " (user " + user + ")");
+            } else if (e.kind() == RedisException.Kind.MAX_CLIENTS) {
+                facts = RedisFacts.serverFull(endpoint, reason(e, host, endpoint));
+            } else {
+                facts = RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
             }
-            if (e.kind() == RedisException.Kind.MAX_CLIENTS) {
-                return RedisFacts.serverFull(endpoint, reason(e, host, endpoint));
-            }
-            return RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
+            return new Probed(facts, RedisSelf.unreachable(port, facts.error().orElseThrow()));
         }
+    }
+
+    private static Optional<String> field(Map<String, String> server, String name) {
+        return Optional.ofNullable(server.get(name)).map(String::strip).filter(f -> !f.isEmpty());
     }
 
     /** INFO of one section; a refused INFO (an ACL without it) is noted and read as empty. */

@@ -13,6 +13,9 @@ import java.util.Set;
  * redis.service.*}, {@link DiscoveredService}); never changes anything.
  */
 final class AuditStep implements StepType {
+    /** The service's one line among the facts ({@link RunningService#facts()}). */
+    private static final String FOUND = "redis.service.found";
+
     private final FactGatherer gatherer;
 
     AuditStep(FactGatherer gatherer) {
@@ -35,14 +38,16 @@ final class AuditStep implements StepType {
     public StepHandler prepare(StepArgs args) {
         return ctx -> {
             Map<String, String> facts = new LinkedHashMap<>(gatherer.gather(ctx));
-            // what runs Redis, for the steps that restart it or order a unit before it, and for the reader
-            RunningService service = DiscoveredService.of(ctx);
-            facts.putAll(service.facts());
+            // what runs Redis, for the steps that restart it or order a unit before it, and for the reader: asked
+            // here where the facts did not find it in their own trip
+            if (!facts.containsKey(FOUND)) {
+                facts.putAll(DiscoveredService.of(ctx).facts());
+            }
             String summary = "thp enabled=" + facts.getOrDefault("thp.enabled", "?") + " defrag="
                     + facts.getOrDefault("thp.defrag", "?") + ", init=" + facts.getOrDefault("init", "?")
                     + ", os=" + facts.getOrDefault("os.id", "?") + ", redis "
                     + facts.getOrDefault("redis.role", facts.getOrDefault("redis.state", "unreachable"))
-                    + "; " + service.describe();
+                    + "; " + facts.get(FOUND);
             return StepResult.ok(summary).withFacts(facts);
         };
     }

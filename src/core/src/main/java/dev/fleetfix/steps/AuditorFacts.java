@@ -27,12 +27,15 @@ public final class AuditorFacts implements FactGatherer {
     @Override
     public Map<String, String> gather(StepContext ctx) {
         RedisConnector redis = (host, timeout) -> ctx.redis().open(timeout);
-        HostAudit audit = auditor.audit(ctx.host(), ctx.shell(), redis);
+        HostAuditor.HostRead read = auditor.read(ctx.host(), ctx.shell(), redis);
+        HostAudit audit = read.audit();
         if (audit.verdict() == HostVerdict.UNREACHABLE) {
             throw new StepFailure("audit: "
                     + audit.findings().stream().map(Finding::text).findFirst().orElse("unreachable"));
         }
         Map<String, String> facts = new LinkedHashMap<>(shellFacts.gather(ctx));
+        // the service, found in the audit's own trip (as root), so that the step need not ask again
+        read.service().ifPresent(service -> facts.putAll(service.facts()));
         HostFacts f = audit.facts().orElseThrow();
         facts.put("audit.verdict", audit.verdict().word());
         for (Finding finding : audit.findings()) {
