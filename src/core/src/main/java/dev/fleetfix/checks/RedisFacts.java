@@ -41,20 +41,6 @@ public record RedisFacts(
         Optional<RedisServer> server,
         boolean serverFull) {
 
-    public RedisFacts(
-            String endpoint,
-            Optional<String> error,
-            Optional<String> version,
-            Optional<String> role,
-            Optional<Boolean> disableThp,
-            OptionalInt tcpBacklog,
-            OptionalLong processId,
-            boolean authFailed,
-            List<String> refused,
-            Optional<RedisServer> server) {
-        this(endpoint, error, version, role, disableThp, tcpBacklog, processId, authFailed, refused, server, false);
-    }
-
     public RedisFacts {
         refused = List.copyOf(refused);
         if ((authFailed || serverFull) && error.isEmpty()) {
@@ -92,7 +78,8 @@ public record RedisFacts(
                 processId,
                 false,
                 List.of(),
-                version.flatMap(RedisVersion::find).map(RedisServer::redis));
+                version.flatMap(RedisVersion::find).map(RedisServer::redis),
+                false);
     }
 
     public static RedisFacts unreachable(String endpoint, String reason) {
@@ -131,7 +118,8 @@ public record RedisFacts(
                 OptionalLong.empty(),
                 true,
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                false);
     }
 
     public boolean reachable() {

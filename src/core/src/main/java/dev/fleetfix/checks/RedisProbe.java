@@ -58,7 +58,8 @@ final class RedisProbe {
                     pid,
                     false,
                     List.copyOf(refused),
-                    known);
+                    known,
+                    false);
             return new Probed(
                     facts,
                     new RedisSelf(
