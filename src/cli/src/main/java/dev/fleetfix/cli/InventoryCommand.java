@@ -4,7 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
-import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.console.InventoryListing;
 import dev.fleetfix.report.console.ShardListing;
