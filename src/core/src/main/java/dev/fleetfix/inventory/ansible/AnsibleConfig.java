@@ -57,12 +57,12 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         lines = Map.copyOf(lines);
     }
 
-    public static AnsibleConfig none() {
+    static AnsibleConfig none() {
         return new AnsibleConfig(Optional.empty(), Map.of(), Map.of());
     }
 
     /** Finds and reads the configuration for a process with this environment, directory and home. */
-    public static AnsibleConfig find(Map<String, String> env, Path cwd, Path home) {
+    static AnsibleConfig find(Map<String, String> env, Path cwd, Path home) {
         Optional<Path> file = locate(env, cwd, home);
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, Integer> lines = new LinkedHashMap<>();
@@ -175,7 +175,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
     }
 
     /** Where a setting came from, for messages: "ansible.cfg:12 host_key_checking" or "ANSIBLE_HOST_KEY_CHECKING". */
-    public String origin(String key) {
+    String origin(String key) {
         Integer line = lines.get(key);
         if (line != null && file.isPresent()) {
             return file.get() + ":" + line + " " + key.substring(key.indexOf('.') + 1);
@@ -183,7 +183,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         return ENV.getOrDefault(key, key);
     }
 
-    public Optional<Boolean> bool(String key) {
+    Optional<Boolean> bool(String key) {
         return get(key).map(v -> {
             String lower = v.toLowerCase(Locale.ROOT);
             if (TRUE.contains(lower)) {
@@ -214,7 +214,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
      * {@code inventory}: Ansible takes a comma-separated list of sources, read in order as several {@code -i}; a
      * value whose parts are not all files ({@code a,b,}) is a host list, as for {@code -i}.
      */
-    public List<String> inventory() {
+    List<String> inventory() {
         return get("defaults.inventory")
                 .map(v -> {
                     List<String> parts = new ArrayList<>();
@@ -249,11 +249,11 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
     }
 
     /** A key path from the configuration, {@code ~} expanded. */
-    public Optional<Path> path(String key) {
+    Optional<Path> path(String key) {
         return get(key).map(v -> expand(key, v));
     }
 
-    public InputException error(String key, String message) {
+    InputException error(String key, String message) {
         Integer line = lines.get(key);
         String name = key.substring(key.indexOf('.') + 1);
         if (line != null && file.isPresent()) {
@@ -266,7 +266,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
      * Fills what the inventory left unset with {@code remote_user}, {@code private_key_file} and
      * {@code become}: Ansible's configuration is below every inventory variable.
      */
-    public Inventory applyTo(Inventory inventory) {
+    Inventory applyTo(Inventory inventory) {
         Optional<String> user = get("defaults.remote_user");
         Optional<Path> key = path("defaults.private_key_file");
         Optional<Boolean> become = bool("privilege_escalation.become");

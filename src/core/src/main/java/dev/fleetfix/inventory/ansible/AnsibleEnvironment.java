@@ -183,7 +183,7 @@ public final class AnsibleEnvironment {
     }
 
     /** Settings read but not applied, one line each. */
-    public List<String> notices() {
+    List<String> notices() {
         List<String> out = new ArrayList<>(sshConfig().notices());
         if (!sshArgs().ignored().isEmpty()) {
             out.add(config().origin("ssh_connection.ssh_args") + ": fleetfix does not apply "
@@ -205,7 +205,7 @@ public final class AnsibleEnvironment {
      * --vault-id} come first, then the password files of {@code --vault-password-file} and {@code
      * vault_password_file} / {@code ANSIBLE_VAULT_PASSWORD_FILE}.
      */
-    public VaultKeyring keyring(List<String> vaultIds, List<Path> passwordFiles) {
+    VaultKeyring keyring(List<String> vaultIds, List<Path> passwordFiles) {
         AnsibleConfig cfg = config();
         List<VaultPasswordSource> out = new ArrayList<>();
         cfg.get(IDENTITY_LIST).ifPresent(list -> {

@@ -33,7 +33,7 @@ public final class ExtraVars {
         this.origins = origins;
     }
 
-    public static ExtraVars none() {
+    static ExtraVars none() {
         return NONE;
     }
 
@@ -44,12 +44,12 @@ public final class ExtraVars {
      * @throws InputException naming the option (or its file, with line and column) for a value that is not a
      *     mapping, a word that is not {@code key=value}, a name that is not a variable name, or an unreadable file
      */
-    public static ExtraVars parse(List<String> options, Consumer<String> warnings) {
+    static ExtraVars parse(List<String> options, Consumer<String> warnings) {
         return parse(options, warnings, VaultKeyring.none());
     }
 
     /** As {@link #parse(List, Consumer)}; a vault-encrypted {@code @FILE} and {@code !vault} values are decrypted. */
-    public static ExtraVars parse(List<String> options, Consumer<String> warnings, VaultKeyring vault) {
+    static ExtraVars parse(List<String> options, Consumer<String> warnings, VaultKeyring vault) {
         Map<String, YamlValue> layer = new LinkedHashMap<>();
         Map<YamlValue, Path> origins = new IdentityHashMap<>();
         for (String option : options) {
@@ -125,7 +125,7 @@ public final class ExtraVars {
         origins.put(value, file);
     }
 
-    public boolean isEmpty() {
+    boolean isEmpty() {
         return layer.isEmpty();
     }
 

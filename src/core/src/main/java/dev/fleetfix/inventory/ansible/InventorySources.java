@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * ({@code -i 'redis-1,redis-2,'}). {@code group_vars/} and {@code host_vars/} next to the source
  * (and next to the playbook) are read too.
  */
-public final class InventorySources {
+final class InventorySources {
     /** Ansible's INVENTORY_IGNORE_EXTS (with REJECT_EXTS) and the always-ignored names in a directory. */
     private static final List<String> IGNORED_EXTENSIONS = List.of(
             ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".ini", ".cfg", ".retry");
@@ -35,17 +35,17 @@ public final class InventorySources {
     private InventorySources() {}
 
     /** Loads {@code source}, refusing vault-encrypted data: no vault password is given. */
-    public static AnsibleInventory load(String source, Optional<Path> playbookDir) {
+    static AnsibleInventory load(String source, Optional<Path> playbookDir) {
         return load(List.of(source), playbookDir, ExtraVars.none(), VaultKeyring.none());
     }
 
     /** Loads {@code source}, decrypting vault-encrypted files and {@code !vault} values with {@code vault}. */
-    public static AnsibleInventory load(String source, Optional<Path> playbookDir, VaultKeyring vault) {
+    static AnsibleInventory load(String source, Optional<Path> playbookDir, VaultKeyring vault) {
         return load(List.of(source), playbookDir, ExtraVars.none(), vault);
     }
 
     /** Several sources, in order, as several {@code -i}; vault-encrypted data refused. */
-    public static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir) {
+    static AnsibleInventory load(List<String> sources, Optional<Path> playbookDir) {
         return load(sources, playbookDir, ExtraVars.none(), VaultKeyring.none());
     }
 
@@ -55,7 +55,7 @@ public final class InventorySources {
      * group_vars/host_vars above the inventory's; {@code extra} ({@code -e}) is above every variable of every host.
      * Vault-encrypted files and {@code !vault} values are decrypted with {@code vault}.
      */
-    public static AnsibleInventory load(
+    static AnsibleInventory load(
             List<String> sources, Optional<Path> playbookDir, ExtraVars extra, VaultKeyring vault) {
         List<InventorySource> read = new ArrayList<>();
         List<Path> dirs = new ArrayList<>();
@@ -84,12 +84,12 @@ public final class InventorySources {
     }
 
     /** {@code ansible-inventory -i SOURCE... --list} run by fleetfix: any plugin Ansible has. */
-    public static AnsibleInventory fromAnsible(String program, List<String> sources, Optional<Path> playbookDir) {
+    static AnsibleInventory fromAnsible(String program, List<String> sources, Optional<Path> playbookDir) {
         return fromAnsible(program, sources, playbookDir, ExtraVars.none(), VaultKeyring.none());
     }
 
     /** The same, {@code extra} above every variable, the playbook's group_vars/host_vars decrypted with {@code vault}. */
-    public static AnsibleInventory fromAnsible(
+    static AnsibleInventory fromAnsible(
             String program, List<String> sources, Optional<Path> playbookDir, ExtraVars extra, VaultKeyring vault) {
         InventorySource listed = ScriptInventory.fromAnsible(
                 program, sources.stream().map(Path::of).toList());

@@ -81,12 +81,12 @@ public final class SshConfig {
     }
 
     /** What is in no file: no setting for any host. */
-    public static SshConfig empty() {
+    static SshConfig empty() {
         return new SshConfig(Path.of("none"), List.of(), List.of());
     }
 
     /** Reads {@code file}; a missing {@code ~/.ssh/config} is fine, a missing {@code -F} file is not. */
-    public static SshConfig read(Path file, boolean mustExist) {
+    static SshConfig read(Path file, boolean mustExist) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -140,7 +140,7 @@ public final class SshConfig {
      * Things the file holds that fleetfix does not apply, one line each, to show on stderr; after
      * {@link #applyTo}, with the hosts each applies to.
      */
-    public List<String> notices() {
+    List<String> notices() {
         List<String> all = new ArrayList<>(notices);
         new TreeMap<>(notDone)
                 .forEach((line, hosts) ->
@@ -168,7 +168,7 @@ public final class SshConfig {
     }
 
     /** Each host with the gaps its inventory left filled from this file. */
-    public Inventory applyTo(Inventory inventory) {
+    Inventory applyTo(Inventory inventory) {
         if (blocks.stream().allMatch(b -> b.settings().isEmpty())) {
             return inventory;
         }
