@@ -21,6 +21,7 @@ done
 
 # Other Ansible sources under ansible/ (INI, a directory with group_vars/host_vars, scripts, --list JSON):
 #   ansible-NAME.inventory.json   ansible-inventory -i ansible/NAME --list
+#   ansible-NAME.inventory.yaml   ansible-inventory -i ansible/NAME --list --yaml
 #   ansible-NAME.graph.txt        ansible-inventory -i ansible/NAME --graph
 #   ansible-NAME.list-hosts.txt   patterns of ansible/NAME.patterns, as above
 # Ansible reads --list JSON only from a program, so list.json goes through a script that prints it.
@@ -35,6 +36,7 @@ for source in ansible/fleet.ini ansible/dir ansible/script-meta.sh ansible/scrip
     chmod +x "$inventory"
   fi
   ansible-inventory -i "$inventory" --list 2>/dev/null > "golden/ansible-$name.inventory.json"
+  ansible-inventory -i "$inventory" --list --yaml 2>/dev/null > "golden/ansible-$name.inventory.yaml"
   ansible-inventory -i "$inventory" --graph 2>/dev/null > "golden/ansible-$name.graph.txt"
   if [[ -f "$source.patterns" ]]; then
     : > "golden/ansible-$name.list-hosts.txt"

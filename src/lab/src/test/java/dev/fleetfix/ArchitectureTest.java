@@ -1,5 +1,8 @@
 package dev.fleetfix;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -7,7 +10,15 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import dev.fleetfix.inventory.ansible.AnsibleConfig;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.ExtraVars;
+import dev.fleetfix.inventory.ansible.InventoryInput;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
+import dev.fleetfix.inventory.ansible.InventoryService;
+import dev.fleetfix.inventory.ansible.SshConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,6 +64,21 @@ class ArchitectureTest {
             List.of("bench.plan"));
 
     /**
+     * The way into {@code inventory.ansible} from outside {@code inventory}: the service that reads what the command
+     * line gives, its input, the loader of one file, the Ansible user's machine ({@code ansible.cfg}, {@code
+     * ANSIBLE_*}) and the answers it gives (settings, ssh_config per host, extra vars), nested types included. The
+     * readers of the formats, templates and vault stay behind it.
+     */
+    static final List<Class<?>> INVENTORY_ANSIBLE_ENTRY = List.of(
+            InventoryService.class,
+            InventoryInput.class,
+            InventoryLoader.class,
+            AnsibleEnvironment.class,
+            AnsibleConfig.class,
+            SshConfig.class,
+            ExtraVars.class);
+
+    /**
      * The shipped classes only. A reactor build puts the other modules' test jars ({@code *-tests.jar}) on this
      * module's class path, which ArchUnit's own test filter (directories only) lets through.
      */
@@ -94,6 +120,35 @@ class ArchitectureTest {
             above.addAll(floor);
         }
         return rule;
+    }
+
+    @Test
+    void inventoryAnsibleIsUsedOnlyThroughItsEntry() {
+        inventoryAnsibleBehindItsEntry().check(MAIN);
+    }
+
+    /** Outside {@code inventory}, code reads the model and calls the entry, never a reader of Ansible's formats. */
+    static ArchRule inventoryAnsibleBehindItsEntry() {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.fleetfix.inventory..")
+                .should()
+                .dependOnClassesThat(resideInAPackage("dev.fleetfix.inventory.ansible..")
+                        .and(not(belongToAnyOf(INVENTORY_ANSIBLE_ENTRY.toArray(Class<?>[]::new)))))
+                .because("Ansible's formats are read behind InventoryService and AnsibleEnvironment; the rest of"
+                        + " fleetfix sees the model in dev.fleetfix.inventory");
+    }
+
+    @Test
+    void theInventoryModelDoesNotReadAnsible() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.fleetfix.inventory")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.fleetfix.inventory.ansible..")
+                .because("the readers build the model; the model knows no format")
+                .check(MAIN);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.inventory.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

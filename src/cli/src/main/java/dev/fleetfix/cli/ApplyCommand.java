@@ -2,8 +2,8 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.HostSelection;
-import dev.fleetfix.inventory.InventoryInput;
-import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.inventory.ansible.InventoryInput;
+import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.console.ApplyOutput;
 import dev.fleetfix.report.console.InputWarnings;

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Durations;
-import dev.fleetfix.inventory.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

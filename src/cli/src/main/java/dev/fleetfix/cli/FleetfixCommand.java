@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.inventory.AnsibleEnvironment;
-import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.report.console.InputWarnings;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.HostPattern;
-import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.report.console.InventoryListing;
 import dev.fleetfix.report.console.ShardListing;
@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Shows the inventory as fleetfix reads it, in the shapes of ansible-inventory, so the two can be diffed:",
-            "--list (JSON with _meta.hostvars), --graph [GROUP] (tree), --host NAME (one host's variables).",
+            "--list (JSON with _meta.hostvars; --yaml: a YAML inventory, as ansible-inventory --list --yaml),",
+            "--graph [GROUP] (tree), --host NAME (one host's variables; --yaml: in YAML).",
             "--shards N prints how --shard K/N cuts the selected hosts (after --limit) into N shards that keep",
             "replication groups whole. Connects to nothing, except --shards N --check, which asks each host's",
             "Redis for its replication where the inventory names no group (redis_group), as --shard K/N does."
@@ -81,6 +82,13 @@ final class InventoryCommand implements Callable<Integer> {
                     + " named and nothing is cut (exit 1).")
     boolean check;
 
+    @Option(
+            names = "--yaml",
+            description = "With --list or --host: YAML, as ansible-inventory --yaml. --list --yaml is a YAML inventory"
+                    + " (groups with their children and hosts, each host's variables at its first place), not the"
+                    + " JSON's shape.")
+    boolean yaml;
+
     private final Adapters adapters;
 
     InventoryCommand(Adapters adapters) {
@@ -91,6 +99,9 @@ final class InventoryCommand implements Callable<Integer> {
     public Integer call() {
         if (check && action.shards == null) {
             throw new InputException("--check: only with --shards N (the other listings read files only)");
+        }
+        if (yaml && !action.list && action.host == null) {
+            throw new InputException("--yaml: only with --list or --host");
         }
         InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
         AnsibleInventory loaded = inventories
@@ -113,7 +124,8 @@ final class InventoryCommand implements Callable<Integer> {
             }
             out.print(ShardListing.render(sharding.plan(loaded.inventory(), selected, count)));
         } else if (action.host != null) {
-            out.print(InventoryListing.host(oneHost(loaded, action.host)));
+            Host host = oneHost(loaded, action.host);
+            out.print(yaml ? InventoryListing.hostYaml(host) : InventoryListing.host(host));
         } else if (action.graph != null) {
             if (!loaded.groups().containsKey(action.graph)) {
                 throw new InputException("group " + action.graph + " is not in the inventory");
@@ -123,7 +135,7 @@ final class InventoryCommand implements Callable<Integer> {
             List<Host> hosts = inventories
                     .select(loaded.inventory(), inventory.source(), inventory.limit())
                     .hosts();
-            out.print(InventoryListing.list(loaded, hosts));
+            out.print(yaml ? InventoryListing.listYaml(loaded, hosts) : InventoryListing.list(loaded, hosts));
         }
         out.flush();
         return ExitCode.OK;

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.inventory.InventoryInput;
-import dev.fleetfix.inventory.InventoryService;
+import dev.fleetfix.inventory.ansible.InventoryInput;
+import dev.fleetfix.inventory.ansible.InventoryService;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.inventory.AnsibleEnvironment;
-import dev.fleetfix.inventory.SshConfig;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.SshConfig;
 import dev.fleetfix.report.console.CommandEcho;
 import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;

@@ -1,6 +1,6 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.inventory.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

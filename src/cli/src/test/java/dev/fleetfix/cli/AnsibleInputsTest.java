@@ -304,7 +304,7 @@ class AnsibleInputsTest {
         assertThat(probe(withCfg, "--control-persist", "10m").persist).isEqualTo(java.time.Duration.ofMinutes(10));
         assertThat(probe(withCfg, "--control-persist", "no").persist).isZero();
         assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=yes")).persist)
-                .isEqualTo(dev.fleetfix.inventory.AnsibleEnvironment.PERSIST_UNTIL_STOPPED);
+                .isEqualTo(dev.fleetfix.inventory.ansible.AnsibleEnvironment.PERSIST_UNTIL_STOPPED);
         assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=300")).persist)
                 .isEqualTo(java.time.Duration.ofMinutes(5));
     }

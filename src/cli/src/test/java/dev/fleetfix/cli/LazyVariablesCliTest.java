@@ -2,7 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fleetfix.inventory.vault.VaultCipher;
+import dev.fleetfix.inventory.ansible.vault.VaultCipher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -99,7 +99,7 @@ public final class HostPattern {
             (op == '&' ? intersect : op == '!' ? exclude : regular).add(term);
         }
         if (regular.isEmpty()) {
-            regular.add(Term.of(text, ' ', InventoryLoader.ALL));
+            regular.add(Term.of(text, ' ', Inventory.ALL));
         }
         List<Term> ordered = new ArrayList<>(regular);
         ordered.addAll(intersect);
@@ -147,7 +147,7 @@ public final class HostPattern {
      * Whether {@code text} is an IPv6 address literal. The JDK parses a name with a colon as a literal and never
      * asks DNS for it, and the character check keeps any other name from reaching it.
      */
-    static boolean isIpv6(String text) {
+    public static boolean isIpv6(String text) {
         if (!IPV6_CHARS.matcher(text).matches()) {
             return false;
         }
@@ -177,7 +177,7 @@ public final class HostPattern {
     }
 
     /** {@link #select(Inventory, Consumer)} for callers that print no warning (tests). */
-    List<Host> select(Inventory inventory) {
+    public List<Host> select(Inventory inventory) {
         return select(inventory, warning -> {});
     }
 

@@ -27,13 +27,16 @@ public record Inventory(
         groups = Collections.unmodifiableMap(copy);
     }
 
+    /** The group every host belongs to, as in Ansible: a pattern that names no group selects it. */
+    public static final String ALL = "all";
+
     public Inventory(Optional<Path> source, List<Host> hosts, Map<String, List<String>> groups) {
         this(source, hosts, groups, List.of());
     }
 
     public static Inventory implicitLocalhost() {
         Host localhost = Host.implicitLocalhost();
-        return new Inventory(Optional.empty(), List.of(localhost), Map.of("all", List.of(localhost.name())));
+        return new Inventory(Optional.empty(), List.of(localhost), Map.of(ALL, List.of(localhost.name())));
     }
 
     /** Hosts that run a Redis Sentinel (group {@code sentinel}), seen through it. */

@@ -1,8 +1,8 @@
 /**
- * Hosts, groups and their variables as Ansible reads them: YAML, INI, JSON and script inventories, group_vars and
- * host_vars, ansible.cfg and the {@code ANSIBLE_*} environment with the OpenSSH client configuration ({@code
- * AnsibleEnvironment}), extra vars and host patterns ({@code --limit}). {@code InventoryService} is the one way in:
- * it reads what the command line gives ({@code InventoryInput}) and selects the hosts ({@code HostSelection}).
- * Imports {@code yaml}, {@code inventory.vault} and the root package only.
+ * The inventory as the rest of fleetfix sees it: hosts ({@code Host}) with their connection and Redis endpoints,
+ * the loaded {@code Inventory} with its groups ({@code AnsibleInventory} keeps their structure for {@code --list}
+ * and {@code --graph}), host patterns ({@code --limit}) and the hosts they select ({@code HostSelection}). How it is
+ * read from Ansible's formats lives in {@code inventory.ansible}, whose {@code InventoryService} is the one way in;
+ * this package imports neither it nor {@code yaml}, only the root package.
  */
 package dev.fleetfix.inventory;

@@ -4,13 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
+import dev.fleetfix.inventory.ansible.InventoryInput;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
+import dev.fleetfix.inventory.ansible.InventoryService;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class HostPatternTest {
-    private final Inventory fleet = InventoryLoader.load(AnsibleGoldenTest.DIR.resolve("fleet.yaml"));
+    private final Inventory fleet = InventoryLoader.load(Path.of("src/core/src/test/resources/inventory/fleet.yaml"));
 
     private List<String> select(String pattern) {
         return HostPattern.parse(pattern).select(fleet).stream().map(Host::name).toList();
@@ -154,7 +159,19 @@ class HostPatternTest {
 
     @Test
     void anIpv6AddressIsOneHostNotGroupsJoinedByColons() {
-        Inventory hosts = InventorySources.load("fe80::1,2001:db8::1,r1,", Optional.empty())
+        InventoryInput hostList = new InventoryInput(
+                List.of(Path.of("fe80::1,2001:db8::1,r1,")),
+                false,
+                List.of(),
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                Optional.empty(),
+                List.of(),
+                List.of());
+        Inventory hosts = new InventoryService(AnsibleEnvironment.none(), InventoryService.Messages.none())
+                .read(hostList, Optional.empty())
+                .orElseThrow()
                 .inventory();
 
         assertThat(HostPattern.parse("fe80::1").select(hosts))

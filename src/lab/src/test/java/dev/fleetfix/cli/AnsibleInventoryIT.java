@@ -160,6 +160,23 @@ class AnsibleInventoryIT {
         assertThat(run.stdout()).as(run.toString()).isEqualTo(golden);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void ansibleInventoryListYamlPrintsTheGolden(Fixture fixture) throws IOException {
+        if (!fixture.hasGraph()) {
+            // regenerate.sh makes --list --yaml of the ansible/ sources only, as their graphs
+            assertThat(GOLDEN.resolve(fixture.golden() + ".inventory.yaml")).doesNotExist();
+            return;
+        }
+        String golden = golden(fixture, ".inventory.yaml");
+
+        ProgramRun run = ansible(List.of(
+                        "ansible-inventory", "-i", fixture.ansibleSource().toString(), "--list", "--yaml"))
+                .expectSuccess();
+
+        assertThat(run.stdout()).as(run.toString()).isEqualTo(golden);
+    }
+
     /** {@code ansible -i SOURCE PATTERN --list-hosts} for each line of SOURCE.patterns, in regenerate.sh's lines. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixturesWithPatterns")

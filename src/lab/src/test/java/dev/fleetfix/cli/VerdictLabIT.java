@@ -21,7 +21,7 @@ import dev.fleetfix.bench.verdict.MetricComparison;
 import dev.fleetfix.bench.verdict.TestComparison;
 import dev.fleetfix.bench.verdict.Verdict;
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.InventoryLoader;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.RunsAlone;

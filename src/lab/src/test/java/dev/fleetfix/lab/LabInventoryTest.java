@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
-import dev.fleetfix.inventory.InventoryLoader;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.fleetfix.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.Host;
-import dev.fleetfix.inventory.InventoryLoader;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
