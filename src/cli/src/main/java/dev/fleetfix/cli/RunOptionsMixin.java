@@ -2,9 +2,9 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.playbook.TagSelection;
-import dev.fleetfix.rollout.ChangeWindow;
-import dev.fleetfix.rollout.RunOptions;
-import dev.fleetfix.rollout.RunOptionsBuilder;
+import dev.fleetfix.rollout.plan.ChangeWindow;
+import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.rollout.plan.RunOptionsBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

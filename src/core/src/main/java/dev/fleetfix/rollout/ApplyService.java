@@ -12,6 +12,17 @@ import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunSummary;
+import dev.fleetfix.rollout.journal.RunControl;
+import dev.fleetfix.rollout.journal.RunId;
+import dev.fleetfix.rollout.journal.RunInputs;
+import dev.fleetfix.rollout.journal.RunJournal;
+import dev.fleetfix.rollout.plan.HostOrdering;
+import dev.fleetfix.rollout.plan.HostSelector;
+import dev.fleetfix.rollout.plan.RunPlan;
+import dev.fleetfix.rollout.plan.RunPlanner;
+import dev.fleetfix.rollout.plan.StartAtTask;
+import dev.fleetfix.rollout.plan.TaskListing;
+import dev.fleetfix.rollout.plan.TopologyOrdering;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.steps.model.RunPorts;
 import java.nio.file.Path;
@@ -243,7 +254,7 @@ public final class ApplyService {
 
     /**
      * Parses and plans: plays select from the inventory, narrowed to the selection's hosts. {@link
-     * dev.fleetfix.rollout.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
+     * dev.fleetfix.rollout.plan.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
      * first and split batches.
      */
     private RunPlan plan(ApplyRequest request, HostOrdering ordering, boolean forRun) {
