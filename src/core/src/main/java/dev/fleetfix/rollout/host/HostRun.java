@@ -8,6 +8,7 @@ import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.GateChecked;
@@ -92,89 +93,17 @@ public final class HostRun implements AutoCloseable {
         shells.close();
     }
 
-    HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state) throws InterruptedException {
-        return run(play, host, steps, state, List.of());
-    }
-
     /** @param controls unchanged hosts of later batches, for benchmarks that measure controls */
     public HostOutcome run(String play, Host host, List<PlannedStep> steps, HostState state, List<Host> controls)
             throws InterruptedException {
         Instant start = ports.clock().instant();
         state.startPlay(play);
         listener.on(new HostStarted(start, play, host.name()));
-        if (host.connection() == Connection.UNSUPPORTED) {
-            // Ansible lists a winrm or docker host too, and fails it when a play reaches it; nothing is sent to it
-            return finish(
-                    play,
-                    host,
-                    state,
-                    start,
-                    HostOutcome.UNREACHABLE,
-                    "ansible_connection " + host.vars().get("ansible_connection")
-                            + " is not a connection fleetfix has (ssh or local): skipped, nothing was sent to it");
-        }
-        RemoteShell shell;
-        try {
-            shell = retrier.run(() -> shells.shell(host)).value();
-        } catch (Retrier.Exhausted e) {
-            return finish(play, host, state, start, HostOutcome.UNREACHABLE, e.getMessage());
-        }
-        Optional<RunControl.LockOwner> lock = control.lock();
-        if (lock.isPresent() && check) {
-            Optional<String> held;
-            try {
-                held = retrier.run(() ->
-                                HostLock.peek(shell, lock.get(), ports.clock().instant()))
-                        .value();
-            } catch (Retrier.Exhausted e) {
-                HostOutcome outcome = sent(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
-                return finish(play, host, state, start, outcome, e.getMessage());
-            }
-            if (held.isPresent()) {
-                return finish(play, host, state, start, HostOutcome.FAILED, "apply would be refused: " + held.get());
-            }
-            Ended ended = runSteps(play, host, steps, state, shell, controls);
-            return finish(play, host, state, start, ended.outcome(), ended.reason());
-        }
-        if (lock.isPresent()) {
-            Optional<String> refused;
-            try {
-                refused = retrier.run(() -> HostLock.acquire(
-                                shell, lock.get(), ports.clock().instant()))
-                        .value();
-            } catch (Retrier.Exhausted e) {
-                HostOutcome outcome = sent(e.error()) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE;
-                return finish(play, host, state, start, outcome, e.getMessage());
-            }
-            if (refused.isPresent()) {
-                return finish(play, host, state, start, HostOutcome.FAILED, refused.get());
-            }
-        }
-        // the lock goes before the host is said to be done: a run killed between the two leaves a host the journal
-        // does not call done (resumed: run again, its steps find their work done), never a done host still locked
-        Ended ended;
-        try {
-            Optional<Preflight.Refusal> refusal =
-                    check ? Optional.empty() : preflight(play, host, steps, state, shell, controls);
-            Optional<String> stop = control.stopRequested();
-            if (refusal.isPresent()) {
-                ended = new Ended(refusal.get().outcome(), refusal.get().reason());
-            } else if (stop.isPresent() && !check) {
-                // a stop (SIGTERM) during the preflight: nothing is changed yet, so nothing is begun
-                ended = new Ended(HostOutcome.UNTOUCHED, "stopped before any change (" + stop.get() + ")");
-            } else {
-                ended = runSteps(play, host, steps, state, shell, controls);
-            }
-        } finally {
-            lock.ifPresent(owner -> {
-                try {
-                    HostLock.release(shell, owner);
-                } catch (RuntimeException e) {
-                    // The lock stays; the next run reports it (same run id: it is taken again).
-                }
-            });
-        }
-        return finish(play, host, state, start, ended.outcome(), ended.reason());
+        Ended ended = new Visit(play, host, steps, state, controls).run();
+        Instant end = ports.clock().instant();
+        listener.on(new HostFinished(
+                end, play, host.name(), ended.outcome(), ended.reason(), Duration.between(start, end), state.facts()));
+        return ended.outcome();
     }
 
     /** The host's Redis, opened when a step asks. */
@@ -182,125 +111,254 @@ public final class HostRun implements AutoCloseable {
         return timeout -> ports.redis().connect(host, timeout);
     }
 
-    /** How a host's steps ended, said by {@link #finish} once the host's lock is released. */
-    private record Ended(HostOutcome outcome, String reason) {}
-
-    /**
-     * Apply: the host's steps forecast in check mode before the first of them runs ({@link Preflight}); a host
-     * refused there is not touched. It only reads, so it is tried again as a whole after a transient failure.
-     */
-    private Optional<Preflight.Refusal> preflight(
-            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)
-            throws InterruptedException {
-        try {
-            // a new copy of the state for each attempt: nothing of a forecast cut short is kept
-            return retrier.run(() -> Preflight.check(
-                            new StepContext(
-                                    ports,
-                                    host,
-                                    shell,
-                                    connect(host),
-                                    primaries,
-                                    sentinels,
-                                    true,
-                                    Preflight.scratch(state, play),
-                                    runStamp,
-                                    POLL_INTERVAL,
-                                    WaitListener.none(),
-                                    controls,
-                                    Progress.Listener.none()),
-                            steps))
-                    .value();
-        } catch (Retrier.Exhausted e) {
-            StepResult why = failure(e.error(), e.attempts());
-            HostOutcome outcome = why.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
-            return Optional.of(new Preflight.Refusal(outcome, "preflight, before any change: " + why.message()));
+    /** How a host's steps ended, said once the host's lock is released. */
+    private record Ended(HostOutcome outcome, String reason) {
+        static Ended failed(RuntimeException e, String message) {
+            return new Ended(sent(e) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE, message);
         }
     }
 
-    private Ended runSteps(
-            String play, Host host, List<PlannedStep> steps, HostState state, RemoteShell shell, List<Host> controls)
-            throws InterruptedException {
-        SendLog sendLog = new SendLog();
-        // the step in progress, for the waits it announces
-        String[] current = {""};
-        Progress.Listener progress =
-                p -> listener.on(new Progressed(ports.clock().instant(), play, host.name(), current[0], p));
-        ShellProgress answers = new ShellProgress(progress);
-        StepContext ctx = new StepContext(
-                ports,
-                host,
-                answers.shell(sendLog.shell(shell)),
-                sendLog.redis(connect(host)),
-                sendLog.primaries(primaries),
-                sentinels,
-                check,
-                state,
-                runStamp,
-                POLL_INTERVAL,
-                wait -> listener.on(new Waiting(ports.clock().instant(), play, host.name(), current[0], wait)),
-                controls,
-                progress);
-        for (PlannedStep planned : steps) {
-            int index = planned.index();
-            String name = planned.step().name();
-            current[0] = name;
-            answers.reset();
-            String type = planned.step().type();
-            Instant stepStart = ports.clock().instant();
-            listener.on(new StepStarted(stepStart, play, host.name(), index, name, type));
-            StepResult result;
-            int attempts = 1;
-            FactCondition.Outcome when =
-                    planned.when().map(c -> c.evaluate(state.facts())).orElse(new FactCondition.Outcome(true, ""));
-            Optional<JournaledBenchmark> journaled =
-                    check ? Optional.empty() : control.journaledBefore(play, host.name(), index, name, type);
-            // The journaled side was measured when its condition held; the run may since have changed the very
-            // fact the condition reads (thp.enabled != never), so the condition is not asked again.
-            if (journaled.isPresent()) {
-                result = journaled.get().asResult();
-            } else if (!when.holds()) {
-                result = StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail());
-            } else {
+    /** One play on one host: its shell, its lock, its preflight, then its steps. */
+    private final class Visit {
+        private final String play;
+        private final Host host;
+        private final List<PlannedStep> steps;
+        private final HostState state;
+        private final List<Host> controls;
+
+        Visit(String play, Host host, List<PlannedStep> steps, HostState state, List<Host> controls) {
+            this.play = play;
+            this.host = host;
+            this.steps = steps;
+            this.state = state;
+            this.controls = controls;
+        }
+
+        Ended run() throws InterruptedException {
+            if (host.connection() == Connection.UNSUPPORTED) {
+                // Ansible lists a winrm or docker host too, and fails it when a play reaches it; nothing is sent to it
+                return new Ended(
+                        HostOutcome.UNREACHABLE,
+                        "ansible_connection " + host.vars().get("ansible_connection")
+                                + " is not a connection fleetfix has (ssh or local): skipped, nothing was sent to it");
+            }
+            RemoteShell shell;
+            try {
+                shell = retrier.run(() -> shells.shell(host)).value();
+            } catch (Retrier.Exhausted e) {
+                return new Ended(HostOutcome.UNREACHABLE, e.getMessage());
+            }
+            Optional<RunControl.LockOwner> lock = control.lock();
+            Optional<Ended> refused = lock.isPresent() ? lockRefusal(shell, lock.get()) : Optional.empty();
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+            if (check) {
+                return new Steps(shell).run();
+            }
+            // the lock goes before the host is said to be done: a run killed between the two leaves a host the journal
+            // does not call done (resumed: run again, its steps find their work done), never a done host still locked
+            try {
+                return preflightThenSteps(shell);
+            } finally {
+                lock.ifPresent(owner -> release(shell, owner));
+            }
+        }
+
+        /** Apply takes the host's lock; check mode reads it and forecasts the refusal. Empty: the host goes on. */
+        private Optional<Ended> lockRefusal(RemoteShell shell, RunControl.LockOwner owner) throws InterruptedException {
+            try {
+                return retrier.run(() -> check
+                                ? HostLock.peek(shell, owner, ports.clock().instant())
+                                        .map(held -> "apply would be refused: " + held)
+                                : HostLock.acquire(shell, owner, ports.clock().instant()))
+                        .value()
+                        .map(reason -> new Ended(HostOutcome.FAILED, reason));
+            } catch (Retrier.Exhausted e) {
+                return Optional.of(Ended.failed(e.error(), e.getMessage()));
+            }
+        }
+
+        private static void release(RemoteShell shell, RunControl.LockOwner owner) {
+            try {
+                HostLock.release(shell, owner);
+            } catch (RuntimeException e) {
+                // The lock stays; the next run reports it (same run id: it is taken again).
+            }
+        }
+
+        private Ended preflightThenSteps(RemoteShell shell) throws InterruptedException {
+            Optional<Preflight.Refusal> refusal = preflight(shell);
+            if (refusal.isPresent()) {
+                return new Ended(refusal.get().outcome(), refusal.get().reason());
+            }
+            Optional<String> stop = control.stopRequested();
+            if (stop.isPresent()) {
+                // a stop (SIGTERM) during the preflight: nothing is changed yet, so nothing is begun
+                return new Ended(HostOutcome.UNTOUCHED, "stopped before any change (" + stop.get() + ")");
+            }
+            return new Steps(shell).run();
+        }
+
+        /**
+         * Apply: the host's steps forecast in check mode before the first of them runs ({@link Preflight}); a host
+         * refused there is not touched. It only reads, so it is tried again as a whole after a transient failure.
+         */
+        private Optional<Preflight.Refusal> preflight(RemoteShell shell) throws InterruptedException {
+            try {
+                // a new copy of the state for each attempt: nothing of a forecast cut short is kept
+                return retrier.run(() -> Preflight.check(
+                                new StepContext(
+                                        ports,
+                                        host,
+                                        shell,
+                                        connect(host),
+                                        primaries,
+                                        sentinels,
+                                        true,
+                                        Preflight.scratch(state, play),
+                                        runStamp,
+                                        POLL_INTERVAL,
+                                        WaitListener.none(),
+                                        controls,
+                                        Progress.Listener.none()),
+                                steps))
+                        .value();
+            } catch (Retrier.Exhausted e) {
+                StepResult why = failure(e.error(), e.attempts());
+                HostOutcome outcome =
+                        why.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
+                return Optional.of(new Preflight.Refusal(outcome, "preflight, before any change: " + why.message()));
+            }
+        }
+
+        /** The play's steps on this host, in order, until one stops the host. */
+        private final class Steps {
+            private final SendLog sendLog = new SendLog();
+            private final ShellProgress answers;
+            private final StepContext ctx;
+            /** The step in progress, for the waits and the progress it announces. */
+            private volatile String current = "";
+
+            Steps(RemoteShell shell) {
+                Progress.Listener progress =
+                        p -> listener.on(new Progressed(ports.clock().instant(), play, host.name(), current, p));
+                this.answers = new ShellProgress(progress);
+                this.ctx = new StepContext(
+                        ports,
+                        host,
+                        answers.shell(sendLog.shell(shell)),
+                        sendLog.redis(connect(host)),
+                        sendLog.primaries(primaries),
+                        sentinels,
+                        check,
+                        state,
+                        runStamp,
+                        POLL_INTERVAL,
+                        wait -> listener.on(new Waiting(ports.clock().instant(), play, host.name(), current, wait)),
+                        controls,
+                        progress);
+            }
+
+            Ended run() throws InterruptedException {
+                for (PlannedStep planned : steps) {
+                    Optional<Ended> stopped = step(planned);
+                    if (stopped.isPresent()) {
+                        return stopped.get();
+                    }
+                }
+                return new Ended(HostOutcome.DONE, "");
+            }
+
+            /** Runs one step and reports it; what ends the host's run when the step stops it. */
+            private Optional<Ended> step(PlannedStep planned) throws InterruptedException {
+                String name = planned.step().name();
+                current = name;
+                answers.reset();
+                Instant start = ports.clock().instant();
+                listener.on(new StepStarted(
+                        start,
+                        play,
+                        host.name(),
+                        planned.index(),
+                        name,
+                        planned.step().type()));
+                Retrier.Attempted<StepResult> done = outcome(planned);
+                StepResult result = done.value();
+                state.learn(result.facts());
+                state.predict(result.predicted());
+                if (result.status() == StepStatus.CHANGED) {
+                    state.markChanged();
+                }
+                report(planned, start, done);
+                if (!result.status().stopsHost()) {
+                    return Optional.empty();
+                }
+                HostOutcome outcome =
+                        result.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
+                return Optional.of(new Ended(outcome, name + ": " + result.message()));
+            }
+
+            /** The step's result and how many attempts it took: journaled, skipped by its condition, or run. */
+            private Retrier.Attempted<StepResult> outcome(PlannedStep planned) throws InterruptedException {
+                String name = planned.step().name();
+                FactCondition.Outcome when =
+                        planned.when().map(c -> c.evaluate(state.facts())).orElse(new FactCondition.Outcome(true, ""));
+                Optional<JournaledBenchmark> journaled = check
+                        ? Optional.empty()
+                        : control.journaledBefore(
+                                play,
+                                host.name(),
+                                planned.index(),
+                                name,
+                                planned.step().type());
+                // The journaled side was measured when its condition held; the run may since have changed the very
+                // fact the condition reads (thp.enabled != never), so the condition is not asked again.
+                if (journaled.isPresent()) {
+                    return new Retrier.Attempted<>(journaled.get().asResult(), 1);
+                }
+                if (!when.holds()) {
+                    return new Retrier.Attempted<>(
+                            StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail()), 1);
+                }
                 try {
-                    Retrier.Attempted<StepResult> done = retrier.run(
+                    return retrier.run(
                             () -> {
                                 sendLog.reset();
                                 return planned.handler().run(ctx);
                             },
                             sendLog::nothingSent);
-                    result = done.value();
-                    attempts = done.attempts();
                 } catch (Retrier.Exhausted e) {
-                    attempts = e.attempts();
-                    result = failure(e.error(), attempts);
+                    return new Retrier.Attempted<>(failure(e.error(), e.attempts()), e.attempts());
                 } catch (Error e) {
                     // a stack or heap exhausted (or a library gone wrong) in this step: this host fails, the run goes
                     // on
-                    result = StepResult.failed(Crash.describe(e));
+                    return new Retrier.Attempted<>(StepResult.failed(Crash.describe(e)), 1);
                 }
             }
-            state.learn(result.facts());
-            state.predict(result.predicted());
-            if (result.status() == StepStatus.CHANGED) {
-                state.markChanged();
-            }
-            Instant end = ports.clock().instant();
-            listener.on(new StepFinished(
-                    end, play, host.name(), index, name, type, result, Duration.between(stepStart, end), attempts));
-            for (GateResult gate : result.gates()) {
-                listener.on(new GateChecked(end, play, host.name(), gate));
-            }
-            for (BenchRun run : result.benchmarks()) {
-                listener.on(new BenchmarkFinished(end, play, host.name(), index, name, run));
-            }
-            if (result.status().stopsHost()) {
-                HostOutcome outcome =
-                        result.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
-                return new Ended(outcome, name + ": " + result.message());
+
+            private void report(PlannedStep planned, Instant start, Retrier.Attempted<StepResult> done) {
+                Step step = planned.step();
+                StepResult result = done.value();
+                Instant end = ports.clock().instant();
+                listener.on(new StepFinished(
+                        end,
+                        play,
+                        host.name(),
+                        planned.index(),
+                        step.name(),
+                        step.type(),
+                        result,
+                        Duration.between(start, end),
+                        done.attempts()));
+                for (GateResult gate : result.gates()) {
+                    listener.on(new GateChecked(end, play, host.name(), gate));
+                }
+                for (BenchRun run : result.benchmarks()) {
+                    listener.on(new BenchmarkFinished(end, play, host.name(), planned.index(), step.name(), run));
+                }
             }
         }
-        return new Ended(HostOutcome.DONE, "");
     }
 
     /**
@@ -330,13 +388,5 @@ public final class HostRun implements AutoCloseable {
     /** A command reached the host (it then timed out, or its connection broke): the host is not unreachable. */
     private static boolean sent(RuntimeException e) {
         return e instanceof TransportException t && t.sent();
-    }
-
-    private HostOutcome finish(
-            String play, Host host, HostState state, Instant start, HostOutcome outcome, String reason) {
-        Instant end = ports.clock().instant();
-        listener.on(
-                new HostFinished(end, play, host.name(), outcome, reason, Duration.between(start, end), state.facts()));
-        return outcome;
     }
 }
