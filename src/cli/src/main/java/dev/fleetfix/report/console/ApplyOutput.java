@@ -24,6 +24,17 @@ import java.util.Optional;
 public final class ApplyOutput {
     private ApplyOutput() {}
 
+    /** {@code --list-hosts} (as a table, or with {@code --format json} as JSON), else {@code --syntax-check}. */
+    public static void planListing(Path playbook, RunPlan plan, boolean listHosts, boolean json, PrintWriter out) {
+        if (listHosts && json) {
+            hostListJson(plan, out);
+        } else if (listHosts) {
+            hostList(playbook, plan, out);
+        } else {
+            syntaxChecked(playbook, out);
+        }
+    }
+
     /**
      * Like ansible-playbook --list-hosts: the playbook, then each play, its pattern and the hosts it would run
      * on, in inventory order. The plan read no Redis, so the order and batches a rollout takes (replicas

@@ -41,7 +41,6 @@ public record RunOptions(
         Duration lockStaleAfter,
         Optional<Path> journalDir)
         implements RunOptionsBuilder.With {
-    public static final int DEFAULT_FORKS = Forks.DEFAULT_FORKS;
     public static final Duration DEFAULT_LOCK_STALE_AFTER = Duration.ofHours(2);
 
     public RunOptions {
@@ -56,14 +55,14 @@ public record RunOptions(
     }
 
     /**
-     * No check, diff or window; {@value #DEFAULT_FORKS} forks, no extra vars, from the first step, every step but
+     * No check, diff or window; {@value Forks#DEFAULT_FORKS} forks, no extra vars, from the first step, every step but
      * those tagged {@code never}, locks stale after 2 hours, the journal in the runs home.
      */
     public static RunOptions defaults() {
         return new RunOptions(
                 false,
                 false,
-                DEFAULT_FORKS,
+                Forks.DEFAULT_FORKS,
                 Optional.empty(),
                 Duration.ofSeconds(5),
                 Map.of(),
