@@ -13,9 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code fleetfix apply PLAYBOOK}: runs a playbook on the inventory's hosts, batch by batch. */
 @Command(
@@ -35,19 +33,7 @@ import picocli.CommandLine.Spec;
             "",
             "--list-hosts and --syntax-check read files only and connect to nothing: 0 or 2."
         })
-final class ApplyCommand implements Callable<Integer>, JsonOutput {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    InventoryOptions inventory;
-
-    @Mixin
-    SshOptionsMixin ssh;
-
-    @Mixin
-    ShardOptions shards;
-
+final class ApplyCommand extends HostsCommand implements Callable<Integer>, JsonOutput {
     @Parameters(
             index = "0",
             arity = "0..1",
@@ -59,18 +45,13 @@ final class ApplyCommand implements Callable<Integer>, JsonOutput {
     RunOptionsMixin run;
 
     @Mixin
-    ForksOption forks;
-
-    @Mixin
     TagOptionsMixin tags;
 
     @Mixin
     ApplyOutputOptions output;
 
-    private final Adapters adapters;
-
     ApplyCommand(Adapters adapters) {
-        this.adapters = adapters;
+        super(adapters);
     }
 
     @Override

@@ -22,11 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code fleetfix audit}: THP, kernel and Redis facts per host, a verdict and its reasons. Reads only. */
 @Command(
@@ -43,24 +40,10 @@ import picocli.CommandLine.Spec;
             "  1  a host is at risk or unreachable",
             "  2  bad usage or bad input; no host was touched"
         })
-final class AuditCommand implements Callable<Integer>, JsonOutput {
-    private final Adapters adapters;
-
+final class AuditCommand extends HostsCommand implements Callable<Integer>, JsonOutput {
     AuditCommand(Adapters adapters) {
-        this.adapters = adapters;
+        super(adapters);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    InventoryOptions inventory;
-
-    @Mixin
-    ShardOptions shards;
-
-    @Mixin
-    SshOptionsMixin ssh;
 
     /** What the audit prints. */
     enum Format {
@@ -110,9 +93,6 @@ final class AuditCommand implements Callable<Integer>, JsonOutput {
             description = "Write to FILE (through a temporary file and a rename, readable by all) instead of "
                     + "standard output; the exit code is the same.")
     Path output;
-
-    @Mixin
-    ForksOption forks;
 
     @Override
     public boolean jsonAsked() {
