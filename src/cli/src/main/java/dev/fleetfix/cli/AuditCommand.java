@@ -139,19 +139,7 @@ final class AuditCommand extends HostsCommand implements Callable<Integer>, Json
         } finally {
             live.clear();
         }
-        String text =
-                switch (chosen) {
-                    case TABLE -> AuditTable.render(audits, output == null ? Screens.of() : Screen.pipe());
-                    case JSON -> AuditJson.render(
-                            audits, VersionProvider.version(), adapters.clock().instant());
-                    case OPENMETRICS -> AuditOpenMetrics.render(
-                            audits,
-                            new AuditOpenMetrics.Run(
-                                    started,
-                                    Duration.between(started, adapters.clock().instant()),
-                                    VersionProvider.version()),
-                            openMetricsStates);
-                };
+        String text = render(chosen, audits, started);
         if (output != null) {
             ReportFiles.writeWorldReadable(output, text);
         } else {
@@ -159,5 +147,19 @@ final class AuditCommand extends HostsCommand implements Callable<Integer>, Json
             out.flush();
         }
         return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
+    }
+
+    /** The audits as the chosen format prints them. */
+    private String render(Format chosen, List<HostAudit> audits, Instant started) {
+        return switch (chosen) {
+            case TABLE -> AuditTable.render(audits, output == null ? Screens.of() : Screen.pipe());
+            case JSON -> AuditJson.render(
+                    audits, VersionProvider.version(), adapters.clock().instant());
+            case OPENMETRICS -> AuditOpenMetrics.render(
+                    audits,
+                    new AuditOpenMetrics.Run(
+                            started, Duration.between(started, adapters.clock().instant()), VersionProvider.version()),
+                    openMetricsStates);
+        };
     }
 }

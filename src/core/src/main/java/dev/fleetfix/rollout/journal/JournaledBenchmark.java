@@ -85,7 +85,7 @@ public record JournaledBenchmark(
      * The journal's {@code benchmark_before} line; empty when it lacks a field or its rounds no longer read (a
      * journal of another fleetfix version): the after side then has nothing to compare with, as without a journal.
      */
-    static Optional<JournaledBenchmark> fromJournal(RunJournal.Line line, String run) {
+    static Optional<JournaledBenchmark> fromJournal(JournalReader.Line line, String run) {
         if (line.play() == null
                 || line.host() == null
                 || line.index() == null

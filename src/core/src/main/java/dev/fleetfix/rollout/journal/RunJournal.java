@@ -1,6 +1,5 @@
 package dev.fleetfix.rollout.journal;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -10,7 +9,6 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.rollout.event.HostFinished;
-import dev.fleetfix.rollout.event.HostOutcome;
 import dev.fleetfix.rollout.event.PlayHalted;
 import dev.fleetfix.rollout.event.RunEnded;
 import dev.fleetfix.rollout.event.RunEvent;
@@ -33,7 +31,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -355,120 +352,6 @@ public final class RunJournal implements RunListener, AutoCloseable {
 
     /** @throws IllegalArgumentException when there is no journal or a line is not JSON */
     public static Resumable read(Path runDir) {
-        Path file = runDir.resolve(FILE);
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("no run journal " + file);
-        }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
-        }
-        Optional<String> playbook = Optional.empty();
-        Optional<String> inventory = Optional.empty();
-        Optional<String> limit = Optional.empty();
-        Optional<ShardSpec> shard = Optional.empty();
-        Optional<String> outcome = Optional.empty();
-        Set<String> done = new LinkedHashSet<>();
-        Set<String> runs = new LinkedHashSet<>();
-        Optional<RunInputs> inputs = Optional.empty();
-        Map<String, JournaledBenchmark> befores = new LinkedHashMap<>();
-        TagSelection tags = TagSelection.all();
-        String lastRun = null;
-        int n = 0;
-        for (String text : lines) {
-            n++;
-            if (text.isBlank()) {
-                continue;
-            }
-            Line line;
-            try {
-                JsonNode tree = JSON.readTree(text);
-                if (!tree.isObject()) {
-                    continue;
-                }
-                line = JSON.treeToValue(tree, Line.class);
-            } catch (IOException e) {
-                // A run killed mid-write leaves a partial last line; anything else is not our journal.
-                if (n == lines.size()) {
-                    break;
-                }
-                throw new IllegalArgumentException(file + ":" + n + ": not a journal line: " + e.getMessage());
-            }
-            switch (line.event() == null ? "" : line.event()) {
-                case "apply" -> {
-                    Optional.ofNullable(line.run()).ifPresent(runs::add);
-                    lastRun = line.run();
-                    String book = line.playbook() == null ? "" : line.playbook();
-                    playbook = playbook.or(() -> Optional.of(book));
-                    inventory = inventory.or(() -> Optional.ofNullable(line.inventory()));
-                    limit = limit.or(() -> Optional.ofNullable(line.limit()));
-                    // the last run's, as its tags: a forced resume of another shard is what a later resume continues
-                    shard = shard(line.shard(), file, n);
-                    // the last run's: a resume given other tags (with --force) is what a later resume continues
-                    tags = new TagSelection(
-                            line.tags() == null ? Set.of() : Set.copyOf(line.tags()),
-                            line.skipTags() == null ? Set.of() : Set.copyOf(line.skipTags()));
-                }
-                case "host_finished" -> {
-                    String key = RunControl.key(orEmpty(line.play()), orEmpty(line.host()));
-                    if (HostOutcome.DONE.name().equals(line.outcome())) {
-                        done.add(key);
-                    } else {
-                        done.remove(key);
-                    }
-                }
-                case "run_ended" -> outcome = Optional.of(orEmpty(line.outcome()));
-                case "inputs" -> {
-                    if (line.playbookSha256() != null && line.inventorySha256() != null) {
-                        inputs = Optional.of(new RunInputs(line.playbookSha256(), line.inventorySha256()));
-                    }
-                }
-                case "benchmark_before" -> JournaledBenchmark.fromJournal(line, lastRun)
-                        // the first measurement stands: a resumed run replays it, it does not measure again
-                        .ifPresent(b -> befores.putIfAbsent(b.key(), b));
-                default -> {}
-            }
-        }
-        return new Resumable(playbook, inventory, limit, shard, done, outcome, runs, inputs, befores, tags);
+        return JournalReader.read(runDir.resolve(FILE));
     }
-
-    private static Optional<ShardSpec> shard(String text, Path file, int line) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(ShardSpec.parse(text));
-        } catch (InputException e) {
-            throw new IllegalArgumentException(file + ":" + line + ": shard: " + e.getMessage());
-        }
-    }
-
-    private static String orEmpty(String text) {
-        return text == null ? "" : text;
-    }
-
-    /** Any journal line, as read back: the fields resuming needs. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    record Line(
-            String at,
-            String event,
-            String run,
-            String playbook,
-            String inventory,
-            String limit,
-            String shard,
-            String play,
-            String host,
-            String outcome,
-            List<String> tags,
-            @JsonProperty("skip_tags") List<String> skipTags,
-            @JsonProperty("playbook_sha256") Map<String, String> playbookSha256,
-            @JsonProperty("inventory_sha256") Map<String, String> inventorySha256,
-            Integer index,
-            String step,
-            String type,
-            Map<String, String> facts,
-            JsonNode runs) {}
 }
