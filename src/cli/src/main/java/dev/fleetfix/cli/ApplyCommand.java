@@ -1,27 +1,19 @@
 package dev.fleetfix.cli;
 
-import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.HostSelection;
-import dev.fleetfix.inventory.ansible.InventoryInput;
 import dev.fleetfix.inventory.ansible.InventoryService;
-import dev.fleetfix.playbook.TagSelection;
 import dev.fleetfix.report.console.ApplyOutput;
 import dev.fleetfix.report.console.InputWarnings;
 import dev.fleetfix.rollout.ApplyRequest;
 import dev.fleetfix.rollout.ApplyService;
-import dev.fleetfix.rollout.RunPlan;
-import dev.fleetfix.rollout.ShardSpec;
-import dev.fleetfix.rollout.event.RunListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code fleetfix apply PLAYBOOK}: runs a playbook on the inventory's hosts, batch by batch. */
 @Command(
@@ -41,19 +33,7 @@ import picocli.CommandLine.Spec;
             "",
             "--list-hosts and --syntax-check read files only and connect to nothing: 0 or 2."
         })
-final class ApplyCommand implements Callable<Integer>, JsonOutput {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    InventoryOptions inventory;
-
-    @Mixin
-    SshOptionsMixin ssh;
-
-    @Mixin
-    ShardOptions shards;
-
+final class ApplyCommand extends HostsCommand implements Callable<Integer>, JsonOutput {
     @Parameters(
             index = "0",
             arity = "0..1",
@@ -65,145 +45,55 @@ final class ApplyCommand implements Callable<Integer>, JsonOutput {
     RunOptionsMixin run;
 
     @Mixin
-    ForksOption forks;
-
-    @Mixin
     TagOptionsMixin tags;
 
-    @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
-    boolean noColor;
-
-    @Option(
-            names = "--report",
-            paramLabel = "DIR",
-            description = "Also write report.json, junit.xml and report.html into DIR (created when missing).")
-    Path reportDir;
-
-    /** What apply prints on standard output. */
-    enum Format {
-        TABLE,
-        JSON
-    }
-
-    /** {@code table}, {@code json}: what completion offers. */
-    static final class Formats extends EnumWords<Format> {
-        Formats() {
-            super(Format.class);
-        }
-    }
-
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            completionCandidates = Formats.class,
-            description = "table (default: progress and recap on stdout) or json: the report (schema_version, as"
-                    + " report.json) as one JSON document on stdout when the run ends, the progress on stderr;"
-                    + " with --list-hosts, the plays' hosts; an error as a JSON document (docs/json.md). Default json"
-                    + " where ansible.cfg's"
-                    + " stdout_callback or ANSIBLE_STDOUT_CALLBACK is json (or ansible.posix.json).")
-    Format format;
-
-    private final Adapters adapters;
+    @Mixin
+    ApplyOutputOptions output;
 
     ApplyCommand(Adapters adapters) {
-        this.adapters = adapters;
+        super(adapters);
     }
 
     @Override
     public boolean jsonAsked() {
-        return format == Format.JSON;
+        return output.json();
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        if (run.force && run.resume == null) {
-            throw new InputException("--force: only with --resume DIR (it resumes a run whose playbook or inventory"
-                    + " changed since it started)");
-        }
-        Optional<ApplyRequest.Resume> resumed =
-                Optional.ofNullable(run.resume).map(dir -> ApplyRequest.Resume.read(dir, run.force));
-        Optional<Path> book = Optional.ofNullable(playbook);
-        InventoryInput source = inventory.source();
-        Optional<String> limit = inventory.limit();
-        if (resumed.isPresent()) {
-            book = resumed.get().playbook(book);
-            if (source.sources().size() < 2) {
-                Optional<Path> first = source.sources().stream().findFirst();
-                source = source.withSources(
-                        resumed.get().inventory(first).stream().toList());
-            }
-            limit = resumed.get().limit(limit);
-        }
-        if (book.isEmpty()) {
-            throw new InputException("missing PLAYBOOK (or --resume DIR of an earlier run)");
-        }
-        if (tags.listing() && inventory.listHosts()) {
-            throw new InputException("--list-hosts, and --list-tasks or --list-tags: ask for one listing at a time");
-        }
-        Optional<TagSelection> givenTags = tags.given();
-        TagSelection tagSelection =
-                resumed.map(r -> r.tags(givenTags)).orElseGet(() -> givenTags.orElse(TagSelection.all()));
-        // a resume takes its run's cut unless told otherwise (which it refuses without --force)
-        Optional<ShardSpec> shard = resumed.map(r -> r.shard(shards.spec())).orElseGet(shards::spec);
+        Optional<ApplyRequest.Resume> resumed = run.resumed();
+        ApplyInputs given = ApplyInputs.of(Optional.ofNullable(playbook), inventory, tags, shards, resumed);
+        boolean listing = inventory.listHosts() || run.syntaxCheck || tags.listing();
         InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
-        // group_vars/ and host_vars/ next to the playbook count too, above the inventory's
-        HostSelection selection = shards.narrow(
-                inventories.load(
-                        source, limit, Optional.of(book.get().toAbsolutePath().getParent())),
-                shard,
-                adapters.redis(),
-                forks.forks(),
-                !inventory.listHosts() && !run.syntaxCheck && !tags.listing());
+        HostSelection selection = given.select(inventories, shards, adapters.redis(), forks.forks(), !listing);
+        PrintWriter err = spec.commandLine().getErr();
         if (selection.sources().size() > 1 && !inventory.listHosts()) {
             // the journal keeps one inventory path: a resume without the same -i options would read fewer hosts
-            spec.commandLine()
-                    .getErr()
-                    .println("fleetfix: warning: the run journal records the first inventory only ("
-                            + selection.firstSource().orElseThrow() + "): give the same -i options to apply"
-                            + " --resume");
+            err.println("fleetfix: warning: the run journal records the first inventory only ("
+                    + selection.firstSource().orElseThrow() + "): give the same -i options to apply --resume");
         }
+        Map<String, Object> extraVars = inventories.extraVars(given.source()).values();
         ApplyRequest request = new ApplyRequest(
-                book.get(),
+                given.playbook(),
                 selection,
-                shard,
-                run.runOptions(
-                        forks.forks(),
-                        inventories.extraVars(source).values(),
-                        tagSelection,
-                        Optional.ofNullable(reportDir)),
+                given.shard(),
+                run.runOptions(forks.forks(), extraVars, given.tags(), output.reports()),
                 resumed);
-        ApplyService service =
-                adapters.applyService(ssh, InputWarnings.to(spec.commandLine().getErr()));
+        ApplyService service = adapters.applyService(ssh, InputWarnings.to(err));
+        PrintWriter out = spec.commandLine().getOut();
         if (tags.listing()) {
             ApplyOutput.taskListing(service.listing(request), tags.listTasks, tags.listTags, out);
             return ExitCode.OK;
         }
-        boolean json = format == Format.JSON;
-        if (inventory.listHosts() || run.syntaxCheck) {
+        if (listing) {
             // Files only: the plan of a run, in inventory order, without reading any Redis for the topology.
-            RunPlan plan = service.planFromFiles(request);
-            if (inventory.listHosts() && json) {
-                ApplyOutput.hostListJson(plan, out);
-            } else if (inventory.listHosts()) {
-                ApplyOutput.hostList(request.playbook(), plan, out);
-            } else {
-                ApplyOutput.syntaxChecked(request.playbook(), out);
-            }
+            ApplyOutput.planListing(
+                    request.playbook(), service.planFromFiles(request), inventory.listHosts(), output.json(), out);
             return ExitCode.OK;
         }
-        // with json, stdout carries the one document and nothing else: the progress goes to stderr
-        PrintWriter human = json ? spec.commandLine().getErr() : out;
-        // Everything this run will write is checked before any host (or Redis) is contacted.
-        Optional<Path> reports = Optional.ofNullable(reportDir);
-        RunListener listener = ApplyOutput.listener(
-                human,
-                Colors.enabled(noColor),
-                Screens.of(),
-                run.diff,
-                reports,
-                json ? Optional.of(out) : Optional.empty());
-        ApplyService.ApplyResult result = service.apply(request, listener, r -> ApplyOutput.ending(r, reports, human));
+        PrintWriter human = output.human(out, err);
+        ApplyService.ApplyResult result = service.apply(
+                request, output.listener(out, err, run.diff), r -> ApplyOutput.ending(r, output.reports(), human));
         return ExitCode.of(result.summary(), run.check);
     }
 }

@@ -22,11 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code fleetfix audit}: THP, kernel and Redis facts per host, a verdict and its reasons. Reads only. */
 @Command(
@@ -43,24 +40,10 @@ import picocli.CommandLine.Spec;
             "  1  a host is at risk or unreachable",
             "  2  bad usage or bad input; no host was touched"
         })
-final class AuditCommand implements Callable<Integer>, JsonOutput {
-    private final Adapters adapters;
-
+final class AuditCommand extends HostsCommand implements Callable<Integer>, JsonOutput {
     AuditCommand(Adapters adapters) {
-        this.adapters = adapters;
+        super(adapters);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    InventoryOptions inventory;
-
-    @Mixin
-    ShardOptions shards;
-
-    @Mixin
-    SshOptionsMixin ssh;
 
     /** What the audit prints. */
     enum Format {
@@ -111,9 +94,6 @@ final class AuditCommand implements Callable<Integer>, JsonOutput {
                     + "standard output; the exit code is the same.")
     Path output;
 
-    @Mixin
-    ForksOption forks;
-
     @Override
     public boolean jsonAsked() {
         return json || format == Format.JSON;
@@ -159,19 +139,7 @@ final class AuditCommand implements Callable<Integer>, JsonOutput {
         } finally {
             live.clear();
         }
-        String text =
-                switch (chosen) {
-                    case TABLE -> AuditTable.render(audits, output == null ? Screens.of() : Screen.pipe());
-                    case JSON -> AuditJson.render(
-                            audits, VersionProvider.version(), adapters.clock().instant());
-                    case OPENMETRICS -> AuditOpenMetrics.render(
-                            audits,
-                            new AuditOpenMetrics.Run(
-                                    started,
-                                    Duration.between(started, adapters.clock().instant()),
-                                    VersionProvider.version()),
-                            openMetricsStates);
-                };
+        String text = render(chosen, audits, started);
         if (output != null) {
             ReportFiles.writeWorldReadable(output, text);
         } else {
@@ -179,5 +147,19 @@ final class AuditCommand implements Callable<Integer>, JsonOutput {
             out.flush();
         }
         return AuditSummary.of(audits).allOk() ? ExitCode.OK : ExitCode.FINDINGS;
+    }
+
+    /** The audits as the chosen format prints them. */
+    private String render(Format chosen, List<HostAudit> audits, Instant started) {
+        return switch (chosen) {
+            case TABLE -> AuditTable.render(audits, output == null ? Screens.of() : Screen.pipe());
+            case JSON -> AuditJson.render(
+                    audits, VersionProvider.version(), adapters.clock().instant());
+            case OPENMETRICS -> AuditOpenMetrics.render(
+                    audits,
+                    new AuditOpenMetrics.Run(
+                            started, Duration.between(started, adapters.clock().instant()), VersionProvider.version()),
+                    openMetricsStates);
+        };
     }
 }

@@ -17,10 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code fleetfix bench}: an ad-hoc benchmark of the selected hosts' Redis. */
 @Command(
@@ -31,27 +28,10 @@ import picocli.CommandLine.Spec;
                 + " --prefix and deletes them afterwards (only the keys it wrote); refuses a prefix that already holds"
                 + " keys, and a nearly full or evicting primary, unless --force; refuses even then a maxmemory that"
                 + " leaves no room for 1.5 times its keys, and stops at the first key Redis evicts.")
-public final class BenchCommand implements Callable<Integer>, JsonOutput {
-    private final Adapters adapters;
-
+public final class BenchCommand extends HostsCommand implements Callable<Integer>, JsonOutput {
     BenchCommand(Adapters adapters) {
-        this.adapters = adapters;
+        super(adapters);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    InventoryOptions inventory;
-
-    @Mixin
-    ShardOptions shards;
-
-    @Mixin
-    SshOptionsMixin ssh;
-
-    @Mixin
-    ForksOption forks;
 
     @Option(
             names = "--engine",

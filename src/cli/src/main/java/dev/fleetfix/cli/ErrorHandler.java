@@ -3,7 +3,7 @@ package dev.fleetfix.cli;
 import dev.fleetfix.InputException;
 import dev.fleetfix.report.HostText;
 import dev.fleetfix.report.files.ErrorJson;
-import dev.fleetfix.rollout.Sharding;
+import dev.fleetfix.rollout.shard.Sharding;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;

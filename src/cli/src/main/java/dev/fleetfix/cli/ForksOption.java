@@ -19,7 +19,7 @@ final class ForksOption {
             description = "Hosts worked on at once, as Ansible's --forks (default: ${DEFAULT-VALUE}, else ansible.cfg's"
                     + " forks or ANSIBLE_FORKS): apply's hosts of a batch, audit's hosts, and the hosts asked for"
                     + " their replication group by --shard; bench measures one host after another whatever N is.")
-    int forks = Forks.DEFAULT_FORKS;
+    int forks;
 
     int forks() {
         return forks;

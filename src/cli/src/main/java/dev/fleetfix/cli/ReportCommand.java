@@ -77,30 +77,17 @@ final class ReportCommand implements Runnable {
         @Option(names = "--no-color", description = "Plain output, no ANSI colours.")
         boolean noColor;
 
-        /** What merge prints on standard output. */
-        enum Format {
-            TABLE,
-            JSON
-        }
-
-        /** {@code table}, {@code json}: what completion offers. */
-        static final class Formats extends EnumWords<Format> {
-            Formats() {
-                super(Format.class);
-            }
-        }
-
         @Option(
                 names = "--format",
                 paramLabel = "FORMAT",
-                completionCandidates = Formats.class,
+                completionCandidates = TableOrJson.Words.class,
                 description = "table (default: the recap on stdout) or json: the merged report.json on stdout, the"
                         + " recap and warnings on stderr; an error as a JSON document (docs/json.md).")
-        Format format;
+        TableOrJson format;
 
         @Override
         public boolean jsonAsked() {
-            return format == Format.JSON;
+            return format == TableOrJson.JSON;
         }
 
         @Override

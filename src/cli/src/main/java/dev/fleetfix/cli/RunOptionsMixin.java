@@ -2,9 +2,10 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.playbook.TagSelection;
-import dev.fleetfix.rollout.ChangeWindow;
-import dev.fleetfix.rollout.RunOptions;
-import dev.fleetfix.rollout.RunOptionsBuilder;
+import dev.fleetfix.rollout.ApplyRequest;
+import dev.fleetfix.rollout.plan.ChangeWindow;
+import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.rollout.plan.RunOptionsBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -80,6 +81,19 @@ final class RunOptionsMixin {
             description = "Check the playbook, the inventory and every variable, as a run would before its first"
                     + " host, and connect to nothing. Exit 0 when all is well, 2 naming file and line when not.")
     boolean syntaxCheck;
+
+    /**
+     * The run {@code --resume DIR} continues, read from its journal.
+     *
+     * @throws InputException for {@code --force} without {@code --resume}
+     */
+    Optional<ApplyRequest.Resume> resumed() {
+        if (force && resume == null) {
+            throw new InputException("--force: only with --resume DIR (it resumes a run whose playbook or inventory"
+                    + " changed since it started)");
+        }
+        return Optional.ofNullable(resume).map(dir -> ApplyRequest.Resume.read(dir, force));
+    }
 
     /**
      * How to run, with these forks, extra vars and tags; the journal goes to {@code --run-dir}, else {@code

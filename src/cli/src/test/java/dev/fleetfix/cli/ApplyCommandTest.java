@@ -196,7 +196,7 @@ class ApplyCommandTest {
     @Test
     void aRunDirInUseByAnotherRunIsRefusedBeforeAnyHostIsTouched() throws Exception {
         Path runDir = dir.resolve("run");
-        try (dev.fleetfix.rollout.RunJournal other = new dev.fleetfix.rollout.RunJournal(runDir)) {
+        try (dev.fleetfix.rollout.journal.RunJournal other = new dev.fleetfix.rollout.journal.RunJournal(runDir)) {
             CliRun run = apply(playbook.toString(), "-i", inventory.toString(), "--run-dir", runDir.toString());
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
             assertThat(run.stderr()).contains("is in use by another fleetfix run");

@@ -50,22 +50,20 @@ public final class ServiceDiscovery {
 
     private ServiceDiscovery() {}
 
-    /**
-     * Runs the script as root on the host and decides for each port (in order).
-     *
-     * @param address the address Redis listens on: a listener at another IP is another host's (containers or lab
-     *     hosts that share one network namespace) or another instance's; empty or a name counts every listener on the
-     *     port, {@code localhost} the loopback one
-     * @param self what Redis said of itself (its config file, process and executable), or why it could not be asked
-     */
+    /** Runs the script as root on the host and {@link #read reads} what it gave. */
     public static List<RunningService> discover(
             RemoteShell shell, String address, List<Integer> ports, RedisSelf self) {
         return read(shell.exec(Command.of(script(ports, self)).asRoot().withTimeout(TIMEOUT)), address, ports, self);
     }
 
     /**
-     * The services of each port from what the script gave (as {@link #decide(String, String, List, Optional)}); each
-     * port unknown, with the script's error, when it failed before printing any.
+     * The service of each port (in order) from what the script gave; each port unknown, with the script's error, when
+     * it failed before printing any.
+     *
+     * @param address the address Redis listens on: a listener at another IP is another host's (containers or lab
+     *     hosts that share one network namespace) or another instance's; empty or a name counts every listener on the
+     *     port, {@code localhost} the loopback one
+     * @param self what Redis said of itself (its config file, process and executable), or why it could not be asked
      */
     static List<RunningService> read(ExecResult r, String address, List<Integer> ports, RedisSelf self) {
         if (!r.ok() && !r.stdout().contains("port=")) {
@@ -101,11 +99,6 @@ public final class ServiceDiscovery {
                         "fx_info_exe",
                         self.executable().filter(e -> PATH.matcher(e).matches()).orElse(""))
                 + BODY;
-    }
-
-    /** The services of each port at any address, from the script's output (as {@link #decide(String, String, List, Optional)}). */
-    public static List<RunningService> decide(String output, List<Integer> ports) {
-        return decide(output, "", ports, Optional.empty());
     }
 
     /**

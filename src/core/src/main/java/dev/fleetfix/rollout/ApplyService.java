@@ -12,6 +12,17 @@ import dev.fleetfix.redis.topology.RedisDiscovery;
 import dev.fleetfix.redis.topology.Sentinels;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunSummary;
+import dev.fleetfix.rollout.journal.RunControl;
+import dev.fleetfix.rollout.journal.RunId;
+import dev.fleetfix.rollout.journal.RunInputs;
+import dev.fleetfix.rollout.journal.RunJournal;
+import dev.fleetfix.rollout.plan.HostOrdering;
+import dev.fleetfix.rollout.plan.HostSelector;
+import dev.fleetfix.rollout.plan.RunPlan;
+import dev.fleetfix.rollout.plan.RunPlanner;
+import dev.fleetfix.rollout.plan.StartAtTask;
+import dev.fleetfix.rollout.plan.TaskListing;
+import dev.fleetfix.rollout.plan.TopologyOrdering;
 import dev.fleetfix.steps.StepRegistry;
 import dev.fleetfix.steps.model.RunPorts;
 import java.nio.file.Path;
@@ -102,7 +113,6 @@ public final class ApplyService {
     public ApplyResult apply(ApplyRequest request, RunListener listener, Consumer<ApplyResult> ending)
             throws InterruptedException {
         String runId = RunId.next(ports.clock().instant());
-        Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
         if (request.options().check()) {
             RunControl peek = new RunControl(
                     Optional.of(RunControl.LockOwner.thisProcess(
@@ -119,45 +129,52 @@ public final class ApplyService {
                 .orElseGet(() -> runsHome.resolve(runId));
         try (RunJournal journal = new RunJournal(dir)) {
             try {
-                // a resume of a changed plan is refused before the plan reads any host's replication; a new run
-                // reads its files after the plan, whose errors name file and line
-                Optional<RunInputs> resumed = request.resume().map(r -> {
-                    RunInputs now = inputs(request);
-                    r.checkUnchanged(now)
-                            .forEach(change ->
-                                    warnings.accept("--force: resuming although " + change + " since the run started"));
-                    return now;
-                });
-                RunPlan plan = plan(request);
-                RunInputs inputs = resumed.orElseGet(() -> inputs(request));
-                journal.invocation(
-                        runId,
-                        request.playbook(),
-                        request.selection().firstSource(),
-                        request.selection().limit(),
-                        request.shard(),
-                        request.options().tags());
-                journal.inputs(inputs);
-                Optional<String> id = Optional.of(runId);
-                RunControl control = new RunControl(
-                        id,
-                        Optional.of(RunControl.LockOwner.thisProcess(
-                                runId, request.options().lockStaleAfter(), resumes)),
-                        request.resume().map(r -> r.journal().done()).orElse(Set.of()),
-                        request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
-                return stoppedBySignal(control, () -> {
-                    // the journal first: what the console says has ended is already in the journal when a kill
-                    // follows the line (a before benchmark printed but not journaled was measured again on resume)
-                    RunSummary summary = run(request, plan, RunListener.all(List.of(journal, listener)), control);
-                    ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));
-                    ending.accept(result);
-                    return result;
-                });
+                return journaled(request, runId, journal, listener, ending);
             } catch (InputException e) {
                 journal.discardUnused();
                 throw e;
             }
         }
+    }
+
+    /** Apply, journaled: the plan, then the invocation and its inputs in the journal, then the run. */
+    private ApplyResult journaled(
+            ApplyRequest request, String runId, RunJournal journal, RunListener listener, Consumer<ApplyResult> ending)
+            throws InterruptedException {
+        // a resume of a changed plan is refused before the plan reads any host's replication; a new run
+        // reads its files after the plan, whose errors name file and line
+        Optional<RunInputs> resumed = request.resume().map(r -> {
+            RunInputs now = inputs(request);
+            r.checkUnchanged(now)
+                    .forEach(change ->
+                            warnings.accept("--force: resuming although " + change + " since the run started"));
+            return now;
+        });
+        RunPlan plan = plan(request);
+        RunInputs inputs = resumed.orElseGet(() -> inputs(request));
+        journal.invocation(
+                runId,
+                request.playbook(),
+                request.selection().firstSource(),
+                request.selection().limit(),
+                request.shard(),
+                request.options().tags());
+        journal.inputs(inputs);
+        Set<String> resumes = request.resume().map(r -> r.journal().runs()).orElse(Set.of());
+        RunControl control = new RunControl(
+                Optional.of(runId),
+                Optional.of(RunControl.LockOwner.thisProcess(
+                        runId, request.options().lockStaleAfter(), resumes)),
+                request.resume().map(r -> r.journal().done()).orElse(Set.of()),
+                request.resume().map(r -> r.journal().befores()).orElse(Map.of()));
+        return stoppedBySignal(control, () -> {
+            // the journal first: what the console says has ended is already in the journal when a kill
+            // follows the line (a before benchmark printed but not journaled was measured again on resume)
+            RunSummary summary = run(request, plan, RunListener.all(List.of(journal, listener)), control);
+            ApplyResult result = new ApplyResult(runId, summary, Optional.of(journal.file()));
+            ending.accept(result);
+            return result;
+        });
     }
 
     private static RunInputs inputs(ApplyRequest request) {
@@ -243,7 +260,7 @@ public final class ApplyService {
 
     /**
      * Parses and plans: plays select from the inventory, narrowed to the selection's hosts. {@link
-     * dev.fleetfix.rollout.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
+     * dev.fleetfix.rollout.plan.TopologyOrdering} reads each restarting play's replication (read-only) to put replicas
      * first and split batches.
      */
     private RunPlan plan(ApplyRequest request, HostOrdering ordering, boolean forRun) {

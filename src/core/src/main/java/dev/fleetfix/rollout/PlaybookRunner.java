@@ -7,7 +7,6 @@ import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.topology.Sentinels;
-import dev.fleetfix.rollout.RunPlan.PlannedPlay;
 import dev.fleetfix.rollout.event.BatchStarted;
 import dev.fleetfix.rollout.event.HostFinished;
 import dev.fleetfix.rollout.event.HostOutcome;
@@ -21,6 +20,15 @@ import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
 import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.rollout.host.HostRun;
+import dev.fleetfix.rollout.host.Retrier;
+import dev.fleetfix.rollout.journal.RunControl;
+import dev.fleetfix.rollout.journal.RunId;
+import dev.fleetfix.rollout.plan.ChangeWindow;
+import dev.fleetfix.rollout.plan.Machines;
+import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.rollout.plan.RunPlan;
+import dev.fleetfix.rollout.plan.RunPlan.PlannedPlay;
 import dev.fleetfix.steps.model.HostState;
 import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepStatus;
@@ -216,24 +224,9 @@ public final class PlaybookRunner {
                         i + 1,
                         batches.size(),
                         batch.stream().map(Host::name).toList()));
-                // hosts of later batches that no step has touched yet (a resumed run's done hosts are
-                // changed already): controls for benchmarks that measure drift beside the change
-                List<Host> controls = new ArrayList<>();
-                for (List<Host> later : batches.subList(i + 1, batches.size())) {
-                    later.stream()
-                            .filter(h -> !control.doneBefore(name, h.name())
-                                    && outcomes.get(h.name()) == HostOutcome.UNTOUCHED)
-                            .forEach(controls::add);
-                }
-                List<HostOutcome> results = runBatch(name, play, batch, hostRun, controls);
-                boolean skippedForWindow = false;
-                for (int h = 0; h < batch.size(); h++) {
-                    HostOutcome outcome = results.get(h);
-                    String host = batch.get(h).name();
-                    record(host, outcome);
-                    failures.count(host, outcome);
-                    skippedForWindow |= outcome == HostOutcome.UNTOUCHED;
-                }
+                List<HostOutcome> results =
+                        runBatch(name, play, batch, hostRun, controls(name, batches.subList(i + 1, batches.size())));
+                boolean skippedForWindow = record(batch, results);
                 if (control.stopRequested().isPresent()) {
                     return Optional.of(stopped(name));
                 }
@@ -295,6 +288,34 @@ public final class PlaybookRunner {
                 results.add(o.value().orElseThrow());
             }
             return results;
+        }
+
+        /**
+         * Hosts of later batches that no step has touched yet (a resumed run's done hosts are changed already):
+         * controls for benchmarks that measure drift beside the change.
+         */
+        private List<Host> controls(String play, List<List<Host>> laterBatches) {
+            List<Host> controls = new ArrayList<>();
+            for (List<Host> later : laterBatches) {
+                later.stream()
+                        .filter(h ->
+                                !control.doneBefore(play, h.name()) && outcomes.get(h.name()) == HostOutcome.UNTOUCHED)
+                        .forEach(controls::add);
+            }
+            return controls;
+        }
+
+        /** Records a batch's outcomes, and counts them for the failure policy; whether a host was left untouched. */
+        private boolean record(List<Host> batch, List<HostOutcome> results) {
+            boolean untouched = false;
+            for (int h = 0; h < batch.size(); h++) {
+                HostOutcome outcome = results.get(h);
+                String host = batch.get(h).name();
+                record(host, outcome);
+                failures.count(host, outcome);
+                untouched |= outcome == HostOutcome.UNTOUCHED;
+            }
+            return untouched;
         }
 
         private void record(String host, HostOutcome outcome) {

@@ -12,7 +12,8 @@ class ServiceDiscoveryTest {
     private static final String HEAD = "self.pidns=pid:[4026531836]\npid1=systemd\ninfo.config=\n";
 
     private static RunningService one(String output) {
-        return ServiceDiscovery.decide(output, List.of(6379)).get(0);
+        return ServiceDiscovery.decide(output, "", List.of(6379), Optional.empty())
+                .get(0);
     }
 
     private static String listener(String pid, String comm, String exe, String... more) {
@@ -437,7 +438,9 @@ class ServiceDiscoveryTest {
                         + listener("10", "redis-server", "/usr/bin/redis-server", "unit=redis-server@a.service")
                                 .replace("port=6379", "port=6380")
                         + "port=6381\nsockets=0\n",
-                List.of(6380, 6381, 6382));
+                "",
+                List.of(6380, 6381, 6382),
+                Optional.empty());
 
         assertThat(all)
                 .extracting(RunningService::manager)

@@ -3,10 +3,10 @@ package dev.fleetfix.playbook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.Harness;
-import dev.fleetfix.rollout.RunOptions;
-import dev.fleetfix.rollout.RunPlan;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunSummary;
+import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.rollout.plan.RunPlan;
 import dev.fleetfix.steps.model.StepResult;
 import java.nio.file.Files;
 import java.nio.file.Path;

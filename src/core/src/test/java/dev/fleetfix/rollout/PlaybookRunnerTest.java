@@ -14,6 +14,7 @@ import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.WindowClosed;
+import dev.fleetfix.rollout.plan.RunOptions;
 import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;
 import java.time.Duration;

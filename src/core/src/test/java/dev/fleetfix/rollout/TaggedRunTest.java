@@ -10,6 +10,8 @@ import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunStarted;
 import dev.fleetfix.rollout.event.RunSummary;
 import dev.fleetfix.rollout.event.StepFinished;
+import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.rollout.plan.RunPlan;
 import dev.fleetfix.steps.restart.PendingRestart;
 import java.nio.file.Files;
 import java.nio.file.Path;

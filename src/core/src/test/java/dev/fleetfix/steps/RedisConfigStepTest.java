@@ -16,7 +16,7 @@ import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.topology.Sentinels;
-import dev.fleetfix.rollout.RunOptions;
+import dev.fleetfix.rollout.plan.RunOptions;
 import dev.fleetfix.steps.model.HostState;
 import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepContext;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.fake.Harness;
-import dev.fleetfix.rollout.RunOptions;
+import dev.fleetfix.rollout.plan.RunOptions;
 import dev.fleetfix.steps.model.FileEdit;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,10 +7,10 @@ import dev.fleetfix.report.files.ReportFormat;
 import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.report.model.HostListReport;
 import dev.fleetfix.rollout.ApplyService.ApplyResult;
-import dev.fleetfix.rollout.RunPlan;
-import dev.fleetfix.rollout.TaskListing;
 import dev.fleetfix.rollout.event.RunListener;
 import dev.fleetfix.rollout.event.RunOutcome;
+import dev.fleetfix.rollout.plan.RunPlan;
+import dev.fleetfix.rollout.plan.TaskListing;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +23,17 @@ import java.util.Optional;
  */
 public final class ApplyOutput {
     private ApplyOutput() {}
+
+    /** {@code --list-hosts} (as a table, or with {@code --format json} as JSON), else {@code --syntax-check}. */
+    public static void planListing(Path playbook, RunPlan plan, boolean listHosts, boolean json, PrintWriter out) {
+        if (listHosts && json) {
+            hostListJson(plan, out);
+        } else if (listHosts) {
+            hostList(playbook, plan, out);
+        } else {
+            syntaxChecked(playbook, out);
+        }
+    }
 
     /**
      * Like ansible-playbook --list-hosts: the playbook, then each play, its pattern and the hosts it would run

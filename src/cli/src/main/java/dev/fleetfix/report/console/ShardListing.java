@@ -1,9 +1,9 @@
 package dev.fleetfix.report.console;
 
 import dev.fleetfix.report.HostText;
-import dev.fleetfix.rollout.ReplicationGroup;
-import dev.fleetfix.rollout.ShardPlan;
-import dev.fleetfix.rollout.ShardSpec;
+import dev.fleetfix.rollout.shard.ReplicationGroup;
+import dev.fleetfix.rollout.shard.ShardPlan;
+import dev.fleetfix.rollout.shard.ShardSpec;
 import java.util.List;
 
 /** What {@code fleetfix inventory --shards N} prints, and the line a {@code --shard K/N} run starts with. */

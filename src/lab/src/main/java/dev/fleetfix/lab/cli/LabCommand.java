@@ -93,6 +93,15 @@ public final class LabCommand implements Runnable {
         }
     }
 
+    /** A subcommand about one lab: where labs live, which one, and where it prints. */
+    abstract static class OnALab implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Where where;
+    }
+
     static final class PresetConverter implements ITypeConverter<LabPreset> {
         @Override
         public LabPreset convert(String value) {
@@ -180,13 +189,7 @@ public final class LabCommand implements Runnable {
             name = "status",
             mixinStandardHelpOptions = true,
             description = "Show the lab's hosts: container state, sshd, Redis.")
-    static final class Status implements Runnable {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        Where where;
-
+    static final class Status extends OnALab {
         @Override
         public void run() {
             PrintWriter out = spec.commandLine().getOut();
@@ -209,13 +212,7 @@ public final class LabCommand implements Runnable {
                 "Print the path of the lab's inventory, for -i: fleetfix audit -i \"$(fleetfix lab inventory)\".",
                 "With several labs up and no --id, the newest one."
             })
-    static final class Inventory implements Runnable {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        Where where;
-
+    static final class Inventory extends OnALab {
         @Override
         public void run() {
             Path dir = where.id.isPresent() ? where.labDir() : newest(LabFleet.find(where.home.dir));
@@ -242,13 +239,7 @@ public final class LabCommand implements Runnable {
             name = "reboot",
             mixinStandardHelpOptions = true,
             description = "Reboot one lab host (systemd boots again; THP back to its boot mode).")
-    static final class Reboot implements Runnable {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        Where where;
-
+    static final class Reboot extends OnALab {
         @Parameters(paramLabel = "HOST", description = "Host to reboot, e.g. lab-2.")
         String host;
 
@@ -271,13 +262,7 @@ public final class LabCommand implements Runnable {
             name = "down",
             mixinStandardHelpOptions = true,
             description = "Remove the lab's containers and files (nothing else).")
-    static final class Down implements Runnable {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        Where where;
-
+    static final class Down extends OnALab {
         @Override
         public void run() {
             LabFleet fleet = LabFleet.attach(where.labDir());

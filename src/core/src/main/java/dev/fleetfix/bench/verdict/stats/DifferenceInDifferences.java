@@ -69,7 +69,9 @@ public final class DifferenceInDifferences {
 
     /** The t-test of the contrast of log round medians; 1 without a degree of freedom. */
     static double p(List<double[]> tb, List<double[]> ta, List<double[]> cb, List<double[]> ca) {
-        double[][] groups = {logMedians(tb), logMedians(ta), logMedians(cb), logMedians(ca)};
+        double[][] groups = {
+            RoundTest.logMedians(tb), RoundTest.logMedians(ta), RoundTest.logMedians(cb), RoundTest.logMedians(ca)
+        };
         int n = 0;
         for (double[] g : groups) {
             if (g == null) {
@@ -97,18 +99,6 @@ public final class DifferenceInDifferences {
             return Math.abs(contrast) < 1e-12 ? 1 : 0;
         }
         return RoundTest.twoSidedT(contrast / se, df);
-    }
-
-    private static double[] logMedians(List<double[]> rounds) {
-        double[] out = new double[rounds.size()];
-        for (int i = 0; i < out.length; i++) {
-            double m = Median.of(rounds.get(i));
-            if (!(m > 0)) {
-                return null;
-            }
-            out[i] = Math.log(m);
-        }
-        return out;
     }
 
     private static double median(List<double[]> rounds) {

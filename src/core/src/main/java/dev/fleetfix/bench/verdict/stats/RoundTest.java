@@ -36,7 +36,8 @@ public final class RoundTest {
         return twoSidedT(t, df);
     }
 
-    private static double[] logMedians(List<double[]> rounds) {
+    /** The log of each round's median; null when a median is not positive (its log is not defined). */
+    static double[] logMedians(List<double[]> rounds) {
         double[] out = new double[rounds.size()];
         for (int i = 0; i < out.length; i++) {
             double m = Median.of(rounds.get(i));
