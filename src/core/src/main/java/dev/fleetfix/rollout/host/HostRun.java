@@ -36,6 +36,7 @@ import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -154,7 +155,7 @@ public final class HostRun implements AutoCloseable {
                 return refused.get();
             }
             if (check) {
-                return new Steps(shell).run();
+                return new Steps(shell, Map.of()).run();
             }
             // the lock goes before the host is said to be done: a run killed between the two leaves a host the journal
             // does not call done (resumed: run again, its steps find their work done), never a done host still locked
@@ -188,7 +189,8 @@ public final class HostRun implements AutoCloseable {
         }
 
         private Ended preflightThenSteps(RemoteShell shell) throws InterruptedException {
-            Optional<Preflight.Refusal> refusal = preflight(shell);
+            Preflight.Forecast forecast = preflight(shell);
+            Optional<Preflight.Refusal> refusal = forecast.refusal();
             if (refusal.isPresent()) {
                 return new Ended(refusal.get().outcome(), refusal.get().reason());
             }
@@ -197,14 +199,14 @@ public final class HostRun implements AutoCloseable {
                 // a stop (SIGTERM) during the preflight: nothing is changed yet, so nothing is begun
                 return new Ended(HostOutcome.UNTOUCHED, "stopped before any change (" + stop.get() + ")");
             }
-            return new Steps(shell).run();
+            return new Steps(shell, forecast.reads()).run();
         }
 
         /**
          * Apply: the host's steps forecast in check mode before the first of them runs ({@link Preflight}); a host
          * refused there is not touched. It only reads, so it is tried again as a whole after a transient failure.
          */
-        private Optional<Preflight.Refusal> preflight(RemoteShell shell) throws InterruptedException {
+        private Preflight.Forecast preflight(RemoteShell shell) throws InterruptedException {
             try {
                 // a new copy of the state for each attempt: nothing of a forecast cut short is kept
                 return retrier.run(() -> Preflight.check(
@@ -228,7 +230,8 @@ public final class HostRun implements AutoCloseable {
                 StepResult why = failure(e.error(), e.attempts());
                 HostOutcome outcome =
                         why.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
-                return Optional.of(new Preflight.Refusal(outcome, "preflight, before any change: " + why.message()));
+                return Preflight.Forecast.refused(
+                        new Preflight.Refusal(outcome, "preflight, before any change: " + why.message()));
             }
         }
 
@@ -237,10 +240,15 @@ public final class HostRun implements AutoCloseable {
             private final SendLog sendLog = new SendLog();
             private final ShellProgress answers;
             private final StepContext ctx;
+            /** What the forecast's reading steps found, taken while this run has changed nothing ({@link Preflight}). */
+            private final Map<Integer, StepResult> forecastReads;
             /** The step in progress, for the waits and the progress it announces. */
             private volatile String current = "";
+            /** Whether a step of this run changed the host: the forecast's reads are then out of date. */
+            private boolean changed;
 
-            Steps(RemoteShell shell) {
+            Steps(RemoteShell shell, Map<Integer, StepResult> forecastReads) {
+                this.forecastReads = forecastReads;
                 Progress.Listener progress =
                         p -> listener.on(new Progressed(ports.clock().instant(), play, host.name(), current, p));
                 this.answers = new ShellProgress(progress);
@@ -289,6 +297,7 @@ public final class HostRun implements AutoCloseable {
                 state.predict(result.predicted());
                 if (result.status() == StepStatus.CHANGED) {
                     state.markChanged();
+                    changed = true;
                 }
                 report(planned, start, done);
                 if (!result.status().stopsHost()) {
@@ -320,6 +329,10 @@ public final class HostRun implements AutoCloseable {
                 if (!when.holds()) {
                     return new Retrier.Attempted<>(
                             StepResult.skipped("when: " + planned.when().orElseThrow() + " — " + when.detail()), 1);
+                }
+                if (!changed && forecastReads.containsKey(planned.index())) {
+                    // read seconds ago by the preflight, and nothing changed since: the host is not asked again
+                    return new Retrier.Attempted<>(forecastReads.get(planned.index()), 1);
                 }
                 try {
                     return retrier.run(

@@ -13,7 +13,9 @@ import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,8 +35,21 @@ final class Preflight {
 
     private static final Duration ASK = Duration.ofSeconds(3);
 
+    /** Step types that only read the host: their forecast is what they would find, so the run may take it. */
+    private static final Set<String> READS_ONLY = Set.of("audit");
+
     /** Why the host is refused, as its line says it. */
     record Refusal(HostOutcome outcome, String reason) {}
+
+    /**
+     * The forecast's verdict, and what its reading steps found before any step would change the host, by step index:
+     * the run takes those instead of reading the host again, as long as it has changed nothing.
+     */
+    record Forecast(Optional<Refusal> refusal, Map<Integer, StepResult> reads) {
+        static Forecast refused(Refusal refusal) {
+            return new Forecast(Optional.of(refusal), Map.of());
+        }
+    }
 
     private Preflight() {}
 
@@ -44,18 +59,19 @@ final class Preflight {
      *     that fails comes before any change (the step itself then fails as it would have, with nothing changed)
      * @throws TransportException when the host could not be asked (the caller retries: nothing here changes it)
      */
-    static Optional<Refusal> check(StepContext ctx, List<PlannedStep> steps) throws InterruptedException {
+    static Forecast check(StepContext ctx, List<PlannedStep> steps) throws InterruptedException {
         if (!ctx.check()) {
             throw new IllegalArgumentException("preflight: the context must be in check mode");
         }
         if (steps.stream().anyMatch(s -> USE_REDIS.contains(s.step().type()))) {
             Optional<Refusal> credentials = credentials(ctx);
             if (credentials.isPresent()) {
-                return credentials;
+                return Forecast.refused(credentials.get());
             }
         }
         HostState state = ctx.state();
         boolean changes = false;
+        Map<Integer, StepResult> reads = new HashMap<>();
         for (PlannedStep planned : steps) {
             FactCondition.Outcome when =
                     planned.when().map(c -> c.evaluate(state.facts())).orElse(new FactCondition.Outcome(true, ""));
@@ -75,11 +91,14 @@ final class Preflight {
             }
             if (result.status().stopsHost()) {
                 if (!changes) {
-                    return Optional.empty();
+                    return new Forecast(Optional.empty(), reads);
                 }
                 HostOutcome outcome =
                         result.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
-                return Optional.of(new Refusal(outcome, refused(name, result.message())));
+                return Forecast.refused(new Refusal(outcome, refused(name, result.message())));
+            }
+            if (!changes && READS_ONLY.contains(planned.step().type())) {
+                reads.put(planned.index(), result);
             }
             state.learn(result.facts());
             state.predict(result.predicted());
@@ -88,7 +107,7 @@ final class Preflight {
                 changes = true;
             }
         }
-        return Optional.empty();
+        return new Forecast(Optional.empty(), reads);
     }
 
     /**
