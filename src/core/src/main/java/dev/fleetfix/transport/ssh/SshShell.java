@@ -2,6 +2,8 @@ package dev.fleetfix.transport.ssh;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
+import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.BecomeAnswer;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.KillAfter;
@@ -13,9 +15,12 @@ import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import dev.fleetfix.transport.ssh.SshFailures.Attempt;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -38,8 +43,9 @@ import net.schmizz.sshj.connection.channel.direct.Signal;
  * A {@link RemoteShell} over one SSH connection (SSHJ), opened once and reused for every command of
  * a run; each command gets its own session (channel) on that connection.
  *
- * <p>Commands run as {@code sh -c <script>}, or {@code sudo -n sh -c <script>} when they ask for
- * root, the host has {@code become} and the login user is not root already.
+ * <p>Commands run as {@code sh -c <script>}, or through {@link Become} ({@code sudo -n}, or sudo or su answered
+ * with the host's become password) when they ask for root, the host has {@code become} and the login user is not
+ * root already.
  */
 public final class SshShell implements RemoteShell {
 
@@ -62,6 +68,7 @@ public final class SshShell implements RemoteShell {
     private final Host host;
     private final SshOptions options;
     private final SshLogin login;
+    private final Become become;
     private final AtomicInteger connects = new AtomicInteger();
     private SSHClient jumpClient;
     private SSHClient client;
@@ -71,6 +78,7 @@ public final class SshShell implements RemoteShell {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
         this.login = Objects.requireNonNull(login, "login");
+        this.become = Become.of(host);
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
@@ -101,7 +109,8 @@ public final class SshShell implements RemoteShell {
                 commandLine(command.script(), command.become(), command.timeout()),
                 command.script(),
                 command.timeout(),
-                null);
+                null,
+                answers(command.become()));
     }
 
     @Override
@@ -111,7 +120,8 @@ public final class SshShell implements RemoteShell {
                 commandLine(script, become, Command.DEFAULT_TIMEOUT),
                 "write " + remotePath,
                 Command.DEFAULT_TIMEOUT,
-                content);
+                content,
+                answers(become));
         if (!result.ok()) {
             throw TransportException.afterSending(
                     host,
@@ -121,27 +131,43 @@ public final class SshShell implements RemoteShell {
         }
     }
 
+    /** Whether a command that asks for root runs through sudo or su here. */
+    private boolean raised(boolean asRoot) {
+        return asRoot && host.become() && !login.isRoot();
+    }
+
+    /** Whether sudo or su is answered on the command's input. */
+    private boolean answers(boolean asRoot) {
+        return raised(asRoot) && become.answers();
+    }
+
     /** The line sshd hands to the login shell. */
-    private String commandLine(String script, boolean become, Duration timeout) {
-        return wrap(script, become && host.become() && !login.isRoot(), timeout);
+    private String commandLine(String script, boolean asRoot, Duration timeout) {
+        return wrap(script, raised(asRoot) ? Optional.of(become) : Optional.empty(), timeout);
     }
 
-    /** {@code [sudo -n] timeout -s KILL N sh -c 'script'}: see {@link KillAfter} for why the host keeps a deadline. */
-    static String wrap(String script, boolean sudo, Duration timeout) {
-        String line = KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script);
-        return sudo ? "sudo -n " + line : line;
+    /** {@code timeout -s KILL N sh -c 'script'}, as root through {@code become}: see {@link KillAfter} for why the host keeps a deadline. */
+    static String wrap(String script, Optional<Become> become, Duration timeout) {
+        List<String> command = new ArrayList<>(KillAfter.argv(timeout));
+        command.addAll(List.of("sh", "-c", script));
+        return become.map(b -> b.line(command))
+                .orElseGet(() -> KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script));
     }
 
-    private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {
+    private ExecResult run(String line, String script, Duration timeout, byte[] stdin, boolean answered) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Session session = startSession(script);
         boolean abandoned = false;
         try {
             Session.Command command = session.exec(line);
+            BecomeAnswer answer = answered ? become.answer(command.getOutputStream()) : null;
+            InputStream errors = answer == null ? command.getErrorStream() : answer.stderr(command.getErrorStream());
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
-            StreamDrain err = StreamDrain.start(command.getErrorStream(), "ssh-stderr-" + host.name());
-            feed(command.getOutputStream(), stdin);
+            StreamDrain err = StreamDrain.start(errors, "ssh-stderr-" + host.name());
+            // with sudo or su in between, the command's input is written once it runs as root, never to them
+            boolean runs = answer == null || answer.awaitStart(remaining(deadline));
+            feed(command.getOutputStream(), runs ? stdin : null);
             String stdout;
             String stderr;
             try {
@@ -157,6 +183,9 @@ public final class SshShell implements RemoteShell {
                 abandoned = true;
                 kill(command);
                 throw SshFailures.commandTimedOut(host, timeout, script);
+            }
+            if (answer != null && (answer.refused() || answer.asked())) {
+                throw new TransportException(host, Kind.BECOME, answer.refusal(), null);
             }
             return new ExecResult(
                     exitCode(command),

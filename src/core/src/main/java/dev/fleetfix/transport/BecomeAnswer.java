@@ -1,0 +1,213 @@
+package dev.fleetfix.transport;
+
+import dev.fleetfix.Secret;
+import dev.fleetfix.inventory.BecomeMethod;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The conversation with sudo or su on one command's streams ({@link Become}). Its standard error is read through
+ * {@link #stderr}: before the command runs as root, all it can hold is what sudo or su says. A prompt is answered
+ * once, with the password and a newline on the command's input; a second prompt means the password was refused, and
+ * the input is closed, so sudo gives up rather than try again. The marker the root shell prints ends the conversation:
+ * from there on, the error stream is the command's own, and its input may be written ({@link #awaitStart}). The
+ * prompts and the marker are taken out of the error text; sudo's other words (a lecture, "Sorry, try again.") stay.
+ *
+ * <p>sudo's prompt is the one fleetfix gave it ({@code -p}); su's is Linux-PAM's, in any language: text that ends in
+ * a colon, with nothing after it, before the marker.
+ */
+public final class BecomeAnswer {
+    /** What sudo or su may say before the command starts; past it, the conversation is given up. */
+    private static final int MOST = 64 * 1024;
+
+    private final BecomeMethod method;
+    private final Optional<Secret> password;
+    private final String prompt;
+    private final byte[] marker;
+    private final OutputStream stdin;
+    private final CountDownLatch settled = new CountDownLatch(1);
+    private volatile boolean started;
+    private volatile int prompts;
+
+    BecomeAnswer(BecomeMethod method, Optional<Secret> password, String prompt, String started, OutputStream stdin) {
+        this.method = method;
+        this.password = password;
+        this.prompt = prompt;
+        this.marker = (started + "\n").getBytes(StandardCharsets.US_ASCII);
+        this.stdin = stdin;
+    }
+
+    /** The command's standard error as the caller should read it: the conversation first, then the command's own. */
+    public InputStream stderr(InputStream raw) {
+        return new Conversation(raw);
+    }
+
+    /**
+     * Waits until the command runs as root (true), or until sudo or su gave up or the conversation ended otherwise
+     * (false: the caller closes the command's input and reads what sudo or su said).
+     */
+    public boolean awaitStart(Duration within) throws InterruptedException {
+        settled.await(Math.max(1, within.toMillis()), TimeUnit.MILLISECONDS);
+        return started;
+    }
+
+    /** Whether a password was answered and the command never ran: sudo or su refused it. */
+    public boolean refused() {
+        return prompts > 0 && !started && password.isPresent();
+    }
+
+    /** Whether sudo or su asked for a password this host has none of. */
+    public boolean asked() {
+        return prompts > 0 && password.isEmpty();
+    }
+
+    /** "become password refused by sudo": the host's one line when {@link #refused()}. */
+    public String refusal() {
+        return refused()
+                ? "become password refused by " + method.word()
+                : method.word() + " asked for a password and none is set (ansible_become_password or -K)";
+    }
+
+    private final class Conversation extends FilterInputStream {
+        private final ByteArrayOutputStream said = new ByteArrayOutputStream();
+        private byte[] rest = new byte[0];
+        private int restAt;
+        private boolean over;
+        /** Where the text not yet taken as a prompt begins (su's prompts have no marker of ours). */
+        private int unread;
+        /** The su prompt answered, taken out of the text as sudo's are. */
+        private String suPrompt;
+
+        Conversation(InputStream raw) {
+            super(raw);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (!over) {
+                converse();
+            }
+            if (restAt < rest.length) {
+                int n = Math.min(len, rest.length - restAt);
+                System.arraycopy(rest, restAt, b, off, n);
+                restAt += n;
+                return n;
+            }
+            return super.read(b, off, len);
+        }
+
+        /** Reads what sudo or su says until the marker, the end of the stream, or too much. */
+        private void converse() throws IOException {
+            byte[] buffer = new byte[4096];
+            try {
+                while (true) {
+                    int n = in.read(buffer);
+                    if (n < 0) {
+                        rest = strip(said.toByteArray());
+                        return;
+                    }
+                    said.write(buffer, 0, n);
+                    byte[] text = said.toByteArray();
+                    int at = indexOf(text, marker);
+                    if (at >= 0) {
+                        started = true;
+                        byte[] before = strip(Arrays.copyOfRange(text, 0, at));
+                        byte[] after = Arrays.copyOfRange(text, at + marker.length, text.length);
+                        rest = concat(before, after);
+                        return;
+                    }
+                    if (text.length > MOST) {
+                        rest = text;
+                        return;
+                    }
+                    if (newPrompt(text)) {
+                        answer();
+                    }
+                }
+            } finally {
+                over = true;
+                settled.countDown();
+            }
+        }
+
+        /** Whether sudo or su asks (again) since the last answer. */
+        private boolean newPrompt(byte[] text) {
+            String seen = new String(text, StandardCharsets.ISO_8859_1);
+            if (prompt != null) {
+                int count = 0;
+                for (int i = seen.indexOf(prompt); i >= 0; i = seen.indexOf(prompt, i + prompt.length())) {
+                    count++;
+                }
+                return count > prompts;
+            }
+            String fresh = seen.substring(unread);
+            if (fresh.stripTrailing().endsWith(":") && !fresh.endsWith("\n")) {
+                suPrompt = fresh.substring(fresh.lastIndexOf('\n') + 1);
+                unread = seen.length();
+                return true;
+            }
+            return false;
+        }
+
+        /** The password, once; a second prompt closes the input, so that sudo stops asking. */
+        private void answer() {
+            prompts++;
+            try {
+                if (prompts == 1 && password.isPresent()) {
+                    stdin.write((password.get().reveal() + "\n").getBytes(StandardCharsets.UTF_8));
+                    stdin.flush();
+                } else {
+                    stdin.close();
+                }
+            } catch (IOException e) {
+                // sudo or su went away: what it said, and its exit status, tell why.
+            }
+        }
+
+        /** What sudo or su said, without the prompts answered. */
+        private byte[] strip(byte[] text) {
+            String s = new String(text, StandardCharsets.ISO_8859_1);
+            if (prompt != null) {
+                s = s.replace(prompt, "");
+            } else if (suPrompt != null) {
+                s = s.replaceFirst(java.util.regex.Pattern.quote(suPrompt), "");
+            }
+            return s.getBytes(StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static int indexOf(byte[] text, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= text.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (text[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+}
