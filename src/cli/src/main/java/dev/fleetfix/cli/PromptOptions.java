@@ -30,17 +30,25 @@ final class PromptOptions {
 
     /** Where {@code -K} asks: the process's terminal; tests give another. */
     interface Terminal {
-        /** The answer, read without echo; empty when there is no terminal to ask on. */
+        /** Whether there is a terminal to ask on. */
+        boolean present();
+
+        /** The answer, read without echo; empty when the terminal closed before one was given. */
         Optional<String> readHidden(String prompt);
     }
 
-    static volatile Terminal terminal = prompt -> {
-        Console console = System.console();
-        if (console == null) {
-            return Optional.empty();
+    static volatile Terminal terminal = new Terminal() {
+        @Override
+        public boolean present() {
+            return System.console() != null;
         }
-        char[] answer = console.readPassword("%s", prompt);
-        return Optional.ofNullable(answer).map(String::new);
+
+        @Override
+        public Optional<String> readHidden(String prompt) {
+            Console console = System.console();
+            char[] answer = console == null ? null : console.readPassword("%s", prompt);
+            return Optional.ofNullable(answer).map(String::new);
+        }
     };
 
     private Optional<Secret> becomePassword;
@@ -67,14 +75,15 @@ final class PromptOptions {
     /**
      * {@code -K}'s answer, asked for once, when it was given.
      *
-     * @throws InputException when there is no terminal to ask on
+     * @throws InputException when the terminal gave no answer
      */
     Optional<Secret> becomePassword() {
         if (!askBecomePass) {
             return Optional.empty();
         }
         if (becomePassword == null) {
-            String answer = terminal.readHidden("BECOME password: ").orElseThrow(() -> new InputException(NO_TERMINAL));
+            String answer = terminal.readHidden("BECOME password: ")
+                    .orElseThrow(() -> new InputException("-K/--ask-become-pass: no become password was given"));
             becomePassword = Optional.of(Secret.of(answer));
         }
         return becomePassword;
@@ -89,6 +98,9 @@ final class PromptOptions {
         for (ParseResult level = parsed; level != null; level = level.subcommand()) {
             for (CommandLine.Model.OptionSpec option : level.matchedOptions()) {
                 Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
+                if (option.longestName().equals("--ask-become-pass") && !terminal.present()) {
+                    instead = Optional.of(NO_TERMINAL);
+                }
                 if (instead.isPresent()) {
                     throw new Refused(level.commandSpec().commandLine(), instead.get());
                 }
