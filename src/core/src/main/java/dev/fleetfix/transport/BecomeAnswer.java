@@ -19,11 +19,12 @@ import java.util.concurrent.TimeUnit;
  * {@link #stderr}: before the command runs as root, all it can hold is what sudo or su says. A prompt is answered
  * once, with the password and a newline on the command's input; a second prompt means the password was refused, and
  * the input is closed, so sudo gives up rather than try again. The marker the root shell prints ends the conversation:
- * from there on, the error stream is the command's own, and its input may be written ({@link #awaitStart}). The
- * prompts and the marker are taken out of the error text; sudo's other words (a lecture, "Sorry, try again.") stay.
+ * from there on, the error stream is the command's own, and its input may be written ({@link #awaitStart}). What
+ * sudo or su said before the marker is dropped then; when the command never ran, it is the error text, without the
+ * prompts.
  *
- * <p>sudo's prompt is the one fleetfix gave it ({@code -p}); su's is Linux-PAM's, in any language: text that ends in
- * a colon, with nothing after it, before the marker.
+ * <p>sudo's prompt is the one fleetfix gave it ({@code -p}), or PAM's where sudo keeps that one; su's is PAM's. A PAM
+ * prompt, in any language, is text that ends in a colon, with nothing after it yet, before the marker.
  */
 public final class BecomeAnswer {
     /** What sudo or su may say before the command starts; past it, the conversation is given up. */
@@ -84,7 +85,7 @@ public final class BecomeAnswer {
         private boolean over;
         /** Where the text not yet taken as a prompt begins (su's prompts have no marker of ours). */
         private int unread;
-        /** The su prompt answered, taken out of the text as sudo's are. */
+        /** The PAM prompt answered, taken out of the text as fleetfix's own is. */
         private String suPrompt;
 
         Conversation(InputStream raw) {
@@ -127,9 +128,8 @@ public final class BecomeAnswer {
                     int at = indexOf(text, marker);
                     if (at >= 0) {
                         started = true;
-                        byte[] before = strip(Arrays.copyOfRange(text, 0, at));
-                        byte[] after = Arrays.copyOfRange(text, at + marker.length, text.length);
-                        rest = concat(before, after);
+                        // what sudo said before the command ran (a lecture, "Sorry, try again.") is not the command's
+                        rest = Arrays.copyOfRange(text, at + marker.length, text.length);
                         return;
                     }
                     if (text.length > MOST) {
@@ -146,23 +146,23 @@ public final class BecomeAnswer {
             }
         }
 
-        /** Whether sudo or su asks (again) since the last answer. */
+        /**
+         * Whether sudo or su asks (again) since the last answer: sudo's prompt as fleetfix gave it, or a PAM prompt,
+         * which sudo shows instead where PAM's is not the usual one (a one-time code, say) and su always shows.
+         */
         private boolean newPrompt(byte[] text) {
             String seen = new String(text, StandardCharsets.ISO_8859_1);
-            if (prompt != null) {
-                int count = 0;
-                for (int i = seen.indexOf(prompt); i >= 0; i = seen.indexOf(prompt, i + prompt.length())) {
-                    count++;
-                }
-                return count > prompts;
-            }
             String fresh = seen.substring(unread);
-            if (fresh.stripTrailing().endsWith(":") && !fresh.endsWith("\n")) {
-                suPrompt = fresh.substring(fresh.lastIndexOf('\n') + 1);
-                unread = seen.length();
-                return true;
+            boolean ours = prompt != null && fresh.contains(prompt);
+            boolean pam = fresh.stripTrailing().endsWith(":") && !fresh.endsWith("\n");
+            if (!ours && !pam) {
+                return false;
             }
-            return false;
+            if (!ours) {
+                suPrompt = fresh.substring(fresh.lastIndexOf('\n') + 1);
+            }
+            unread = seen.length();
+            return true;
         }
 
         /** The password, once; a second prompt closes the input, so that sudo stops asking. */
@@ -185,7 +185,8 @@ public final class BecomeAnswer {
             String s = new String(text, StandardCharsets.ISO_8859_1);
             if (prompt != null) {
                 s = s.replace(prompt, "");
-            } else if (suPrompt != null) {
+            }
+            if (suPrompt != null) {
                 s = s.replaceFirst(java.util.regex.Pattern.quote(suPrompt), "");
             }
             return s.getBytes(StandardCharsets.ISO_8859_1);
@@ -203,11 +204,5 @@ public final class BecomeAnswer {
             return i;
         }
         return -1;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] both = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, both, a.length, b.length);
-        return both;
     }
 }

@@ -34,6 +34,11 @@ class BecomePasswordTest {
 
     /** sudo -S -p PROMPT CMD...: asks up to three times, as sudo does, unless {@code nopasswd}. */
     private Path fakeSudo(boolean nopasswd) throws IOException {
+        return fakeSudo(nopasswd, false);
+    }
+
+    /** With {@code pam}, a lecture first, and PAM's own prompt instead of the one given with -p. */
+    private Path fakeSudo(boolean nopasswd, boolean pam) throws IOException {
         return script(
                 "sudo",
                 """
@@ -42,6 +47,7 @@ class BecomePasswordTest {
                 if [ "$1" = -n ]; then shift; exec "$@"; fi
                 [ "$1" = -S ] && [ "$2" = -p ] || { echo "fake sudo: bad options $*" >&2; exit 9; }
                 prompt=$3; shift 3
+                PAM
                 NOPASSWD
                 tries=0
                 while [ "$tries" -lt 3 ]; do
@@ -54,7 +60,12 @@ class BecomePasswordTest {
                 done
                 exit 1
                 """
-                        .replace("NOPASSWD", nopasswd ? "exec \"$@\"" : ""));
+                        .replace("NOPASSWD", nopasswd ? "exec \"$@\"" : "")
+                        .replace(
+                                "PAM",
+                                pam
+                                        ? "printf 'We trust you have received the usual lecture.\\n\\n' >&2; prompt='Verification code: '"
+                                        : ""));
     }
 
     /** su root -c CMD: asks once, as Linux-PAM's su does on a pipe. */
@@ -111,6 +122,20 @@ class BecomePasswordTest {
         assertThat(recorded("argv")).contains("-S").doesNotContain(PASSWORD);
         assertThat(recorded("env")).doesNotContain(PASSWORD);
         assertThat(shell.argv("id -u", true, Command.DEFAULT_TIMEOUT)).noneMatch(word -> word.contains(PASSWORD));
+    }
+
+    @Test
+    void aPamPromptSudoShowsInsteadOfOursIsAnsweredAndItsLectureIsNotTheCommands() throws IOException {
+        LocalShell shell = shell(BecomeMethod.SUDO, Optional.of(PASSWORD), fakeSudo(false, true));
+        Path target = dir.resolve("written");
+
+        ExecResult ran = shell.exec(Command.of("echo ran; echo own-error >&2").asRoot());
+        shell.put(target.toString(), "content".getBytes(StandardCharsets.UTF_8), 0600, true);
+
+        assertThat(ran.stdout()).isEqualTo("ran\n");
+        assertThat(ran.stderr()).isEqualTo("own-error\n");
+        assertThat(Files.readString(target)).isEqualTo("content");
+        assertThat(recorded("answers")).isEqualTo(PASSWORD + "\n" + PASSWORD + "\n");
     }
 
     @Test
