@@ -29,8 +29,6 @@ final class HostResolver {
     private static final List<String> USER = List.of("ansible_user", "ansible_ssh_user", "user");
     private static final List<String> KEY = List.of("ansible_ssh_private_key_file", "ansible_private_key_file", "key");
     private static final List<String> BECOME = List.of("ansible_become", "become");
-    private static final List<String> BECOME_METHOD = List.of("ansible_become_method", "become_method");
-    private static final List<String> BECOME_PASSWORD = List.of("ansible_become_password", "ansible_become_pass");
     private static final List<String> CONNECTION = List.of("ansible_connection");
     private static final List<String> PASSWORD = List.of("redis_password_env", "redis_password_file", "redis_password");
     private static final List<String> SENTINEL_PASSWORD =
@@ -116,7 +114,7 @@ final class HostResolver {
                 .findFirst();
         List<Map<String, YamlValue>> layers =
                 VarTemplates.render(name, groups, magic, written, this::fileOf, renderedFrom);
-        Host host = resolve(name, where, groups, layers);
+        Host host = BecomeVars.apply(resolve(name, where, groups, layers), layers, this::fileOf);
         if (sealed.isPresent()) {
             // the file may set any of the host's settings: a run needs it decrypted
             host = host.toBuilder().unusable(sealed).sealedVars(sealed).build();
@@ -192,9 +190,6 @@ final class HostResolver {
         Optional<String> jump = later.get(() -> slots.jump(List.of("jump")), Optional.empty());
         Optional<Path> knownHosts =
                 later.get(() -> slots.string(List.of("known_hosts_file")).map(this::path), Optional.empty());
-        BecomeMethod becomeMethod = later.get(() -> slots.becomeMethod(BECOME_METHOD), Optional.<BecomeMethod>empty())
-                .orElse(BecomeMethod.SUDO);
-        Optional<Secret> becomePassword = later.get(() -> slots.secret(BECOME_PASSWORD), Optional.empty());
         return new Host(
                 name,
                 address,
@@ -210,9 +205,7 @@ final class HostResolver {
                 vars,
                 sentinel,
                 later.first(),
-                Optional.empty(),
-                becomeMethod,
-                becomePassword);
+                Optional.empty());
     }
 
     /** A setting whose value cannot be evaluated now: the host keeps its error for a run that uses it. */
@@ -488,33 +481,6 @@ final class HostResolver {
                     throw error(v, v.name() + ": " + e.getMessage());
                 }
                 return text;
-            });
-        }
-
-        /** {@code sudo} or {@code su}; another method is refused at its place, since fleetfix has no other. */
-        Optional<BecomeMethod> becomeMethod(List<String> names) {
-            return find(names).map(v -> BecomeMethod.named(text(v))
-                    .orElseThrow(() ->
-                            error(v, v.name() + " is " + text(v) + "; fleetfix becomes root with sudo or su only")));
-        }
-
-        /**
-         * A password, never revealed here: a vaulted one is decrypted when a run first needs it, so a listing needs
-         * no vault password for it.
-         */
-        Optional<Secret> secret(List<String> names) {
-            return find(names).flatMap(v -> {
-                Object value = v.node().value();
-                if (value instanceof Secret s) {
-                    return Optional.of(s);
-                }
-                if (value == null) {
-                    return Optional.empty();
-                }
-                if (value instanceof String || value instanceof Number) {
-                    return Optional.of(Secret.of(String.valueOf(value)));
-                }
-                throw error(v, v.name() + " must be a string, was " + InventoryLoader.describe(v.node()));
             });
         }
 

@@ -5,6 +5,7 @@ import dev.fleetfix.inventory.BecomeMethod;
 import dev.fleetfix.inventory.Host;
 import java.io.OutputStream;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -57,6 +58,21 @@ public final class Become {
     }
 
     /**
+     * The argv of {@code script}, run by {@code sh -c} as root with a {@link KillAfter} deadline, since the caller could
+     * not kill root's processes itself.
+     */
+    public List<String> argv(Duration timeout, String script) {
+        List<String> command = new ArrayList<>(KillAfter.argv(timeout));
+        command.addAll(List.of("sh", "-c", script));
+        return argv(command);
+    }
+
+    /** {@link #argv(Duration, String)} as one line for a login shell (SSH), each word quoted. */
+    public String line(Duration timeout, String script) {
+        return join(argv(timeout, script));
+    }
+
+    /**
      * The argv of {@code command} (a program and its arguments) run as root.
      *
      * <ul>
@@ -65,7 +81,7 @@ public final class Become {
      *   <li>{@code su root -c 'printf MARKER >&2; exec COMMAND...'}, the command quoted for root's shell.
      * </ul>
      */
-    public List<String> argv(List<String> command) {
+    List<String> argv(List<String> command) {
         String announce = "printf '%s\\n' " + started + " >&2; exec ";
         List<String> argv = new ArrayList<>();
         if (method == BecomeMethod.SU) {
@@ -81,25 +97,18 @@ public final class Become {
         return argv;
     }
 
-    /** {@link #argv} as one line for a login shell (SSH), each word quoted. */
-    public String line(List<String> command) {
-        return join(argv(command));
-    }
-
     private static String join(List<String> words) {
         return words.stream().map(ShellQuote::quote).collect(Collectors.joining(" "));
     }
 
-    /** What answers sudo or su on {@code stdin}, the input of a command started with {@link #argv}. */
-    public BecomeAnswer answer(OutputStream stdin) {
-        if (!answers()) {
-            throw new IllegalStateException("sudo -n asks for no password");
+    /**
+     * What answers sudo or su on {@code stdin}, the input of a command started with {@link #argv}; for a command that
+     * was not {@code raised} to root, or one whose sudo never asks ({@code -n}), one that lets its streams be.
+     */
+    public BecomeAnswer answer(boolean raised, OutputStream stdin) {
+        if (!raised || !answers()) {
+            return BecomeAnswer.NONE;
         }
         return new BecomeAnswer(method, password, method == BecomeMethod.SUDO ? prompt : null, started, stdin);
-    }
-
-    /** "sudo", "su": the program that refused a password, for the host's line. */
-    public String method() {
-        return method.word();
     }
 }

@@ -2,6 +2,7 @@ package dev.fleetfix.transport;
 
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.BecomeMethod;
+import dev.fleetfix.inventory.Host;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -27,6 +28,10 @@ import java.util.concurrent.TimeUnit;
  * prompt, in any language, is text that ends in a colon, with nothing after it yet, before the marker.
  */
 public final class BecomeAnswer {
+    /** The answer of a command that meets no sudo or su that asks: its streams are its own. */
+    static final BecomeAnswer NONE =
+            new BecomeAnswer(null, Optional.empty(), null, "", OutputStream.nullOutputStream());
+
     /** What sudo or su may say before the command starts; past it, the conversation is given up. */
     private static final int MOST = 64 * 1024;
 
@@ -49,7 +54,7 @@ public final class BecomeAnswer {
 
     /** The command's standard error as the caller should read it: the conversation first, then the command's own. */
     public InputStream stderr(InputStream raw) {
-        return new Conversation(raw);
+        return this == NONE ? raw : new Conversation(raw);
     }
 
     /**
@@ -57,22 +62,36 @@ public final class BecomeAnswer {
      * (false: the caller closes the command's input and reads what sudo or su said).
      */
     public boolean awaitStart(Duration within) throws InterruptedException {
+        if (this == NONE) {
+            return true;
+        }
         settled.await(Math.max(1, within.toMillis()), TimeUnit.MILLISECONDS);
         return started;
     }
 
+    /**
+     * Once the command has ended: fails the host when sudo or su refused its password, or asked for one it has not.
+     *
+     * @throws TransportException of kind {@link TransportException.Kind#BECOME}, "become password refused by sudo"
+     */
+    public void check(Host host) {
+        if (refused() || asked()) {
+            throw new TransportException(host, TransportException.Kind.BECOME, refusal(), null);
+        }
+    }
+
     /** Whether a password was answered and the command never ran: sudo or su refused it. */
-    public boolean refused() {
+    boolean refused() {
         return prompts > 0 && !started && password.isPresent();
     }
 
     /** Whether sudo or su asked for a password this host has none of. */
-    public boolean asked() {
+    boolean asked() {
         return prompts > 0 && password.isEmpty();
     }
 
     /** "become password refused by sudo": the host's one line when {@link #refused()}. */
-    public String refusal() {
+    String refusal() {
         return refused()
                 ? "become password refused by " + method.word()
                 : method.word() + " asked for a password and none is set (ansible_become_password or -K)";

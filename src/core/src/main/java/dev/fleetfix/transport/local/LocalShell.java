@@ -13,11 +13,9 @@ import dev.fleetfix.transport.StreamDrain;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -82,12 +80,7 @@ public final class LocalShell implements RemoteShell {
      * {@link KillAfter} deadline, since we could not kill root's processes ourselves.
      */
     List<String> argv(String script, boolean asRoot, Duration timeout) {
-        if (!raised(asRoot)) {
-            return List.of("sh", "-c", script);
-        }
-        List<String> command = new ArrayList<>(KillAfter.argv(timeout));
-        command.addAll(List.of("sh", "-c", script));
-        return become.argv(command);
+        return raised(asRoot) ? become.argv(timeout, script) : List.of("sh", "-c", script);
     }
 
     private ExecResult run(String script, boolean asRoot, Duration timeout, byte[] stdin) {
@@ -98,14 +91,12 @@ public final class LocalShell implements RemoteShell {
         } catch (IOException e) {
             throw new TransportException(host, Kind.UNREACHABLE, "cannot start sh: " + e.getMessage(), e);
         }
-        BecomeAnswer answer = raised(asRoot) && become.answers() ? become.answer(process.getOutputStream()) : null;
-        InputStream errors = answer == null ? process.getErrorStream() : answer.stderr(process.getErrorStream());
+        BecomeAnswer answer = become.answer(raised(asRoot), process.getOutputStream());
         StreamDrain out = StreamDrain.start(process.getInputStream(), "local-stdout-" + host.name());
-        StreamDrain err = StreamDrain.start(errors, "local-stderr-" + host.name());
+        StreamDrain err = StreamDrain.start(answer.stderr(process.getErrorStream()), "local-stderr-" + host.name());
         try {
             // with sudo or su in between, the command's input is written once it runs as root, never to them
-            boolean runs = answer == null || answer.awaitStart(timeout);
-            feed(process, runs ? stdin : null);
+            feed(process, answer.awaitStart(timeout) ? stdin : null);
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 killTree(process);
                 throw TransportException.afterSending(
@@ -116,9 +107,7 @@ public final class LocalShell implements RemoteShell {
             }
             String stdout = out.text(DRAIN_GRACE);
             String stderr = err.text(DRAIN_GRACE);
-            if (answer != null && (answer.refused() || answer.asked())) {
-                throw new TransportException(host, Kind.BECOME, answer.refusal(), null);
-            }
+            answer.check(host);
             return new ExecResult(
                     process.exitValue(),
                     stdout,

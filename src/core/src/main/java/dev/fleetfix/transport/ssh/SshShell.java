@@ -15,12 +15,9 @@ import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import dev.fleetfix.transport.ssh.SshFailures.Attempt;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -43,9 +40,8 @@ import net.schmizz.sshj.connection.channel.direct.Signal;
  * A {@link RemoteShell} over one SSH connection (SSHJ), opened once and reused for every command of
  * a run; each command gets its own session (channel) on that connection.
  *
- * <p>Commands run as {@code sh -c <script>}, or through {@link Become} ({@code sudo -n}, or sudo or su answered
- * with the host's become password) when they ask for root, the host has {@code become} and the login user is not
- * root already.
+ * <p>Commands run as {@code sh -c <script>}, or through {@link Become} ({@code sudo -n}, or sudo or su answered with
+ * the host's become password) when they ask for root, the host has {@code become} and the login user is not root.
  */
 public final class SshShell implements RemoteShell {
 
@@ -105,23 +101,13 @@ public final class SshShell implements RemoteShell {
 
     @Override
     public ExecResult exec(Command command) {
-        return run(
-                commandLine(command.script(), command.become(), command.timeout()),
-                command.script(),
-                command.timeout(),
-                null,
-                answers(command.become()));
+        return run(command.script(), command.become(), command.script(), command.timeout(), null);
     }
 
     @Override
     public void put(String remotePath, byte[] content, int mode, boolean become) {
         String script = AtomicWrite.script(remotePath, mode);
-        ExecResult result = run(
-                commandLine(script, become, Command.DEFAULT_TIMEOUT),
-                "write " + remotePath,
-                Command.DEFAULT_TIMEOUT,
-                content,
-                answers(become));
+        ExecResult result = run(script, become, "write " + remotePath, Command.DEFAULT_TIMEOUT, content);
         if (!result.ok()) {
             throw TransportException.afterSending(
                     host,
@@ -131,43 +117,26 @@ public final class SshShell implements RemoteShell {
         }
     }
 
-    /** Whether a command that asks for root runs through sudo or su here. */
-    private boolean raised(boolean asRoot) {
-        return asRoot && host.become() && !login.isRoot();
-    }
-
-    /** Whether sudo or su is answered on the command's input. */
-    private boolean answers(boolean asRoot) {
-        return raised(asRoot) && become.answers();
-    }
-
-    /** The line sshd hands to the login shell. */
-    private String commandLine(String script, boolean asRoot, Duration timeout) {
-        return wrap(script, raised(asRoot) ? Optional.of(become) : Optional.empty(), timeout);
-    }
-
-    /** {@code timeout -s KILL N sh -c 'script'}, as root through {@code become}: see {@link KillAfter} for why the host keeps a deadline. */
+    /** {@code timeout -s KILL N sh -c 'script'}, as root through {@code become}: see {@link KillAfter} for why. */
     static String wrap(String script, Optional<Become> become, Duration timeout) {
-        List<String> command = new ArrayList<>(KillAfter.argv(timeout));
-        command.addAll(List.of("sh", "-c", script));
-        return become.map(b -> b.line(command))
-                .orElseGet(() -> KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script));
+        String line = KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script);
+        return become.map(b -> b.line(timeout, script)).orElse(line);
     }
 
-    private ExecResult run(String line, String script, Duration timeout, byte[] stdin, boolean answered) {
+    /** Runs {@code script}, as root when {@code asRoot} and the host has become; {@code what} names it in errors. */
+    private ExecResult run(String script, boolean asRoot, String what, Duration timeout, byte[] stdin) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        Session session = startSession(script);
+        Session session = startSession(what);
         boolean abandoned = false;
+        boolean raised = asRoot && host.become() && !login.isRoot();
         try {
-            Session.Command command = session.exec(line);
-            BecomeAnswer answer = answered ? become.answer(command.getOutputStream()) : null;
-            InputStream errors = answer == null ? command.getErrorStream() : answer.stderr(command.getErrorStream());
+            Session.Command command =
+                    session.exec(wrap(script, Optional.of(become).filter(b -> raised), timeout));
+            BecomeAnswer answer = become.answer(raised, command.getOutputStream());
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
-            StreamDrain err = StreamDrain.start(errors, "ssh-stderr-" + host.name());
-            // with sudo or su in between, the command's input is written once it runs as root, never to them
-            boolean runs = answer == null || answer.awaitStart(remaining(deadline));
-            feed(command.getOutputStream(), runs ? stdin : null);
+            StreamDrain err = StreamDrain.start(answer.stderr(command.getErrorStream()), "ssh-stderr-" + host.name());
+            feed(command.getOutputStream(), answer.awaitStart(remaining(deadline)) ? stdin : null);
             String stdout;
             String stderr;
             try {
@@ -177,16 +146,14 @@ public final class SshShell implements RemoteShell {
             } catch (TimeoutException e) {
                 abandoned = true;
                 kill(command);
-                throw SshFailures.commandTimedOut(host, timeout, script);
+                throw SshFailures.commandTimedOut(host, timeout, what);
             }
             if (command.isOpen()) {
                 abandoned = true;
                 kill(command);
-                throw SshFailures.commandTimedOut(host, timeout, script);
+                throw SshFailures.commandTimedOut(host, timeout, what);
             }
-            if (answer != null && (answer.refused() || answer.asked())) {
-                throw new TransportException(host, Kind.BECOME, answer.refusal(), null);
-            }
+            answer.check(host);
             return new ExecResult(
                     exitCode(command),
                     stdout,
@@ -194,10 +161,10 @@ public final class SshShell implements RemoteShell {
                     Duration.ofNanos(System.nanoTime() - start),
                     out.dropped() + err.dropped());
         } catch (IOException | UncheckedIOException e) {
-            throw SshFailures.broken(host, script, e);
+            throw SshFailures.broken(host, what, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw SshFailures.broken(host, script, e);
+            throw SshFailures.broken(host, what, e);
         } finally {
             if (abandoned) {
                 closeInBackground(session);
