@@ -44,7 +44,7 @@ class AskBecomePassTest {
                   vars: {ansible_become: true}
                   hosts:
                     asked: {ansible_host: 127.0.0.1}
-                    own: {ansible_host: 127.0.0.2, ansible_become_password: own-pw}
+                    own: {ansible_host: 127.0.0.2, ansible_become_password: own-become-pw-c83f}
                 """);
         TestClock clock = new TestClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
         Adapters adapters = Adapters.builder()
@@ -94,8 +94,8 @@ class AskBecomePassTest {
 
         assertThat(asked).as(run.toString()).hasValue(1);
         assertThat(passwordOf("asked")).contains(TYPED);
-        assertThat(passwordOf("own")).contains("own-pw");
-        assertThat(run.stdout() + run.stderr()).doesNotContain(TYPED).doesNotContain("own-pw");
+        assertThat(passwordOf("own")).contains("own-become-pw-c83f");
+        assertThat(run.stdout() + run.stderr()).doesNotContain(TYPED).doesNotContain("own-become-pw-c83f");
     }
 
     @Test

@@ -61,9 +61,10 @@ class BecomePasswordInventoryTest {
 
     @Test
     void thePasswordIsASecretOfTheHostAndSudoStaysTheMethod() throws IOException {
-        Host r1 = host("all:\n  hosts:\n    r1:\n      ansible_become: true\n      ansible_become_pass: pw-of-r1\n");
+        Host r1 =
+                host("all:\n  hosts:\n    r1:\n      ansible_become: true\n      ansible_become_pass: pw-of-r1-3c9e\n");
 
-        assertThat(r1.becomePassword().map(Secret::reveal)).contains("pw-of-r1");
+        assertThat(r1.becomePassword().map(Secret::reveal)).contains("pw-of-r1-3c9e");
         assertThat(r1.becomeMethod()).isEqualTo(BecomeMethod.SUDO);
         assertThat(r1.vars().get("ansible_become_pass")).hasToString("******");
         assertThat(r1.requireUsable()).isSameAs(r1);
@@ -90,28 +91,28 @@ class BecomePasswordInventoryTest {
     @Test
     void extraVarsWinAndTheAskedPasswordFillsOnlyHostsThatSetNone() throws IOException {
         String yaml =
-                "all:\n  vars:\n    ansible_become: true\n  hosts:\n    r1:\n      ansible_become_password: inv\n";
+                "all:\n  vars:\n    ansible_become: true\n  hosts:\n    r1:\n      ansible_become_password: inventory-pw-7d21\n";
         InventoryInput asked = InventoryInputBuilder.builder(input())
-                .becomePassword(Optional.of(Secret.of("asked")))
+                .becomePassword(Optional.of(Secret.of("asked-pw-51aa")))
                 .build();
 
         assertThat(host(yaml, asked, Map.of()).becomePassword().map(Secret::reveal))
-                .contains("inv");
-        assertThat(host(yaml.replace("      ansible_become_password: inv\n", ""), asked, Map.of())
+                .contains("inventory-pw-7d21");
+        assertThat(host(yaml.replace("      ansible_become_password: inventory-pw-7d21\n", ""), asked, Map.of())
                         .becomePassword()
                         .map(Secret::reveal))
-                .contains("asked");
+                .contains("asked-pw-51aa");
         InventoryInput extra = InventoryInputBuilder.builder(input())
-                .extraVars(List.of("ansible_become_password=from-e"))
+                .extraVars(List.of("ansible_become_password=extra-vars-pw-90b4"))
                 .build();
         assertThat(host(yaml, extra, Map.of()).becomePassword().map(Secret::reveal))
-                .contains("from-e");
+                .contains("extra-vars-pw-90b4");
     }
 
     @Test
     void suIsAMethodAndNeedsAPasswordUnlessTheLoginIsRoot() throws IOException {
         Host withPassword = host("all:\n  hosts:\n    r1:\n      ansible_become: yes\n      ansible_become_method: su\n"
-                + "      ansible_become_password: rootpw\n");
+                + "      ansible_become_password: root-pw-e6f0\n");
         Host without = host("all:\n  hosts:\n    r1:\n      ansible_become: yes\n      ansible_become_method: su\n");
 
         assertThat(withPassword.becomeMethod()).isEqualTo(BecomeMethod.SU);
@@ -137,7 +138,7 @@ class BecomePasswordInventoryTest {
                 dir.resolve("ansible.cfg"), "[privilege_escalation]\nbecome = true\nbecome_method = su\n");
 
         Host r1 = host(
-                "all:\n  hosts:\n    r1:\n      ansible_become_password: x\n",
+                "all:\n  hosts:\n    r1:\n      ansible_become_password: cfg-su-pw-2b7c\n",
                 input(),
                 Map.of("ANSIBLE_CONFIG", cfg.toString()));
 

@@ -194,7 +194,7 @@ class BecomePasswordTest {
 
     @Test
     void aRefusedSuPasswordFailsTheHostInOneLine() throws IOException {
-        LocalShell shell = shell(BecomeMethod.SU, Optional.of("wrong"), fakeSu());
+        LocalShell shell = shell(BecomeMethod.SU, Optional.of("wrong-su-pw-4a0d"), fakeSu());
 
         assertThatThrownBy(() -> shell.exec(Command.of("true").asRoot()))
                 .isInstanceOfSatisfying(TransportException.class, e -> assertThat(e.getMessage())
