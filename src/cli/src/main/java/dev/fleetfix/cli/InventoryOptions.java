@@ -97,7 +97,8 @@ public final class InventoryOptions {
                 become,
                 Optional.ofNullable(becomeUser),
                 vault.vaultIds,
-                vault.passwordFiles);
+                vault.passwordFiles,
+                prompts.becomePassword());
     }
 
     /** {@code --limit}, as given. */

@@ -1,5 +1,8 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.InputException;
+import dev.fleetfix.Secret;
+import java.io.Console;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -8,9 +11,10 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * ansible-playbook's prompts, {@code -k/--ask-pass}, {@code -K/--ask-become-pass} and {@code
- * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}): fleetfix asks for nothing yet, so each is
- * recognised and refused in one line that says what fleetfix does instead, exit 2, before anything is read. An
- * unknown option would have had only picocli's "Unknown option" and its nearest guess.
+ * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}). {@code -K} asks once, on the terminal, without
+ * echo; without a terminal it is refused, as the others are always: in one line that says what fleetfix does
+ * instead, exit 2, before anything is read. An unknown option would have had only picocli's "Unknown option" and its
+ * nearest guess.
  */
 final class PromptOptions {
     @Option(
@@ -20,8 +24,34 @@ final class PromptOptions {
 
     @Option(
             names = {"-K", "--ask-become-pass"},
-            description = "Refused: fleetfix runs sudo -n and asks for no become password.")
+            description = "Ask once, on the terminal, for the password sudo (or su) asks for on hosts whose inventory"
+                    + " sets no ansible_become_password. Refused without a terminal.")
     boolean askBecomePass;
+
+    /** Where {@code -K} asks: the process's terminal; tests give another. */
+    interface Terminal {
+        /** Whether there is a terminal to ask on. */
+        boolean present();
+
+        /** The answer, read without echo; empty when the terminal closed before one was given. */
+        Optional<String> readHidden(String prompt);
+    }
+
+    static volatile Terminal terminal = new Terminal() {
+        @Override
+        public boolean present() {
+            return System.console() != null;
+        }
+
+        @Override
+        public Optional<String> readHidden(String prompt) {
+            Console console = System.console();
+            char[] answer = console == null ? null : console.readPassword("%s", prompt);
+            return Optional.ofNullable(answer).map(String::new);
+        }
+    };
+
+    private Optional<Secret> becomePassword;
 
     @Option(
             names = {"-J", "--ask-vault-pass", "--ask-vault-password"},
@@ -33,13 +63,31 @@ final class PromptOptions {
             "--ask-pass",
             "-k/--ask-pass: fleetfix does not prompt for an SSH password: it logs in with keys (ssh-agent,"
                     + " --private-key or ansible_ssh_private_key_file; --key-passphrase-env VAR for an encrypted key)",
-            "--ask-become-pass",
-            "-K/--ask-become-pass: fleetfix does not prompt for a become password: it runs sudo -n, so the SSH user"
-                    + " needs passwordless sudo (NOPASSWD) for fleetfix's commands; ansible_become_password is not used",
             "--ask-vault-password",
             "-J/--ask-vault-pass: fleetfix does not prompt for a vault password yet: use --vault-password-file FILE"
                     + " (a file holding it, or a script printing it), --vault-id LABEL@FILE, or vault_password_file"
                     + " in ansible.cfg");
+
+    /** Without a terminal, {@code -K} is refused in this one line. */
+    static final String NO_TERMINAL = "-K/--ask-become-pass: there is no terminal to ask for the become password on:"
+            + " set ansible_become_password in the inventory (a vaulted value) or give it with -e @FILE";
+
+    /**
+     * {@code -K}'s answer, asked for once, when it was given.
+     *
+     * @throws InputException when the terminal gave no answer
+     */
+    Optional<Secret> becomePassword() {
+        if (!askBecomePass) {
+            return Optional.empty();
+        }
+        if (becomePassword == null) {
+            String answer = terminal.readHidden("BECOME password: ")
+                    .orElseThrow(() -> new InputException("-K/--ask-become-pass: no become password was given"));
+            becomePassword = Optional.of(Secret.of(answer));
+        }
+        return becomePassword;
+    }
 
     /**
      * Refuses the command line when it asked for a prompt, on the command that holds the option.
@@ -50,6 +98,9 @@ final class PromptOptions {
         for (ParseResult level = parsed; level != null; level = level.subcommand()) {
             for (CommandLine.Model.OptionSpec option : level.matchedOptions()) {
                 Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
+                if (option.longestName().equals("--ask-become-pass") && !terminal.present()) {
+                    instead = Optional.of(NO_TERMINAL);
+                }
                 if (instead.isPresent()) {
                     throw new Refused(level.commandSpec().commandLine(), instead.get());
                 }

@@ -73,7 +73,7 @@ class JsonSchemaTest {
         valid("audit", fleet.run("audit", "-i", inventory.toString(), "--json", "--forks", "4"), 0, 1);
         error(fleet.run("audit", "-i", inventory.toString(), "--json", "--forks", "0"), "forks must be at least 1");
         error(fleet.run("audit", "-i", dir.resolve("none.yaml").toString(), "--format", "json"), "no such file");
-        error(fleet.run("audit", "-i", inventory.toString(), "--format", "json", "-K"), "sudo -n");
+        error(fleet.run("audit", "-i", inventory.toString(), "--format", "json", "-K"), "no terminal");
     }
 
     @Test

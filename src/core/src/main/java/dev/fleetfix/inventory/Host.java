@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param port SSH port
  * @param user SSH login user, or empty for the control node's user
  * @param keyFile private key file, or empty to use ssh-agent and the default keys
- * @param become whether commands that need root run through {@code sudo -n}
+ * @param become whether commands that need root run as root ({@link #becomeMethod()})
  * @param jump an optional jump host, {@code user@bastion:22}
  * @param knownHosts a known_hosts file for this host ({@code known_hosts_file}), instead of
  *     {@code ~/.ssh/known_hosts}
@@ -37,6 +37,9 @@ import java.util.Optional;
  *     touches any. Listings and host patterns need none of it.
  * @param sealedVars a vault-encrypted variables file of this host that was not decrypted: its variables are missing
  *     from {@link #vars()}, and printing them refuses with this error, as {@code ansible-inventory --list} does
+ * @param becomeMethod how commands that need root get it ({@code ansible_become_method}): sudo, or su
+ * @param becomePassword the password sudo or su asks for ({@code ansible_become_password}, {@code -K}); without one,
+ *     sudo runs with {@code -n} and never asks. It is sent on the command's standard input only when asked for.
  */
 @RecordBuilder
 public record Host(
@@ -54,7 +57,9 @@ public record Host(
         Map<String, Object> vars,
         Optional<RedisEndpoint> sentinel,
         Optional<InputException> unusable,
-        Optional<InputException> sealedVars) {
+        Optional<InputException> sealedVars,
+        BecomeMethod becomeMethod,
+        Optional<Secret> becomePassword) {
 
     public static final int DEFAULT_SSH_PORT = 22;
 
@@ -91,6 +96,43 @@ public record Host(
                 Optional.empty());
     }
 
+    /** A host that becomes root with sudo, asking for no password. */
+    public Host(
+            String name,
+            String address,
+            int port,
+            Optional<String> user,
+            Optional<Path> keyFile,
+            boolean become,
+            Optional<String> jump,
+            Optional<Path> knownHosts,
+            Connection connection,
+            RedisEndpoint redis,
+            List<String> groups,
+            Map<String, Object> vars,
+            Optional<RedisEndpoint> sentinel,
+            Optional<InputException> unusable,
+            Optional<InputException> sealedVars) {
+        this(
+                name,
+                address,
+                port,
+                user,
+                keyFile,
+                become,
+                jump,
+                knownHosts,
+                connection,
+                redis,
+                groups,
+                vars,
+                sentinel,
+                unusable,
+                sealedVars,
+                BecomeMethod.SUDO,
+                Optional.empty());
+    }
+
     public Host {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(address, "address");
@@ -103,6 +145,8 @@ public record Host(
         Objects.requireNonNull(sentinel, "sentinel");
         Objects.requireNonNull(unusable, "unusable");
         Objects.requireNonNull(sealedVars, "sealedVars");
+        Objects.requireNonNull(becomeMethod, "becomeMethod");
+        Objects.requireNonNull(becomePassword, "becomePassword");
     }
 
     /**
@@ -119,6 +163,13 @@ public record Host(
         }
         redis.auth().password().ifPresent(Secret::reveal);
         sentinel.flatMap(s -> s.auth().password()).ifPresent(Secret::reveal);
+        if (become) {
+            becomePassword.ifPresent(Secret::reveal);
+            if (becomeMethod == BecomeMethod.SU && becomePassword.isEmpty() && !user.equals(Optional.of("root"))) {
+                throw new InputException("host " + name + ": ansible_become_method is su, which asks for root's"
+                        + " password: set ansible_become_password (a vaulted value, or -e) or give -K");
+            }
+        }
         return this;
     }
 

@@ -15,6 +15,11 @@ public class TransportException extends RuntimeException {
         HOST_KEY,
         /** Our key or user was refused. Never retried. */
         AUTH,
+        /**
+         * sudo or su refused the become password: the host answered, so it is not unreachable, and nothing ran as
+         * root. Never retried.
+         */
+        BECOME,
         /** The connection broke while a command ran. */
         BROKEN,
         /** The host's ssh configuration asks for what fleetfix does not do (ProxyCommand). Never retried. */

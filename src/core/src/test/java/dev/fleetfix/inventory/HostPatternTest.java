@@ -168,7 +168,8 @@ class HostPatternTest {
                 false,
                 Optional.empty(),
                 List.of(),
-                List.of());
+                List.of(),
+                Optional.empty());
         Inventory hosts = new InventoryService(AnsibleEnvironment.none(), InventoryService.Messages.none())
                 .read(hostList, Optional.empty())
                 .orElseThrow()

@@ -165,7 +165,9 @@ final class LabBuilder {
     private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs) {
         Map<String, Path> passwordFiles = new HashMap<>();
         Set<String> unnamed = new HashSet<>();
+        Map<String, Map<String, Object>> become = new HashMap<>();
         for (LabHostSpec spec : specs) {
+            LabInventory.become(spec).ifPresent(vars -> become.put(spec.name(), vars));
             if (!spec.serviceInInventory()) {
                 unnamed.add(spec.name());
             }
@@ -175,7 +177,7 @@ final class LabBuilder {
         }
         LabHostFiles.write(
                 inventory(dir),
-                LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles, unnamed));
+                LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles, unnamed, become));
     }
 
     static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {

@@ -1,5 +1,6 @@
 package dev.fleetfix.lab;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -32,6 +33,10 @@ import java.util.regex.Pattern;
  *     tuned starts, at every boot
  * @param serviceInInventory whether the lab's inventory names the host's Redis service ({@code redis_service},
  *     the units of {@code redis_instances}); without, fleetfix has to find it
+ * @param sudoPassword the host is logged into as {@value #OPS} (the lab's key), a user with this password whose sudo
+ *     asks for it (sudoers without NOPASSWD); the inventory gives it as {@code ansible_become_password}
+ * @param rootPassword root has this password, for {@code su}; the host is logged into as {@value #OPS}, and without a
+ *     {@code sudoPassword} the inventory says {@code ansible_become_method: su} with this password
  */
 public record LabHostSpec(
         String name,
@@ -51,7 +56,12 @@ public record LabHostSpec(
         boolean grub,
         LabServiceShape serviceShape,
         boolean tunedThp,
-        boolean serviceInInventory) {
+        boolean serviceInInventory,
+        Optional<String> sudoPassword,
+        Optional<String> rootPassword) {
+
+    /** The login user of a host whose sudo or su asks for a password. */
+    public static final String OPS = "ops";
 
     /** Ports 6379..6382: more instances would crowd the second-choice ports other hosts fall back to. */
     public static final int MAX_INSTANCES = 4;
@@ -80,6 +90,13 @@ public record LabHostSpec(
         }
         if (replicaOf.filter(name::equals).isPresent()) {
             throw new IllegalArgumentException("host " + name + ": replicaOf must name another host, was itself");
+        }
+        for (Optional<String> password : List.of(sudoPassword, rootPassword)) {
+            if (password.isPresent() && !PASSWORD.matcher(password.get()).matches()) {
+                throw new IllegalArgumentException("host " + name
+                        + ": a sudo or root password must be 1..128 of letters, digits and ._+- (it is written to a"
+                        + " script)");
+            }
         }
         if (requirepass.isPresent() && !PASSWORD.matcher(requirepass.get()).matches()) {
             throw new IllegalArgumentException("host " + name
@@ -187,6 +204,8 @@ public record LabHostSpec(
         private LabServiceShape serviceShape = LabServiceShape.DEBIAN_UNIT;
         private boolean tunedThp;
         private boolean serviceInInventory = true;
+        private Optional<String> sudoPassword = Optional.empty();
+        private Optional<String> rootPassword = Optional.empty();
 
         private Builder(String name) {
             this.name = name;
@@ -211,6 +230,20 @@ public record LabHostSpec(
             this.serviceShape = spec.serviceShape;
             this.tunedThp = spec.tunedThp;
             this.serviceInInventory = spec.serviceInInventory;
+            this.sudoPassword = spec.sudoPassword;
+            this.rootPassword = spec.rootPassword;
+        }
+
+        /** Logged into as {@value LabHostSpec#OPS}, whose sudo asks for {@code password}. */
+        public Builder sudoPassword(String password) {
+            this.sudoPassword = Optional.of(password);
+            return this;
+        }
+
+        /** root's password is {@code password}, for su; logged into as {@value LabHostSpec#OPS}. */
+        public Builder rootPassword(String password) {
+            this.rootPassword = Optional.of(password);
+            return this;
         }
 
         public Builder thp(LabThp enabled) {
@@ -318,7 +351,9 @@ public record LabHostSpec(
                     grub,
                     serviceShape,
                     tunedThp,
-                    serviceInInventory);
+                    serviceInInventory,
+                    sudoPassword,
+                    rootPassword);
         }
     }
 }

@@ -41,6 +41,18 @@ final class LabInventory {
             List<LabHost> hosts,
             Map<String, Path> passwordFiles,
             Set<String> unnamed) {
+        return yaml(user, privateKey, knownHosts, hosts, passwordFiles, unnamed, Map.of());
+    }
+
+    /** As above; a host in {@code become} has those variables too (its login user and become password). */
+    static String yaml(
+            String user,
+            Path privateKey,
+            Path knownHosts,
+            List<LabHost> hosts,
+            Map<String, Path> passwordFiles,
+            Set<String> unnamed,
+            Map<String, Map<String, Object>> become) {
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("ansible_user", user);
         vars.put("ansible_ssh_private_key_file", privateKey.toString());
@@ -48,7 +60,9 @@ final class LabInventory {
         vars.put("known_hosts_file", knownHosts.toString());
         Map<String, Object> redis = new LinkedHashMap<>();
         for (LabHost host : hosts) {
-            redis.put(host.name(), hostVars(host, passwordFiles, unnamed.contains(host.name())));
+            Map<String, Object> own = hostVars(host, passwordFiles, unnamed.contains(host.name()));
+            own.putAll(become.getOrDefault(host.name(), Map.of()));
+            redis.put(host.name(), own);
         }
         Map<String, Object> children = new LinkedHashMap<>();
         children.put("redis", Map.of("hosts", redis));
@@ -69,6 +83,25 @@ final class LabInventory {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the lab's inventory: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The login and become of a host whose sudo or su asks for a password: user {@value LabHostSpec#OPS} and the
+     * password in clear, as a disposable lab may (a test vaults it as operators do); su when only root has one.
+     */
+    static Optional<Map<String, Object>> become(LabHostSpec spec) {
+        if (spec.sudoPassword().isEmpty() && spec.rootPassword().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("ansible_user", LabHostSpec.OPS);
+        if (spec.sudoPassword().isPresent()) {
+            vars.put("ansible_become_password", spec.sudoPassword().get());
+        } else {
+            vars.put("ansible_become_method", "su");
+            vars.put("ansible_become_password", spec.rootPassword().get());
+        }
+        return Optional.of(vars);
     }
 
     private static Map<String, Object> hostVars(LabHost host, Map<String, Path> passwordFiles, boolean unnamed) {

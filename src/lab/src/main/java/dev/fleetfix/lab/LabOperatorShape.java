@@ -24,7 +24,46 @@ final class LabOperatorShape {
         if (spec.tunedThp()) {
             script.append(tuned());
         }
+        if (spec.sudoPassword().isPresent() || spec.rootPassword().isPresent()) {
+            script.append(becomeWithPassword(spec));
+        }
         return script.isEmpty() ? "" : "set -euo pipefail\n" + script;
+    }
+
+    /**
+     * An operator's login user, {@value LabHostSpec#OPS}, with the lab's key: with a sudo password, its sudo asks for it
+     * (sudoers without NOPASSWD); with a root password, root has it, for su. The passwords go through chpasswd's
+     * input, never a command line.
+     */
+    private static String becomeWithPassword(LabHostSpec spec) {
+        String ops = LabHostSpec.OPS;
+        StringBuilder script = new StringBuilder(
+                """
+                # a login user whose sudo (or su) asks for a password
+                useradd --create-home --shell /bin/bash %1$s
+                install -d -m 0700 -o %1$s -g %1$s /home/%1$s/.ssh
+                install -m 0600 -o %1$s -g %1$s /home/fleetfix/.ssh/authorized_keys /home/%1$s/.ssh/authorized_keys
+                """
+                        .formatted(ops));
+        spec.sudoPassword()
+                .ifPresent(pw -> script.append(
+                        """
+                chpasswd <<'PW'
+                %1$s:%2$s
+                PW
+                printf '%%s ALL=(ALL:ALL) ALL\\n' %1$s >/etc/sudoers.d/%1$s
+                chmod 0440 /etc/sudoers.d/%1$s
+                """
+                                .formatted(ops, pw)));
+        spec.rootPassword()
+                .ifPresent(pw -> script.append(
+                        """
+                chpasswd <<'PW'
+                root:%s
+                PW
+                """
+                                .formatted(pw)));
+        return script.toString();
     }
 
     /** Directives the shape's Redis needs besides the host's own, appended to its config file's. */

@@ -130,8 +130,8 @@ class HabitsIT {
         Map<String, String> instead = Map.of(
                 "-k", "it logs in with keys",
                 "--ask-pass", "it logs in with keys",
-                "-K", "it runs sudo -n",
-                "--ask-become-pass", "it runs sudo -n",
+                "-K", "no terminal to ask for the become password",
+                "--ask-become-pass", "no terminal to ask for the become password",
                 "-J", "use --vault-password-file FILE",
                 "--ask-vault-pass", "use --vault-password-file FILE",
                 "--ask-vault-password", "use --vault-password-file FILE");

@@ -53,7 +53,9 @@ class LabHostSpecTest {
                         false,
                         LabServiceShape.DEBIAN_UNIT,
                         false,
-                        true));
+                        true,
+                        Optional.empty(),
+                        Optional.empty()));
         assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
         assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();
     }

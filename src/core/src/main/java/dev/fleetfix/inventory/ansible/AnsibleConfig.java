@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory.ansible;
 
 import dev.fleetfix.InputException;
+import dev.fleetfix.inventory.BecomeMethod;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
 import java.io.IOException;
@@ -270,14 +271,12 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         Optional<String> user = get("defaults.remote_user");
         Optional<Path> key = path("defaults.private_key_file");
         Optional<Boolean> become = bool("privilege_escalation.become");
+        Optional<BecomeMethod> method = Optional.empty();
         if (become.orElse(false)) {
-            get("privilege_escalation.become_method")
-                    .filter(m -> !m.equals("sudo"))
-                    .ifPresent(m -> {
-                        throw error(
-                                "privilege_escalation.become_method",
-                                "is " + m + "; fleetfix becomes root only with sudo");
-                    });
+            method = get("privilege_escalation.become_method").map(m -> BecomeMethod.named(m)
+                    .orElseThrow(() -> error(
+                            "privilege_escalation.become_method",
+                            "is " + m + "; fleetfix becomes root with sudo or su only")));
             get("privilege_escalation.become_user")
                     .filter(u -> !u.equals("root"))
                     .ifPresent(u -> {
@@ -291,10 +290,13 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
         for (Host h : inventory.hosts()) {
             boolean becomeSet =
                     h.vars().containsKey("ansible_become") || h.vars().containsKey("become");
+            boolean methodSet =
+                    h.vars().containsKey("ansible_become_method") || h.vars().containsKey("become_method");
             hosts.add(h.toBuilder()
                     .user(h.user().or(() -> user))
                     .keyFile(h.keyFile().or(() -> key))
                     .become(becomeSet ? h.become() : become.orElse(h.become()))
+                    .becomeMethod(methodSet ? h.becomeMethod() : method.orElse(h.becomeMethod()))
                     .build());
         }
         return new Inventory(inventory.source(), hosts, inventory.groups());

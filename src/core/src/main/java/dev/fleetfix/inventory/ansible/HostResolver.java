@@ -120,7 +120,7 @@ final class HostResolver {
                 .findFirst();
         List<Map<String, YamlValue>> layers =
                 VarTemplates.render(name, groups, magic, written, this::fileOf, renderedFrom);
-        Host host = resolve(name, where, groups, layers);
+        Host host = BecomeVars.apply(resolve(name, where, groups, layers), layers, this::fileOf);
         if (sealed.isPresent()) {
             // the file may set any of the host's settings: a run needs it decrypted
             host = host.toBuilder().unusable(sealed).sealedVars(sealed).build();

@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory.ansible;
 
+import dev.fleetfix.Secret;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param becomeUser {@code --become-user}: only root is accepted
  * @param vaultIds {@code --vault-id [LABEL@]FILE}
  * @param vaultPasswordFiles {@code --vault-password-file}
+ * @param becomePassword {@code -K}: the become password of hosts whose inventory sets none
  */
 @RecordBuilder
 public record InventoryInput(
@@ -31,7 +33,8 @@ public record InventoryInput(
         boolean become,
         Optional<String> becomeUser,
         List<String> vaultIds,
-        List<Path> vaultPasswordFiles)
+        List<Path> vaultPasswordFiles,
+        Optional<Secret> becomePassword)
         implements InventoryInputBuilder.With {
 
     public InventoryInput {
@@ -42,5 +45,6 @@ public record InventoryInput(
         Objects.requireNonNull(becomeUser, "becomeUser");
         vaultIds = List.copyOf(vaultIds);
         vaultPasswordFiles = List.copyOf(vaultPasswordFiles);
+        Objects.requireNonNull(becomePassword, "becomePassword");
     }
 }

@@ -158,16 +158,22 @@ public final class InventoryService {
         return new Inventory(inventory.source(), hosts, inventory.groups());
     }
 
-    /** {@code -b}: above ansible.cfg's become, below a host's ansible_become. */
+    /**
+     * {@code -b}: above ansible.cfg's become, below a host's ansible_become. {@code -K}: the password of hosts whose
+     * inventory sets no ansible_become_password, as Ansible's variables win over its prompt.
+     */
     private static Inventory commandLineBecome(InventoryInput source, Inventory inventory) {
-        if (!source.become()) {
+        if (!source.become() && source.becomePassword().isEmpty()) {
             return inventory;
         }
         List<Host> hosts = new ArrayList<>();
         for (Host h : inventory.hosts()) {
             boolean becomeSet =
                     h.vars().containsKey("ansible_become") || h.vars().containsKey("become");
-            hosts.add(h.toBuilder().become(becomeSet ? h.become() : true).build());
+            hosts.add(h.toBuilder()
+                    .become(becomeSet || !source.become() ? h.become() : true)
+                    .becomePassword(h.becomePassword().or(source::becomePassword))
+                    .build());
         }
         return new Inventory(inventory.source(), hosts, inventory.groups());
     }

@@ -388,7 +388,7 @@ public final class HostRun implements AutoCloseable {
                             : e.getMessage() + " (the connection broke after the command was sent; it may have run;"
                                     + " not sent again)");
         }
-        if (e instanceof TransportException) {
+        if (e instanceof TransportException t && t.kind() != TransportException.Kind.BECOME) {
             return StepResult.unreachable(e.getMessage() + suffix);
         }
         if (e instanceof StepFailure) {
@@ -398,8 +398,11 @@ public final class HostRun implements AutoCloseable {
         return StepResult.failed(message + suffix);
     }
 
-    /** A command reached the host (it then timed out, or its connection broke): the host is not unreachable. */
+    /**
+     * A command reached the host (it then timed out, or its connection broke), or sudo refused its become password:
+     * the host is not unreachable.
+     */
     private static boolean sent(RuntimeException e) {
-        return e instanceof TransportException t && t.sent();
+        return e instanceof TransportException t && (t.sent() || t.kind() == TransportException.Kind.BECOME);
     }
 }

@@ -1,6 +1,7 @@
 package dev.fleetfix.transport.held;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.Become;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
@@ -12,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Opens SSH hosts through the user's holder; when the holder cannot be reached or started, says so once and
- * connects directly, as ssh does when its control socket is unusable.
+ * connects directly, as ssh does when its control socket is unusable. A host whose sudo or su is answered with a
+ * become password is always reached directly, so that the holder never learns the password.
  */
 public final class HeldShells {
     private final HoldClient client;
@@ -30,6 +32,10 @@ public final class HeldShells {
     }
 
     private RemoteShell open(Host host, SshOptions options, ShellFactory direct) {
+        if (host.become() && Become.of(host).answers()) {
+            // the holder would have to keep the become password for as long as it holds the connection
+            return direct.open(host);
+        }
         try {
             return HeldShell.open(host, HoldLogin.of(host, options), client);
         } catch (TransportException e) {

@@ -3,6 +3,8 @@ package dev.fleetfix.transport.local;
 import dev.fleetfix.Durations;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
+import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.BecomeAnswer;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.KillAfter;
@@ -14,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs commands on the control node itself ({@code ansible_connection: local}) through {@code sh -c},
- * with the same semantics as SSH: timeout, become through {@code sudo -n} unless already root.
+ * with the same semantics as SSH: timeout, become through {@link Become} ({@code sudo -n}, or sudo or su answered
+ * with the host's become password) unless already root.
  */
 public final class LocalShell implements RemoteShell {
 
@@ -31,6 +33,7 @@ public final class LocalShell implements RemoteShell {
 
     private final Host host;
     private final boolean root;
+    private final Become become;
 
     public LocalShell(Host host) {
         this(host, "root".equals(System.getProperty("user.name")));
@@ -38,8 +41,14 @@ public final class LocalShell implements RemoteShell {
 
     /** For tests: {@code root} says whether this process already runs as root. */
     LocalShell(Host host, boolean root) {
+        this(host, root, Become.of(host));
+    }
+
+    /** For tests: {@code become} runs stand-ins for sudo and su. */
+    LocalShell(Host host, boolean root, Become become) {
         this.host = Objects.requireNonNull(host, "host");
         this.root = root;
+        this.become = Objects.requireNonNull(become, "become");
     }
 
     @Override
@@ -61,32 +70,33 @@ public final class LocalShell implements RemoteShell {
         }
     }
 
-    /**
-     * The argv for a script: {@code sudo -n} in front when it must run as root and we are not, with a
-     * {@link KillAfter} deadline, since we could not kill root's processes ourselves.
-     */
-    List<String> argv(String script, boolean become, Duration timeout) {
-        List<String> argv = new ArrayList<>();
-        if (become && host.become() && !root) {
-            argv.addAll(List.of("sudo", "-n"));
-            argv.addAll(KillAfter.argv(timeout));
-        }
-        argv.addAll(List.of("sh", "-c", script));
-        return argv;
+    /** Whether a command that asks for root runs through sudo or su here. */
+    private boolean raised(boolean asRoot) {
+        return asRoot && host.become() && !root;
     }
 
-    private ExecResult run(String script, boolean become, Duration timeout, byte[] stdin) {
+    /**
+     * The argv for a script: sudo or su in front when it must run as root and we are not ({@link Become}), with a
+     * {@link KillAfter} deadline, since we could not kill root's processes ourselves.
+     */
+    List<String> argv(String script, boolean asRoot, Duration timeout) {
+        return raised(asRoot) ? become.argv(timeout, script) : List.of("sh", "-c", script);
+    }
+
+    private ExecResult run(String script, boolean asRoot, Duration timeout, byte[] stdin) {
         long start = System.nanoTime();
         Process process;
         try {
-            process = new ProcessBuilder(argv(script, become, timeout)).start();
+            process = new ProcessBuilder(argv(script, asRoot, timeout)).start();
         } catch (IOException e) {
             throw new TransportException(host, Kind.UNREACHABLE, "cannot start sh: " + e.getMessage(), e);
         }
+        BecomeAnswer answer = become.answer(raised(asRoot), process.getOutputStream());
         StreamDrain out = StreamDrain.start(process.getInputStream(), "local-stdout-" + host.name());
-        StreamDrain err = StreamDrain.start(process.getErrorStream(), "local-stderr-" + host.name());
+        StreamDrain err = StreamDrain.start(answer.stderr(process.getErrorStream()), "local-stderr-" + host.name());
         try {
-            feed(process, stdin);
+            // with sudo or su in between, the command's input is written once it runs as root, never to them
+            feed(process, answer.awaitStart(timeout) ? stdin : null);
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 killTree(process);
                 throw TransportException.afterSending(
@@ -97,6 +107,7 @@ public final class LocalShell implements RemoteShell {
             }
             String stdout = out.text(DRAIN_GRACE);
             String stderr = err.text(DRAIN_GRACE);
+            answer.check(host);
             return new ExecResult(
                     process.exitValue(),
                     stdout,

@@ -2,6 +2,8 @@ package dev.fleetfix.transport.ssh;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.AtomicWrite;
+import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.BecomeAnswer;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.KillAfter;
@@ -38,8 +40,8 @@ import net.schmizz.sshj.connection.channel.direct.Signal;
  * A {@link RemoteShell} over one SSH connection (SSHJ), opened once and reused for every command of
  * a run; each command gets its own session (channel) on that connection.
  *
- * <p>Commands run as {@code sh -c <script>}, or {@code sudo -n sh -c <script>} when they ask for
- * root, the host has {@code become} and the login user is not root already.
+ * <p>Commands run as {@code sh -c <script>}, or through {@link Become} ({@code sudo -n}, or sudo or su answered with
+ * the host's become password) when they ask for root, the host has {@code become} and the login user is not root.
  */
 public final class SshShell implements RemoteShell {
 
@@ -62,6 +64,7 @@ public final class SshShell implements RemoteShell {
     private final Host host;
     private final SshOptions options;
     private final SshLogin login;
+    private final Become become;
     private final AtomicInteger connects = new AtomicInteger();
     private SSHClient jumpClient;
     private SSHClient client;
@@ -71,6 +74,7 @@ public final class SshShell implements RemoteShell {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
         this.login = Objects.requireNonNull(login, "login");
+        this.become = Become.of(host);
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
@@ -97,21 +101,13 @@ public final class SshShell implements RemoteShell {
 
     @Override
     public ExecResult exec(Command command) {
-        return run(
-                commandLine(command.script(), command.become(), command.timeout()),
-                command.script(),
-                command.timeout(),
-                null);
+        return run(command.script(), command.become(), command.script(), command.timeout(), null);
     }
 
     @Override
     public void put(String remotePath, byte[] content, int mode, boolean become) {
         String script = AtomicWrite.script(remotePath, mode);
-        ExecResult result = run(
-                commandLine(script, become, Command.DEFAULT_TIMEOUT),
-                "write " + remotePath,
-                Command.DEFAULT_TIMEOUT,
-                content);
+        ExecResult result = run(script, become, "write " + remotePath, Command.DEFAULT_TIMEOUT, content);
         if (!result.ok()) {
             throw TransportException.afterSending(
                     host,
@@ -121,27 +117,26 @@ public final class SshShell implements RemoteShell {
         }
     }
 
-    /** The line sshd hands to the login shell. */
-    private String commandLine(String script, boolean become, Duration timeout) {
-        return wrap(script, become && host.become() && !login.isRoot(), timeout);
-    }
-
-    /** {@code [sudo -n] timeout -s KILL N sh -c 'script'}: see {@link KillAfter} for why the host keeps a deadline. */
-    static String wrap(String script, boolean sudo, Duration timeout) {
+    /** {@code timeout -s KILL N sh -c 'script'}, as root through {@code become}: see {@link KillAfter} for why. */
+    static String wrap(String script, Optional<Become> become, Duration timeout) {
         String line = KillAfter.prefix(timeout) + " sh -c " + ShellQuote.quote(script);
-        return sudo ? "sudo -n " + line : line;
+        return become.map(b -> b.line(timeout, script)).orElse(line);
     }
 
-    private ExecResult run(String line, String script, Duration timeout, byte[] stdin) {
+    /** Runs {@code script}, as root when {@code asRoot} and the host has become; {@code what} names it in errors. */
+    private ExecResult run(String script, boolean asRoot, String what, Duration timeout, byte[] stdin) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
-        Session session = startSession(script);
+        Session session = startSession(what);
         boolean abandoned = false;
+        boolean raised = asRoot && host.become() && !login.isRoot();
         try {
-            Session.Command command = session.exec(line);
+            Session.Command command =
+                    session.exec(wrap(script, Optional.of(become).filter(b -> raised), timeout));
+            BecomeAnswer answer = become.answer(raised, command.getOutputStream());
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
-            StreamDrain err = StreamDrain.start(command.getErrorStream(), "ssh-stderr-" + host.name());
-            feed(command.getOutputStream(), stdin);
+            StreamDrain err = StreamDrain.start(answer.stderr(command.getErrorStream()), "ssh-stderr-" + host.name());
+            feed(command.getOutputStream(), answer.awaitStart(remaining(deadline)) ? stdin : null);
             String stdout;
             String stderr;
             try {
@@ -151,13 +146,14 @@ public final class SshShell implements RemoteShell {
             } catch (TimeoutException e) {
                 abandoned = true;
                 kill(command);
-                throw SshFailures.commandTimedOut(host, timeout, script);
+                throw SshFailures.commandTimedOut(host, timeout, what);
             }
             if (command.isOpen()) {
                 abandoned = true;
                 kill(command);
-                throw SshFailures.commandTimedOut(host, timeout, script);
+                throw SshFailures.commandTimedOut(host, timeout, what);
             }
+            answer.check(host);
             return new ExecResult(
                     exitCode(command),
                     stdout,
@@ -165,10 +161,10 @@ public final class SshShell implements RemoteShell {
                     Duration.ofNanos(System.nanoTime() - start),
                     out.dropped() + err.dropped());
         } catch (IOException | UncheckedIOException e) {
-            throw SshFailures.broken(host, script, e);
+            throw SshFailures.broken(host, what, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw SshFailures.broken(host, script, e);
+            throw SshFailures.broken(host, what, e);
         } finally {
             if (abandoned) {
                 closeInBackground(session);

@@ -47,7 +47,8 @@ class InventoryServiceTest {
                 false,
                 Optional.empty(),
                 List.of(),
-                List.of());
+                List.of(),
+                Optional.empty());
     }
 
     @Test

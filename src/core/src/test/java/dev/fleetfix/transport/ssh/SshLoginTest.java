@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.Become;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import net.schmizz.sshj.SSHClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,9 +97,10 @@ class SshLoginTest {
 
     @Test
     void becomeWrapsTheScriptInSudoNonInteractive() {
-        assertThat(SshShell.wrap("echo 'x'; id -u", false, Duration.ofSeconds(60)))
+        assertThat(SshShell.wrap("echo 'x'; id -u", Optional.empty(), Duration.ofSeconds(60)))
                 .isEqualTo("timeout -s KILL 61 sh -c 'echo '\"'\"'x'\"'\"'; id -u'");
-        assertThat(SshShell.wrap("id -u", true, Duration.ofMillis(1500)))
+        assertThat(SshShell.wrap(
+                        "id -u", Optional.of(Become.of(TestHosts.lab("a", "10.0.0.1", true))), Duration.ofMillis(1500)))
                 .isEqualTo("sudo -n timeout -s KILL 3 sh -c 'id -u'");
     }
 
