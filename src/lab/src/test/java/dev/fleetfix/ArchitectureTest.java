@@ -8,6 +8,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import dev.fleetfix.steps.restart.handover.Handover;
+import dev.fleetfix.steps.restart.handover.RouteChoice;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -94,6 +96,25 @@ class ArchitectureTest {
             above.addAll(floor);
         }
         return rule;
+    }
+
+    /**
+     * The restart's routes stay behind {@link Handover}: only {@link RouteChoice}, which picks a route, names the
+     * classes that implement it (and they each other); the sequence ({@code SafeRestart}) and everything else know the
+     * interface alone.
+     */
+    @Test
+    void restartRoutesAreNamedOnlyByTheRouteChoice() {
+        noClasses()
+                .that()
+                .doNotImplement(Handover.class)
+                .and()
+                .doNotBelongToAnyOf(Handover.class, RouteChoice.class)
+                .should()
+                .dependOnClassesThat()
+                .implement(Handover.class)
+                .because("a route is chosen by RouteChoice and used through the Handover interface")
+                .check(MAIN);
     }
 
     @Test

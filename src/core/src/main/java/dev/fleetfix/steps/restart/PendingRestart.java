@@ -4,12 +4,14 @@ import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.restart.handover.Handover.Route;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -39,7 +41,8 @@ public final class PendingRestart {
     /**
      * A journalled hand-over of this host's primary role.
      *
-     * @param route {@code failover}, {@code manual}, {@code cluster} or {@code sentinel}
+     * @param route who moved the role; the record writes it as its {@link Route#word()} ({@code failover},
+     *     {@code manual}, {@code cluster} or {@code sentinel}), the words every fleetfix has written
      * @param ip the new primary's address as the old primary listed it (empty on the Sentinel route)
      * @param port its port (0 on the Sentinel route)
      * @param host its inventory name, or its address when it has none
@@ -51,7 +54,7 @@ public final class PendingRestart {
      *     of the same machine must neither act on nor drop it; empty in an older fleetfix's record
      */
     public record Handover(
-            String route,
+            Route route,
             String ip,
             int port,
             String host,
@@ -59,16 +62,17 @@ public final class PendingRestart {
             Optional<String> lineage,
             Optional<String> from) {
         public Handover {
+            Objects.requireNonNull(route, "route");
             lineage = lineage.filter(l -> l.matches("[0-9a-zA-Z]{1,64}"));
             from = from.map(PendingRestart::word);
         }
 
-        public Handover(String route, String ip, int port, String host, boolean failback) {
+        public Handover(Route route, String ip, int port, String host, boolean failback) {
             this(route, ip, port, host, failback, Optional.empty(), Optional.empty());
         }
 
         String line() {
-            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
+            return route.word() + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
                     + (failback ? "failback" : "stay") + " " + lineage.orElse("-") + " " + from.orElse("-");
         }
 
@@ -77,17 +81,21 @@ public final class PendingRestart {
             return from.isEmpty() || from.get().equals(word(hostName));
         }
 
-        /** Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown). */
+        /**
+         * Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown); empty
+         * for another count or a route word no route has.
+         */
         static Optional<Handover> parse(String value) {
             String[] w = value.strip().split(" ");
-            if (w.length != 5 && w.length != 7) {
+            Optional<Route> route = Route.ofWord(w[0]);
+            if ((w.length != 5 && w.length != 7) || route.isEmpty()) {
                 return Optional.empty();
             }
             Optional<String> lineage = w.length == 7 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
             Optional<String> from = w.length == 7 && !w[6].equals("-") ? Optional.of(w[6]) : Optional.empty();
             try {
                 return Optional.of(new Handover(
-                        w[0],
+                        route.get(),
                         w[1].equals("-") ? "" : w[1],
                         Integer.parseInt(w[2]),
                         w[3],
@@ -101,8 +109,7 @@ public final class PendingRestart {
 
         /** "FAILOVER to lab-2 (127.0.0.12:6379)". */
         public String describe() {
-            return route.toUpperCase(java.util.Locale.ROOT) + " to " + host
-                    + (ip.isEmpty() ? "" : " (" + ip + ":" + port + ")");
+            return route.name() + " to " + host + (ip.isEmpty() ? "" : " (" + ip + ":" + port + ")");
         }
     }
 
