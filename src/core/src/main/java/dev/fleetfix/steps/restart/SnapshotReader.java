@@ -9,7 +9,7 @@ import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +23,7 @@ import java.util.Optional;
  */
 final class SnapshotReader {
     private static final Duration CONNECT = Duration.ofSeconds(3);
+    private static final String LISTENING = ScriptResource.read(SnapshotReader.class, "listening.sh");
 
     private SnapshotReader() {}
 
@@ -101,20 +102,17 @@ final class SnapshotReader {
     }
 
     /**
-     * {@code unit=active} (the service's state on systemd or SysV init, see {@link ServiceRestart#stateScript})
-     * and {@code listening=N}: sockets listening on the port at Redis's address
-     * or a wildcard one. Sockets of other addresses are other instances (several per host, or
-     * containers sharing the network); when the address is a name rather than an IP, every
-     * listener on the port counts, since which IP it is cannot be told here.
+     * {@code unit=active} (the service's state on systemd or SysV init, see {@link ServiceRestart#stateScript}) and
+     * {@code listening=N} ({@code listening.sh}): sockets listening on the port at Redis's address or a wildcard one.
+     * When the address is a name rather than an IP, every listener on the port counts, since which IP it is cannot
+     * be told here.
      */
     static String processScript(String state, String address, int port) {
         String ip = address.matches("[0-9.]+|[0-9a-fA-F:]+") ? address : "";
-        return "echo unit=$(" + state + ");"
-                + " echo listening=$(ss -ltnH 2>/dev/null | awk -v a=" + ShellQuote.quote(ip) + " -v p=" + port
-                + " '{ l = $4; sub(/%[^:]*/, \"\", l); n = split(l, x, \":\"); if (x[n] != p) next;"
-                + " h = substr(l, 1, length(l) - length(p) - 1); gsub(/^\\[|\\]$/, \"\", h);"
-                + " if (a == \"\" || h == a || h == \"0.0.0.0\" || h == \"*\" || h == \"::\" || h == \"::ffff:\" a) c++ }"
-                + " END { print c + 0 }')";
+        return "echo unit=$(\n" + state + "\n)\n"
+                + ScriptResource.assign("ip", ip)
+                + ScriptResource.assign("port", Integer.toString(port))
+                + LISTENING;
     }
 
     /** Names the inventory host of each replica fleetfix can open (only those are failover targets). */
