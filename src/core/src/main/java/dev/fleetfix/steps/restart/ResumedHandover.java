@@ -117,23 +117,22 @@ final class ResumedHandover {
         if (durable.isPresent()) {
             return report.failed(durable.get() + "; not restarted, Redis left running");
         }
-        if (due.due()) {
-            Optional<DataCheck> check =
-                    options.dataCheck() ? Optional.of(Canary.prepare(ctx, snapshot, poll, report)) : Optional.empty();
-            Optional<StepResult> restartFailed =
-                    new VerifiedRestart(ctx, poll, options.timeout(), script, what).run(true, check, report);
-            if (restartFailed.isPresent()) {
-                return restartFailed.get();
-            }
+        Optional<StepResult> failed = due.due() ? restartAsReplica(snapshot, poll, report) : Optional.empty();
+        if (failed.isEmpty() && failback) {
+            failed = failBack(poll, journalled, back.orElseThrow(), to, report);
         }
-        if (failback) {
-            Optional<StepResult> failed = failBack(poll, journalled, back.orElseThrow(), to, report);
-            if (failed.isPresent()) {
-                return failed.get();
-            }
+        if (failed.isPresent()) {
+            return failed.get();
         }
         report.kept(PendingRestart.clear(ctx));
         return report.done();
+    }
+
+    private Optional<StepResult> restartAsReplica(RedisSnapshot snapshot, Poll poll, RestartReport report)
+            throws InterruptedException {
+        Optional<DataCheck> check =
+                options.dataCheck() ? Optional.of(Canary.prepare(ctx, snapshot, poll, report)) : Optional.empty();
+        return new VerifiedRestart(ctx, poll, options.timeout(), script, what).run(true, check, report);
     }
 
     /** Check mode: what apply would do. */

@@ -108,7 +108,7 @@ public final class SafeRestart {
         }
     }
 
-    /** The sequence: decide, save or hand over, restart and verify, hand back. */
+    /** Decides how, refuses what is not safe, and (check mode) forecasts; else {@link #apply}. */
     private StepResult restart(StepContext ctx, RedisSnapshot snapshot, RestartReport report)
             throws InterruptedException {
         RestartDecision decision =
@@ -130,6 +130,12 @@ public final class SafeRestart {
             report.note(StepResult.CHECK_NOTE);
             return report.done().withPredicted(RestartForecast.predicted(snapshot, decision, options));
         }
+        return apply(ctx, snapshot, decision, report);
+    }
+
+    /** Save or hand over, restart and verify, hand back. */
+    private StepResult apply(StepContext ctx, RedisSnapshot snapshot, RestartDecision decision, RestartReport report)
+            throws InterruptedException {
         // before the canary and the hand-over: a run that dies from here on leaves the restart to do on the host
         PendingRestart.markUnlessPending(ctx, "restart_redis began");
         Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
@@ -155,12 +161,10 @@ public final class SafeRestart {
             return restartFailed.get();
         }
         if (moved.isPresent() && options.failback()) {
-            Optional<String> back = handBack(ctx, decision.handover().orElseThrow(), moved.get(), moves);
+            Optional<String> back = handBack(ctx, decision.handover().orElseThrow(), moved.get(), moves, report);
             if (back.isPresent()) {
                 return report.failed("failback failed: " + back.get() + " (Redis runs, as a replica)");
             }
-            report.note("failed back: " + ctx.host().name() + " is primary again");
-            report.change("role", "slave", "master (failed back)");
         }
         report.kept(PendingRestart.clear(ctx));
         return report.done();
@@ -201,12 +205,18 @@ public final class SafeRestart {
         return Outcome.stayed();
     }
 
-    /** After the restart: the primary role back to this host. */
-    private static Optional<String> handBack(StepContext ctx, Handover handover, Moved moved, RoleMoves moves)
+    /** After the restart: the primary role back to this host; empty when done, else why not. */
+    private static Optional<String> handBack(
+            StepContext ctx, Handover handover, Moved moved, RoleMoves moves, RestartReport report)
             throws InterruptedException {
-        return moved.connect().isEmpty()
+        Optional<String> back = moved.connect().isEmpty()
                 ? Optional.of(moved.newPrimary() + " is not in the inventory")
                 : handover.back(moves, moved);
+        if (back.isEmpty()) {
+            report.note("failed back: " + ctx.host().name() + " is primary again");
+            report.change("role", "slave", "master (failed back)");
+        }
+        return back;
     }
 
     /**
