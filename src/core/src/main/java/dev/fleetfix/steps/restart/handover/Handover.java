@@ -48,8 +48,10 @@ public sealed interface Handover permits FailoverRoute, SentinelRoute, ClusterRo
     /** The replica that becomes primary; empty on a route that lets another pick it (Sentinel). */
     Optional<ReplicaLink> target();
 
-    /** How the host's record names where the role went: the target's inventory name (else its address), or the
-     * primary's name as Sentinel monitors it. */
+    /**
+     * How the host's record names where the role went: the target's inventory name (else its address), or the
+     * primary's name as Sentinel monitors it.
+     */
     String newPrimaryName();
 
     /** "FAILOVER TO lab-2 (127.0.0.12:6379)", "SENTINEL FAILOVER lab", "CLUSTER FAILOVER on lab-2 (...)". */
