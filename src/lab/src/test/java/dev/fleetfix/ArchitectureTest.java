@@ -19,6 +19,8 @@ import dev.fleetfix.inventory.ansible.InventoryInput;
 import dev.fleetfix.inventory.ansible.InventoryLoader;
 import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.inventory.ansible.SshConfig;
+import dev.fleetfix.steps.restart.handover.Handover;
+import dev.fleetfix.steps.restart.handover.RouteChoice;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -120,6 +122,25 @@ class ArchitectureTest {
             above.addAll(floor);
         }
         return rule;
+    }
+
+    /**
+     * The restart's routes stay behind {@link Handover}: only {@link RouteChoice}, which picks a route, names the
+     * classes that implement it (and they each other); the sequence ({@code SafeRestart}) and everything else know the
+     * interface alone.
+     */
+    @Test
+    void restartRoutesAreNamedOnlyByTheRouteChoice() {
+        noClasses()
+                .that()
+                .doNotImplement(Handover.class)
+                .and()
+                .doNotBelongToAnyOf(Handover.class, RouteChoice.class)
+                .should()
+                .dependOnClassesThat()
+                .implement(Handover.class)
+                .because("a route is chosen by RouteChoice and used through the Handover interface")
+                .check(MAIN);
     }
 
     @Test

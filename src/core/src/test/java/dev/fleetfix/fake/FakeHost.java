@@ -33,8 +33,8 @@ import java.util.stream.Stream;
  * the steps' shell text is exercised as written.
  */
 public final class FakeHost {
-    /** How {@link dev.fleetfix.steps.restart.ServiceRestart}'s script begins. */
-    private static final String RESTART_SCRIPT = "since=$(sed -n 's/^since=//p' ";
+    /** How {@link dev.fleetfix.steps.restart.ServiceRestart}'s restart scripts begin. */
+    private static final String RESTART_SCRIPT = dev.fleetfix.steps.restart.ServiceRestart.FIRST_LINE;
 
     // /proc/sys too: a sysctl step must write the simulated kernel's parameters, never this machine's
     private static final Pattern ROOTED = Pattern.compile("(?<=^|[\\s'\"=>;(])/(proc/sys|sys|etc|run|boot|var/lib)/");

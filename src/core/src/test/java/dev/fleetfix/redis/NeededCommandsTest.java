@@ -36,12 +36,12 @@ class NeededCommandsTest {
      */
     private static final Map<String, Set<String>> INDIRECT = Map.of(
             // promote: RedisServer.replicaOfCommand(), SLAVEOF when INFO server is unreadable; repoint: the same
-            "ManualRoute.java: command", Set.of("replicaof", "slaveof"),
-            "ManualRoute.java: server.replicaOfCommand()", Set.of("replicaof", "slaveof"),
+            "ManualMove.java: command", Set.of("replicaof", "slaveof"),
+            "ManualMove.java: server.replicaOfCommand()", Set.of("replicaof", "slaveof"),
             // pauseAndRead's queue inside MULTI
-            "ManualRoute.java: c[0]", Set.of("config|set", "client|pause", "info"),
+            "ManualMove.java: c[0]", Set.of("config|set", "client|pause", "info"),
             // send(...): only ever "FAILOVER" (TO host port TIMEOUT ms)
-            "Failover.java: command", Set.of("failover"),
+            "RoleMoves.java: command", Set.of("failover"),
             // Saver.command: BGREWRITEAOF, BGSAVE SCHEDULE or BGSAVE
             "Saver.java: command.get(0)", Set.of("bgrewriteaof", "bgsave"),
             // dryrun: ACL DRYRUN user ...

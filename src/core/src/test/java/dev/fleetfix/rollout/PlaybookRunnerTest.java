@@ -248,8 +248,8 @@ class PlaybookRunnerTest {
     @Test
     void aRestartThatTimedOutIsSentOnceAndFailsTheStepNotTheHostsReachability() throws Exception {
         Harness h = new Harness(dir, "r1");
-        java.util.function.Predicate<String> restart =
-                s -> s.startsWith("systemctl restart") || s.startsWith("since=$(sed -n 's/^since=//p' ");
+        java.util.function.Predicate<String> restart = s ->
+                s.startsWith("systemctl restart") || s.startsWith(dev.fleetfix.steps.restart.ServiceRestart.FIRST_LINE);
         h.host("r1").timeOut(restart);
         // thp changes the host, so that restart_redis has a change to restart for
         RunSummary summary =

@@ -152,7 +152,7 @@ class DiscoveredServiceOnFakeHostTest {
         StepResult r = h.result("classic-1", "restart_redis");
         assertThat(r.status()).isEqualTo(StepStatus.CHANGED);
         assertThat(r.message()).contains("run by systemd unit redis_6379.service");
-        assertThat(host.scripts()).anyMatch(s -> s.contains("systemctl cat -- redis_6379.service"));
+        assertThat(host.calls()).contains("systemctl cat -- redis_6379.service");
         assertThat(host.redis().restarts()).isZero();
     }
 

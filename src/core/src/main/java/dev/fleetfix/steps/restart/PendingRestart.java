@@ -4,12 +4,14 @@ import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.restart.handover.Handover.Route;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.ShellQuote;
+import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -39,7 +41,8 @@ public final class PendingRestart {
     /**
      * A journalled hand-over of this host's primary role.
      *
-     * @param route {@code failover}, {@code manual}, {@code cluster} or {@code sentinel}
+     * @param route who moved the role; the record writes it as its {@link Route#word()} ({@code failover},
+     *     {@code manual}, {@code cluster} or {@code sentinel}), the words every fleetfix has written
      * @param ip the new primary's address as the old primary listed it (empty on the Sentinel route)
      * @param port its port (0 on the Sentinel route)
      * @param host its inventory name, or its address when it has none
@@ -51,7 +54,7 @@ public final class PendingRestart {
      *     of the same machine must neither act on nor drop it; empty in an older fleetfix's record
      */
     public record Handover(
-            String route,
+            Route route,
             String ip,
             int port,
             String host,
@@ -59,16 +62,17 @@ public final class PendingRestart {
             Optional<String> lineage,
             Optional<String> from) {
         public Handover {
+            Objects.requireNonNull(route, "route");
             lineage = lineage.filter(l -> l.matches("[0-9a-zA-Z]{1,64}"));
             from = from.map(PendingRestart::word);
         }
 
-        public Handover(String route, String ip, int port, String host, boolean failback) {
+        public Handover(Route route, String ip, int port, String host, boolean failback) {
             this(route, ip, port, host, failback, Optional.empty(), Optional.empty());
         }
 
         String line() {
-            return route + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
+            return route.word() + " " + (ip.isEmpty() ? "-" : ip) + " " + port + " " + host + " "
                     + (failback ? "failback" : "stay") + " " + lineage.orElse("-") + " " + from.orElse("-");
         }
 
@@ -77,17 +81,21 @@ public final class PendingRestart {
             return from.isEmpty() || from.get().equals(word(hostName));
         }
 
-        /** Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown). */
+        /**
+         * Five words (an older fleetfix's record), or seven (with the lineage and the host, "-" when unknown); empty
+         * for another count or a route word no route has.
+         */
         static Optional<Handover> parse(String value) {
             String[] w = value.strip().split(" ");
-            if (w.length != 5 && w.length != 7) {
+            Optional<Route> route = Route.ofWord(w[0]);
+            if ((w.length != 5 && w.length != 7) || route.isEmpty()) {
                 return Optional.empty();
             }
             Optional<String> lineage = w.length == 7 && !w[5].equals("-") ? Optional.of(w[5]) : Optional.empty();
             Optional<String> from = w.length == 7 && !w[6].equals("-") ? Optional.of(w[6]) : Optional.empty();
             try {
                 return Optional.of(new Handover(
-                        w[0],
+                        route.get(),
                         w[1].equals("-") ? "" : w[1],
                         Integer.parseInt(w[2]),
                         w[3],
@@ -101,8 +109,7 @@ public final class PendingRestart {
 
         /** "FAILOVER to lab-2 (127.0.0.12:6379)". */
         public String describe() {
-            return route.toUpperCase(java.util.Locale.ROOT) + " to " + host
-                    + (ip.isEmpty() ? "" : " (" + ip + ":" + port + ")");
+            return route.name() + " to " + host + (ip.isEmpty() ? "" : " (" + ip + ":" + port + ")");
         }
     }
 
@@ -144,22 +151,17 @@ public final class PendingRestart {
      * now, a journalled hand-over is kept. Never in check mode.
      */
     public static void mark(StepContext ctx, String reason) {
-        write(ctx, script(reason, ctx.runStamp(), false));
+        write(ctx, markScript(reason, ctx.runStamp(), false));
     }
 
     /** As {@link #mark}, unless a record is there already: its older {@code since} covers this Redis too. */
     static void markUnlessPending(StepContext ctx, String reason) {
-        write(ctx, script(reason, ctx.runStamp(), true));
+        write(ctx, markScript(reason, ctx.runStamp(), true));
     }
 
     /** Journals a hand-over before it is made, so that a run that dies after it can fail back or say so. */
     static void journal(StepContext ctx, Handover handover) {
-        String f = ShellQuote.quote(PATH);
-        write(
-                ctx,
-                "grep -v '^handover=' " + f + " > " + f + ".tmp 2>/dev/null; printf '%s\\n' "
-                        + ShellQuote.quote("handover=" + handover.line()) + " >> " + f + ".tmp && mv -f " + f
-                        + ".tmp " + f);
+        write(ctx, onRecord("pending-journal.sh", ScriptResource.assign("line", "handover=" + handover.line())));
     }
 
     /**
@@ -167,11 +169,7 @@ public final class PendingRestart {
      * says: a restart still pending stays pending. Never in check mode.
      */
     static void dropHandover(StepContext ctx) {
-        String f = ShellQuote.quote(PATH);
-        write(
-                ctx,
-                "[ -e " + f + " ] || exit 0; grep -v '^handover=' " + f + " > " + f + ".tmp; [ $? -le 1 ] && mv -f " + f
-                        + ".tmp " + f);
+        write(ctx, onRecord("pending-drop.sh", ""));
     }
 
     /**
@@ -179,11 +177,7 @@ public final class PendingRestart {
      * machine share it); kept otherwise. Empty when removed or absent, else why it was kept.
      */
     public static Optional<String> clear(StepContext ctx) {
-        String f = ShellQuote.quote(PATH);
-        String script = "[ -e " + f + " ] || exit 0; since=$(sed -n 's/^since=//p' " + f + " | head -n 1);"
-                + " now=$(date +%s); for e in $(ps -C redis-server,valkey-server -o etimes= 2>/dev/null); do"
-                + " [ \"$((now - e))\" -gt \"${since:-0}\" ] 2>/dev/null || { echo \"a Redis of this machine started"
-                + " $e s ago, before the change\"; exit 0; }; done; rm -f " + f;
+        String script = onRecord("pending-clear.sh", "");
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(SHELL));
         if (!r.ok()) {
             return Optional.of("cannot remove " + PATH + ": " + r.errorText());
@@ -193,11 +187,8 @@ public final class PendingRestart {
 
     /** The host's record, if there is one. A record that cannot be read fails the step: it may say restart. */
     public static Optional<Marker> read(StepContext ctx) {
-        String f = ShellQuote.quote(PATH);
-        ExecResult r = ctx.shell()
-                .exec(Command.of("[ -e " + f + " ] || exit 44; head -c " + MAX_BYTES + " " + f)
-                        .asRoot()
-                        .withTimeout(SHELL));
+        String script = onRecord("pending-read.sh", ScriptResource.assign("max_bytes", Integer.toString(MAX_BYTES)));
+        ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(SHELL));
         if (r.exitCode() == 44) {
             return Optional.empty();
         }
@@ -225,14 +216,19 @@ public final class PendingRestart {
         }
     }
 
-    private static String script(String reason, String run, boolean unlessPending) {
-        String f = ShellQuote.quote(PATH);
-        String write = "mkdir -p " + DIR + " && chmod 0700 " + DIR + " && { printf 'since=%s\\n' \"$(date +%s)\";"
-                + " printf '%s\\n' " + ShellQuote.quote("reason=" + oneLine(reason)) + " "
-                + ShellQuote.quote("run=" + oneLine(run)) + "; { grep '^handover=' " + f
-                + " 2>/dev/null || true; }; } > " + f
-                + ".tmp && mv -f " + f + ".tmp " + f;
-        return unlessPending ? "[ -e " + f + " ] || { " + write + "; }" : write;
+    /** {@code pending-mark.sh} after its parameters. */
+    private static String markScript(String reason, String run, boolean unlessPending) {
+        return onRecord(
+                "pending-mark.sh",
+                ScriptResource.assign("dir", DIR)
+                        + ScriptResource.assign("reason", "reason=" + oneLine(reason))
+                        + ScriptResource.assign("run", "run=" + oneLine(run))
+                        + ScriptResource.assign("unless_pending", unlessPending ? "yes" : "no"));
+    }
+
+    /** The script {@code resource} (next to this class) after the record's path and {@code parameters}. */
+    private static String onRecord(String resource, String parameters) {
+        return ScriptResource.assign("record", PATH) + parameters + ScriptResource.read(PendingRestart.class, resource);
     }
 
     /** A name as one word of the record's hand-over line. */

@@ -2,7 +2,8 @@ package dev.fleetfix.steps.restart;
 
 import dev.fleetfix.redis.topology.NodeRole;
 import dev.fleetfix.redis.topology.ReplicaLink;
-import dev.fleetfix.redis.topology.SentinelMaster;
+import dev.fleetfix.steps.restart.handover.Handover;
+import dev.fleetfix.steps.restart.handover.RouteChoice;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,11 +15,8 @@ import java.util.Optional;
  * <ul>
  *   <li>A replica restarts in place: it resyncs from its primary. A replica whose primary link is
  *       down may hold the only copy: it is saved first, or refused without persistence.
- *   <li>A primary with an online replica hands its role over first ({@link Handover}): through
- *       {@code CLUSTER FAILOVER} in cluster mode, {@code SENTINEL FAILOVER} when a Sentinel monitors
- *       it, else {@code FAILOVER} (Redis 6.2+), else by hand (Redis 3.0 to 6.0; not 2.8, which
- *       cannot pause writes). Not with {@code failover: never}. When the inventory
- *       names Sentinels but none answers, whether one manages it is unknown, and it is refused.
+ *   <li>A primary with an online replica in the inventory hands its role over first ({@link Handover}), by the
+ *       route {@link RouteChoice} picks. Not with {@code failover: never}.
  *   <li>Otherwise a primary with persistence is saved (BGSAVE, or BGREWRITEAOF with AOF) and
  *       restarted in place.
  *   <li>A primary without persistence and no replica to fail over to is refused: a restart would
@@ -36,7 +34,7 @@ import java.util.Optional;
  */
 public record RestartDecision(Kind kind, String reason, Optional<Handover> handover) {
     /** Replicas whose last acknowledgement is older than this are not failover targets. */
-    public static final long MAX_LAG_SECONDS = 5;
+    public static final long MAX_LAG_SECONDS = RouteChoice.MAX_LAG_SECONDS;
 
     /** What to do before the restart. */
     public enum Kind {
@@ -91,74 +89,23 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
         if (!why.isEmpty()) {
             return unsafe(snapshot, options, "primary, " + why);
         }
-        ReplicaLink first = online.get(0);
-        String lag = first.describe() + " (online, lag " + first.lag() + "s)";
-        if (snapshot.cluster()) {
-            return failover(Handover.cluster(first), "cluster primary: CLUSTER FAILOVER on " + lag + " first");
+        RouteChoice.Choice choice = RouteChoice.choose(new RouteChoice.Facts(
+                online.get(0),
+                online.size(),
+                snapshot.cluster(),
+                sentinel.master(),
+                sentinel.unknown(),
+                options.manualFailover(),
+                snapshot.version(),
+                snapshot.commands(),
+                snapshot.persistence().configAnswered()));
+        if (choice instanceof RouteChoice.Chosen chosen) {
+            return new RestartDecision(Kind.FAILOVER_THEN_RESTART, chosen.reason(), Optional.of(chosen.handover()));
         }
-        if (sentinel.unknown().isPresent()) {
-            return of(
-                    Kind.REFUSE,
-                    "refused: primary with a replica, and the inventory names sentinels but "
-                            + sentinel.unknown().get()
-                            + ": whether Sentinel manages it is unknown, so no failover is safe");
+        if (choice instanceof RouteChoice.Refused refused) {
+            return of(Kind.REFUSE, refused.reason());
         }
-        if (sentinel.master().isPresent()) {
-            SentinelMaster master = sentinel.master().get();
-            if (master.troubled()) {
-                return of(
-                        Kind.REFUSE,
-                        "refused: Sentinel reports primary " + master.describe() + "; wait until Sentinel is done");
-            }
-            return failover(
-                    Handover.sentinel(master),
-                    "primary " + master.describe() + ": SENTINEL FAILOVER first (Sentinel picks the replica; "
-                            + online.size() + " online)");
-        }
-        if (options.manualFailover() || !snapshot.hasFailoverCommand()) {
-            return byHand(snapshot, options, first, lag);
-        }
-        if (!snapshot.persistence().configAnswered()) {
-            // Without CONFIG REWRITE the swapped roles live in memory only: the old primary would
-            // restart as a primary beside the new one.
-            return unsafe(
-                    snapshot,
-                    options,
-                    "primary, and FAILOVER needs CONFIG REWRITE to keep the new roles but CONFIG GET was refused");
-        }
-        return failover(Handover.failover(first), "primary: fail over to " + lag + " first");
-    }
-
-    /**
-     * Without FAILOVER (before 6.2, or {@code failover: manual}) the role is handed over by hand;
-     * that needs CLIENT PAUSE (3.0) to stop writes while the replica catches up. Redis 2.8 has none:
-     * writes would go on into the old primary and be lost when it follows the new one.
-     */
-    private static RestartDecision byHand(RedisSnapshot s, RestartOptions options, ReplicaLink first, String lag) {
-        if (s.commands().isEmpty()) {
-            return unsafe(
-                    s,
-                    options,
-                    "primary, its Redis version could not be read (redis_version:" + s.version()
-                            + "), so which hand-over it supports is unknown; no failover");
-        }
-        if (!s.commands().get().hasClientPause()) {
-            return unsafe(s, options, "primary, " + cannotPause(s));
-        }
-        String why = options.manualFailover() ? "failover: manual" : "Redis " + s.version() + " has no FAILOVER (6.2+)";
-        return failover(
-                Handover.manual(first),
-                "primary, " + why + ": hand over by hand to " + lag
-                        + " first (CLIENT PAUSE, wait for its offset, SLAVEOF NO ONE)");
-    }
-
-    private static RestartDecision failover(Handover handover, String reason) {
-        return new RestartDecision(Kind.FAILOVER_THEN_RESTART, reason, Optional.of(handover));
-    }
-
-    private static String cannotPause(RedisSnapshot s) {
-        return "Redis " + s.version() + " has neither FAILOVER (6.2+) nor CLIENT PAUSE (3.0+) to stop writes during a"
-                + " hand-over; no failover";
+        return unsafe(snapshot, options, ((RouteChoice.NoRoute) choice).situation());
     }
 
     /**
@@ -192,7 +139,7 @@ public record RestartDecision(Kind kind, String reason, Optional<Handover> hando
             if (onlyByHandWithoutPause(s, options, sentinel)) {
                 // 2.8 lists every replica at the address it connects from, and has no setting to announce
                 // another: advice to set one would be wrong, and with any address no hand-over is safe.
-                return cannotPause(s);
+                return RouteChoice.cannotPause(s.version());
             }
             return "its in-sync replicas are listed by addresses not in the inventory ("
                     + online.get(0).describe()

@@ -4,6 +4,7 @@ import dev.fleetfix.redis.CommandRights;
 import dev.fleetfix.redis.NeededCommands;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
+import dev.fleetfix.steps.restart.handover.Handover;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -6,6 +6,7 @@ import dev.fleetfix.redis.topology.NodeRole;
 import dev.fleetfix.steps.restart.HandoverResume.Kind;
 import dev.fleetfix.steps.restart.HandoverResume.Target;
 import dev.fleetfix.steps.restart.PendingRestart.Handover;
+import dev.fleetfix.steps.restart.handover.Handover.Route;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +15,8 @@ class HandoverResumeTest {
     private static final String OURS = "8c1e0a3f9b2d4e6f8c1e0a3f9b2d4e6f8c1e0a3f";
     private static final String LATER = "0123456789abcdef0123456789abcdef01234567";
     private static final Handover FAILBACK =
-            new Handover("failover", "10.0.0.3", 6379, "lab-3", true, Optional.of(OURS), Optional.of("lab-2"));
-    private static final Handover OLD_RECORD = new Handover("failover", "10.0.0.3", 6379, "lab-3", true);
+            new Handover(Route.FAILOVER, "10.0.0.3", 6379, "lab-3", true, Optional.of(OURS), Optional.of("lab-2"));
+    private static final Handover OLD_RECORD = new Handover(Route.FAILOVER, "10.0.0.3", 6379, "lab-3", true);
     private static final Optional<String> AT_TARGET = Optional.of("10.0.0.3");
 
     private static HandoverResume replicaOfTarget(Handover h, Target target, boolean restartPending) {
@@ -113,7 +114,7 @@ class HandoverResumeTest {
 
     @Test
     void theSentinelRouteIsNeverResumedAndSaysWhatToDo() {
-        Handover sentinel = new Handover("sentinel", "", 0, "lab", true);
+        Handover sentinel = new Handover(Route.SENTINEL, "", 0, "lab", true);
         HandoverResume r = HandoverResume.decide(
                 "lab-2",
                 sentinel,
@@ -130,7 +131,7 @@ class HandoverResumeTest {
     @Test
     void aStayRecordDroppedSaysNothingOfAFailback() {
         Handover stay =
-                new Handover("failover", "10.0.0.3", 6379, "lab-3", false, Optional.of(OURS), Optional.of("lab-2"));
+                new Handover(Route.FAILOVER, "10.0.0.3", 6379, "lab-3", false, Optional.of(OURS), Optional.of("lab-2"));
         HandoverResume r = replicaOfTarget(stay, Target.answered(NodeRole.PRIMARY, Optional.of(LATER)), true);
         assertThat(r.kind()).isEqualTo(Kind.DROP);
         assertThat(r.reason()).doesNotContain("failback");

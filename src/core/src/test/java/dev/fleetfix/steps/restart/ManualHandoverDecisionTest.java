@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.redis.topology.NodeState;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
+import dev.fleetfix.steps.restart.handover.Handover;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

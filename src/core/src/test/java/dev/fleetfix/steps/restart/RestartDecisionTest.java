@@ -6,6 +6,7 @@ import dev.fleetfix.redis.topology.NodeState;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.redis.topology.SentinelMaster;
 import dev.fleetfix.steps.restart.RestartDecision.Kind;
+import dev.fleetfix.steps.restart.handover.Handover;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

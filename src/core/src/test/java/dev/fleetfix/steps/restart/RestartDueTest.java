@@ -3,6 +3,7 @@ package dev.fleetfix.steps.restart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.steps.restart.PendingRestart.Marker;
+import dev.fleetfix.steps.restart.handover.Handover.Route;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,8 @@ class RestartDueTest {
     @Test
     void theRecordKeepsAJournalledHandOver() {
         Marker m = Marker.parse("since=5\nhandover=failover 127.0.0.12 6379 lab-2 failback\n");
-        assertThat(m.handover()).contains(new PendingRestart.Handover("failover", "127.0.0.12", 6379, "lab-2", true));
+        assertThat(m.handover())
+                .contains(new PendingRestart.Handover(Route.FAILOVER, "127.0.0.12", 6379, "lab-2", true));
         assertThat(m.handover().get().describe()).isEqualTo("FAILOVER to lab-2 (127.0.0.12:6379)");
         assertThat(Marker.parse("since=5\nhandover=garbage\n").handover()).isEmpty();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
-import dev.fleetfix.transport.ShellQuote;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,8 +58,10 @@ class ServiceRestartTest {
                         Map.entry("RUNNING", "active"), Map.entry("STOPPED", "inactive"), Map.entry("FATAL", "failed"));
         assertThat(run(host, ServiceRestart.supervisorCheckScript("nope", conf)).ok())
                 .isFalse();
-        assertThat(ServiceRestart.supervisorScript("x'; reboot; '", conf))
-                .contains(" restart " + ShellQuote.quote("x'; reboot; '"));
+        // the program's name reaches supervisorctl as one argument, whatever it holds
+        host.command("supervisorctl", "printf '%s\\n' \"$@\" > \"$FAKE_ROOT/args\"\n");
+        run(host, ServiceRestart.supervisorScript("x'; reboot; '", conf));
+        assertThat(host.read("/args")).hasValueSatisfying(a -> assertThat(a).endsWith("\nrestart\nx'; reboot; '\n"));
     }
 
     private static ExecResult run(FakeHost host, String script) {

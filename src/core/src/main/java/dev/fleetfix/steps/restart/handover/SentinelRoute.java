@@ -1,50 +1,66 @@
-package dev.fleetfix.steps.restart;
+package dev.fleetfix.steps.restart.handover;
 
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.Poll;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.ReplyFields;
+import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.redis.topology.SentinelMaster;
 import dev.fleetfix.steps.model.StepContext;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The Sentinel route of a {@link Failover}: {@code SENTINEL FAILOVER name} makes one Sentinel
+ * The Sentinel route: {@code SENTINEL FAILOVER name} makes one Sentinel
  * promote the replica it judges best; Sentinel later turns the old primary into a replica and
  * rewrites its config itself. A failback prefers this host by giving it the lowest
  * {@code replica-priority} for that one election, then restores the old value.
  */
-final class SentinelRoute {
+record SentinelRoute(SentinelMaster master) implements Handover {
     /** The priority a failback gives this host, so that Sentinel elects it (lower wins; 0 never). */
     private static final String PREFERRED_PRIORITY = "1";
 
-    private final StepContext ctx;
-    private final Poll poll;
-    private final Duration timeout;
-    private final Failover failover;
-
-    SentinelRoute(StepContext ctx, Poll poll, Duration timeout, Failover failover) {
-        this.ctx = ctx;
-        this.poll = poll;
-        this.timeout = timeout;
-        this.failover = failover;
+    SentinelRoute {
+        Objects.requireNonNull(master, "master");
     }
 
-    Failover.Outcome away(SentinelMaster master) throws InterruptedException {
+    @Override
+    public Route route() {
+        return Route.SENTINEL;
+    }
+
+    @Override
+    public Optional<ReplicaLink> target() {
+        return Optional.empty();
+    }
+
+    @Override
+    public String newPrimaryName() {
+        return master.name();
+    }
+
+    @Override
+    public String describe() {
+        return "SENTINEL FAILOVER " + master.name();
+    }
+
+    @Override
+    public Outcome away(RoleMoves moves) throws InterruptedException {
+        StepContext ctx = moves.ctx();
+        var poll = moves.poll();
+        var timeout = moves.timeout();
         String self = ctx.host().name();
         String before = master.ip() + ":" + master.port();
-        Optional<String> started = sentinelFailover(master.name());
+        Optional<String> started = sentinelFailover(moves, master.name());
         if (started.isPresent()) {
-            return Failover.Outcome.failed(started.get());
+            return Outcome.failed(started.get());
         }
         String[] now = new String[1];
         Optional<String> switched =
                 poll.until("Sentinel to promote a replica of '" + master.name() + "'", timeout, () -> {
-                    Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
+                    Optional<String> address = ctx.sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
                     if (address.isPresent() && !address.get().equals(before)) {
                         now[0] = address.get();
                         return Optional.empty();
@@ -53,7 +69,7 @@ final class SentinelRoute {
                             "Sentinel still names " + address.orElse("no primary") + " for '" + master.name() + "'");
                 });
         if (switched.isPresent()) {
-            return Failover.Outcome.failed("Sentinel did not promote a replica: " + switched.get());
+            return Outcome.failed("Sentinel did not promote a replica: " + switched.get());
         }
         String address = now[0];
         int colon = address.lastIndexOf(':');
@@ -61,7 +77,7 @@ final class SentinelRoute {
         int port = Integer.parseInt(address.substring(colon + 1));
         Optional<GateTarget.Connect> to = Optional.empty();
         String name = address;
-        try (RedisNode n = ctx.primaries().open(ip, port, Failover.CONNECT).orElse(null)) {
+        try (RedisNode n = ctx.primaries().open(ip, port, RoleMoves.CONNECT).orElse(null)) {
             if (n != null) {
                 name = n.hostName() + " (" + address + ")";
                 to = Optional.of(t -> ctx.primaries()
@@ -69,24 +85,25 @@ final class SentinelRoute {
                         .orElseThrow(() -> new RedisException(address, "not in the inventory", null)));
             }
         } catch (RedisException e) {
-            return Failover.Outcome.failed(
-                    "Sentinel promoted " + address + ", which does not answer: " + e.getMessage());
+            return Outcome.failed("Sentinel promoted " + address + ", which does not answer: " + e.getMessage());
         }
-        Optional<String> settled = failover.settle(ctx.redis(), self, to, name, false);
-        return settled.isPresent()
-                ? Failover.Outcome.failed(settled.get())
-                : Failover.Outcome.done(new Failover.Moved(name, to));
+        Optional<String> settled = moves.settle(ctx.redis(), self, to, name, false);
+        return settled.isPresent() ? Outcome.failed(settled.get()) : Outcome.done(new Moved(name, to));
     }
 
     /**
      * Failback through Sentinel: this host gets the lowest replica-priority until Sentinel has seen
      * it, Sentinel fails over, and the election must pick this host. The old priority is restored.
      */
-    Optional<String> back(SentinelMaster master, Failover.Moved moved) throws InterruptedException {
+    @Override
+    public Optional<String> back(RoleMoves moves, Moved moved) throws InterruptedException {
+        StepContext ctx = moves.ctx();
+        var poll = moves.poll();
+        var timeout = moves.timeout();
         String self = ctx.host().name();
         String mine = ctx.host().redis().address() + ":" + ctx.host().redis().port();
         String priority;
-        try (RedisNode n = ctx.redis().open(Failover.CONNECT)) {
+        try (RedisNode n = ctx.redis().open(RoleMoves.CONNECT)) {
             priority = n.configGet("replica-priority").orElse("100");
             n.command("CONFIG", "SET", "replica-priority", PREFERRED_PRIORITY);
         } catch (RedisException e) {
@@ -96,39 +113,39 @@ final class SentinelRoute {
             Optional<String> seen = poll.until(
                     "Sentinel to see " + self + " as a ready replica",
                     timeout,
-                    () -> sentinelSeesPreferred(master.name(), mine));
+                    () -> sentinelSeesPreferred(ctx, master.name(), mine));
             if (seen.isPresent()) {
                 return Optional.of("Sentinel does not see " + self + " as a ready replica: " + seen.get());
             }
-            Optional<String> started = sentinelFailover(master.name());
+            Optional<String> started = sentinelFailover(moves, master.name());
             if (started.isPresent()) {
                 return started;
             }
             Optional<String> elected = poll.until("Sentinel to elect " + self, timeout, () -> {
-                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), Failover.CONNECT);
+                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
                 if (address.filter(mine::equals).isPresent()) {
                     return Optional.empty();
                 }
                 if (address.isPresent() && !moved.newPrimary().contains(address.get())) {
-                    throw new Failover.Aborted("Sentinel elected " + address.get() + ", not " + self);
+                    throw new RoleMoves.Aborted("Sentinel elected " + address.get() + ", not " + self);
                 }
                 return Optional.of("Sentinel still names " + address.orElse("no primary"));
             });
             if (elected.isPresent()) {
                 return elected;
             }
-            return failover.settle(
+            return moves.settle(
                     moved.connect().orElseThrow(), moved.newPrimary(), Optional.of(ctx.redis()), self, false);
-        } catch (Failover.Aborted e) {
+        } catch (RoleMoves.Aborted e) {
             return Optional.of(e.getMessage());
         } finally {
-            restorePriority(priority);
+            restorePriority(ctx, priority);
         }
     }
 
-    private Optional<String> sentinelSeesPreferred(String name, String mine) {
+    private static Optional<String> sentinelSeesPreferred(StepContext ctx, String name, String mine) {
         return ctx.sentinels()
-                .ask(Failover.CONNECT, node -> {
+                .ask(RoleMoves.CONNECT, node -> {
                     Object reply = node.command("SENTINEL", "REPLICAS", name);
                     if (reply instanceof List<?> entries) {
                         for (Object entry : entries) {
@@ -149,8 +166,8 @@ final class SentinelRoute {
                 .value();
     }
 
-    private void restorePriority(String priority) {
-        try (RedisNode n = ctx.redis().open(Failover.CONNECT)) {
+    private static void restorePriority(StepContext ctx, String priority) {
+        try (RedisNode n = ctx.redis().open(RoleMoves.CONNECT)) {
             n.command("CONFIG", "SET", "replica-priority", priority);
             n.command("CONFIG", "REWRITE");
         } catch (RedisException e) {
@@ -162,20 +179,25 @@ final class SentinelRoute {
      * {@code SENTINEL FAILOVER name}, retried while Sentinel has no suitable replica yet (it refreshes
      * replica state every few seconds) or another failover is in progress.
      */
-    private Optional<String> sentinelFailover(String name) throws InterruptedException {
-        Optional<String> sent = poll.until("Sentinel to accept SENTINEL FAILOVER " + name, timeout, () -> {
-            try {
-                Object reply = ctx.sentinels()
-                        .ask(Failover.CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
-                        .value();
-                return "OK".equals(reply) ? Optional.empty() : Optional.of("SENTINEL FAILOVER answered " + reply);
-            } catch (RedisException e) {
-                if (e.getMessage().contains("NOGOODSLAVE") || e.getMessage().contains("INPROG")) {
-                    return Optional.of(e.getMessage());
-                }
-                throw new Failover.Aborted("SENTINEL FAILOVER " + name + ": " + e.getMessage());
-            }
-        });
+    private static Optional<String> sentinelFailover(RoleMoves moves, String name) throws InterruptedException {
+        StepContext ctx = moves.ctx();
+        Optional<String> sent = moves.poll()
+                .until("Sentinel to accept SENTINEL FAILOVER " + name, moves.timeout(), () -> {
+                    try {
+                        Object reply = ctx.sentinels()
+                                .ask(RoleMoves.CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
+                                .value();
+                        return "OK".equals(reply)
+                                ? Optional.empty()
+                                : Optional.of("SENTINEL FAILOVER answered " + reply);
+                    } catch (RedisException e) {
+                        if (e.getMessage().contains("NOGOODSLAVE")
+                                || e.getMessage().contains("INPROG")) {
+                            return Optional.of(e.getMessage());
+                        }
+                        throw new RoleMoves.Aborted("SENTINEL FAILOVER " + name + ": " + e.getMessage());
+                    }
+                });
         return sent.map(s -> "SENTINEL FAILOVER " + name + ": " + s);
     }
 }

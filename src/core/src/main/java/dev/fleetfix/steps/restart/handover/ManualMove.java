@@ -1,4 +1,4 @@
-package dev.fleetfix.steps.restart;
+package dev.fleetfix.steps.restart.handover;
 
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.health.Poll;
@@ -8,7 +8,6 @@ import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;
 import dev.fleetfix.redis.topology.NodeState;
 import dev.fleetfix.redis.topology.ReplicaLink;
-import dev.fleetfix.steps.model.StepContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,26 +33,27 @@ import java.util.Optional;
  *
  * If the replica does not catch up within the pause, nothing is promoted and the guard is removed.
  */
-final class ManualRoute {
+final class ManualMove {
     /** How long writes wait: before 6.2 a pause cannot be lifted early, clients wait all of it. */
     static final Duration PAUSE = Duration.ofSeconds(3);
     /** More replicas than any primary has: every write is refused with NOREPLICAS. */
     static final String GUARD = "1000000";
 
-    private static final Duration CONNECT = Failover.CONNECT;
+    private static final Duration CONNECT = RoleMoves.CONNECT;
 
-    private final StepContext ctx;
+    private final RoleMoves moves;
     private final Poll poll;
-    private final Failover failover;
 
-    ManualRoute(StepContext ctx, Poll poll, Failover failover) {
-        this.ctx = ctx;
-        this.poll = poll;
-        this.failover = failover;
+    ManualMove(RoleMoves moves) {
+        this.moves = moves;
+        this.poll = moves.poll();
     }
 
     /** The old primary's guard settings, to put back. */
     private record Guard(String toWrite, String maxLag) {}
+
+    /** What the old primary said before the pause: its commands, its guard settings, its other replicas. */
+    private record Before(RedisServer server, Guard guard, List<ReplicaLink> others) {}
 
     /**
      * Moves the role from {@code from} to its replica {@code target}; empty when done. On an error
@@ -62,72 +62,98 @@ final class ManualRoute {
     Optional<String> move(
             GateTarget.Connect from, String fromName, ReplicaLink target, GateTarget.Connect to, String toName)
             throws InterruptedException {
-        RedisServer server;
-        Guard guard;
-        List<ReplicaLink> others;
+        Before before;
         try (RedisNode p = from.open(CONNECT)) {
             Optional<RedisServer> known = RedisServer.of(p);
             if (known.isEmpty()) {
                 return Optional.of(fromName + ": INFO server has no redis_version, which commands it has is unknown");
             }
-            server = known.get();
-            if (!server.hasClientPause()) {
-                return Optional.of(fromName + ": " + server.describe() + " has no CLIENT PAUSE (3.0+)");
+            if (!known.get().hasClientPause()) {
+                return Optional.of(fromName + ": " + known.get().describe() + " has no CLIENT PAUSE (3.0+)");
             }
-            Optional<String> toWrite = p.configGet("min-slaves-to-write");
-            Optional<String> maxLag = p.configGet("min-slaves-max-lag");
-            if (toWrite.isEmpty() || maxLag.isEmpty()) {
+            Optional<Guard> guard = guard(p);
+            if (guard.isEmpty()) {
                 return Optional.of(fromName + ": CONFIG GET min-slaves-to-write/min-slaves-max-lag gave no answer"
                         + " (CONFIG renamed or refused): writes after the pause could not be refused, so no"
                         + " hand-over");
             }
-            guard = new Guard(toWrite.get().strip(), maxLag.get().strip());
-            others = NodeState.fromInfo(fromName, p.info("replication")).replicas().stream()
-                    .filter(r -> !(r.ip().equals(target.ip()) && r.port() == target.port()))
-                    .toList();
+            before = new Before(known.get(), guard.get(), others(p, fromName, target));
         } catch (RedisException e) {
             return Optional.of(e.getMessage());
         }
         // the pause also holds this connection's own commands before 6.2: wait for it to end
         Duration held = PAUSE.plus(CONNECT).plus(CONNECT);
         try (RedisNode p = from.open(held)) {
-            long offset;
-            try {
-                offset = pauseAndRead(p, server, guard);
-            } catch (RedisException e) {
-                unguard(p, guard);
-                return Optional.of("pausing " + fromName + ": " + e.getMessage());
-            }
-            Optional<String> behind = poll.until(
-                    toName + " to reach offset " + offset, PAUSE.minusMillis(500), () -> caughtUp(to, toName, offset));
-            if (behind.isPresent()) {
-                unguard(p, guard);
-                return Optional.of(toName + " did not reach offset " + offset + " of " + fromName + " within the "
-                        + PAUSE.toSeconds() + "s pause: " + behind.get() + "; " + fromName + " stays primary");
-            }
-            Optional<String> promoted = promote(to, toName);
-            if (promoted.isPresent()) {
-                unguard(p, guard);
-                return promoted;
-            }
-            try {
-                p.command(server.replicaOfCommand(), target.ip(), Integer.toString(target.port()));
-            } catch (RedisException e) {
-                return Optional.of(toName + " is primary, but " + fromName + " was not made its replica ("
-                        + e.getMessage() + "); " + fromName + " refuses writes (min-slaves-to-write " + GUARD
-                        + ") until it is: run " + server.replicaOfCommand() + " " + target.ip() + " "
-                        + target.port() + " on it");
-            }
-            unguard(p, guard);
-            if (server.hasClientPauseWrite()) {
-                p.command("CLIENT", "UNPAUSE");
+            Optional<String> swapped = swap(p, before, fromName, target, to, toName);
+            if (swapped.isPresent()) {
+                return swapped;
             }
         } catch (RedisException e) {
             return Optional.of(fromName + ": " + e.getMessage());
         }
-        Optional<String> repointed = repoint(others, target, toName);
-        Optional<String> settled = failover.settle(from, fromName, Optional.of(to), toName, true);
+        Optional<String> repointed = repoint(before.others(), target, toName);
+        Optional<String> settled = moves.settle(from, fromName, Optional.of(to), toName, true);
         return settled.isPresent() ? settled : repointed;
+    }
+
+    /** The old primary's min-slaves settings; empty when CONFIG GET does not say them. */
+    private static Optional<Guard> guard(RedisNode p) {
+        Optional<String> toWrite = p.configGet("min-slaves-to-write");
+        Optional<String> maxLag = p.configGet("min-slaves-max-lag");
+        if (toWrite.isEmpty() || maxLag.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Guard(toWrite.get().strip(), maxLag.get().strip()));
+    }
+
+    /** The old primary's replicas other than {@code target}. */
+    private static List<ReplicaLink> others(RedisNode p, String fromName, ReplicaLink target) {
+        return NodeState.fromInfo(fromName, p.info("replication")).replicas().stream()
+                .filter(r -> !(r.ip().equals(target.ip()) && r.port() == target.port()))
+                .toList();
+    }
+
+    /**
+     * Within the pause: the replica catches up, is promoted, and the old primary follows it, unguarded; empty when
+     * done. Before the promotion an error leaves the old primary primary, unguarded.
+     */
+    private Optional<String> swap(
+            RedisNode p, Before before, String fromName, ReplicaLink target, GateTarget.Connect to, String toName)
+            throws InterruptedException {
+        RedisServer server = before.server();
+        Guard guard = before.guard();
+        long offset;
+        try {
+            offset = pauseAndRead(p, server, guard);
+        } catch (RedisException e) {
+            unguard(p, guard);
+            return Optional.of("pausing " + fromName + ": " + e.getMessage());
+        }
+        Optional<String> behind = poll.until(
+                toName + " to reach offset " + offset, PAUSE.minusMillis(500), () -> caughtUp(to, toName, offset));
+        if (behind.isPresent()) {
+            unguard(p, guard);
+            return Optional.of(toName + " did not reach offset " + offset + " of " + fromName + " within the "
+                    + PAUSE.toSeconds() + "s pause: " + behind.get() + "; " + fromName + " stays primary");
+        }
+        Optional<String> promoted = promote(to, toName);
+        if (promoted.isPresent()) {
+            unguard(p, guard);
+            return promoted;
+        }
+        try {
+            p.command(server.replicaOfCommand(), target.ip(), Integer.toString(target.port()));
+        } catch (RedisException e) {
+            return Optional.of(toName + " is primary, but " + fromName + " was not made its replica ("
+                    + e.getMessage() + "); " + fromName + " refuses writes (min-slaves-to-write " + GUARD
+                    + ") until it is: run " + server.replicaOfCommand() + " " + target.ip() + " "
+                    + target.port() + " on it");
+        }
+        unguard(p, guard);
+        if (server.hasClientPauseWrite()) {
+            p.command("CLIENT", "UNPAUSE");
+        }
+        return Optional.empty();
     }
 
     /** MULTI: guard, pause, INFO replication; EXEC. Returns the primary's offset at the pause. */
@@ -199,7 +225,7 @@ final class ManualRoute {
         List<String> problems = new ArrayList<>();
         for (ReplicaLink r : others) {
             try {
-                Optional<RedisNode> node = ctx.primaries().open(r.ip(), r.port(), CONNECT);
+                Optional<RedisNode> node = moves.ctx().primaries().open(r.ip(), r.port(), CONNECT);
                 if (node.isEmpty()) {
                     continue; // not in the inventory: it keeps replicating through the old primary
                 }

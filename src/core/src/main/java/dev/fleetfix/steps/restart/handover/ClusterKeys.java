@@ -1,4 +1,4 @@
-package dev.fleetfix.steps.restart;
+package dev.fleetfix.steps.restart.handover;
 
 import dev.fleetfix.redis.ClusterNode;
 import dev.fleetfix.redis.RedisException;
@@ -15,7 +15,7 @@ import java.util.Set;
  * another node serves, so fleetfix's own keys carry a hash tag ({@code {n}}) chosen until
  * {@code CLUSTER KEYSLOT} lands in one of the node's slots. Outside cluster mode every key will do.
  */
-final class ClusterKeys {
+public final class ClusterKeys {
     /** Tags tried before giving up; a node serving a third of the slots needs three on average. */
     private static final int TRIES = 256;
 
@@ -65,7 +65,7 @@ final class ClusterKeys {
      * {@code n} whose slot {@code node} serves as a primary. Empty when it serves none (a replica,
      * or a primary without slots).
      */
-    static Optional<String> servedBy(RedisNode node, String prefix) {
+    public static Optional<String> servedBy(RedisNode node, String prefix) {
         if (!clustered(node)) {
             return Optional.of(prefix);
         }
