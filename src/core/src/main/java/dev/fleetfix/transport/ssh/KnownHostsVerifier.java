@@ -1,5 +1,6 @@
 package dev.fleetfix.transport.ssh;
 
+import com.hierynomus.sshj.userauth.certificate.Certificate;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -12,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -34,9 +36,10 @@ import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
  * accepted.
  *
  * <p>Where SSHJ's own check differs from OpenSSH's, OpenSSH's is followed: a key on a
- * {@code @revoked} line is refused even when another line lists it plainly; a host covered by a
- * {@code @cert-authority} line is refused with its own reason (fleetfix does not verify host
- * certificates), not called "changed"; a negated pattern ({@code 10.0.0.*,!10.0.0.66}) that matches
+ * {@code @revoked} line is refused even when another line lists it plainly; a host certificate is verified against
+ * the {@code @cert-authority} lines for the host (see {@link #verifyCertificate}); a host covered by a
+ * {@code @cert-authority} line that offers a plain key not listed is refused with its own reason, not called
+ * "changed"; a negated pattern ({@code 10.0.0.*,!10.0.0.66}) that matches
  * takes the host out of the line, whatever else on it matches; and the host key algorithms of the recorded keys are asked
  * for first, RSA as {@code rsa-sha2-512}/{@code rsa-sha2-256} too, so that a host recorded with its
  * RSA key is not met with its ed25519 key instead.
@@ -60,8 +63,32 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     /** The host is covered by a {@code @cert-authority} line only; its plain key is listed nowhere. */
     record CertAuthority(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
 
-    /** The host offered a certificate: fleetfix does not verify host certificates. */
-    record Certificate(String hostEntry, String keyType) implements Outcome {}
+    /**
+     * The host offered a certificate signed by a CA that no {@code @cert-authority} line for it trusts, and its plain
+     * key is listed nowhere either.
+     *
+     * @param line a {@code @cert-authority} line for the host that trusts another CA, or 0
+     */
+    record UntrustedCertificate(String hostEntry, String certType, String caFingerprint, int line) implements Outcome {}
+
+    /** A CA that a {@code @cert-authority} line trusts signed the host's certificate, which OpenSSH would refuse. */
+    record CertificateRefused(String hostEntry, String certType, String caFingerprint, int line, String reason)
+            implements Outcome {}
+
+    /** The CA that signed the host's certificate is on a {@code @revoked} line. */
+    record RevokedAuthority(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
+
+    /**
+     * The host certificate algorithms SSHJ negotiates, best first. OpenSSH's sshd offers no RSA certificate with
+     * SHA-1 signatures since 8.8, and SSHJ knows no other RSA certificate algorithm: an RSA host certificate is not
+     * negotiated, and its host is verified by its plain key.
+     */
+    private static final List<String> CERTIFICATE_ALGORITHMS = List.of(
+            KeyType.ED25519_CERT.toString(),
+            KeyType.ECDSA521_CERT.toString(),
+            KeyType.ECDSA384_CERT.toString(),
+            KeyType.ECDSA256_CERT.toString(),
+            KeyType.RSA_CERT.toString());
 
     private static final String REVOKED = "@revoked";
     private static final String CERT_AUTHORITY = "@cert-authority";
@@ -185,14 +212,16 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     private final Path file;
     private final boolean acceptNew;
+    private final Clock clock;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
     private volatile Outcome outcome;
 
-    private KnownHostsVerifier(Path file, boolean acceptNew) throws IOException {
+    private KnownHostsVerifier(Path file, boolean acceptNew, Clock clock) throws IOException {
         // SSHJ's own parse of the file is not used: verify() and findExistingAlgorithms() read this class's lines
         super(new StringReader(""));
         this.file = file;
         this.acceptNew = acceptNew;
+        this.clock = clock;
         if (Files.exists(file)) {
             lines.addAll(parsed(file));
         }
@@ -258,9 +287,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         if (type == KeyType.UNKNOWN) {
             return false;
         }
-        if (key instanceof com.hierynomus.sshj.userauth.certificate.Certificate<?>) {
-            outcome = new Certificate(host, type.toString());
-            return false;
+        if (key instanceof Certificate<?> cert) {
+            return verifyCertificate(hostname, port, cert);
         }
         byte[] blob = blob(key);
         for (Line line : lines) {
@@ -293,6 +321,86 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     /**
+     * A host certificate, as OpenSSH's check_host_key takes it: refused when its key or its CA is on a
+     * {@code @revoked} line for the host; checked ({@link HostCertificate}) when a {@code @cert-authority} line for
+     * the host names its CA; else its plain key is verified as any key is (listed, unknown, accept-new).
+     *
+     * <p>Where a trusted CA signed a certificate that fails a check (expired, another principal), OpenSSH retries
+     * with the plain key and, under accept-new, records it; fleetfix then logs in only when the plain key is already
+     * listed for the host, and never records it: a certificate the fleet's CA made for another host, or one that
+     * expired, is the case certificates exist to catch.
+     */
+    private boolean verifyCertificate(String hostname, int port, Certificate<?> cert) {
+        String host = hostEntry(hostname, port);
+        String certType = KeyType.fromKey(cert).toString();
+        PublicKey plain = cert.getKey();
+        byte[] plainBlob = blob(plain);
+        byte[] caBlob = cert.getSignatureKey();
+        Optional<PublicKey> ca = decode(caBlob);
+        String caFingerprint = ca.map(KnownHostsVerifier::fingerprint).orElse("(a key fleetfix cannot read)");
+        for (Line line : lines) {
+            if (line.marker().equals(REVOKED) && applies(line, host) && line.decodes()) {
+                if (Arrays.equals(line.key(), plainBlob)) {
+                    outcome = new Revoked(host, KeyType.fromKey(plain).toString(), fingerprint(plain), line.number());
+                    return false;
+                }
+                if (Arrays.equals(line.key(), caBlob) && ca.isPresent()) {
+                    outcome = new RevokedAuthority(
+                            host, KeyType.fromKey(ca.get()).toString(), caFingerprint, line.number());
+                    return false;
+                }
+            }
+        }
+        int otherCa = 0;
+        for (Line line : lines) {
+            if (!line.marker().equals(CERT_AUTHORITY) || !applies(line, host) || !line.decodes()) {
+                continue;
+            }
+            if (!Arrays.equals(line.key(), caBlob)) {
+                otherCa = otherCa == 0 ? line.number() : otherCa;
+                continue;
+            }
+            Optional<String> problem = HostCertificate.problem(cert, hostname, clock.instant());
+            if (problem.isEmpty()) {
+                return true;
+            }
+            if (listedPlainly(host, plain)) {
+                return true;
+            }
+            outcome = new CertificateRefused(host, certType, caFingerprint, line.number(), problem.get());
+            return false;
+        }
+        boolean verified = verify(hostname, port, plain);
+        if (!verified && (outcome instanceof Unknown || outcome instanceof CertAuthority)) {
+            outcome = new UntrustedCertificate(host, certType, caFingerprint, otherCa);
+        }
+        return verified;
+    }
+
+    /** Whether a plain line for the host lists this very key. */
+    private boolean listedPlainly(String host, PublicKey key) {
+        KeyType type = KeyType.fromKey(key);
+        byte[] blob = blob(key);
+        for (Line line : lines) {
+            if (line.marker().isEmpty()
+                    && applies(line, type, host)
+                    && Arrays.equals(line.key(), blob)
+                    && line.decodes()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<PublicKey> decode(byte[] key) {
+        try {
+            return Optional.of(new Buffer.PlainBuffer(key).readPublicKey());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The algorithms of the keys recorded for the host, which SSHJ asks the server for first. An
      * RSA key is verified with rsa-sha2-512 or rsa-sha2-256 signatures: SSHJ alone would ask only for
      * ssh-rsa, which OpenSSH 8.8 and later refuse, and get another key type that is not recorded.
@@ -301,6 +409,16 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     public List<String> findExistingAlgorithms(String hostname, int port) {
         String host = hostEntry(hostname, port);
         List<String> algorithms = new ArrayList<>();
+        for (Line line : lines) {
+            if (line.marker().equals(CERT_AUTHORITY)
+                    && applies(line, host)
+                    && line.decodes()
+                    && !algorithms.containsAll(CERTIFICATE_ALGORITHMS)) {
+                // the host key's type is not known from a CA line: every certificate type SSHJ takes, first, so
+                // that a host with a certificate offers it (OpenSSH orders its algorithms so too)
+                algorithms.addAll(CERTIFICATE_ALGORITHMS);
+            }
+        }
         for (Line line : lines) {
             if (line.marker().isEmpty() && applies(line, host) && line.decodes()) {
                 KeyType type = line.type();
@@ -348,7 +466,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     /** OpenSSH's match_pattern: {@code *} any run of characters, {@code ?} one character, the rest literal. */
-    private static boolean globMatches(String pattern, String text) {
+    static boolean globMatches(String pattern, String text) {
         int p = 0;
         int t = 0;
         int starAt = -1;
@@ -385,6 +503,11 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     static final long MAX_BYTES = 16L * 1024 * 1024;
 
     static KnownHostsVerifier load(Path file, boolean acceptNew) {
+        return load(file, acceptNew, Clock.systemUTC());
+    }
+
+    /** A verifier whose host certificates are checked against {@code clock}. */
+    static KnownHostsVerifier load(Path file, boolean acceptNew, Clock clock) {
         if (Files.exists(file)) {
             try {
                 if (!Files.isRegularFile(file)) {
@@ -398,7 +521,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             }
         }
         try {
-            return new KnownHostsVerifier(file, acceptNew);
+            return new KnownHostsVerifier(file, acceptNew, clock);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read known_hosts file " + file + ": " + e.getMessage(), e);
         }

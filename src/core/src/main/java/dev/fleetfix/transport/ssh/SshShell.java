@@ -57,6 +57,11 @@ public final class SshShell implements RemoteShell {
      */
     private static final class SharedConfig {
         static final DefaultConfig INSTANCE = new DefaultConfig();
+
+        static {
+            // host certificates are checked by KnownHostsVerifier, as OpenSSH checks them (see HostCertificate)
+            INSTANCE.setVerifyHostKeyCertificates(false);
+        }
     }
 
     private final Host host;
