@@ -1,6 +1,7 @@
 package dev.fleetfix.transport.held;
 
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.LoginPassword;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
@@ -12,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Opens SSH hosts through the user's holder; when the holder cannot be reached or started, says so once and
- * connects directly, as ssh does when its control socket is unusable.
+ * connects directly, as ssh does when its control socket is unusable. A host that logs in with a password is always
+ * connected to directly: the password stays in the run's process.
  */
 public final class HeldShells {
     private final HoldClient client;
@@ -30,6 +32,10 @@ public final class HeldShells {
     }
 
     private RemoteShell open(Host host, SshOptions options, ShellFactory direct) {
+        if (LoginPassword.of(host, options).isPresent()) {
+            // the holder outlives the run and would have to keep the password: a password login is never held
+            return direct.open(host);
+        }
         try {
             return HeldShell.open(host, HoldLogin.of(host, options), client);
         } catch (TransportException e) {

@@ -206,16 +206,27 @@ final class SshFailures {
                 error);
     }
 
-    /** "key ~/.ssh/id_ed25519", "ssh-agent (/run/agent.sock) and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa". */
+    /**
+     * "key ~/.ssh/id_ed25519", "ssh-agent (/run/agent.sock) and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa", "certificate
+     * ~/.ssh/id_ed25519-cert.pub and key ~/.ssh/id_ed25519 and password (ansible_password)".
+     */
     private static String offered(List<String> keys) {
-        List<String> agents =
-                keys.stream().filter(k -> k.startsWith("ssh-agent")).toList();
-        List<String> files =
-                keys.stream().filter(k -> !k.startsWith("ssh-agent")).toList();
-        List<String> parts = new ArrayList<>(agents);
+        List<String> parts = new ArrayList<>(
+                keys.stream().filter(k -> k.startsWith("ssh-agent")).toList());
+        List<String> certs = keys.stream()
+                .filter(k -> k.startsWith("certificate "))
+                .map(k -> k.substring("certificate ".length()))
+                .toList();
+        List<String> files = keys.stream()
+                .filter(k -> !k.startsWith("ssh-agent") && !k.startsWith("certificate ") && !k.startsWith("password"))
+                .toList();
+        if (!certs.isEmpty()) {
+            parts.add((certs.size() == 1 ? "certificate " : "certificates ") + String.join(", ", certs));
+        }
         if (!files.isEmpty()) {
             parts.add((files.size() == 1 ? "key " : "keys ") + String.join(", ", files));
         }
+        keys.stream().filter(k -> k.startsWith("password")).forEach(parts::add);
         return parts.isEmpty() ? "no key" : String.join(" and ", parts);
     }
 

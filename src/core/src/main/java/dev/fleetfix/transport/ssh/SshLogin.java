@@ -1,7 +1,10 @@
 package dev.fleetfix.transport.ssh;
 
+import com.hierynomus.sshj.userauth.certificate.Certificate;
 import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.LoginPassword;
 import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,18 +12,25 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
+import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.userauth.UserAuthException;
 import net.schmizz.sshj.userauth.keyprovider.KeyPairWrapper;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
+import net.schmizz.sshj.userauth.method.AuthKeyboardInteractive;
 import net.schmizz.sshj.userauth.method.AuthMethod;
+import net.schmizz.sshj.userauth.method.AuthPassword;
 import net.schmizz.sshj.userauth.method.AuthPublickey;
+import net.schmizz.sshj.userauth.method.PasswordResponseProvider;
 import net.schmizz.sshj.userauth.password.PasswordFinder;
 import net.schmizz.sshj.userauth.password.Resource;
 
@@ -29,7 +39,10 @@ import net.schmizz.sshj.userauth.password.Resource;
  * host's key file, else the default keys {@code ~/.ssh/id_ed25519}, {@code id_ecdsa}, {@code id_rsa}).
  *
  * <p>Without a key file, the keys of ssh-agent ({@code SSH_AUTH_SOCK}) are offered first, then the
- * default keys, as OpenSSH does.
+ * default keys, as OpenSSH does. A key with a certificate beside it ({@code id_ed25519-cert.pub}, as an SSH CA
+ * issues it) is offered with its certificate first, then alone, as OpenSSH does: a host that does not trust the CA
+ * may still know the key. With a password ({@link LoginPassword}), keyboard-interactive and then password
+ * authentication follow the keys, in OpenSSH's order.
  */
 final class SshLogin {
 
@@ -42,6 +55,7 @@ final class SshLogin {
     private final Optional<String> passphraseEnv;
     private final Map<String, String> env;
     private final Optional<SshAgent> agent;
+    private final Optional<LoginPassword> password;
 
     private SshLogin(
             String user,
@@ -50,7 +64,8 @@ final class SshLogin {
             Path home,
             Optional<String> passphraseEnv,
             Map<String, String> env,
-            Optional<SshAgent> agent) {
+            Optional<SshAgent> agent,
+            Optional<LoginPassword> password) {
         this.user = user;
         this.knownHosts = knownHosts;
         this.keys = List.copyOf(keys);
@@ -60,6 +75,9 @@ final class SshLogin {
         // a key's passphrase is a secret of the run: an sshd or a host's command could say it back
         passphraseEnv.map(env::get).ifPresent(KnownSecrets::register);
         this.agent = agent;
+        // revealed now, so that it is known to every output's scrubbing before any host can say it back
+        password.ifPresent(p -> p.value().reveal());
+        this.password = password;
     }
 
     static SshLogin of(Host host, SshOptions options) {
@@ -89,7 +107,8 @@ final class SshLogin {
                     .filter(Files::isRegularFile)
                     .forEach(keys::add);
         }
-        return new SshLogin(user, knownHosts, keys, home, options.passphraseEnv(), env, agent);
+        return new SshLogin(
+                user, knownHosts, keys, home, options.passphraseEnv(), env, agent, LoginPassword.of(host, options));
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -120,7 +139,10 @@ final class SshLogin {
     List<Path> trustFiles() {
         List<Path> files = new ArrayList<>();
         files.add(knownHosts);
-        files.addAll(keys);
+        for (Path key : keys) {
+            files.add(key);
+            certificateFile(key).ifPresent(files::add);
+        }
         return files;
     }
 
@@ -128,8 +150,18 @@ final class SshLogin {
     List<String> keyNames() {
         List<String> names = new ArrayList<>();
         agent.ifPresent(a -> names.add("ssh-agent (" + a.socket() + ")"));
-        keys.stream().map(k -> SshFailures.tilde(k, home)).forEach(names::add);
+        for (Path key : keys) {
+            certificateFile(key).ifPresent(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
+            names.add(SshFailures.tilde(key, home));
+        }
+        password.ifPresent(p -> names.add("password (" + p.source() + ")"));
         return names;
+    }
+
+    /** The certificate OpenSSH offers with a key: {@code KEY-cert.pub} beside it, when there is one. */
+    static Optional<Path> certificateFile(Path key) {
+        Path cert = key.resolveSibling(key.getFileName() + "-cert.pub");
+        return Files.isRegularFile(cert) ? Optional.of(cert) : Optional.empty();
     }
 
     void authenticate(SSHClient ssh, String loginUser) throws IOException {
@@ -137,10 +169,18 @@ final class SshLogin {
         KeyUnusableException unusable = null;
         for (Path key : keys) {
             try {
-                methods.add(new AuthPublickey(load(ssh, key)));
+                KeyPair pair = load(ssh, key);
+                certificate(key, pair.getPublic())
+                        .ifPresent(cert -> methods.add(new AuthPublickey(new KeyPairWrapper(cert, pair.getPrivate()))));
+                methods.add(new AuthPublickey(new KeyPairWrapper(pair)));
             } catch (KeyUnusableException e) {
                 unusable = unusable == null ? e : unusable;
             }
+        }
+        if (password.isPresent()) {
+            PasswordFinder finder = fixed(password.get().value());
+            methods.add(new AuthKeyboardInteractive(new PasswordResponseProvider(finder)));
+            methods.add(new AuthPassword(finder));
         }
         if (methods.isEmpty()) {
             if (unusable != null) {
@@ -158,6 +198,50 @@ final class SshLogin {
                     null);
         }
         ssh.auth(loginUser, methods);
+    }
+
+    /**
+     * The certificate beside a key, when it certifies that very key; OpenSSH skips one that does not (a key replaced
+     * and its old certificate left), and so does this. Read at each login: a CA's short-lived certificates are
+     * renewed in place while a run goes on.
+     */
+    static Optional<Certificate<?>> certificate(Path key, PublicKey plain) {
+        Optional<Path> file = certificateFile(key);
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            String[] words = Files.readString(file.get()).strip().split("\\s+");
+            if (words.length < 2) {
+                return Optional.empty();
+            }
+            PublicKey read = new Buffer.PlainBuffer(Base64.getDecoder().decode(words[1])).readPublicKey();
+            if (read instanceof Certificate<?> cert && Arrays.equals(blob(cert.getKey()), blob(plain))) {
+                return Optional.of(cert);
+            }
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] blob(PublicKey key) {
+        return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
+    }
+
+    /** The password, for SSHJ's methods: given once, never retried (a wrong one fails the host, as ssh does). */
+    private static PasswordFinder fixed(Secret secret) {
+        return new PasswordFinder() {
+            @Override
+            public char[] reqPassword(Resource<?> resource) {
+                return secret.reveal().toCharArray();
+            }
+
+            @Override
+            public boolean shouldRetry(Resource<?> resource) {
+                return false;
+            }
+        };
     }
 
     /** One method per key the agent holds, when the host names no key file and an agent runs. */
@@ -183,13 +267,13 @@ final class SshLogin {
      * public key from the private one (a scalar multiplication): once per process is enough. The pair is kept as
      * read, so a file changed mid-run is read again.
      */
-    private static final Map<LoadedKey, KeyProvider> LOADED = new ConcurrentHashMap<>();
+    private static final Map<LoadedKey, KeyPair> LOADED = new ConcurrentHashMap<>();
 
     /** How many times a key file was read and decrypted in this process: for tests. */
     static final AtomicLong KEY_LOADS = new AtomicLong();
 
     /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
-    private KeyProvider load(SSHClient ssh, Path key) throws KeyUnusableException {
+    private KeyPair load(SSHClient ssh, Path key) throws KeyUnusableException {
         String shown = SshFailures.tilde(key, home);
         if (!Files.isReadable(key)) {
             throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
@@ -201,14 +285,20 @@ final class SshLogin {
                     attributes.size(),
                     attributes.lastModifiedTime(),
                     passphraseEnv.map(env::get));
-            KeyProvider cached = LOADED.get(loaded);
+            KeyPair cached = LOADED.get(loaded);
             if (cached != null) {
                 return cached;
             }
             KEY_LOADS.incrementAndGet();
             KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
+            // SSHJ reads KEY-cert.pub, when there is one, as the key's public part: the plain key is kept, and the
+            // certificate offered beside it (certificate())
+            PublicKey publicKey = provider.getPublic();
+            if (publicKey instanceof Certificate<?> cert) {
+                publicKey = cert.getKey();
+            }
             // an immutable pair: the file's provider decrypts lazily and is not meant to be shared by threads
-            KeyProvider pair = new KeyPairWrapper(new KeyPair(provider.getPublic(), provider.getPrivate()));
+            KeyPair pair = new KeyPair(publicKey, provider.getPrivate());
             LOADED.put(loaded, pair);
             return pair;
         } catch (IOException | RuntimeException e) {

@@ -2,14 +2,20 @@ package dev.fleetfix.transport.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.Secret;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.LoginPassword;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.Buffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,6 +105,75 @@ class SshLoginTest {
                 .isEqualTo("timeout -s KILL 61 sh -c 'echo '\"'\"'x'\"'\"'; id -u'");
         assertThat(SshShell.wrap("id -u", true, Duration.ofMillis(1500)))
                 .isEqualTo("sudo -n timeout -s KILL 3 sh -c 'id -u'");
+    }
+
+    @Test
+    void aCertificateBesideTheKeyIsOfferedFirstWhenItCertifiesThatKey() throws Exception {
+        Path key = home.resolve("keys/lab");
+        keygen(key);
+        Path ca = home.resolve("ca");
+        keygen(ca);
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+        assertThat(login(host, SshOptions.defaults()).keyNames()).containsExactly("~/keys/lab");
+
+        // ssh-keygen -s ca -I fleetfix -n fleetfix keys/lab.pub: keys/lab-cert.pub, as an SSH CA issues it
+        run("ssh-keygen", "-q", "-s", ca.toString(), "-I", "fleetfix", "-n", "fleetfix", key + ".pub");
+        SshLogin login = login(host, SshOptions.defaults());
+        assertThat(login.keyNames()).containsExactly("certificate ~/keys/lab-cert.pub", "~/keys/lab");
+        assertThat(login.trustFiles()).contains(key, home.resolve("keys/lab-cert.pub"));
+        PublicKey plain = publicKey(key + ".pub");
+        assertThat(SshLogin.certificate(key, plain))
+                .hasValueSatisfying(cert -> assertThat(cert.getKey()).isEqualTo(plain));
+
+        // a certificate of another key (the key was replaced, its old certificate left) is not offered
+        assertThat(SshLogin.certificate(key, publicKey(ca + ".pub"))).isEmpty();
+        tryLogin(login);
+    }
+
+    private static PublicKey publicKey(String file) throws Exception {
+        String[] words = Files.readString(Path.of(file)).strip().split(" ");
+        return new Buffer.PlainBuffer(Base64.getDecoder().decode(words[1])).readPublicKey();
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
+    }
+
+    @Test
+    void ansiblePasswordThenAnsibleSshPassThenThePromptedOneIsThePasswordAndItIsAlwaysScrubbed() {
+        Host base = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/none"), null);
+        Host both = TestHosts.from(base)
+                .vars(Map.of("ansible_ssh_pass", Secret.of("second-pass-4711"), "ansible_password", "first-pass-4711"))
+                .build();
+        Host sshPass = TestHosts.from(base)
+                .vars(Map.of("ansible_ssh_pass", Secret.of("second-pass-4711")))
+                .build();
+        SshOptions prompted = SshOptions.defaults().withPassword(Secret.of("prompted-pass-4711"));
+
+        assertThat(LoginPassword.of(both, prompted).orElseThrow().source()).isEqualTo("ansible_password");
+        assertThat(LoginPassword.of(both, prompted).orElseThrow().value().reveal())
+                .isEqualTo("first-pass-4711");
+        assertThat(LoginPassword.of(sshPass, prompted).orElseThrow().source()).isEqualTo("ansible_ssh_pass");
+        assertThat(LoginPassword.of(base, prompted).orElseThrow().source()).isEqualTo("-k");
+        assertThat(LoginPassword.of(base, SshOptions.defaults())).isEmpty();
+
+        // a plain ansible_password (no Secret yet: an -e value) is scrubbed from every output once a login has it
+        SshLogin login = login(both, prompted);
+        assertThat(login.keyNames()).containsExactly("~/none", "password (ansible_password)");
+        assertThat(KnownSecrets.scrub("sshd said first-pass-4711")).doesNotContain("first-pass-4711");
+        assertThat(prompted.toString()).doesNotContain("prompted-pass-4711");
+    }
+
+    @Test
+    void aPasswordWithoutAnyUsableKeyIsStillALogin() {
+        Host host = TestHosts.from(TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/missing"), null))
+                .vars(Map.of("ansible_password", Secret.of("only-a-pass-4711")))
+                .build();
+
+        // no KeyUnusableException: the password methods are tried (and fail here: no server)
+        tryLogin(login(host, SshOptions.defaults()));
     }
 
     private SshLogin login(Host host, SshOptions options) {
