@@ -1,21 +1,26 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.Secret;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 /**
  * ansible-playbook's prompts, {@code -k/--ask-pass}, {@code -K/--ask-become-pass} and {@code
- * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}): fleetfix asks for nothing yet, so each is
- * recognised and refused in one line that says what fleetfix does instead, exit 2, before anything is read. An
- * unknown option would have had only picocli's "Unknown option" and its nearest guess.
+ * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}). {@code -k} asks for the SSH password once, on
+ * the terminal, before anything is read; without a terminal it is refused in one line, exit 2, as the prompts
+ * fleetfix does not have yet are, each saying what fleetfix does instead. An unknown option would have had only
+ * picocli's "Unknown option" and its nearest guess.
  */
 final class PromptOptions {
     @Option(
             names = {"-k", "--ask-pass"},
-            description = "Refused: fleetfix logs in with SSH keys only and asks for no password.")
+            description = "Ask for the SSH login password on the terminal, for hosts whose inventory sets no"
+                    + " ansible_password (refused without a terminal).")
     boolean askPass;
 
     @Option(
@@ -30,9 +35,6 @@ final class PromptOptions {
 
     /** What each prompt's refusal says, by the option's longest name. */
     static final Map<String, String> INSTEAD = Map.of(
-            "--ask-pass",
-            "-k/--ask-pass: fleetfix does not prompt for an SSH password: it logs in with keys (ssh-agent,"
-                    + " --private-key or ansible_ssh_private_key_file; --key-passphrase-env VAR for an encrypted key)",
             "--ask-become-pass",
             "-K/--ask-become-pass: fleetfix does not prompt for a become password: it runs sudo -n, so the SSH user"
                     + " needs passwordless sudo (NOPASSWD) for fleetfix's commands; ansible_become_password is not used",
@@ -49,12 +51,76 @@ final class PromptOptions {
     static void refuseAsked(ParseResult parsed) {
         for (ParseResult level = parsed; level != null; level = level.subcommand()) {
             for (CommandLine.Model.OptionSpec option : level.matchedOptions()) {
+                if (option.longestName().equals(ASK_PASS)) {
+                    askPassword(level.commandSpec().commandLine());
+                    continue;
+                }
                 Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
                 if (instead.isPresent()) {
                     throw new Refused(level.commandSpec().commandLine(), instead.get());
                 }
             }
         }
+    }
+
+    static final String ASK_PASS = "--ask-pass";
+
+    /** Where prompts are read: the process's terminal, or none; tests give their own. */
+    interface Terminal {
+        /** Whether there is a terminal to ask on. */
+        boolean present();
+
+        /** Reads a line without echoing it; null at the end of input. */
+        char[] readSecret(String prompt);
+
+        static Terminal system() {
+            return new Terminal() {
+                @Override
+                public boolean present() {
+                    return System.console() != null;
+                }
+
+                @Override
+                public char[] readSecret(String prompt) {
+                    return System.console().readPassword("%s", prompt);
+                }
+            };
+        }
+    }
+
+    /** The terminal prompts are read on: replaced by tests only. */
+    static volatile Terminal terminal = Terminal.system();
+
+    /**
+     * The password {@code -k} asked for in this run; set before a command runs, cleared after it ({@link
+     * #forget()}). A process runs one command line, but a test runs many in one JVM.
+     */
+    private static final AtomicReference<Secret> ASKED = new AtomicReference<>();
+
+    /** The SSH password asked for with {@code -k}, when it was. */
+    static Optional<Secret> askedPassword() {
+        return Optional.ofNullable(ASKED.get());
+    }
+
+    static void forget() {
+        ASKED.set(null);
+    }
+
+    private static void askPassword(CommandLine cmd) {
+        Terminal t = terminal;
+        if (!t.present()) {
+            throw new Refused(
+                    cmd,
+                    "-k/--ask-pass: there is no terminal to ask for the SSH password on; set ansible_password for"
+                            + " the hosts (in a vault), or log in with keys (ssh-agent, --private-key)");
+        }
+        char[] typed = t.readSecret("SSH password: ");
+        if (typed == null || typed.length == 0) {
+            throw new Refused(cmd, "-k/--ask-pass: no SSH password was given");
+        }
+        String value = new String(typed);
+        Arrays.fill(typed, '\0');
+        ASKED.set(Secret.of(value));
     }
 
     /** A prompt asked for: the message is the whole answer, with no usage hint after it. */

@@ -142,11 +142,12 @@ public final class SshOptionsMixin {
                     .map(Duration::ofSeconds)
                     .orElse(connectTimeout);
         }
-        return new SshOptions(
+        SshOptions options = new SshOptions(
                 Optional.ofNullable(knownHosts),
                 acceptNew,
                 timeout,
                 Optional.ofNullable(passphraseEnv).filter(v -> !v.isBlank()));
+        return PromptOptions.askedPassword().map(options::withPassword).orElse(options);
     }
 
     private AnsibleEnvironment environment() {
