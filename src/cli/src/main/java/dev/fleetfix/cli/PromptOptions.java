@@ -1,6 +1,8 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Secret;
+import dev.fleetfix.transport.SecretPrompt;
+import java.io.Console;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -77,7 +79,7 @@ final class PromptOptions {
             return new Terminal() {
                 @Override
                 public boolean present() {
-                    return System.console() != null;
+                    return interactive(System.console());
                 }
 
                 @Override
@@ -85,6 +87,21 @@ final class PromptOptions {
                     return System.console().readPassword("%s", prompt);
                 }
             };
+        }
+    }
+
+    /**
+     * Whether {@code console} is a terminal: from Java 22 on, {@code System.console()} is a console even when input
+     * and output are redirected, and its {@code isTerminal()} (absent before 22) tells.
+     */
+    static boolean interactive(Console console) {
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true; // before Java 22, a console exists only on a terminal
         }
     }
 
@@ -100,6 +117,26 @@ final class PromptOptions {
     /** The SSH password asked for with {@code -k}, when it was. */
     static Optional<Secret> askedPassword() {
         return Optional.ofNullable(ASKED.get());
+    }
+
+    /**
+     * Asks on the terminal for a secret a run finds it needs (an encrypted key's passphrase), when there is a
+     * terminal; empty without one, and nothing is ever waited for.
+     */
+    static Optional<SecretPrompt> terminalPrompt() {
+        Terminal t = terminal;
+        if (!t.present()) {
+            return Optional.empty();
+        }
+        return Optional.of(prompt -> {
+            char[] typed = t.readSecret(prompt);
+            if (typed == null || typed.length == 0) {
+                return Optional.empty();
+            }
+            String value = new String(typed);
+            Arrays.fill(typed, '\0');
+            return Optional.of(Secret.of(value));
+        });
     }
 
     static void forget() {

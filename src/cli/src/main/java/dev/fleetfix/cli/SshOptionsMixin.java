@@ -147,6 +147,12 @@ public final class SshOptionsMixin {
                 acceptNew,
                 timeout,
                 Optional.ofNullable(passphraseEnv).filter(v -> !v.isBlank()));
+        if (options.passphraseEnv().isEmpty()) {
+            // an encrypted key without --key-passphrase-env: asked for on the terminal, as ssh asks; never without one
+            options = PromptOptions.terminalPrompt()
+                    .map(options::withPassphrasePrompt)
+                    .orElse(options);
+        }
         return PromptOptions.askedPassword().map(options::withPassword).orElse(options);
     }
 

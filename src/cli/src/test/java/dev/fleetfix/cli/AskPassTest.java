@@ -125,5 +125,19 @@ class AskPassTest {
         assertThat(probe.options.password())
                 .hasValueSatisfying(p -> assertThat(p.reveal()).isEqualTo(PASSWORD));
         assertThat(probe.options.toString()).doesNotContain(PASSWORD);
+        // on a terminal, an encrypted key's passphrase is asked for when a login needs it
+        assertThat(probe.options.passphrasePrompt()).isPresent();
+    }
+
+    @Test
+    void withoutATerminalNoPassphraseIsEverAskedFor() {
+        PromptOptions.terminal = new FakeTerminal(false, null);
+        Probe probe = new Probe();
+
+        CliRun run = CliRun.of(new CommandLine(probe));
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(probe.options.passphrasePrompt()).isEmpty();
+        assertThat(probe.options.password()).isEmpty();
     }
 }

@@ -5,6 +5,7 @@ import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.LoginPassword;
+import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.common.Buffer;
@@ -56,6 +58,7 @@ final class SshLogin {
     private final Map<String, String> env;
     private final Optional<SshAgent> agent;
     private final Optional<LoginPassword> password;
+    private final Optional<SecretPrompt> prompt;
 
     private SshLogin(
             String user,
@@ -65,8 +68,11 @@ final class SshLogin {
             Optional<String> passphraseEnv,
             Map<String, String> env,
             Optional<SshAgent> agent,
-            Optional<LoginPassword> password) {
+            Optional<LoginPassword> password,
+            Optional<SecretPrompt> prompt) {
         this.user = user;
+        // a passphrase in the environment is what the user chose: the terminal is asked only without one
+        this.prompt = passphraseEnv.isPresent() ? Optional.empty() : prompt;
         this.knownHosts = knownHosts;
         this.keys = List.copyOf(keys);
         this.home = home;
@@ -108,7 +114,15 @@ final class SshLogin {
                     .forEach(keys::add);
         }
         return new SshLogin(
-                user, knownHosts, keys, home, options.passphraseEnv(), env, agent, LoginPassword.of(host, options));
+                user,
+                knownHosts,
+                keys,
+                home,
+                options.passphraseEnv(),
+                env,
+                agent,
+                LoginPassword.of(host, options),
+                options.passphrasePrompt());
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -272,12 +286,28 @@ final class SshLogin {
     /** How many times a key file was read and decrypted in this process: for tests. */
     static final AtomicLong KEY_LOADS = new AtomicLong();
 
+    /**
+     * Hosts connecting at once would each ask for the same key's passphrase: a key asked for on the terminal is loaded
+     * by one login at a time, and the next finds it loaded.
+     */
+    private static final Object PROMPTING = new Object();
+
     /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
     private KeyPair load(SSHClient ssh, Path key) throws KeyUnusableException {
+        if (prompt.isEmpty()) {
+            return loadOnce(ssh, key);
+        }
+        synchronized (PROMPTING) {
+            return loadOnce(ssh, key);
+        }
+    }
+
+    private KeyPair loadOnce(SSHClient ssh, Path key) throws KeyUnusableException {
         String shown = SshFailures.tilde(key, home);
         if (!Files.isReadable(key)) {
             throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
         }
+        AtomicBoolean asked = new AtomicBoolean();
         try {
             BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
             LoadedKey loaded = new LoadedKey(
@@ -290,7 +320,7 @@ final class SshLogin {
                 return cached;
             }
             KEY_LOADS.incrementAndGet();
-            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
+            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase(shown, asked));
             // SSHJ reads KEY-cert.pub, when there is one, as the key's public part: the plain key is kept, and the
             // certificate offered beside it (certificate())
             PublicKey publicKey = provider.getPublic();
@@ -302,12 +332,15 @@ final class SshLogin {
             LOADED.put(loaded, pair);
             return pair;
         } catch (IOException | RuntimeException e) {
-            String reason = passphraseEnv.isEmpty()
-                    ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR"
-                    : env.get(passphraseEnv.get()) == null
-                            ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
-                                    + " (--key-passphrase-env) is not set"
-                            : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
+            String reason = asked.get()
+                    ? "the passphrase typed does not decrypt it"
+                    : passphraseEnv.isEmpty()
+                            ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR, or run"
+                                    + " fleetfix on a terminal to be asked for it"
+                            : env.get(passphraseEnv.get()) == null
+                                    ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
+                                            + " (--key-passphrase-env) is not set"
+                                    : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
             throw new KeyUnusableException("cannot use private key " + shown + ": " + reason, e);
         }
     }
@@ -319,12 +352,24 @@ final class SshLogin {
         }
     }
 
-    /** Reads the passphrase from the named environment variable when SSHJ finds the key encrypted. */
-    private PasswordFinder passphrase() {
+    /**
+     * The passphrase, when SSHJ finds the key encrypted: the named environment variable's, else the one typed on the
+     * terminal, asked for as {@code ssh} asks ({@code Enter passphrase for key ~/.ssh/id_ed25519: }).
+     */
+    private PasswordFinder passphrase(String shown, AtomicBoolean asked) {
         return new PasswordFinder() {
             @Override
             public char[] reqPassword(Resource<?> resource) {
-                return passphraseEnv.map(env::get).map(String::toCharArray).orElse(null);
+                if (passphraseEnv.isPresent()) {
+                    return passphraseEnv.map(env::get).map(String::toCharArray).orElse(null);
+                }
+                if (prompt.isEmpty() || asked.getAndSet(true)) {
+                    return null;
+                }
+                return prompt.get()
+                        .ask("Enter passphrase for key " + shown + ": ")
+                        .map(p -> p.reveal().toCharArray())
+                        .orElse(null);
             }
 
             @Override

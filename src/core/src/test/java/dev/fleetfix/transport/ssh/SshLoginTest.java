@@ -1,19 +1,24 @@
 package dev.fleetfix.transport.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.LoginPassword;
+import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.common.Buffer;
 import org.junit.jupiter.api.Test;
@@ -174,6 +179,43 @@ class SshLoginTest {
 
         // no KeyUnusableException: the password methods are tried (and fail here: no server)
         tryLogin(login(host, SshOptions.defaults()));
+    }
+
+    @Test
+    void anEncryptedKeyIsAskedForOnceOnTheTerminalAndNeverWithoutOne() throws Exception {
+        Path key = home.resolve("keys/locked");
+        Files.createDirectories(key.getParent());
+        run("ssh-keygen", "-q", "-t", "ed25519", "-N", "typed-phrase-4711", "-f", key.toString());
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/locked"), null);
+
+        // no terminal: no prompt, and the refusal says how to give it
+        assertThatThrownBy(() -> login(host, SshOptions.defaults()).authenticate(new SSHClient(), "fleetfix"))
+                .isInstanceOf(SshLogin.KeyUnusableException.class)
+                .hasMessageContaining(
+                        "cannot use private key ~/keys/locked: it is encrypted or unreadable; give its"
+                                + " passphrase with --key-passphrase-env VAR, or run fleetfix on a terminal to be asked for it");
+
+        List<String> asked = new ArrayList<>();
+        SecretPrompt wrong = prompt -> {
+            asked.add(prompt);
+            return Optional.of(Secret.of("not-the-phrase"));
+        };
+        assertThatThrownBy(() -> login(host, SshOptions.defaults().withPassphrasePrompt(wrong))
+                        .authenticate(new SSHClient(), "fleetfix"))
+                .hasMessageContaining("cannot use private key ~/keys/locked: the passphrase typed does not decrypt it");
+
+        SecretPrompt right = prompt -> {
+            asked.add(prompt);
+            return Optional.of(Secret.of("typed-phrase-4711"));
+        };
+        for (int i = 0; i < 5; i++) {
+            tryLogin(login(host, SshOptions.defaults().withPassphrasePrompt(right)));
+        }
+        // asked once for the wrong one, once for the right one: the decrypted key serves the other logins
+        assertThat(asked)
+                .containsExactly(
+                        "Enter passphrase for key ~/keys/locked: ", "Enter passphrase for key ~/keys/locked: ");
+        assertThat(KnownSecrets.scrub("typed-phrase-4711")).doesNotContain("typed-phrase-4711");
     }
 
     private SshLogin login(Host host, SshOptions options) {
