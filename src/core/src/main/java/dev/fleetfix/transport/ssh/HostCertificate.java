@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.Factory;
 import net.schmizz.sshj.common.KeyType;
@@ -27,6 +28,12 @@ import net.schmizz.sshj.signature.Signature;
  */
 final class HostCertificate {
     private HostCertificate() {}
+
+    /** {@code config} without SSHJ's own check of host certificates: {@link KnownHostsVerifier} makes OpenSSH's. */
+    static DefaultConfig checkedByKnownHosts(DefaultConfig config) {
+        config.setVerifyHostKeyCertificates(false);
+        return config;
+    }
 
     /** PROTOCOL.certkeys: SSH_CERT_TYPE_HOST. */
     static final long HOST_TYPE = 2;

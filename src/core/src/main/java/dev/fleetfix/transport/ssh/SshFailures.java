@@ -127,50 +127,9 @@ final class SshFailures {
                             + " say (as OpenSSH does not)",
                     error);
         }
-        if (outcome instanceof CertAuthority ca) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
-                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but the host offered its plain "
-                            + ca.keyType() + " key " + ca.fingerprint() + ", no certificate, and that key is listed"
-                            + " nowhere; give its sshd a HostCertificate, or check the fingerprint and add the key:"
-                            + " ssh-keyscan -p " + attempt.port() + " " + attempt.address() + " >> "
-                            + ShellQuote.quote(file),
-                    error);
-        }
-        if (outcome instanceof RevokedAuthority revoked) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate is revoked: " + attempt.address() + " offers a certificate"
-                            + " signed by " + revoked.keyType() + " CA key " + revoked.fingerprint()
-                            + ", which known_hosts line " + revoked.line() + " (" + file + ") marks @revoked;"
-                            + " fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)",
-                    error);
-        }
-        if (outcome instanceof CertificateRefused refused) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate refused: " + attempt.address() + " offers a "
-                            + refused.certType() + " signed by CA key " + refused.caFingerprint()
-                            + ", which known_hosts line " + refused.line() + " (" + file + ") trusts, but "
-                            + refused.reason() + "; fleetfix does not log in (as OpenSSH does not)",
-                    error);
-        }
-        if (outcome instanceof UntrustedCertificate cert) {
-            String other = cert.line() > 0
-                    ? "known_hosts line " + cert.line() + " (" + file + ") trusts another CA for " + cert.hostEntry()
-                    : file + " has no @cert-authority line for " + cert.hostEntry();
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate not trusted: " + attempt.address() + " offers a "
-                            + cert.certType() + " signed by CA key " + cert.caFingerprint() + ", " + other
-                            + ", and the host's plain key is listed nowhere; to trust the CA, add: @cert-authority "
-                            + cert.hostEntry() + " <the CA's public key> to " + file,
-                    error);
+        Optional<TransportException> certificate = certificateRefused(host, attempt, outcome, error);
+        if (certificate.isPresent()) {
+            return certificate.get();
         }
         if (outcome instanceof Unknown unknown) {
             return new TransportException(
@@ -185,6 +144,58 @@ final class SshFailures {
         }
         return new TransportException(
                 host, Kind.HOST_KEY, attempt.via() + "host key refused: " + describe(error), error);
+    }
+
+    /** The refusals that concern a @cert-authority line or a host certificate; empty for the others. */
+    private static Optional<TransportException> certificateRefused(
+            Host host, Attempt attempt, Outcome outcome, Throwable error) {
+        String file = attempt.knownHosts().toString();
+        if (outcome instanceof CertAuthority ca) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
+                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but the host offered its plain "
+                            + ca.keyType() + " key " + ca.fingerprint() + ", no certificate, and that key is listed"
+                            + " nowhere; give its sshd a HostCertificate, or check the fingerprint and add the key:"
+                            + " ssh-keyscan -p " + attempt.port() + " " + attempt.address() + " >> "
+                            + ShellQuote.quote(file),
+                    error));
+        }
+        if (outcome instanceof RevokedAuthority revoked) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate is revoked: " + attempt.address() + " offers a certificate"
+                            + " signed by " + revoked.keyType() + " CA key " + revoked.fingerprint()
+                            + ", which known_hosts line " + revoked.line() + " (" + file + ") marks @revoked;"
+                            + " fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)",
+                    error));
+        }
+        if (outcome instanceof CertificateRefused refused) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate refused: " + attempt.address() + " offers a "
+                            + refused.certType() + " signed by CA key " + refused.caFingerprint()
+                            + ", which known_hosts line " + refused.line() + " (" + file + ") trusts, but "
+                            + refused.reason() + "; fleetfix does not log in (as OpenSSH does not)",
+                    error));
+        }
+        if (outcome instanceof UntrustedCertificate cert) {
+            String other = cert.line() > 0
+                    ? "known_hosts line " + cert.line() + " (" + file + ") trusts another CA for " + cert.hostEntry()
+                    : file + " has no @cert-authority line for " + cert.hostEntry();
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate not trusted: " + attempt.address() + " offers a "
+                            + cert.certType() + " signed by CA key " + cert.caFingerprint() + ", " + other
+                            + ", and the host's plain key is listed nowhere; to trust the CA, add: @cert-authority "
+                            + cert.hostEntry() + " <the CA's public key> to " + file,
+                    error));
+        }
+        return Optional.empty();
     }
 
     static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
