@@ -15,8 +15,6 @@ import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.SSHClient;
-import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.userauth.UserAuthException;
 import net.schmizz.sshj.userauth.keyprovider.KeyPairWrapper;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
@@ -59,6 +56,10 @@ final class SshLogin {
     private final Optional<SshAgent> agent;
     private final Optional<LoginPassword> password;
     private final Optional<SecretPrompt> prompt;
+    /** Where the password may go: the host's own sshd, never its jump host. */
+    private final String address;
+
+    private final int port;
 
     private SshLogin(
             String user,
@@ -69,8 +70,12 @@ final class SshLogin {
             Map<String, String> env,
             Optional<SshAgent> agent,
             Optional<LoginPassword> password,
-            Optional<SecretPrompt> prompt) {
+            Optional<SecretPrompt> prompt,
+            String address,
+            int port) {
         this.user = user;
+        this.address = address;
+        this.port = port;
         // a passphrase in the environment is what the user chose: the terminal is asked only without one
         this.prompt = passphraseEnv.isPresent() ? Optional.empty() : prompt;
         this.knownHosts = knownHosts;
@@ -122,7 +127,9 @@ final class SshLogin {
                 env,
                 agent,
                 LoginPassword.of(host, options),
-                options.passphrasePrompt());
+                options.passphrasePrompt(),
+                host.address(),
+                host.port());
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -155,7 +162,7 @@ final class SshLogin {
         files.add(knownHosts);
         for (Path key : keys) {
             files.add(key);
-            certificateFile(key).ifPresent(files::add);
+            UserCertificates.file(key).ifPresent(files::add);
         }
         return files;
     }
@@ -165,33 +172,45 @@ final class SshLogin {
         List<String> names = new ArrayList<>();
         agent.ifPresent(a -> names.add("ssh-agent (" + a.socket() + ")"));
         for (Path key : keys) {
-            certificateFile(key).ifPresent(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
+            UserCertificates.file(key).ifPresent(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
             names.add(SshFailures.tilde(key, home));
         }
         password.ifPresent(p -> names.add("password (" + p.source() + ")"));
         return names;
     }
 
-    /** The certificate OpenSSH offers with a key: {@code KEY-cert.pub} beside it, when there is one. */
-    static Optional<Path> certificateFile(Path key) {
-        Path cert = key.resolveSibling(key.getFileName() + "-cert.pub");
-        return Files.isRegularFile(cert) ? Optional.of(cert) : Optional.empty();
+    void authenticate(SSHClient ssh, String loginUser) throws IOException {
+        ssh.auth(loginUser, methods(ssh, isTarget(ssh)));
     }
 
-    void authenticate(SSHClient ssh, String loginUser) throws IOException {
+    /** Whether {@code ssh} is connected to the host itself, not to its jump host. */
+    private boolean isTarget(SSHClient ssh) {
+        try {
+            return address.equals(ssh.getRemoteHostname()) && port == ssh.getRemotePort();
+        } catch (RuntimeException e) {
+            return false; // not connected
+        }
+    }
+
+    /**
+     * What is offered, in OpenSSH's order: the agent's keys, each key's certificate then the key, then, to the host
+     * itself only ({@code target}), keyboard-interactive and password with the host's password. A jump host gets keys
+     * only: ssh would ask for the bastion's own password.
+     */
+    List<AuthMethod> methods(SSHClient ssh, boolean target) throws IOException {
         List<AuthMethod> methods = new ArrayList<>(agentMethods());
         KeyUnusableException unusable = null;
         for (Path key : keys) {
             try {
                 KeyPair pair = load(ssh, key);
-                certificate(key, pair.getPublic())
+                UserCertificates.of(key, pair.getPublic())
                         .ifPresent(cert -> methods.add(new AuthPublickey(new KeyPairWrapper(cert, pair.getPrivate()))));
                 methods.add(new AuthPublickey(new KeyPairWrapper(pair)));
             } catch (KeyUnusableException e) {
                 unusable = unusable == null ? e : unusable;
             }
         }
-        if (password.isPresent()) {
+        if (password.isPresent() && target) {
             PasswordFinder finder = fixed(password.get().value());
             methods.add(new AuthKeyboardInteractive(new PasswordResponseProvider(finder)));
             methods.add(new AuthPassword(finder));
@@ -211,36 +230,7 @@ final class SshLogin {
                             + " exists",
                     null);
         }
-        ssh.auth(loginUser, methods);
-    }
-
-    /**
-     * The certificate beside a key, when it certifies that very key; OpenSSH skips one that does not (a key replaced
-     * and its old certificate left), and so does this. Read at each login: a CA's short-lived certificates are
-     * renewed in place while a run goes on.
-     */
-    static Optional<Certificate<?>> certificate(Path key, PublicKey plain) {
-        Optional<Path> file = certificateFile(key);
-        if (file.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            String[] words = Files.readString(file.get()).strip().split("\\s+");
-            if (words.length < 2) {
-                return Optional.empty();
-            }
-            PublicKey read = new Buffer.PlainBuffer(Base64.getDecoder().decode(words[1])).readPublicKey();
-            if (read instanceof Certificate<?> cert && Arrays.equals(blob(cert.getKey()), blob(plain))) {
-                return Optional.of(cert);
-            }
-            return Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static byte[] blob(PublicKey key) {
-        return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
+        return methods;
     }
 
     /** The password, for SSHJ's methods: given once, never retried (a wrong one fails the host, as ssh does). */
@@ -322,7 +312,7 @@ final class SshLogin {
             KEY_LOADS.incrementAndGet();
             KeyProvider provider = ssh.loadKeys(key.toString(), passphrase(shown, asked));
             // SSHJ reads KEY-cert.pub, when there is one, as the key's public part: the plain key is kept, and the
-            // certificate offered beside it (certificate())
+            // certificate offered beside it (UserCertificates)
             PublicKey publicKey = provider.getPublic();
             if (publicKey instanceof Certificate<?> cert) {
                 publicKey = cert.getKey();

@@ -127,11 +127,11 @@ class SshLoginTest {
         assertThat(login.keyNames()).containsExactly("certificate ~/keys/lab-cert.pub", "~/keys/lab");
         assertThat(login.trustFiles()).contains(key, home.resolve("keys/lab-cert.pub"));
         PublicKey plain = publicKey(key + ".pub");
-        assertThat(SshLogin.certificate(key, plain))
+        assertThat(UserCertificates.of(key, plain))
                 .hasValueSatisfying(cert -> assertThat(cert.getKey()).isEqualTo(plain));
 
         // a certificate of another key (the key was replaced, its old certificate left) is not offered
-        assertThat(SshLogin.certificate(key, publicKey(ca + ".pub"))).isEmpty();
+        assertThat(UserCertificates.of(key, publicKey(ca + ".pub"))).isEmpty();
         tryLogin(login);
     }
 
@@ -172,13 +172,21 @@ class SshLoginTest {
     }
 
     @Test
-    void aPasswordWithoutAnyUsableKeyIsStillALogin() {
+    void aPasswordWithoutAnyUsableKeyIsStillALoginToTheHostButNeverSentToItsJumpHost() throws Exception {
         Host host = TestHosts.from(TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/missing"), null))
                 .vars(Map.of("ansible_password", Secret.of("only-a-pass-4711")))
                 .build();
+        SshLogin login = login(host, SshOptions.defaults());
 
-        // no KeyUnusableException: the password methods are tried (and fail here: no server)
-        tryLogin(login(host, SshOptions.defaults()));
+        try (SSHClient ssh = new SSHClient()) {
+            assertThat(login.methods(ssh, true))
+                    .extracting(m -> m.getClass().getSimpleName())
+                    .containsExactly("AuthKeyboardInteractive", "AuthPassword");
+            // to the jump host: keys only, and the missing key is the answer
+            assertThatThrownBy(() -> login.methods(ssh, false))
+                    .isInstanceOf(SshLogin.KeyUnusableException.class)
+                    .hasMessageContaining("private key file ~/missing is missing or not readable");
+        }
     }
 
     @Test
