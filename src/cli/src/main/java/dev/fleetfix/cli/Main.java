@@ -64,13 +64,14 @@ public final class Main {
         cmd.setDefaultValueProvider(settings.defaultValues());
         // the console is one of the outputs every known secret is scrubbed from (KnownSecrets): whatever writers a
         // caller set, a command and the error handler write through scrubbing ones. Ansible's prompts are refused
-        // before any command runs (PromptOptions), as a bad option is.
+        // before any command runs (PromptOptions), as a bad option is; -k asks on the terminal then.
         cmd.setExecutionStrategy(parseResult -> {
             scrubbing(cmd);
             try {
                 PromptOptions.refuseAsked(parseResult);
                 return new CommandLine.RunLast().execute(parseResult);
             } finally {
+                PromptOptions.forget();
                 flush(cmd);
             }
         });

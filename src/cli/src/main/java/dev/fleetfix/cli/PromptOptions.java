@@ -2,24 +2,28 @@ package dev.fleetfix.cli;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
+import dev.fleetfix.transport.SecretPrompt;
 import java.io.Console;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 /**
  * ansible-playbook's prompts, {@code -k/--ask-pass}, {@code -K/--ask-become-pass} and {@code
- * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}). {@code -K} asks once, on the terminal, without
- * echo; without a terminal it is refused, as the others are always: in one line that says what fleetfix does
- * instead, exit 2, before anything is read. An unknown option would have had only picocli's "Unknown option" and its
- * nearest guess.
+ * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}). {@code -k} (the SSH password) and {@code -K} (the
+ * become password) each ask once, on the terminal, without echo; without a terminal each is refused in one line, exit
+ * 2, before anything is read, as {@code -J} always is, saying what fleetfix does instead. An unknown option would have
+ * had only picocli's "Unknown option" and its nearest guess.
  */
 final class PromptOptions {
     @Option(
             names = {"-k", "--ask-pass"},
-            description = "Refused: fleetfix logs in with SSH keys only and asks for no password.")
+            description = "Ask for the SSH login password on the terminal, for hosts whose inventory sets no"
+                    + " ansible_password (refused without a terminal).")
     boolean askPass;
 
     @Option(
@@ -27,29 +31,6 @@ final class PromptOptions {
             description = "Ask once, on the terminal, for the password sudo (or su) asks for on hosts whose inventory"
                     + " sets no ansible_become_password. Refused without a terminal.")
     boolean askBecomePass;
-
-    /** Where {@code -K} asks: the process's terminal; tests give another. */
-    interface Terminal {
-        /** Whether there is a terminal to ask on. */
-        boolean present();
-
-        /** The answer, read without echo; empty when the terminal closed before one was given. */
-        Optional<String> readHidden(String prompt);
-    }
-
-    static volatile Terminal terminal = new Terminal() {
-        @Override
-        public boolean present() {
-            return System.console() != null;
-        }
-
-        @Override
-        public Optional<String> readHidden(String prompt) {
-            Console console = System.console();
-            char[] answer = console == null ? null : console.readPassword("%s", prompt);
-            return Optional.ofNullable(answer).map(String::new);
-        }
-    };
 
     private Optional<Secret> becomePassword;
 
@@ -60,9 +41,6 @@ final class PromptOptions {
 
     /** What each prompt's refusal says, by the option's longest name. */
     static final Map<String, String> INSTEAD = Map.of(
-            "--ask-pass",
-            "-k/--ask-pass: fleetfix does not prompt for an SSH password: it logs in with keys (ssh-agent,"
-                    + " --private-key or ansible_ssh_private_key_file; --key-passphrase-env VAR for an encrypted key)",
             "--ask-vault-password",
             "-J/--ask-vault-pass: fleetfix does not prompt for a vault password yet: use --vault-password-file FILE"
                     + " (a file holding it, or a script printing it), --vault-id LABEL@FILE, or vault_password_file"
@@ -82,9 +60,12 @@ final class PromptOptions {
             return Optional.empty();
         }
         if (becomePassword == null) {
-            String answer = terminal.readHidden("BECOME password: ")
-                    .orElseThrow(() -> new InputException("-K/--ask-become-pass: no become password was given"));
-            becomePassword = Optional.of(Secret.of(answer));
+            char[] typed = terminal.readSecret("BECOME password: ");
+            if (typed == null || typed.length == 0) {
+                throw new InputException("-K/--ask-become-pass: no become password was given");
+            }
+            becomePassword = Optional.of(Secret.of(new String(typed)));
+            Arrays.fill(typed, '\0');
         }
         return becomePassword;
     }
@@ -97,6 +78,10 @@ final class PromptOptions {
     static void refuseAsked(ParseResult parsed) {
         for (ParseResult level = parsed; level != null; level = level.subcommand()) {
             for (CommandLine.Model.OptionSpec option : level.matchedOptions()) {
+                if (option.longestName().equals(ASK_PASS)) {
+                    askPassword(level.commandSpec().commandLine());
+                    continue;
+                }
                 Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
                 if (option.longestName().equals("--ask-become-pass") && !terminal.present()) {
                     instead = Optional.of(NO_TERMINAL);
@@ -106,6 +91,101 @@ final class PromptOptions {
                 }
             }
         }
+    }
+
+    static final String ASK_PASS = "--ask-pass";
+
+    /** Where prompts are read: the process's terminal, or none; tests give their own. */
+    interface Terminal {
+        /** Whether there is a terminal to ask on. */
+        boolean present();
+
+        /** Reads a line without echoing it; null at the end of input. */
+        char[] readSecret(String prompt);
+
+        static Terminal system() {
+            return new Terminal() {
+                @Override
+                public boolean present() {
+                    return interactive(System.console());
+                }
+
+                @Override
+                public char[] readSecret(String prompt) {
+                    return System.console().readPassword("%s", prompt);
+                }
+            };
+        }
+    }
+
+    /**
+     * Whether {@code console} is a terminal: from Java 22 on, {@code System.console()} is a console even when input
+     * and output are redirected, and its {@code isTerminal()} (absent before 22) tells.
+     */
+    static boolean interactive(Console console) {
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true; // before Java 22, a console exists only on a terminal
+        }
+    }
+
+    /** The terminal prompts are read on: replaced by tests only. */
+    static volatile Terminal terminal = Terminal.system();
+
+    /**
+     * The password {@code -k} asked for in this run; set before a command runs, cleared after it ({@link
+     * #forget()}). A process runs one command line, but a test runs many in one JVM.
+     */
+    private static final AtomicReference<Secret> ASKED = new AtomicReference<>();
+
+    /** The SSH password asked for with {@code -k}, when it was. */
+    static Optional<Secret> askedPassword() {
+        return Optional.ofNullable(ASKED.get());
+    }
+
+    /**
+     * Asks on the terminal for a secret a run finds it needs (an encrypted key's passphrase), when there is a
+     * terminal; empty without one, and nothing is ever waited for.
+     */
+    static Optional<SecretPrompt> terminalPrompt() {
+        Terminal t = terminal;
+        if (!t.present()) {
+            return Optional.empty();
+        }
+        return Optional.of(prompt -> {
+            char[] typed = t.readSecret(prompt);
+            if (typed == null || typed.length == 0) {
+                return Optional.empty();
+            }
+            String value = new String(typed);
+            Arrays.fill(typed, '\0');
+            return Optional.of(Secret.of(value));
+        });
+    }
+
+    static void forget() {
+        ASKED.set(null);
+    }
+
+    private static void askPassword(CommandLine cmd) {
+        Terminal t = terminal;
+        if (!t.present()) {
+            throw new Refused(
+                    cmd,
+                    "-k/--ask-pass: there is no terminal to ask for the SSH password on; set ansible_password for"
+                            + " the hosts (in a vault), or log in with keys (ssh-agent, --private-key)");
+        }
+        char[] typed = t.readSecret("SSH password: ");
+        if (typed == null || typed.length == 0) {
+            throw new Refused(cmd, "-k/--ask-pass: no SSH password was given");
+        }
+        String value = new String(typed);
+        Arrays.fill(typed, '\0');
+        ASKED.set(Secret.of(value));
     }
 
     /** A prompt asked for: the message is the whole answer, with no usage hint after it. */

@@ -142,11 +142,18 @@ public final class SshOptionsMixin {
                     .map(Duration::ofSeconds)
                     .orElse(connectTimeout);
         }
-        return new SshOptions(
+        SshOptions options = new SshOptions(
                 Optional.ofNullable(knownHosts),
                 acceptNew,
                 timeout,
                 Optional.ofNullable(passphraseEnv).filter(v -> !v.isBlank()));
+        if (options.passphraseEnv().isEmpty()) {
+            // an encrypted key without --key-passphrase-env: asked for on the terminal, as ssh asks; never without one
+            options = PromptOptions.terminalPrompt()
+                    .map(options::withPassphrasePrompt)
+                    .orElse(options);
+        }
+        return PromptOptions.askedPassword().map(options::withPassword).orElse(options);
     }
 
     private AnsibleEnvironment environment() {

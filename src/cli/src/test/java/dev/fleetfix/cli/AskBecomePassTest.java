@@ -84,9 +84,9 @@ class AskBecomePassTest {
             }
 
             @Override
-            public Optional<String> readHidden(String prompt) {
+            public char[] readSecret(String prompt) {
                 asked.incrementAndGet();
-                return Optional.of(TYPED);
+                return TYPED.toCharArray();
             }
         };
 
@@ -107,7 +107,7 @@ class AskBecomePassTest {
             }
 
             @Override
-            public Optional<String> readHidden(String prompt) {
+            public char[] readSecret(String prompt) {
                 throw new AssertionError("asked without a terminal");
             }
         };

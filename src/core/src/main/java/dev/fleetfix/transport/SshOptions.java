@@ -1,5 +1,6 @@
 package dev.fleetfix.transport;
 
+import dev.fleetfix.Secret;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -14,16 +15,33 @@ import java.util.Optional;
  *     {@code StrictHostKeyChecking=accept-new}); a changed key is refused all the same
  * @param connectTimeout how long connecting, the SSH handshake and authentication may take
  * @param passphraseEnv the environment variable holding the passphrase of encrypted private keys
+ * @param password the login password asked for on the terminal ({@code -k}), for hosts whose inventory sets no
+ *     {@code ansible_password}; it is never written anywhere, nor sent to the connection holder
+ * @param passphrasePrompt asks for an encrypted key's passphrase when no {@code passphraseEnv} is given: present only
+ *     when a terminal is; a key is asked for once per run
  */
 public record SshOptions(
         Optional<Path> knownHostsOverride,
         boolean acceptNewHostKeys,
         Duration connectTimeout,
-        Optional<String> passphraseEnv) {
+        Optional<String> passphraseEnv,
+        Optional<Secret> password,
+        Optional<SecretPrompt> passphrasePrompt) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Options without a prompted password. */
+    public SshOptions(
+            Optional<Path> knownHostsOverride,
+            boolean acceptNewHostKeys,
+            Duration connectTimeout,
+            Optional<String> passphraseEnv) {
+        this(knownHostsOverride, acceptNewHostKeys, connectTimeout, passphraseEnv, Optional.empty(), Optional.empty());
+    }
+
     public SshOptions {
+        Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(passphrasePrompt, "passphrasePrompt");
         Objects.requireNonNull(knownHostsOverride, "knownHostsOverride");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(passphraseEnv, "passphraseEnv");
@@ -43,14 +61,33 @@ public record SshOptions(
     }
 
     public SshOptions withKnownHosts(Path file) {
-        return new SshOptions(Optional.of(file), acceptNewHostKeys, connectTimeout, passphraseEnv);
+        return new SshOptions(
+                Optional.of(file), acceptNewHostKeys, connectTimeout, passphraseEnv, password, passphrasePrompt);
     }
 
     public SshOptions withAcceptNewHostKeys(boolean accept) {
-        return new SshOptions(knownHostsOverride, accept, connectTimeout, passphraseEnv);
+        return new SshOptions(knownHostsOverride, accept, connectTimeout, passphraseEnv, password, passphrasePrompt);
     }
 
     public SshOptions withConnectTimeout(Duration timeout) {
-        return new SshOptions(knownHostsOverride, acceptNewHostKeys, timeout, passphraseEnv);
+        return new SshOptions(
+                knownHostsOverride, acceptNewHostKeys, timeout, passphraseEnv, password, passphrasePrompt);
+    }
+
+    /** These options with the password asked for on the terminal ({@code -k}). */
+    public SshOptions withPassword(Secret value) {
+        return new SshOptions(
+                knownHostsOverride,
+                acceptNewHostKeys,
+                connectTimeout,
+                passphraseEnv,
+                Optional.of(value),
+                passphrasePrompt);
+    }
+
+    /** These options asking on the terminal for the passphrase of an encrypted key. */
+    public SshOptions withPassphrasePrompt(SecretPrompt prompt) {
+        return new SshOptions(
+                knownHostsOverride, acceptNewHostKeys, connectTimeout, passphraseEnv, password, Optional.of(prompt));
     }
 }

@@ -128,8 +128,8 @@ class HabitsIT {
     @Test
     void ansiblesPromptsAreRecognisedAndSayInOneLineWhatFleetfixDoesInstead() {
         Map<String, String> instead = Map.of(
-                "-k", "it logs in with keys",
-                "--ask-pass", "it logs in with keys",
+                "-k", "there is no terminal to ask for the SSH password on",
+                "--ask-pass", "there is no terminal to ask for the SSH password on",
                 "-K", "no terminal to ask for the become password",
                 "--ask-become-pass", "no terminal to ask for the become password",
                 "-J", "use --vault-password-file FILE",

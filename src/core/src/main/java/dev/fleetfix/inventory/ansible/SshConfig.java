@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * wins over this file, as Ansible passes those to ssh as {@code -o} options. {@code Match} blocks
  * and {@code Include} are not read: they are reported and their settings left out. A host that OpenSSH would
  * reach through a {@code ProxyCommand} is refused ({@link #refusal}), never connected to directly around its
- * bastion; {@code KnownHostsCommand} and {@code LocalCommand} are reported with the hosts they apply to.
+ * bastion; {@code KnownHostsCommand}, {@code LocalCommand} and {@code CertificateFile} are reported with the hosts
+ * they apply to.
  */
 public final class SshConfig {
     private static final Set<String> KEYWORDS = Set.of(
@@ -48,7 +49,8 @@ public final class SshConfig {
             "connecttimeout",
             "proxycommand",
             "knownhostscommand",
-            "localcommand");
+            "localcommand",
+            "certificatefile");
 
     /** Keywords fleetfix reads only to say that it does not do what they ask, and for which hosts. */
     private static final String HOSTS = "{hosts}";
@@ -58,7 +60,10 @@ public final class SshConfig {
             "KnownHostsCommand is not run by fleetfix; the host keys of " + HOSTS + " are checked against known_hosts"
                     + " files only",
             "localcommand",
-            "LocalCommand is not run by fleetfix after connecting to " + HOSTS);
+            "LocalCommand is not run by fleetfix after connecting to " + HOSTS,
+            "certificatefile",
+            "CertificateFile is not read by fleetfix; " + HOSTS + " are offered the certificate beside each key"
+                    + " (KEY-cert.pub) only");
 
     private final Path file;
     private final List<Block> blocks;

@@ -2,6 +2,7 @@ package dev.fleetfix.transport.held;
 
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.LoginPassword;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
@@ -13,8 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * Opens SSH hosts through the user's holder; when the holder cannot be reached or started, says so once and
- * connects directly, as ssh does when its control socket is unusable. A host whose sudo or su is answered with a
- * become password is always reached directly, so that the holder never learns the password.
+ * connects directly, as ssh does when its control socket is unusable. A host that logs in with a password, or whose
+ * sudo or su is answered with a become password, is always reached directly, so that the holder never learns a
+ * password.
  */
 public final class HeldShells {
     private final HoldClient client;
@@ -32,8 +34,9 @@ public final class HeldShells {
     }
 
     private RemoteShell open(Host host, SshOptions options, ShellFactory direct) {
-        if (host.become() && Become.of(host).answers()) {
-            // the holder would have to keep the become password for as long as it holds the connection
+        if (LoginPassword.of(host, options).isPresent()
+                || host.become() && Become.of(host).answers()) {
+            // the holder outlives the run and would have to keep the password for as long as it holds the connection
             return direct.open(host);
         }
         try {

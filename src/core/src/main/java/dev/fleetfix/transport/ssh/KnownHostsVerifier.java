@@ -1,5 +1,7 @@
 package dev.fleetfix.transport.ssh;
 
+import com.hierynomus.sshj.userauth.certificate.Certificate;
+import dev.fleetfix.transport.ssh.KnownHostsLines.Line;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -7,11 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
@@ -34,9 +34,10 @@ import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
  * accepted.
  *
  * <p>Where SSHJ's own check differs from OpenSSH's, OpenSSH's is followed: a key on a
- * {@code @revoked} line is refused even when another line lists it plainly; a host covered by a
- * {@code @cert-authority} line is refused with its own reason (fleetfix does not verify host
- * certificates), not called "changed"; a negated pattern ({@code 10.0.0.*,!10.0.0.66}) that matches
+ * {@code @revoked} line is refused even when another line lists it plainly; a host certificate is verified against
+ * the {@code @cert-authority} lines for the host (see {@link #verifyCertificate}); a host covered by a
+ * {@code @cert-authority} line that offers a plain key not listed is refused with its own reason, not called
+ * "changed"; a negated pattern ({@code 10.0.0.*,!10.0.0.66}) that matches
  * takes the host out of the line, whatever else on it matches; and the host key algorithms of the recorded keys are asked
  * for first, RSA as {@code rsa-sha2-512}/{@code rsa-sha2-256} too, so that a host recorded with its
  * RSA key is not met with its ed25519 key instead.
@@ -60,188 +61,51 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     /** The host is covered by a {@code @cert-authority} line only; its plain key is listed nowhere. */
     record CertAuthority(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
 
-    /** The host offered a certificate: fleetfix does not verify host certificates. */
-    record Certificate(String hostEntry, String keyType) implements Outcome {}
+    /**
+     * The host offered a certificate signed by a CA that no {@code @cert-authority} line for it trusts, and its plain
+     * key is listed nowhere either.
+     *
+     * @param line a {@code @cert-authority} line for the host that trusts another CA, or 0
+     */
+    record UntrustedCertificate(String hostEntry, String certType, String caFingerprint, int line) implements Outcome {}
 
-    private static final String REVOKED = "@revoked";
-    private static final String CERT_AUTHORITY = "@cert-authority";
+    /** A CA that a {@code @cert-authority} line trusts signed the host's certificate, which OpenSSH would refuse. */
+    record CertificateRefused(String hostEntry, String certType, String caFingerprint, int line, String reason)
+            implements Outcome {}
 
-    /** A hashed entry is one hashed name: OpenSSH has no list and no negation there. */
-    private static final String HASHED = "|1|";
+    /** The CA that signed the host's certificate is on a {@code @revoked} line. */
+    record RevokedAuthority(String hostEntry, String keyType, String fingerprint, int line) implements Outcome {}
 
     /**
-     * One line of the file as fleetfix reads it: its number, its marker ("" when none), its host patterns as
-     * written, its key type and key. The key is decoded only when the line applies to a host being verified: decoding
-     * checks the key (for ed25519 a point decompression and validation, a scalar multiplication), and a run of N
-     * hosts against a file of M lines decoded N*M keys, or M per host connecting at once, most of a short audit's
-     * known_hosts time; now each host decodes the lines that name it, once per run.
+     * The host certificate algorithms SSHJ negotiates, best first. OpenSSH's sshd offers no RSA certificate with
+     * SHA-1 signatures since 8.8, and SSHJ knows no other RSA certificate algorithm: an RSA host certificate is not
+     * negotiated, and its host is verified by its plain key.
      */
-    private static final class Line {
-        private final int number;
-        private final String marker;
-        private final String hosts;
-        private final KeyType type;
-        private final byte[] key;
-        /** A hashed line's matcher (SSHJ's HMAC of the name), made without the key; null for patterns. */
-        private final HostEntry hashed;
+    private static final List<String> CERTIFICATE_ALGORITHMS = List.of(
+            KeyType.ED25519_CERT.toString(),
+            KeyType.ECDSA521_CERT.toString(),
+            KeyType.ECDSA384_CERT.toString(),
+            KeyType.ECDSA256_CERT.toString(),
+            KeyType.RSA_CERT.toString());
 
-        /** Whether the key decodes, once asked; OpenSSH skips a line whose key it cannot read, and so does this. */
-        private volatile Boolean decodes;
-
-        Line(int number, String marker, String hosts, KeyType type, byte[] key, HostEntry hashed) {
-            this.number = number;
-            this.marker = marker;
-            this.hosts = hosts;
-            this.type = type;
-            this.key = key;
-            this.hashed = hashed;
-        }
-
-        /** A line for a key known to decode (one accept-new just recorded). */
-        static Line decoded(String hosts, PublicKey key) {
-            Line line = new Line(0, "", hosts, KeyType.fromKey(key), blob(key), null);
-            line.decodes = true;
-            return line;
-        }
-
-        int number() {
-            return number;
-        }
-
-        String marker() {
-            return marker;
-        }
-
-        String hosts() {
-            return hosts;
-        }
-
-        KeyType type() {
-            return type;
-        }
-
-        byte[] key() {
-            return key;
-        }
-
-        HostEntry hashed() {
-            return hashed;
-        }
-
-        boolean decodes() {
-            Boolean known = decodes;
-            if (known == null) {
-                known = decode(key);
-                decodes = known;
-            }
-            return known;
-        }
-
-        private static boolean decode(byte[] key) {
-            DECODES.incrementAndGet();
-            try {
-                new Buffer.PlainBuffer(key).readPublicKey();
-                return true;
-            } catch (IOException | RuntimeException e) {
-                return false;
-            }
-        }
-    }
-
-    /** A file's lines as read at one size and modification time. */
-    private record Parsed(Stamp stamp, List<Line> lines) {}
-
-    /**
-     * What tells a file's content has not changed since it was parsed: size and modification time, which a user can
-     * set back after editing the file in place, and the change time and file key (inode), which no user can. Without
-     * a change time (another file system), nothing is cached.
-     */
-    private record Stamp(long size, FileTime modified, Object changed, Object fileKey) {
-        static Optional<Stamp> of(Path file) throws IOException {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            try {
-                Object changed = Files.getAttribute(file, "unix:ctime");
-                return Optional.of(new Stamp(a.size(), a.lastModifiedTime(), changed, a.fileKey()));
-            } catch (UnsupportedOperationException | IllegalArgumentException e) {
-                return Optional.empty();
-            }
-        }
-    }
-
-    /**
-     * Every host of a run builds its own verifier from the same file, and parsing a line decodes its key (for
-     * ed25519 a point decompression): a verifier per host that parsed the whole file made an audit of N hosts
-     * decode N^2 keys, a large share of its CPU at a few hundred hosts (the profile in
-     * docs/performance.md#at-scale-20-to-500-hosts). So a file is parsed once per content, known by its size
-     * and modification time (an append by accept-new changes both).
-     */
-    private static final Map<Path, Parsed> PARSED = new ConcurrentHashMap<>();
-
-    /** How many times a known_hosts file was parsed in this process: for tests. */
-    static final AtomicLong PARSES = new AtomicLong();
-
-    /** How many keys of known_hosts lines were decoded in this process: for tests. */
-    static final AtomicLong DECODES = new AtomicLong();
+    private static final String REVOKED = KnownHostsLines.REVOKED;
+    private static final String CERT_AUTHORITY = KnownHostsLines.CERT_AUTHORITY;
+    private static final String HASHED = KnownHostsLines.HASHED;
 
     private final Path file;
     private final boolean acceptNew;
+    private final Clock clock;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
     private volatile Outcome outcome;
 
-    private KnownHostsVerifier(Path file, boolean acceptNew) throws IOException {
+    private KnownHostsVerifier(Path file, boolean acceptNew, Clock clock) throws IOException {
         // SSHJ's own parse of the file is not used: verify() and findExistingAlgorithms() read this class's lines
         super(new StringReader(""));
         this.file = file;
         this.acceptNew = acceptNew;
+        this.clock = clock;
         if (Files.exists(file)) {
-            lines.addAll(parsed(file));
-        }
-    }
-
-    private List<Line> parsed(Path file) throws IOException {
-        Path key = file.toAbsolutePath().normalize();
-        Optional<Stamp> stamp = Stamp.of(key);
-        Parsed cached = PARSED.get(key);
-        if (cached != null && stamp.isPresent() && cached.stamp().equals(stamp.get())) {
-            return cached.lines();
-        }
-        PARSES.incrementAndGet();
-        List<String> text = Files.readAllLines(key, StandardCharsets.UTF_8);
-        List<Line> lines = new ArrayList<>();
-        for (int i = 0; i < text.size(); i++) {
-            parse(i + 1, text.get(i)).ifPresent(lines::add);
-        }
-        List<Line> result = List.copyOf(lines);
-        stamp.ifPresentOrElse(st -> PARSED.put(key, new Parsed(st, result)), () -> PARSED.remove(key));
-        return result;
-    }
-
-    /**
-     * A line's fields, as OpenSSH reads them: {@code [@marker] hosts keytype base64 [comment]}. A comment, a short
-     * line, a key type SSHJ does not know, a key that is not base64 or a hashed name that is not OpenSSH's form is
-     * skipped, as OpenSSH skips it; a key that does not decode is skipped when a host asks for it.
-     */
-    private static Optional<Line> parse(int number, String text) {
-        String[] words = text.strip().split("\\s+");
-        if (words.length < 3 || words[0].startsWith("#")) {
-            return Optional.empty();
-        }
-        String marker = words[0].startsWith("@") ? words[0].toLowerCase(Locale.ROOT) : "";
-        int keyAt = marker.isEmpty() ? 2 : 3;
-        if (words.length <= keyAt || (!marker.isEmpty() && !marker.equals(REVOKED) && !marker.equals(CERT_AUTHORITY))) {
-            return Optional.empty();
-        }
-        String hosts = words[keyAt - 2];
-        KeyType type = KeyType.fromString(words[keyAt - 1]);
-        if (type == KeyType.UNKNOWN) {
-            return Optional.empty();
-        }
-        try {
-            byte[] key = Base64.getDecoder().decode(words[keyAt]);
-            HostEntry hashed = hosts.startsWith(HASHED) ? new HostEntry(null, hosts, type, null) : null;
-            return Optional.of(new Line(number, marker, hosts, type, key, hashed));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            lines.addAll(KnownHostsLines.parsed(file));
         }
     }
 
@@ -258,9 +122,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         if (type == KeyType.UNKNOWN) {
             return false;
         }
-        if (key instanceof com.hierynomus.sshj.userauth.certificate.Certificate<?>) {
-            outcome = new Certificate(host, type.toString());
-            return false;
+        if (key instanceof Certificate<?> cert) {
+            return verifyCertificate(hostname, port, cert);
         }
         byte[] blob = blob(key);
         for (Line line : lines) {
@@ -293,6 +156,86 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     /**
+     * A host certificate, as OpenSSH's check_host_key takes it: refused when its key or its CA is on a
+     * {@code @revoked} line for the host; checked ({@link HostCertificate}) when a {@code @cert-authority} line for
+     * the host names its CA; else its plain key is verified as any key is (listed, unknown, accept-new).
+     *
+     * <p>Where a trusted CA signed a certificate that fails a check (expired, another principal), OpenSSH retries
+     * with the plain key and, under accept-new, records it; fleetfix then logs in only when the plain key is already
+     * listed for the host, and never records it: a certificate the fleet's CA made for another host, or one that
+     * expired, is the case certificates exist to catch.
+     */
+    private boolean verifyCertificate(String hostname, int port, Certificate<?> cert) {
+        String host = hostEntry(hostname, port);
+        String certType = KeyType.fromKey(cert).toString();
+        PublicKey plain = cert.getKey();
+        byte[] plainBlob = blob(plain);
+        byte[] caBlob = cert.getSignatureKey();
+        Optional<PublicKey> ca = decode(caBlob);
+        String caFingerprint = ca.map(KnownHostsVerifier::fingerprint).orElse("(a key fleetfix cannot read)");
+        for (Line line : lines) {
+            if (line.marker().equals(REVOKED) && applies(line, host) && line.decodes()) {
+                if (Arrays.equals(line.key(), plainBlob)) {
+                    outcome = new Revoked(host, KeyType.fromKey(plain).toString(), fingerprint(plain), line.number());
+                    return false;
+                }
+                if (Arrays.equals(line.key(), caBlob) && ca.isPresent()) {
+                    outcome = new RevokedAuthority(
+                            host, KeyType.fromKey(ca.get()).toString(), caFingerprint, line.number());
+                    return false;
+                }
+            }
+        }
+        int otherCa = 0;
+        for (Line line : lines) {
+            if (!line.marker().equals(CERT_AUTHORITY) || !applies(line, host) || !line.decodes()) {
+                continue;
+            }
+            if (!Arrays.equals(line.key(), caBlob)) {
+                otherCa = otherCa == 0 ? line.number() : otherCa;
+                continue;
+            }
+            Optional<String> problem = HostCertificate.problem(cert, hostname, clock.instant());
+            if (problem.isEmpty()) {
+                return true;
+            }
+            if (listedPlainly(host, plain)) {
+                return true;
+            }
+            outcome = new CertificateRefused(host, certType, caFingerprint, line.number(), problem.get());
+            return false;
+        }
+        boolean verified = verify(hostname, port, plain);
+        if (!verified && (outcome instanceof Unknown || outcome instanceof CertAuthority)) {
+            outcome = new UntrustedCertificate(host, certType, caFingerprint, otherCa);
+        }
+        return verified;
+    }
+
+    /** Whether a plain line for the host lists this very key. */
+    private boolean listedPlainly(String host, PublicKey key) {
+        KeyType type = KeyType.fromKey(key);
+        byte[] blob = blob(key);
+        for (Line line : lines) {
+            if (line.marker().isEmpty()
+                    && applies(line, type, host)
+                    && Arrays.equals(line.key(), blob)
+                    && line.decodes()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<PublicKey> decode(byte[] key) {
+        try {
+            return Optional.of(new Buffer.PlainBuffer(key).readPublicKey());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The algorithms of the keys recorded for the host, which SSHJ asks the server for first. An
      * RSA key is verified with rsa-sha2-512 or rsa-sha2-256 signatures: SSHJ alone would ask only for
      * ssh-rsa, which OpenSSH 8.8 and later refuse, and get another key type that is not recorded.
@@ -301,6 +244,16 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     public List<String> findExistingAlgorithms(String hostname, int port) {
         String host = hostEntry(hostname, port);
         List<String> algorithms = new ArrayList<>();
+        for (Line line : lines) {
+            if (line.marker().equals(CERT_AUTHORITY)
+                    && applies(line, host)
+                    && line.decodes()
+                    && !algorithms.containsAll(CERTIFICATE_ALGORITHMS)) {
+                // the host key's type is not known from a CA line: every certificate type SSHJ takes, first, so
+                // that a host with a certificate offers it (OpenSSH orders its algorithms so too)
+                algorithms.addAll(CERTIFICATE_ALGORITHMS);
+            }
+        }
         for (Line line : lines) {
             if (line.marker().isEmpty() && applies(line, host) && line.decodes()) {
                 KeyType type = line.type();
@@ -348,7 +301,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     }
 
     /** OpenSSH's match_pattern: {@code *} any run of characters, {@code ?} one character, the rest literal. */
-    private static boolean globMatches(String pattern, String text) {
+    static boolean globMatches(String pattern, String text) {
         int p = 0;
         int t = 0;
         int starAt = -1;
@@ -377,7 +330,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         return line.type() == type && applies(line, host);
     }
 
-    private static byte[] blob(PublicKey key) {
+    static byte[] blob(PublicKey key) {
         return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
     }
 
@@ -385,6 +338,11 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     static final long MAX_BYTES = 16L * 1024 * 1024;
 
     static KnownHostsVerifier load(Path file, boolean acceptNew) {
+        return load(file, acceptNew, Clock.systemUTC());
+    }
+
+    /** A verifier whose host certificates are checked against {@code clock}. */
+    static KnownHostsVerifier load(Path file, boolean acceptNew, Clock clock) {
         if (Files.exists(file)) {
             try {
                 if (!Files.isRegularFile(file)) {
@@ -398,7 +356,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             }
         }
         try {
-            return new KnownHostsVerifier(file, acceptNew);
+            return new KnownHostsVerifier(file, acceptNew, clock);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read known_hosts file " + file + ": " + e.getMessage(), e);
         }

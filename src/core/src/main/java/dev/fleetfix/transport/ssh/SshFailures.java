@@ -6,11 +6,13 @@ import dev.fleetfix.transport.ShellQuote;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.CertAuthority;
-import dev.fleetfix.transport.ssh.KnownHostsVerifier.Certificate;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.CertificateRefused;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Changed;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Outcome;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Revoked;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.RevokedAuthority;
 import dev.fleetfix.transport.ssh.KnownHostsVerifier.Unknown;
+import dev.fleetfix.transport.ssh.KnownHostsVerifier.UntrustedCertificate;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -125,25 +127,9 @@ final class SshFailures {
                             + " say (as OpenSSH does not)",
                     error);
         }
-        if (outcome instanceof CertAuthority ca) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
-                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but fleetfix does not verify"
-                            + " host certificates and the host's own " + ca.keyType() + " key " + ca.fingerprint()
-                            + " is listed nowhere. To trust it, check the fingerprint and add it: ssh-keyscan -p "
-                            + attempt.port() + " " + attempt.address() + " >> " + ShellQuote.quote(file),
-                    error);
-        }
-        if (outcome instanceof Certificate cert) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key not verifiable: " + cert.hostEntry() + " offered a " + cert.keyType()
-                            + " host certificate, and fleetfix does not verify host certificates; list the host's"
-                            + " plain key in " + file,
-                    error);
+        Optional<TransportException> certificate = certificateRefused(host, attempt, outcome, error);
+        if (certificate.isPresent()) {
+            return certificate.get();
         }
         if (outcome instanceof Unknown unknown) {
             return new TransportException(
@@ -158,6 +144,58 @@ final class SshFailures {
         }
         return new TransportException(
                 host, Kind.HOST_KEY, attempt.via() + "host key refused: " + describe(error), error);
+    }
+
+    /** The refusals that concern a @cert-authority line or a host certificate; empty for the others. */
+    private static Optional<TransportException> certificateRefused(
+            Host host, Attempt attempt, Outcome outcome, Throwable error) {
+        String file = attempt.knownHosts().toString();
+        if (outcome instanceof CertAuthority ca) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
+                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but the host offered its plain "
+                            + ca.keyType() + " key " + ca.fingerprint() + ", no certificate, and that key is listed"
+                            + " nowhere; give its sshd a HostCertificate, or check the fingerprint and add the key:"
+                            + " ssh-keyscan -p " + attempt.port() + " " + attempt.address() + " >> "
+                            + ShellQuote.quote(file),
+                    error));
+        }
+        if (outcome instanceof RevokedAuthority revoked) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate is revoked: " + attempt.address() + " offers a certificate"
+                            + " signed by " + revoked.keyType() + " CA key " + revoked.fingerprint()
+                            + ", which known_hosts line " + revoked.line() + " (" + file + ") marks @revoked;"
+                            + " fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)",
+                    error));
+        }
+        if (outcome instanceof CertificateRefused refused) {
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate refused: " + attempt.address() + " offers a "
+                            + refused.certType() + " signed by CA key " + refused.caFingerprint()
+                            + ", which known_hosts line " + refused.line() + " (" + file + ") trusts, but "
+                            + refused.reason() + "; fleetfix does not log in (as OpenSSH does not)",
+                    error));
+        }
+        if (outcome instanceof UntrustedCertificate cert) {
+            String other = cert.line() > 0
+                    ? "known_hosts line " + cert.line() + " (" + file + ") trusts another CA for " + cert.hostEntry()
+                    : file + " has no @cert-authority line for " + cert.hostEntry();
+            return Optional.of(new TransportException(
+                    host,
+                    Kind.HOST_KEY,
+                    attempt.via() + "host certificate not trusted: " + attempt.address() + " offers a "
+                            + cert.certType() + " signed by CA key " + cert.caFingerprint() + ", " + other
+                            + ", and the host's plain key is listed nowhere; to trust the CA, add: @cert-authority "
+                            + cert.hostEntry() + " <the CA's public key> to " + file,
+                    error));
+        }
+        return Optional.empty();
     }
 
     static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
@@ -179,16 +217,27 @@ final class SshFailures {
                 error);
     }
 
-    /** "key ~/.ssh/id_ed25519", "ssh-agent (/run/agent.sock) and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa". */
+    /**
+     * "key ~/.ssh/id_ed25519", "ssh-agent (/run/agent.sock) and keys ~/.ssh/id_ecdsa, ~/.ssh/id_rsa", "certificate
+     * ~/.ssh/id_ed25519-cert.pub and key ~/.ssh/id_ed25519 and password (ansible_password)".
+     */
     private static String offered(List<String> keys) {
-        List<String> agents =
-                keys.stream().filter(k -> k.startsWith("ssh-agent")).toList();
-        List<String> files =
-                keys.stream().filter(k -> !k.startsWith("ssh-agent")).toList();
-        List<String> parts = new ArrayList<>(agents);
+        List<String> parts = new ArrayList<>(
+                keys.stream().filter(k -> k.startsWith("ssh-agent")).toList());
+        List<String> certs = keys.stream()
+                .filter(k -> k.startsWith("certificate "))
+                .map(k -> k.substring("certificate ".length()))
+                .toList();
+        List<String> files = keys.stream()
+                .filter(k -> !k.startsWith("ssh-agent") && !k.startsWith("certificate ") && !k.startsWith("password"))
+                .toList();
+        if (!certs.isEmpty()) {
+            parts.add((certs.size() == 1 ? "certificate " : "certificates ") + String.join(", ", certs));
+        }
         if (!files.isEmpty()) {
             parts.add((files.size() == 1 ? "key " : "keys ") + String.join(", ", files));
         }
+        keys.stream().filter(k -> k.startsWith("password")).forEach(parts::add);
         return parts.isEmpty() ? "no key" : String.join(" and ", parts);
     }
 

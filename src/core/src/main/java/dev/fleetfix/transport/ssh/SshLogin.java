@@ -1,7 +1,11 @@
 package dev.fleetfix.transport.ssh;
 
+import com.hierynomus.sshj.userauth.certificate.Certificate;
 import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.LoginPassword;
+import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,18 +13,23 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
+import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.userauth.UserAuthException;
 import net.schmizz.sshj.userauth.keyprovider.KeyPairWrapper;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
+import net.schmizz.sshj.userauth.method.AuthKeyboardInteractive;
 import net.schmizz.sshj.userauth.method.AuthMethod;
+import net.schmizz.sshj.userauth.method.AuthPassword;
 import net.schmizz.sshj.userauth.method.AuthPublickey;
+import net.schmizz.sshj.userauth.method.PasswordResponseProvider;
 import net.schmizz.sshj.userauth.password.PasswordFinder;
 import net.schmizz.sshj.userauth.password.Resource;
 
@@ -29,7 +38,10 @@ import net.schmizz.sshj.userauth.password.Resource;
  * host's key file, else the default keys {@code ~/.ssh/id_ed25519}, {@code id_ecdsa}, {@code id_rsa}).
  *
  * <p>Without a key file, the keys of ssh-agent ({@code SSH_AUTH_SOCK}) are offered first, then the
- * default keys, as OpenSSH does.
+ * default keys, as OpenSSH does. A key with a certificate beside it ({@code id_ed25519-cert.pub}, as an SSH CA
+ * issues it) is offered with its certificate first, then alone, as OpenSSH does: a host that does not trust the CA
+ * may still know the key. With a password ({@link LoginPassword}), keyboard-interactive and then password
+ * authentication follow the keys, in OpenSSH's order.
  */
 final class SshLogin {
 
@@ -42,6 +54,12 @@ final class SshLogin {
     private final Optional<String> passphraseEnv;
     private final Map<String, String> env;
     private final Optional<SshAgent> agent;
+    private final Optional<LoginPassword> password;
+    private final Optional<SecretPrompt> prompt;
+    /** Where the password may go: the host's own sshd, never its jump host. */
+    private final String address;
+
+    private final int port;
 
     private SshLogin(
             String user,
@@ -50,8 +68,16 @@ final class SshLogin {
             Path home,
             Optional<String> passphraseEnv,
             Map<String, String> env,
-            Optional<SshAgent> agent) {
+            Optional<SshAgent> agent,
+            Optional<LoginPassword> password,
+            Optional<SecretPrompt> prompt,
+            String address,
+            int port) {
         this.user = user;
+        this.address = address;
+        this.port = port;
+        // a passphrase in the environment is what the user chose: the terminal is asked only without one
+        this.prompt = passphraseEnv.isPresent() ? Optional.empty() : prompt;
         this.knownHosts = knownHosts;
         this.keys = List.copyOf(keys);
         this.home = home;
@@ -60,6 +86,9 @@ final class SshLogin {
         // a key's passphrase is a secret of the run: an sshd or a host's command could say it back
         passphraseEnv.map(env::get).ifPresent(KnownSecrets::register);
         this.agent = agent;
+        // revealed now, so that it is known to every output's scrubbing before any host can say it back
+        password.ifPresent(p -> p.value().reveal());
+        this.password = password;
     }
 
     static SshLogin of(Host host, SshOptions options) {
@@ -89,7 +118,18 @@ final class SshLogin {
                     .filter(Files::isRegularFile)
                     .forEach(keys::add);
         }
-        return new SshLogin(user, knownHosts, keys, home, options.passphraseEnv(), env, agent);
+        return new SshLogin(
+                user,
+                knownHosts,
+                keys,
+                home,
+                options.passphraseEnv(),
+                env,
+                agent,
+                LoginPassword.of(host, options),
+                options.passphrasePrompt(),
+                host.address(),
+                host.port());
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -120,7 +160,10 @@ final class SshLogin {
     List<Path> trustFiles() {
         List<Path> files = new ArrayList<>();
         files.add(knownHosts);
-        files.addAll(keys);
+        for (Path key : keys) {
+            files.add(key);
+            UserCertificates.file(key).ifPresent(files::add);
+        }
         return files;
     }
 
@@ -128,19 +171,49 @@ final class SshLogin {
     List<String> keyNames() {
         List<String> names = new ArrayList<>();
         agent.ifPresent(a -> names.add("ssh-agent (" + a.socket() + ")"));
-        keys.stream().map(k -> SshFailures.tilde(k, home)).forEach(names::add);
+        for (Path key : keys) {
+            UserCertificates.file(key).ifPresent(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
+            names.add(SshFailures.tilde(key, home));
+        }
+        password.ifPresent(p -> names.add("password (" + p.source() + ")"));
         return names;
     }
 
     void authenticate(SSHClient ssh, String loginUser) throws IOException {
+        ssh.auth(loginUser, methods(ssh, isTarget(ssh)));
+    }
+
+    /** Whether {@code ssh} is connected to the host itself, not to its jump host. */
+    private boolean isTarget(SSHClient ssh) {
+        try {
+            return address.equals(ssh.getRemoteHostname()) && port == ssh.getRemotePort();
+        } catch (RuntimeException e) {
+            return false; // not connected
+        }
+    }
+
+    /**
+     * What is offered, in OpenSSH's order: the agent's keys, each key's certificate then the key, then, to the host
+     * itself only ({@code target}), keyboard-interactive and password with the host's password. A jump host gets keys
+     * only: ssh would ask for the bastion's own password.
+     */
+    List<AuthMethod> methods(SSHClient ssh, boolean target) throws IOException {
         List<AuthMethod> methods = new ArrayList<>(agentMethods());
         KeyUnusableException unusable = null;
         for (Path key : keys) {
             try {
-                methods.add(new AuthPublickey(load(ssh, key)));
+                KeyPair pair = load(ssh, key);
+                UserCertificates.of(key, pair.getPublic())
+                        .ifPresent(cert -> methods.add(new AuthPublickey(new KeyPairWrapper(cert, pair.getPrivate()))));
+                methods.add(new AuthPublickey(new KeyPairWrapper(pair)));
             } catch (KeyUnusableException e) {
                 unusable = unusable == null ? e : unusable;
             }
+        }
+        if (password.isPresent() && target) {
+            PasswordFinder finder = fixed(password.get().value());
+            methods.add(new AuthKeyboardInteractive(new PasswordResponseProvider(finder)));
+            methods.add(new AuthPassword(finder));
         }
         if (methods.isEmpty()) {
             if (unusable != null) {
@@ -157,7 +230,22 @@ final class SshLogin {
                             + " exists",
                     null);
         }
-        ssh.auth(loginUser, methods);
+        return methods;
+    }
+
+    /** The password, for SSHJ's methods: given once, never retried (a wrong one fails the host, as ssh does). */
+    private static PasswordFinder fixed(Secret secret) {
+        return new PasswordFinder() {
+            @Override
+            public char[] reqPassword(Resource<?> resource) {
+                return secret.reveal().toCharArray();
+            }
+
+            @Override
+            public boolean shouldRetry(Resource<?> resource) {
+                return false;
+            }
+        };
     }
 
     /** One method per key the agent holds, when the host names no key file and an agent runs. */
@@ -183,17 +271,33 @@ final class SshLogin {
      * public key from the private one (a scalar multiplication): once per process is enough. The pair is kept as
      * read, so a file changed mid-run is read again.
      */
-    private static final Map<LoadedKey, KeyProvider> LOADED = new ConcurrentHashMap<>();
+    private static final Map<LoadedKey, KeyPair> LOADED = new ConcurrentHashMap<>();
 
     /** How many times a key file was read and decrypted in this process: for tests. */
     static final AtomicLong KEY_LOADS = new AtomicLong();
 
+    /**
+     * Hosts connecting at once would each ask for the same key's passphrase: a key asked for on the terminal is loaded
+     * by one login at a time, and the next finds it loaded.
+     */
+    private static final Object PROMPTING = new Object();
+
     /** Loads and decrypts a key now, so a missing passphrase is reported as such, not as a refused login. */
-    private KeyProvider load(SSHClient ssh, Path key) throws KeyUnusableException {
+    private KeyPair load(SSHClient ssh, Path key) throws KeyUnusableException {
+        if (prompt.isEmpty()) {
+            return loadOnce(ssh, key);
+        }
+        synchronized (PROMPTING) {
+            return loadOnce(ssh, key);
+        }
+    }
+
+    private KeyPair loadOnce(SSHClient ssh, Path key) throws KeyUnusableException {
         String shown = SshFailures.tilde(key, home);
         if (!Files.isReadable(key)) {
             throw new KeyUnusableException("private key file " + shown + " is missing or not readable", null);
         }
+        AtomicBoolean asked = new AtomicBoolean();
         try {
             BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
             LoadedKey loaded = new LoadedKey(
@@ -201,23 +305,32 @@ final class SshLogin {
                     attributes.size(),
                     attributes.lastModifiedTime(),
                     passphraseEnv.map(env::get));
-            KeyProvider cached = LOADED.get(loaded);
+            KeyPair cached = LOADED.get(loaded);
             if (cached != null) {
                 return cached;
             }
             KEY_LOADS.incrementAndGet();
-            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase());
+            KeyProvider provider = ssh.loadKeys(key.toString(), passphrase(shown, asked));
+            // SSHJ reads KEY-cert.pub, when there is one, as the key's public part: the plain key is kept, and the
+            // certificate offered beside it (UserCertificates)
+            PublicKey publicKey = provider.getPublic();
+            if (publicKey instanceof Certificate<?> cert) {
+                publicKey = cert.getKey();
+            }
             // an immutable pair: the file's provider decrypts lazily and is not meant to be shared by threads
-            KeyProvider pair = new KeyPairWrapper(new KeyPair(provider.getPublic(), provider.getPrivate()));
+            KeyPair pair = new KeyPair(publicKey, provider.getPrivate());
             LOADED.put(loaded, pair);
             return pair;
         } catch (IOException | RuntimeException e) {
-            String reason = passphraseEnv.isEmpty()
-                    ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR"
-                    : env.get(passphraseEnv.get()) == null
-                            ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
-                                    + " (--key-passphrase-env) is not set"
-                            : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
+            String reason = asked.get()
+                    ? "the passphrase typed does not decrypt it"
+                    : passphraseEnv.isEmpty()
+                            ? "it is encrypted or unreadable; give its passphrase with --key-passphrase-env VAR, or run"
+                                    + " fleetfix on a terminal to be asked for it"
+                            : env.get(passphraseEnv.get()) == null
+                                    ? "it is encrypted or unreadable and environment variable " + passphraseEnv.get()
+                                            + " (--key-passphrase-env) is not set"
+                                    : "the passphrase in " + passphraseEnv.get() + " does not decrypt it";
             throw new KeyUnusableException("cannot use private key " + shown + ": " + reason, e);
         }
     }
@@ -229,12 +342,24 @@ final class SshLogin {
         }
     }
 
-    /** Reads the passphrase from the named environment variable when SSHJ finds the key encrypted. */
-    private PasswordFinder passphrase() {
+    /**
+     * The passphrase, when SSHJ finds the key encrypted: the named environment variable's, else the one typed on the
+     * terminal, asked for as {@code ssh} asks ({@code Enter passphrase for key ~/.ssh/id_ed25519: }).
+     */
+    private PasswordFinder passphrase(String shown, AtomicBoolean asked) {
         return new PasswordFinder() {
             @Override
             public char[] reqPassword(Resource<?> resource) {
-                return passphraseEnv.map(env::get).map(String::toCharArray).orElse(null);
+                if (passphraseEnv.isPresent()) {
+                    return passphraseEnv.map(env::get).map(String::toCharArray).orElse(null);
+                }
+                if (prompt.isEmpty() || asked.getAndSet(true)) {
+                    return null;
+                }
+                return prompt.get()
+                        .ask("Enter passphrase for key " + shown + ": ")
+                        .map(p -> p.reveal().toCharArray())
+                        .orElse(null);
             }
 
             @Override

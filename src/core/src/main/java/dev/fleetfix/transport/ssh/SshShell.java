@@ -58,7 +58,7 @@ public final class SshShell implements RemoteShell {
      * only read by the clients (its random source is synchronized), so one serves the whole process.
      */
     private static final class SharedConfig {
-        static final DefaultConfig INSTANCE = new DefaultConfig();
+        static final DefaultConfig INSTANCE = HostCertificate.checkedByKnownHosts(new DefaultConfig());
     }
 
     private final Host host;

@@ -106,6 +106,7 @@ class SshConfigTest {
                         Host *
                             KnownHostsCommand /usr/local/bin/keys %H
                             LocalCommand echo connected
+                            CertificateFile ~/.ssh/fleet-cert.pub
                         """),
                 true);
         Inventory inventory = ssh.applyTo(InventorySources.load(
@@ -128,7 +129,9 @@ class SshConfigTest {
                         config + ":8: KnownHostsCommand is not run by fleetfix; the host keys of redis-1, redis-2,"
                                 + " redis-9 are checked against known_hosts files only",
                         config + ":9: LocalCommand is not run by fleetfix after connecting to redis-1, redis-2,"
-                                + " redis-9");
+                                + " redis-9",
+                        config + ":10: CertificateFile is not read by fleetfix; redis-1, redis-2, redis-9 are offered"
+                                + " the certificate beside each key (KEY-cert.pub) only");
     }
 
     @Test

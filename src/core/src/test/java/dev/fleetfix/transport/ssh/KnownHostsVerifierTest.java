@@ -52,13 +52,13 @@ class KnownHostsVerifierTest {
     void theVerifiersOfAFleetParseTheFileOnceAndSeeItsChanges() throws Exception {
         // a verifier per host used to parse the whole file: N^2 key decodes for N hosts
         Path file = file("10.0.0.1 ecdsa-sha2-nistp256 " + blob(key), "10.0.0.2 ecdsa-sha2-nistp256 " + blob(key));
-        long before = KnownHostsVerifier.PARSES.get();
+        long before = KnownHostsLines.PARSES.get();
 
         for (int host = 0; host < 50; host++) {
             assertThat(KnownHostsVerifier.load(file, false).verify("10.0.0.2", 22, key))
                     .isTrue();
         }
-        assertThat(KnownHostsVerifier.PARSES.get() - before).isEqualTo(1);
+        assertThat(KnownHostsLines.PARSES.get() - before).isEqualTo(1);
 
         Files.writeString(
                 file,
@@ -105,17 +105,17 @@ class KnownHostsVerifierTest {
         broken[broken.length - 1] ^= 1;
         lines.add("10.0.0.9 ecdsa-sha2-nistp256 " + Base64.getEncoder().encodeToString(broken));
         Path file = file(lines.toArray(String[]::new));
-        long before = KnownHostsVerifier.DECODES.get();
+        long before = KnownHostsLines.DECODES.get();
 
         assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.7", 22, key))
                 .isTrue();
-        assertThat(KnownHostsVerifier.DECODES.get() - before).isEqualTo(1);
+        assertThat(KnownHostsLines.DECODES.get() - before).isEqualTo(1);
         // another host decodes its own line; a line decoded once is not decoded again
         assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.8", 22, key))
                 .isFalse();
         assertThat(KnownHostsVerifier.load(file, false).verify("10.0.1.7", 22, key))
                 .isTrue();
-        assertThat(KnownHostsVerifier.DECODES.get() - before).isEqualTo(2);
+        assertThat(KnownHostsLines.DECODES.get() - before).isEqualTo(2);
 
         KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
         assertThat(verifier.verify("10.0.0.9", 22, key)).isFalse();

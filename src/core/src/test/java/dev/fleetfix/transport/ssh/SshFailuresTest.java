@@ -61,6 +61,38 @@ class SshFailuresTest {
     }
 
     @Test
+    void eachRefusedHostCertificateSaysWhyInOneLineNamingTheCaAndItsLine() {
+        String cert = "ssh-ed25519-cert-v01@openssh.com";
+        List<Outcome> outcomes = List.of(
+                new KnownHostsVerifier.CertificateRefused(
+                        "10.1.2.3",
+                        cert,
+                        "SHA256:ca",
+                        3,
+                        "it expired at 2030-01-02T00:00:00Z (now 2030-01-03T00:00:00Z)"),
+                new KnownHostsVerifier.RevokedAuthority("10.1.2.3", "ssh-ed25519", "SHA256:ca", 4),
+                new KnownHostsVerifier.UntrustedCertificate("10.1.2.3", cert, "SHA256:ca", 0));
+        List<String> expected = List.of(
+                "host redis-3 (10.1.2.3:22): host certificate refused: 10.1.2.3 offers a " + cert
+                        + " signed by CA key SHA256:ca, which known_hosts line 3 (/home/x/.ssh/known_hosts) trusts,"
+                        + " but it expired at 2030-01-02T00:00:00Z (now 2030-01-03T00:00:00Z); fleetfix does not log"
+                        + " in (as OpenSSH does not)",
+                "host redis-3 (10.1.2.3:22): host certificate is revoked: 10.1.2.3 offers a certificate signed by"
+                        + " ssh-ed25519 CA key SHA256:ca, which known_hosts line 4 (/home/x/.ssh/known_hosts) marks"
+                        + " @revoked; fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)",
+                "host redis-3 (10.1.2.3:22): host certificate not trusted: 10.1.2.3 offers a " + cert
+                        + " signed by CA key SHA256:ca, /home/x/.ssh/known_hosts has no @cert-authority line for"
+                        + " 10.1.2.3, and the host's plain key is listed nowhere; to trust the CA, add:"
+                        + " @cert-authority 10.1.2.3 <the CA's public key> to /home/x/.ssh/known_hosts");
+        for (int i = 0; i < outcomes.size(); i++) {
+            TransportException e =
+                    SshFailures.connectFailed(host, attempt(false, outcomes.get(i)), hostKeyNotVerifiable());
+            assertThat(e.kind()).isEqualTo(Kind.HOST_KEY);
+            assertThat(e.getMessage()).isEqualTo(expected.get(i));
+        }
+    }
+
+    @Test
     void unknownHostKeySaysHowToTrustIt() {
         Unknown unknown = new Unknown("10.1.2.3", "ssh-ed25519", "SHA256:abc");
 

@@ -1,17 +1,27 @@
 package dev.fleetfix.transport.ssh;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.Secret;
 import dev.fleetfix.fake.TestHosts;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.LoginPassword;
+import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.Buffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,6 +112,120 @@ class SshLoginTest {
         assertThat(SshShell.wrap(
                         "id -u", Optional.of(Become.of(TestHosts.lab("a", "10.0.0.1", true))), Duration.ofMillis(1500)))
                 .isEqualTo("sudo -n timeout -s KILL 3 sh -c 'id -u'");
+    }
+
+    @Test
+    void aCertificateBesideTheKeyIsOfferedFirstWhenItCertifiesThatKey() throws Exception {
+        Path key = home.resolve("keys/lab");
+        keygen(key);
+        Path ca = home.resolve("ca");
+        keygen(ca);
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+        assertThat(login(host, SshOptions.defaults()).keyNames()).containsExactly("~/keys/lab");
+
+        // ssh-keygen -s ca -I fleetfix -n fleetfix keys/lab.pub: keys/lab-cert.pub, as an SSH CA issues it
+        run("ssh-keygen", "-q", "-s", ca.toString(), "-I", "fleetfix", "-n", "fleetfix", key + ".pub");
+        SshLogin login = login(host, SshOptions.defaults());
+        assertThat(login.keyNames()).containsExactly("certificate ~/keys/lab-cert.pub", "~/keys/lab");
+        assertThat(login.trustFiles()).contains(key, home.resolve("keys/lab-cert.pub"));
+        PublicKey plain = publicKey(key + ".pub");
+        assertThat(UserCertificates.of(key, plain))
+                .hasValueSatisfying(cert -> assertThat(cert.getKey()).isEqualTo(plain));
+
+        // a certificate of another key (the key was replaced, its old certificate left) is not offered
+        assertThat(UserCertificates.of(key, publicKey(ca + ".pub"))).isEmpty();
+        tryLogin(login);
+    }
+
+    private static PublicKey publicKey(String file) throws Exception {
+        String[] words = Files.readString(Path.of(file)).strip().split(" ");
+        return new Buffer.PlainBuffer(Base64.getDecoder().decode(words[1])).readPublicKey();
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
+    }
+
+    @Test
+    void ansiblePasswordThenAnsibleSshPassThenThePromptedOneIsThePasswordAndItIsAlwaysScrubbed() {
+        Host base = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/none"), null);
+        Host both = TestHosts.from(base)
+                .vars(Map.of("ansible_ssh_pass", Secret.of("second-pass-4711"), "ansible_password", "first-pass-4711"))
+                .build();
+        Host sshPass = TestHosts.from(base)
+                .vars(Map.of("ansible_ssh_pass", Secret.of("second-pass-4711")))
+                .build();
+        SshOptions prompted = SshOptions.defaults().withPassword(Secret.of("prompted-pass-4711"));
+
+        assertThat(LoginPassword.of(both, prompted).orElseThrow().source()).isEqualTo("ansible_password");
+        assertThat(LoginPassword.of(both, prompted).orElseThrow().value().reveal())
+                .isEqualTo("first-pass-4711");
+        assertThat(LoginPassword.of(sshPass, prompted).orElseThrow().source()).isEqualTo("ansible_ssh_pass");
+        assertThat(LoginPassword.of(base, prompted).orElseThrow().source()).isEqualTo("-k");
+        assertThat(LoginPassword.of(base, SshOptions.defaults())).isEmpty();
+
+        // a plain ansible_password (no Secret yet: an -e value) is scrubbed from every output once a login has it
+        SshLogin login = login(both, prompted);
+        assertThat(login.keyNames()).containsExactly("~/none", "password (ansible_password)");
+        assertThat(KnownSecrets.scrub("sshd said first-pass-4711")).doesNotContain("first-pass-4711");
+        assertThat(prompted.toString()).doesNotContain("prompted-pass-4711");
+    }
+
+    @Test
+    void aPasswordWithoutAnyUsableKeyIsStillALoginToTheHostButNeverSentToItsJumpHost() throws Exception {
+        Host host = TestHosts.from(TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/missing"), null))
+                .vars(Map.of("ansible_password", Secret.of("only-a-pass-4711")))
+                .build();
+        SshLogin login = login(host, SshOptions.defaults());
+
+        try (SSHClient ssh = new SSHClient()) {
+            assertThat(login.methods(ssh, true))
+                    .extracting(m -> m.getClass().getSimpleName())
+                    .containsExactly("AuthKeyboardInteractive", "AuthPassword");
+            // to the jump host: keys only, and the missing key is the answer
+            assertThatThrownBy(() -> login.methods(ssh, false))
+                    .isInstanceOf(SshLogin.KeyUnusableException.class)
+                    .hasMessageContaining("private key file ~/missing is missing or not readable");
+        }
+    }
+
+    @Test
+    void anEncryptedKeyIsAskedForOnceOnTheTerminalAndNeverWithoutOne() throws Exception {
+        Path key = home.resolve("keys/locked");
+        Files.createDirectories(key.getParent());
+        run("ssh-keygen", "-q", "-t", "ed25519", "-N", "typed-phrase-4711", "-f", key.toString());
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/locked"), null);
+
+        // no terminal: no prompt, and the refusal says how to give it
+        assertThatThrownBy(() -> login(host, SshOptions.defaults()).authenticate(new SSHClient(), "fleetfix"))
+                .isInstanceOf(SshLogin.KeyUnusableException.class)
+                .hasMessageContaining(
+                        "cannot use private key ~/keys/locked: it is encrypted or unreadable; give its"
+                                + " passphrase with --key-passphrase-env VAR, or run fleetfix on a terminal to be asked for it");
+
+        List<String> asked = new ArrayList<>();
+        SecretPrompt wrong = prompt -> {
+            asked.add(prompt);
+            return Optional.of(Secret.of("not-the-phrase"));
+        };
+        assertThatThrownBy(() -> login(host, SshOptions.defaults().withPassphrasePrompt(wrong))
+                        .authenticate(new SSHClient(), "fleetfix"))
+                .hasMessageContaining("cannot use private key ~/keys/locked: the passphrase typed does not decrypt it");
+
+        SecretPrompt right = prompt -> {
+            asked.add(prompt);
+            return Optional.of(Secret.of("typed-phrase-4711"));
+        };
+        for (int i = 0; i < 5; i++) {
+            tryLogin(login(host, SshOptions.defaults().withPassphrasePrompt(right)));
+        }
+        // asked once for the wrong one, once for the right one: the decrypted key serves the other logins
+        assertThat(asked)
+                .containsExactly(
+                        "Enter passphrase for key ~/keys/locked: ", "Enter passphrase for key ~/keys/locked: ");
+        assertThat(KnownSecrets.scrub("typed-phrase-4711")).doesNotContain("typed-phrase-4711");
     }
 
     private SshLogin login(Host host, SshOptions options) {

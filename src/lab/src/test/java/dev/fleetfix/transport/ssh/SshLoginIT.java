@@ -145,7 +145,8 @@ class SshLoginIT {
                     assertThat(e.getMessage())
                             .startsWith(lab.described("lab-1") + "host key not verifiable: known_hosts line 1 ("
                                     + knownHosts + ") trusts a @cert-authority")
-                            .contains("fleetfix does not verify host certificates")
+                            .contains("but the host offered its plain ssh-ed25519 key SHA256:")
+                            .contains("give its sshd a HostCertificate")
                             .doesNotContain("changed");
                 });
     }
