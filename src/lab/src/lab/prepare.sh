@@ -49,6 +49,7 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 command -v promtool >/dev/null || missing+=(prometheus)
 # AnsibleInventoryIT runs the real ansible-inventory and ansible on the inventory fixtures: Debian 12's ansible-core
 # (2.14) is the Ansible their golden files were made with. Only the core: the collections of 'ansible' are not needed.
+# InventoryParityIT and InventoryCorpusParity compare fleetfix with its ansible-inventory and ansible-playbook.
 command -v ansible-inventory >/dev/null && command -v ansible >/dev/null || missing+=(ansible-core)
 # The build checks the shell scripts fleetfix sends to hosts with Debian's shellcheck (src/core's validate phase).
 command -v shellcheck >/dev/null || missing+=(shellcheck)

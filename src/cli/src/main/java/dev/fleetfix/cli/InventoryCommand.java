@@ -132,9 +132,14 @@ final class InventoryCommand implements Callable<Integer> {
             }
             out.print(InventoryListing.graph(loaded, action.graph));
         } else {
-            List<Host> hosts = inventories
-                    .select(loaded.inventory(), inventory.source(), inventory.limit())
-                    .hosts();
+            // an inventory of groups with no host yet (kubespray's sample) lists its groups, as ansible-inventory does;
+            // a limit still selects, and refuses when it matches nothing
+            List<Host> hosts =
+                    inventory.limit().isEmpty() && loaded.inventory().hosts().isEmpty()
+                            ? List.of()
+                            : inventories
+                                    .select(loaded.inventory(), inventory.source(), inventory.limit())
+                                    .hosts();
             out.print(yaml ? InventoryListing.listYaml(loaded, hosts) : InventoryListing.list(loaded, hosts));
         }
         out.flush();

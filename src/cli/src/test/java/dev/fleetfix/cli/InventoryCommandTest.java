@@ -281,4 +281,23 @@ class InventoryCommandTest {
                         .asText())
                 .isEqualTo("winrm");
     }
+
+    /** kubespray's sample inventory names its groups and leaves every host commented out, for the operator to fill. */
+    @Test
+    void anInventoryOfGroupsWithoutHostsListsItsGroupsAsAnsibleInventoryDoes(@TempDir Path dir) throws IOException {
+        Path ini = Files.writeString(
+                dir.resolve("inventory.ini"), "[kube_control_plane]\n# node1\n[etcd:children]\nkube_control_plane\n");
+
+        CliRun list = CliRun.of("inventory", "-F", "none", "-i", ini.toString(), "--list")
+                .expectExit(ExitCode.OK);
+        CliRun limited = CliRun.of("inventory", "-F", "none", "-i", ini.toString(), "--list", "-l", "etcd")
+                .expectExit(ExitCode.USAGE);
+
+        // ansible-inventory 2.14's --list of the same file
+        assertThat(JSON.readTree(list.stdout()))
+                .as(list.toString())
+                .isEqualTo(JSON.readTree("{\"_meta\": {\"hostvars\": {}}, \"all\": {\"children\": [\"ungrouped\","
+                        + " \"etcd\"]}, \"etcd\": {\"children\": [\"kube_control_plane\"]}}"));
+        assertThat(limited.stderr()).as(limited.toString()).contains("etcd");
+    }
 }
