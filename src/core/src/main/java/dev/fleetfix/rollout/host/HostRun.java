@@ -24,7 +24,6 @@ import dev.fleetfix.rollout.journal.JournaledBenchmark;
 import dev.fleetfix.rollout.journal.RunControl;
 import dev.fleetfix.rollout.plan.RunPlan.PlannedStep;
 import dev.fleetfix.steps.FactCondition;
-import dev.fleetfix.steps.StepFailure;
 import dev.fleetfix.steps.model.HostState;
 import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepContext;
@@ -32,7 +31,6 @@ import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.ShellPool;
-import dev.fleetfix.transport.TransportException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -115,7 +113,7 @@ public final class HostRun implements AutoCloseable {
     /** How a host's steps ended, said once the host's lock is released. */
     private record Ended(HostOutcome outcome, String reason) {
         static Ended failed(RuntimeException e, String message) {
-            return new Ended(sent(e) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE, message);
+            return new Ended(StepFailures.sent(e) ? HostOutcome.FAILED : HostOutcome.UNREACHABLE, message);
         }
     }
 
@@ -227,7 +225,7 @@ public final class HostRun implements AutoCloseable {
                                 steps))
                         .value();
             } catch (Retrier.Exhausted e) {
-                StepResult why = failure(e.error(), e.attempts());
+                StepResult why = StepFailures.of(e.error(), e.attempts());
                 HostOutcome outcome =
                         why.status() == StepStatus.UNREACHABLE ? HostOutcome.UNREACHABLE : HostOutcome.FAILED;
                 return Preflight.Forecast.refused(
@@ -342,7 +340,7 @@ public final class HostRun implements AutoCloseable {
                             },
                             sendLog::nothingSent);
                 } catch (Retrier.Exhausted e) {
-                    return new Retrier.Attempted<>(failure(e.error(), e.attempts()), e.attempts());
+                    return new Retrier.Attempted<>(StepFailures.of(e.error(), e.attempts()), e.attempts());
                 } catch (Error e) {
                     // a stack or heap exhausted (or a library gone wrong) in this step: this host fails, the run goes
                     // on
@@ -372,37 +370,5 @@ public final class HostRun implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /**
-     * A step that could not connect, or whose connection was lost before its command was sent, leaves the host
-     * unreachable. A command that was sent reached the host: whether it then timed out or its connection broke (the
-     * network, the connection holder killed), it may have run, so the step failed and the host is not unreachable.
-     */
-    private static StepResult failure(RuntimeException e, int attempts) {
-        String suffix = attempts > 1 ? " (after " + attempts + " attempts)" : "";
-        if (e instanceof TransportException t && t.sent()) {
-            return StepResult.failed(
-                    t.kind() == TransportException.Kind.TIMEOUT
-                            ? e.getMessage() + " (not sent again: it may have run)"
-                            : e.getMessage() + " (the connection broke after the command was sent; it may have run;"
-                                    + " not sent again)");
-        }
-        if (e instanceof TransportException t && t.kind() != TransportException.Kind.BECOME) {
-            return StepResult.unreachable(e.getMessage() + suffix);
-        }
-        if (e instanceof StepFailure) {
-            return StepResult.failed(e.getMessage());
-        }
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return StepResult.failed(message + suffix);
-    }
-
-    /**
-     * A command reached the host (it then timed out, or its connection broke), or sudo refused its become password:
-     * the host is not unreachable.
-     */
-    private static boolean sent(RuntimeException e) {
-        return e instanceof TransportException t && (t.sent() || t.kind() == TransportException.Kind.BECOME);
     }
 }
