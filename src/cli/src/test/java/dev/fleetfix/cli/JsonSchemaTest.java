@@ -18,6 +18,8 @@ import dev.fleetfix.report.files.ReportCollector;
 import dev.fleetfix.report.files.ReportJson;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -47,10 +49,17 @@ class JsonSchemaTest {
     @BeforeEach
     void fleet() throws IOException {
         fleet = new FakeFleet(dir, new TestClock(Instant.parse("2026-11-28T01:30:00Z")), "r1", "r2");
+        // the fake hosts' Redis port is one where nothing listens: the benchmark, which connects for real, finds no
+        // Redis there, whatever this machine runs on 6379
+        int closed;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = free.getLocalPort();
+        }
         inventory = Files.writeString(
                 dir.resolve("inventory.yaml"),
-                "all:\n  children:\n    redis:\n      hosts:\n        r1: {ansible_host: 127.0.0.1}\n"
-                        + "        r2: {ansible_host: 127.0.0.1}\n");
+                ("all:\n  vars: {redis_port: %d}\n  children:\n    redis:\n      hosts:\n"
+                                + "        r1: {ansible_host: 127.0.0.1}\n        r2: {ansible_host: 127.0.0.1}\n")
+                        .formatted(closed));
         playbook = Files.writeString(
                 dir.resolve("thp-off.yaml"),
                 """
