@@ -13,7 +13,7 @@ import java.util.Optional;
  * {@code CLUSTER FAILOVER} on the replica: it waits for the primary's last writes, takes its slots, and the old
  * primary follows it; the cluster saves its own nodes.conf. The failback is the same command on the old primary.
  */
-record ClusterRoute(ReplicaLink to) implements Handover {
+record ClusterRoute(ReplicaLink to) implements ToReplica {
     /** Longer than Redis's own manual failover timeout (5 s), after which it gives up silently. */
     private static final Duration CLUSTER_FAILOVER_RETRY = Duration.ofSeconds(6);
 
@@ -24,16 +24,6 @@ record ClusterRoute(ReplicaLink to) implements Handover {
     @Override
     public Route route() {
         return Route.CLUSTER;
-    }
-
-    @Override
-    public Optional<ReplicaLink> target() {
-        return Optional.of(to);
-    }
-
-    @Override
-    public String newPrimaryName() {
-        return to.host().orElse(to.ip());
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.Optional;
  * then rewritten (CONFIG REWRITE) so that a restart keeps the new roles. The failback is the same command the other
  * way.
  */
-record FailoverRoute(ReplicaLink to) implements Handover {
+record FailoverRoute(ReplicaLink to) implements ToReplica {
     FailoverRoute {
         Objects.requireNonNull(to, "to");
     }
@@ -20,16 +20,6 @@ record FailoverRoute(ReplicaLink to) implements Handover {
     @Override
     public Route route() {
         return Route.FAILOVER;
-    }
-
-    @Override
-    public Optional<ReplicaLink> target() {
-        return Optional.of(to);
-    }
-
-    @Override
-    public String newPrimaryName() {
-        return to.host().orElse(to.ip());
     }
 
     @Override

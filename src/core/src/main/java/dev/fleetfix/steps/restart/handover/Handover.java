@@ -11,7 +11,7 @@ import java.util.Optional;
  * sequence knows this interface alone. Each move ends when the old primary reports {@code role:slave} and the new one
  * accepts a write under {@code fleetfix:} (in cluster mode, a key in a slot it serves).
  */
-public sealed interface Handover permits FailoverRoute, SentinelRoute, ClusterRoute, ManualRoute {
+public sealed interface Handover permits ToReplica, SentinelRoute {
 
     /** Who moves the primary role: the identity of a route, in results and in the host's record. */
     enum Route {

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The hand-over by hand, for Redis without FAILOVER (3.0 to 6.0), or with {@code failover: manual}: {@link ManualMove}
  * to the replica, and the same back.
  */
-record ManualRoute(ReplicaLink to) implements Handover {
+record ManualRoute(ReplicaLink to) implements ToReplica {
     ManualRoute {
         Objects.requireNonNull(to, "to");
     }
@@ -17,16 +17,6 @@ record ManualRoute(ReplicaLink to) implements Handover {
     @Override
     public Route route() {
         return Route.MANUAL;
-    }
-
-    @Override
-    public Optional<ReplicaLink> target() {
-        return Optional.of(to);
-    }
-
-    @Override
-    public String newPrimaryName() {
-        return to.host().orElse(to.ip());
     }
 
     @Override
