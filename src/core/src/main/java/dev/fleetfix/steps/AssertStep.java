@@ -2,6 +2,8 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.facts.FactCondition;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepResult;
 import java.util.ArrayList;
 import java.util.List;

@@ -13,6 +13,8 @@ import dev.fleetfix.bench.verdict.stats.Median;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.benchmark.BenchmarkArgs;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.RemoteShell;

@@ -3,6 +3,8 @@ package dev.fleetfix.steps;
 import dev.fleetfix.health.Wait;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.host.HostFiles;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;

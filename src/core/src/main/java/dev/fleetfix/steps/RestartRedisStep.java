@@ -4,6 +4,8 @@ import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.facts.DiscoveredService;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;

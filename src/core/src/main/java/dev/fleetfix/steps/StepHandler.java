@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 

@@ -6,6 +6,8 @@ import dev.fleetfix.playbook.StepCatalog;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.load.BenchmarkException;
+import dev.fleetfix.steps.facts.FactGatherer;
+import dev.fleetfix.steps.model.StepArgs;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.model.StepArgs;
 
 /**
  * One kind of playbook step ({@code thp}, {@code restart_redis}...): what the parser accepts, and

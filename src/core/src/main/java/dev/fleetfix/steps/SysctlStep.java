@@ -2,10 +2,16 @@ package dev.fleetfix.steps;
 
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
-import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.facts.RestartNeed;
+import dev.fleetfix.steps.host.HostFiles;
+import dev.fleetfix.steps.host.HostFiles.Shell;
 import dev.fleetfix.steps.model.FileEdit;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepFailure;
 import dev.fleetfix.steps.model.StepResult;
+import dev.fleetfix.steps.persist.SysctlBoot;
+import dev.fleetfix.steps.persist.SysctlKey;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;
 import java.util.ArrayList;

@@ -9,6 +9,7 @@ import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.steps.model.Predicted;
+import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.steps.ShellFacts;
 import dev.fleetfix.steps.StepRegistry;
+import dev.fleetfix.steps.facts.ShellFacts;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -16,6 +16,7 @@ import dev.fleetfix.redis.load.Operation;
 import dev.fleetfix.rollout.event.BenchmarkFinished;
 import dev.fleetfix.rollout.event.RunEvent;
 import dev.fleetfix.rollout.plan.RunOptions;
+import dev.fleetfix.steps.facts.ShellFacts;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
 import java.nio.file.Path;

@@ -9,6 +9,8 @@ import dev.fleetfix.playbook.PlaybookParser;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
+import dev.fleetfix.steps.facts.ShellFacts;
+import dev.fleetfix.steps.model.StepArgs;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;

@@ -7,6 +7,8 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.rollout.plan.RunOptions;
 import dev.fleetfix.steps.model.FileEdit;
+import dev.fleetfix.steps.persist.SysctlBoot;
+import dev.fleetfix.steps.persist.SysctlKey;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

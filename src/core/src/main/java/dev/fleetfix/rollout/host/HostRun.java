@@ -23,7 +23,7 @@ import dev.fleetfix.rollout.event.Waiting;
 import dev.fleetfix.rollout.journal.JournaledBenchmark;
 import dev.fleetfix.rollout.journal.RunControl;
 import dev.fleetfix.rollout.plan.RunPlan.PlannedStep;
-import dev.fleetfix.steps.FactCondition;
+import dev.fleetfix.steps.facts.FactCondition;
 import dev.fleetfix.steps.model.HostState;
 import dev.fleetfix.steps.model.RunPorts;
 import dev.fleetfix.steps.model.StepContext;

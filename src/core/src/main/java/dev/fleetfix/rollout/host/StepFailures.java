@@ -1,6 +1,6 @@
 package dev.fleetfix.rollout.host;
 
-import dev.fleetfix.steps.StepFailure;
+import dev.fleetfix.steps.model.StepFailure;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.TransportException;
 

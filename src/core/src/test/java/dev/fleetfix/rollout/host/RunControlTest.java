@@ -322,7 +322,7 @@ class RunControlTest {
     void aResumedHostIsComparedWithTheBeforeSideItsJournalKeptNotWithASecondMeasurement() throws Exception {
         List<Phase> measured = new ArrayList<>();
         Harness h = new Harness(dir, "r1");
-        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
+        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.facts.ShellFacts())
                 .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan, progress) -> {
                     measured.add(plan.phase());
                     return List.of(new HostBenchmark.Outcome(
@@ -370,7 +370,7 @@ class RunControlTest {
     void aResumedHostWhoseThpTheRunAlreadyChangedStillReplaysItsBeforeSideAndIsCompared() throws Exception {
         List<Phase> measured = new ArrayList<>();
         Harness h = new Harness(dir, "r1");
-        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.ShellFacts())
+        h.registry(dev.fleetfix.steps.StepRegistry.standard(new dev.fleetfix.steps.facts.ShellFacts())
                 .with(new dev.fleetfix.steps.BenchmarkStep((host, shell, controls, plan, progress) -> {
                     measured.add(plan.phase());
                     return List.of(new HostBenchmark.Outcome(

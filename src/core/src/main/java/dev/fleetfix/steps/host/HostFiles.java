@@ -1,7 +1,8 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.host;
 
 import dev.fleetfix.steps.model.FileEdit;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepFailure;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ShellQuote;

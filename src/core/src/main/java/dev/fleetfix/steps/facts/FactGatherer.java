@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import dev.fleetfix.steps.model.StepContext;
 import java.util.Map;

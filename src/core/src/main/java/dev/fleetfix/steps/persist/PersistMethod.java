@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.persist;
 
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;

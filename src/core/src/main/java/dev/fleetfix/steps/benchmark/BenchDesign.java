@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.benchmark;
 
 import dev.fleetfix.bench.load.LoadGenerator;
 import dev.fleetfix.bench.plan.BenchPlan;

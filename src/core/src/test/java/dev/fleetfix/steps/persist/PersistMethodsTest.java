@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

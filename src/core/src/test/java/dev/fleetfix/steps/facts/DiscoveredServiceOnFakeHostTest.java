@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.model;
 
 /** A step found the host in a state it cannot handle; the engine turns it into a FAILED result. */
 public class StepFailure extends RuntimeException {

@@ -1,8 +1,9 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.benchmark;
 
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.plan.BenchPlan;
 import dev.fleetfix.bench.plan.BenchPlanBuilder;
+import dev.fleetfix.steps.model.StepArgs;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,8 +14,8 @@ import java.util.Set;
  * BenchPlanBuilder} as {@code fleetfix bench}, every value checked with a message naming the
  * playbook's field, before any host is contacted.
  */
-final class BenchmarkArgs {
-    static final Set<String> NAMES = Set.of(
+public final class BenchmarkArgs {
+    public static final Set<String> NAMES = Set.of(
             "name",
             "phase",
             "engine",
@@ -51,11 +52,11 @@ final class BenchmarkArgs {
      * @param controls how many unchanged hosts of later batches to measure beside each side, round by round in turn
      *     (difference in differences); 0 for none
      */
-    record Parsed(BenchPlan plan, boolean auto, boolean calibrate, int controls) {}
+    public record Parsed(BenchPlan plan, boolean auto, boolean calibrate, int controls) {}
 
     private BenchmarkArgs() {}
 
-    static Parsed parse(StepArgs args) {
+    public static Parsed parse(StepArgs args) {
         BenchPlanBuilder b = new BenchPlanBuilder();
         try {
             b.name(args.text("name", "benchmark"));

@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.model;
 
 import dev.fleetfix.Durations;
 import dev.fleetfix.InputException;

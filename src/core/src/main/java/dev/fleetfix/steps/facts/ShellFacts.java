@@ -1,12 +1,13 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.checks.ThpParser;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
 import dev.fleetfix.redis.RedisServer;
-import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.host.HostFiles.Shell;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepFailure;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
@@ -20,10 +21,11 @@ import java.util.Optional;
  * system, the distro, the kernel, which grub tool exists; and the Redis role and version.
  */
 public final class ShellFacts implements FactGatherer {
-    static final String THP_DIRS = "/sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage";
+    public static final String THP_DIRS =
+            "/sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage";
 
     /** Whether {@code dir} is one of the kernel's THP directories ({@link #THP_DIRS}), exactly. */
-    static boolean isThpDir(String dir) {
+    public static boolean isThpDir(String dir) {
         return List.of(THP_DIRS.split(" ")).contains(dir);
     }
 

@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import dev.fleetfix.checks.Finding;
 import dev.fleetfix.checks.HostAudit;
@@ -8,6 +8,7 @@ import dev.fleetfix.checks.HostVerdict;
 import dev.fleetfix.checks.ThpMode;
 import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepFailure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

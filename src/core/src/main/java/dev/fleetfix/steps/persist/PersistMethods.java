@@ -1,9 +1,11 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.persist;
 
 import dev.fleetfix.inventory.UnitName;
-import dev.fleetfix.steps.HostFiles.Shell;
+import dev.fleetfix.steps.host.HostFiles;
+import dev.fleetfix.steps.host.HostFiles.Shell;
 import dev.fleetfix.steps.model.FileEdit;
 import dev.fleetfix.steps.model.StepContext;
+import dev.fleetfix.steps.model.StepFailure;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.transport.ExecResult;
 import java.util.ArrayList;

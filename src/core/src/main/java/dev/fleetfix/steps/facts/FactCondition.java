@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import java.util.ArrayList;
 import java.util.List;

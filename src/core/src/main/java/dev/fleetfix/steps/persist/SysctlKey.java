@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.persist;
 
 import java.util.Map;
 import java.util.Optional;

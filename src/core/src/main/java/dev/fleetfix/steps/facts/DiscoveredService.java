@@ -1,4 +1,4 @@
-package dev.fleetfix.steps;
+package dev.fleetfix.steps.facts;
 
 import dev.fleetfix.checks.RedisSelf;
 import dev.fleetfix.checks.RunningService;
@@ -16,18 +16,18 @@ import java.util.OptionalLong;
  * What runs the host's Redis, discovered on the host ({@link ServiceDiscovery}) for the steps that restart it or
  * order a unit before it; the config file INFO server names, when Redis answers, helps find an init script.
  */
-final class DiscoveredService {
+public final class DiscoveredService {
     private static final Duration ASK = Duration.ofSeconds(3);
 
     private DiscoveredService() {}
 
     /** The service of the host's own Redis port. */
-    static RunningService of(StepContext ctx) {
+    public static RunningService of(StepContext ctx) {
         return of(ctx, List.of(ctx.host().redis().port())).get(0);
     }
 
     /** The services of {@code ports} at the host's Redis address (the instances of one machine). */
-    static List<RunningService> of(StepContext ctx, List<Integer> ports) {
+    public static List<RunningService> of(StepContext ctx, List<Integer> ports) {
         return ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, self(ctx));
     }
 
@@ -56,7 +56,7 @@ final class DiscoveredService {
      * Why restart_redis cannot restart what was found, with what to do; empty when it can. Never a guessed name: a
      * Redis that nobody can be seen to run is named by the operator.
      */
-    static Optional<String> refusal(RunningService s) {
+    public static Optional<String> refusal(RunningService s) {
         String name = "name it with redis_service in the inventory, or give restart_redis unit: or command:";
         return switch (s.manager()) {
             case SYSTEMD, SYSV, SUPERVISORD -> Optional.empty();
