@@ -285,7 +285,11 @@ public final class BenchmarkStep implements StepType {
                     return first;
                 }
                 HostBenchmark.Outcome again = runner.run(
-                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
+                                ctx.host(),
+                                ctx.shell(),
+                                List.of(),
+                                p.withPhase(Phase.CALIBRATION),
+                                ctx.listeners().progress())
                         .get(0);
                 List<BenchRun> all = new ArrayList<>(first.rounds());
                 all.addAll(again.rounds());
@@ -326,8 +330,9 @@ public final class BenchmarkStep implements StepType {
      * differences). When none is left (the last batch), {@code notes} says so.
      */
     private HostBenchmark.Outcome withControls(StepContext ctx, BenchPlan plan, int wanted, List<String> notes) {
-        List<Host> controls = ctx.controls().stream().limit(wanted).toList();
-        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan, ctx.progress());
+        List<Host> controls = ctx.peers().controls().stream().limit(wanted).toList();
+        List<HostBenchmark.Outcome> outcomes = runner.run(
+                ctx.host(), ctx.shell(), controls, plan, ctx.listeners().progress());
         HostBenchmark.Outcome measured = outcomes.get(0);
         if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
             return measured;

@@ -92,7 +92,7 @@ final class CommandStep implements StepType {
                         : StepResult.skipped("not run in check mode: " + cmd);
             }
             if (Wait.noticeable(timeout)) {
-                ctx.waits().waiting(Wait.upFront("'" + cmd + "' to finish", timeout));
+                ctx.listeners().waits().waiting(Wait.upFront("'" + cmd + "' to finish", timeout));
             }
             Command command = Command.of(cmd).withTimeout(timeout);
             ExecResult r = ctx.shell().exec(become ? command.asRoot() : command);

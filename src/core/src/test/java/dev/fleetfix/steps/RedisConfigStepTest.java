@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.Progress;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.fake.TestClock;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.playbook.Location;
 import dev.fleetfix.playbook.Step;
 import dev.fleetfix.redis.RedisException;
@@ -161,15 +159,10 @@ class RedisConfigStepTest {
                 host.host(),
                 host.shell(),
                 redis,
-                GateTarget.Primaries.none(),
-                Sentinels.none(),
-                check,
                 state,
-                "20261201T000000Z-00000001",
-                Duration.ofMillis(10),
-                WaitListener.none(),
-                List.of(),
-                Progress.Listener.none());
+                new StepContext.Run(check, "20261201T000000Z-00000001", Duration.ofMillis(10)),
+                new StepContext.Peers(GateTarget.Primaries.none(), Sentinels.none(), List.of()),
+                StepContext.Listeners.NONE);
         StepResult result = handler.run(ctx);
         state.learn(result.facts());
         return result;

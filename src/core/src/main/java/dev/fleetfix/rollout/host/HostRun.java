@@ -5,7 +5,6 @@ import dev.fleetfix.Progress;
 import dev.fleetfix.bench.plan.BenchRun;
 import dev.fleetfix.health.GateResult;
 import dev.fleetfix.health.GateTarget;
-import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.Step;
@@ -164,6 +163,25 @@ public final class HostRun implements AutoCloseable {
             }
         }
 
+        /** The one place a step's context is made: the forecast's (check mode, a scratch state) and the steps'. */
+        private StepContext context(
+                RemoteShell shell,
+                GateTarget.Connect redis,
+                GateTarget.Primaries primaries,
+                boolean check,
+                HostState state,
+                StepContext.Listeners listeners) {
+            return new StepContext(
+                    ports,
+                    host,
+                    shell,
+                    redis,
+                    state,
+                    new StepContext.Run(check, runStamp, POLL_INTERVAL),
+                    new StepContext.Peers(primaries, sentinels, controls),
+                    listeners);
+        }
+
         /** Apply takes the host's lock; check mode reads it and forecasts the refusal. Empty: the host goes on. */
         private Optional<Ended> lockRefusal(RemoteShell shell, RunControl.LockOwner owner) throws InterruptedException {
             try {
@@ -208,20 +226,13 @@ public final class HostRun implements AutoCloseable {
             try {
                 // a new copy of the state for each attempt: nothing of a forecast cut short is kept
                 return retrier.run(() -> Preflight.check(
-                                new StepContext(
-                                        ports,
-                                        host,
+                                context(
                                         shell,
                                         connect(host),
                                         primaries,
-                                        sentinels,
                                         true,
                                         Preflight.scratch(state, play),
-                                        runStamp,
-                                        POLL_INTERVAL,
-                                        WaitListener.none(),
-                                        controls,
-                                        Progress.Listener.none()),
+                                        StepContext.Listeners.NONE),
                                 steps))
                         .value();
             } catch (Retrier.Exhausted e) {
@@ -250,20 +261,16 @@ public final class HostRun implements AutoCloseable {
                 Progress.Listener progress =
                         p -> listener.on(new Progressed(ports.clock().instant(), play, host.name(), current, p));
                 this.answers = new ShellProgress(progress);
-                this.ctx = new StepContext(
-                        ports,
-                        host,
+                this.ctx = context(
                         answers.shell(sendLog.shell(shell)),
                         sendLog.redis(connect(host)),
                         sendLog.primaries(primaries),
-                        sentinels,
                         check,
                         state,
-                        runStamp,
-                        POLL_INTERVAL,
-                        wait -> listener.on(new Waiting(ports.clock().instant(), play, host.name(), current, wait)),
-                        controls,
-                        progress);
+                        new StepContext.Listeners(
+                                wait -> listener.on(
+                                        new Waiting(ports.clock().instant(), play, host.name(), current, wait)),
+                                progress));
             }
 
             Ended run() throws InterruptedException {

@@ -74,7 +74,7 @@ public final class HostFiles {
         Optional<String> backup = Optional.empty();
         if (!ctx.check()) {
             if (before.isPresent()) {
-                String bak = path + ".fleetfix-" + ctx.runStamp() + ".bak";
+                String bak = path + ".fleetfix-" + ctx.run().stamp() + ".bak";
                 String p = ShellQuote.quote(path);
                 String b = ShellQuote.quote(bak);
                 Shell.write(ctx, "[ -e " + b + " ] || cp -p " + p + " " + b);

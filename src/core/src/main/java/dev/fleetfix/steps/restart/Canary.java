@@ -22,7 +22,7 @@ final class Canary {
     static DataCheck prepare(StepContext ctx, RedisSnapshot s, Poll poll, RestartReport report)
             throws InterruptedException {
         String key = DataCheck.canaryKey(ctx.host().name());
-        String value = ctx.runStamp() + ":" + Long.toHexString(Double.doubleToLongBits(Math.random()));
+        String value = ctx.run().stamp() + ":" + Long.toHexString(Double.doubleToLongBits(Math.random()));
         boolean written = false;
         try (RedisNode writer = writer(ctx, s).orElse(null)) {
             if (writer != null) {
@@ -104,7 +104,7 @@ final class Canary {
             return Optional.of(ctx.redis().open(CONNECT));
         }
         if (s.masterHost().isPresent()) {
-            return ctx.primaries().open(s.masterHost().get(), s.masterPort(), CONNECT);
+            return ctx.peers().primaries().open(s.masterHost().get(), s.masterPort(), CONNECT);
         }
         return Optional.empty();
     }

@@ -151,12 +151,12 @@ public final class PendingRestart {
      * now, a journalled hand-over is kept. Never in check mode.
      */
     public static void mark(StepContext ctx, String reason) {
-        write(ctx, markScript(reason, ctx.runStamp(), false));
+        write(ctx, markScript(reason, ctx.run().stamp(), false));
     }
 
     /** As {@link #mark}, unless a record is there already: its older {@code since} covers this Redis too. */
     static void markUnlessPending(StepContext ctx, String reason) {
-        write(ctx, markScript(reason, ctx.runStamp(), true));
+        write(ctx, markScript(reason, ctx.run().stamp(), true));
     }
 
     /** Journals a hand-over before it is made, so that a run that dies after it can fail back or say so. */

@@ -66,7 +66,7 @@ final class ResumedHandover {
     /** The journalled new primary's role and {@code master_replid2}, as it says them now. */
     private static HandoverResume.Target target(StepContext ctx, PendingRestart.Handover journalled) {
         try {
-            Optional<RedisNode> opened = ctx.primaries().open(journalled.ip(), journalled.port(), CONNECT);
+            Optional<RedisNode> opened = ctx.peers().primaries().open(journalled.ip(), journalled.port(), CONNECT);
             if (opened.isEmpty()) {
                 return HandoverResume.Target.unreadable("not in the inventory");
             }
@@ -103,8 +103,9 @@ final class ResumedHandover {
         if (ctx.check()) {
             return forecast(due, failback, report);
         }
-        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
-        GateTarget.Connect to = t -> ctx.primaries()
+        Poll poll = ctx.poll();
+        GateTarget.Connect to = t -> ctx.peers()
+                .primaries()
                 .open(journalled.ip(), journalled.port(), t)
                 .orElseThrow(() -> new RedisException(journalled.describe(), "not in the inventory", null));
         // the run may have died before it rewrote the configs: restarted now, this Redis would come back a

@@ -138,7 +138,7 @@ public final class SafeRestart {
             throws InterruptedException {
         // before the canary and the hand-over: a run that dies from here on leaves the restart to do on the host
         PendingRestart.markUnlessPending(ctx, "restart_redis began");
-        Poll poll = new Poll(ctx.clock(), ctx.sleeper(), ctx.pollInterval(), ctx.waits());
+        Poll poll = ctx.poll();
         Optional<DataCheck> check = options.dataCheck() && snapshot.answered()
                 ? Optional.of(Canary.prepare(ctx, snapshot, poll, report))
                 : Optional.empty();

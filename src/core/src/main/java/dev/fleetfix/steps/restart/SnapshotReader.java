@@ -37,12 +37,12 @@ final class SnapshotReader {
 
     /** What the inventory's Sentinels say about this host, when it is a primary outside a cluster. */
     static SentinelStatus sentinelStatus(StepContext ctx, RedisSnapshot s) {
-        if (!ctx.sentinels().named() || s.role() != NodeRole.PRIMARY || s.cluster()) {
+        if (!ctx.peers().sentinels().named() || s.role() != NodeRole.PRIMARY || s.cluster()) {
             return SentinelStatus.NONE;
         }
         Host h = ctx.host();
         try {
-            return ctx.sentinels().masters(CONNECT).value().stream()
+            return ctx.peers().sentinels().masters(CONNECT).value().stream()
                     .filter(m -> m.at(h.redis().address(), h.redis().port())
                             || m.at(h.address(), h.redis().port()))
                     .findFirst()
@@ -147,7 +147,7 @@ final class SnapshotReader {
 
     private static Optional<String> inventoryName(StepContext ctx, ReplicaLink r) {
         try {
-            Optional<RedisNode> node = ctx.primaries().open(r.ip(), r.port(), CONNECT);
+            Optional<RedisNode> node = ctx.peers().primaries().open(r.ip(), r.port(), CONNECT);
             if (node.isPresent()) {
                 try (RedisNode n = node.get()) {
                     return Optional.of(n.hostName());

@@ -45,7 +45,7 @@ final class VerifiedRestart {
         // a service restart is a script for every init system: it is named by what it restarts
         String shown = script.contains("\n") ? "the restart of " + what : "'" + script + "'";
         Optional<String> runIdBefore = runId();
-        ctx.waits().waiting(Wait.upFront(shown + " to return", timeout));
+        ctx.listeners().waits().waiting(Wait.upFront(shown + " to return", timeout));
         ExecResult r = ctx.shell().exec(Command.of(script).asRoot().withTimeout(timeout));
         if (!r.ok()) {
             // Redis was not restarted: the canary would only linger in the user's keyspace

@@ -225,7 +225,7 @@ final class ManualMove {
         List<String> problems = new ArrayList<>();
         for (ReplicaLink r : others) {
             try {
-                Optional<RedisNode> node = moves.ctx().primaries().open(r.ip(), r.port(), CONNECT);
+                Optional<RedisNode> node = moves.ctx().peers().primaries().open(r.ip(), r.port(), CONNECT);
                 if (node.isEmpty()) {
                     continue; // not in the inventory: it keeps replicating through the old primary
                 }

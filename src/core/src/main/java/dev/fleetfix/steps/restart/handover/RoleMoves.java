@@ -62,7 +62,8 @@ public final class RoleMoves {
 
     /** The replica, opened through the inventory. */
     GateTarget.Connect open(ReplicaLink target) {
-        return t -> ctx.primaries()
+        return t -> ctx.peers()
+                .primaries()
                 .open(target.ip(), target.port(), t)
                 .orElseThrow(() -> new RedisException(target.describe(), "not in the inventory", null));
     }
@@ -170,7 +171,7 @@ public final class RoleMoves {
             if (key.isEmpty()) {
                 return Optional.of(toName + " serves no slot yet");
             }
-            Object reply = n.command("SET", key.get(), ctx.runStamp(), "EX", "60");
+            Object reply = n.command("SET", key.get(), ctx.run().stamp(), "EX", "60");
             if (!"OK".equals(reply)) {
                 return Optional.of(toName + " answered SET with " + reply);
             }

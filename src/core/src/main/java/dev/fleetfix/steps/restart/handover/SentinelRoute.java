@@ -60,7 +60,7 @@ record SentinelRoute(SentinelMaster master) implements Handover {
         String[] now = new String[1];
         Optional<String> switched =
                 poll.until("Sentinel to promote a replica of '" + master.name() + "'", timeout, () -> {
-                    Optional<String> address = ctx.sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
+                    Optional<String> address = ctx.peers().sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
                     if (address.isPresent() && !address.get().equals(before)) {
                         now[0] = address.get();
                         return Optional.empty();
@@ -77,10 +77,12 @@ record SentinelRoute(SentinelMaster master) implements Handover {
         int port = Integer.parseInt(address.substring(colon + 1));
         Optional<GateTarget.Connect> to = Optional.empty();
         String name = address;
-        try (RedisNode n = ctx.primaries().open(ip, port, RoleMoves.CONNECT).orElse(null)) {
+        try (RedisNode n =
+                ctx.peers().primaries().open(ip, port, RoleMoves.CONNECT).orElse(null)) {
             if (n != null) {
                 name = n.hostName() + " (" + address + ")";
-                to = Optional.of(t -> ctx.primaries()
+                to = Optional.of(t -> ctx.peers()
+                        .primaries()
                         .open(ip, port, t)
                         .orElseThrow(() -> new RedisException(address, "not in the inventory", null)));
             }
@@ -122,7 +124,7 @@ record SentinelRoute(SentinelMaster master) implements Handover {
                 return started;
             }
             Optional<String> elected = poll.until("Sentinel to elect " + self, timeout, () -> {
-                Optional<String> address = ctx.sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
+                Optional<String> address = ctx.peers().sentinels().primaryAddress(master.name(), RoleMoves.CONNECT);
                 if (address.filter(mine::equals).isPresent()) {
                     return Optional.empty();
                 }
@@ -144,7 +146,8 @@ record SentinelRoute(SentinelMaster master) implements Handover {
     }
 
     private static Optional<String> sentinelSeesPreferred(StepContext ctx, String name, String mine) {
-        return ctx.sentinels()
+        return ctx.peers()
+                .sentinels()
                 .ask(RoleMoves.CONNECT, node -> {
                     Object reply = node.command("SENTINEL", "REPLICAS", name);
                     if (reply instanceof List<?> entries) {
@@ -184,7 +187,8 @@ record SentinelRoute(SentinelMaster master) implements Handover {
         Optional<String> sent = moves.poll()
                 .until("Sentinel to accept SENTINEL FAILOVER " + name, moves.timeout(), () -> {
                     try {
-                        Object reply = ctx.sentinels()
+                        Object reply = ctx.peers()
+                                .sentinels()
                                 .ask(RoleMoves.CONNECT, node -> node.command("SENTINEL", "FAILOVER", name))
                                 .value();
                         return "OK".equals(reply)
