@@ -24,16 +24,29 @@ public final class Forks {
     private Forks() {}
 
     /**
-     * The one rule of a forks count, wherever it comes from (the command line, ansible.cfg, a caller).
+     * The one rule of a forks count, wherever it comes from (the command line, a caller), and its one message.
      *
-     * @return {@code forks}, when it is at least 1
+     * @return {@code forks}, when it is a whole number of at least 1
      * @throws IllegalArgumentException naming the value otherwise
      */
+    public static int checked(String forks) {
+        try {
+            return checked(Integer.parseInt(forks.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(message(forks));
+        }
+    }
+
+    /** As {@link #checked(String)}, for a number. */
     public static int checked(int forks) {
         if (forks < 1) {
-            throw new IllegalArgumentException("forks must be at least 1, was " + forks);
+            throw new IllegalArgumentException(message(String.valueOf(forks)));
         }
         return forks;
+    }
+
+    private static String message(String forks) {
+        return "forks must be a whole number of at least 1, was '" + forks + "'";
     }
 
     /**

@@ -81,7 +81,17 @@ class ForksTest {
     void refusesZeroForks() {
         assertThatThrownBy(() -> Forks.run(List.of(1), 0, i -> i))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("forks must be at least 1, was 0");
+                .hasMessage("forks must be a whole number of at least 1, was '0'");
+    }
+
+    @Test
+    void aCountWrittenAsTextHasTheSameRuleAndTheSameMessage() {
+        assertThat(Forks.checked(" 3 ")).isEqualTo(3);
+        for (String bad : List.of("many", "1.5", "0", "-2", "")) {
+            assertThatThrownBy(() -> Forks.checked(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("forks must be a whole number of at least 1, was '" + bad + "'");
+        }
     }
 
     @Test

@@ -29,14 +29,8 @@ final class ForksOption {
     static final class Count implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            int n;
             try {
-                n = Integer.parseInt(value.strip());
-            } catch (NumberFormatException e) {
-                throw new TypeConversionException("forks must be a whole number, was '" + value + "'");
-            }
-            try {
-                return Forks.checked(n);
+                return Forks.checked(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }

@@ -39,14 +39,17 @@ class AuditCommandTest {
     }
 
     @Test
-    void zeroForksIsBadUsage() throws IOException {
-        CliRun run =
-                CliRun.of("audit", "-i", inventory().toString(), "--forks", "0").expectExit(2);
+    void zeroForksAndAWordAreBadUsageWithOneMessage() throws IOException {
+        for (String forks : List.of("0", "many")) {
+            CliRun run = CliRun.of("audit", "-i", inventory().toString(), "--forks", forks)
+                    .expectExit(2);
 
-        assertThat(run.stderr())
-                .as(run.toString())
-                .contains("Invalid value for option '--forks': forks must be at least 1, was 0");
-        assertThat(run.stdout()).as(run.toString()).isEmpty();
+            assertThat(run.stderr())
+                    .as(run.toString())
+                    .contains("Invalid value for option '--forks': forks must be a whole number of at least 1, was '"
+                            + forks + "'");
+            assertThat(run.stdout()).as(run.toString()).isEmpty();
+        }
     }
 
     @Test

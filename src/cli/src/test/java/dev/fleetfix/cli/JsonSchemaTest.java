@@ -80,7 +80,9 @@ class JsonSchemaTest {
         JsonNode audit = valid("audit", fleet.run("audit", "-i", inventory.toString(), "--format", "json"), 0, 1);
         assertThat(audit.at("/hosts/0/host").asText()).isEqualTo("r1");
         valid("audit", fleet.run("audit", "-i", inventory.toString(), "--json", "--forks", "4"), 0, 1);
-        error(fleet.run("audit", "-i", inventory.toString(), "--json", "--forks", "0"), "forks must be at least 1");
+        error(
+                fleet.run("audit", "-i", inventory.toString(), "--json", "--forks", "0"),
+                "forks must be a whole number of at least 1, was '0'");
         error(fleet.run("audit", "-i", dir.resolve("none.yaml").toString(), "--format", "json"), "no such file");
         error(fleet.run("audit", "-i", inventory.toString(), "--format", "json", "-K"), "no terminal");
     }
@@ -121,7 +123,7 @@ class JsonSchemaTest {
         assertThat(bad.at("/error/file").asText()).isEqualTo(playbook.toString());
         assertThat(bad.at("/error/line").asInt()).isEqualTo(3);
         error(fleet.apply(playbook.toString(), "-i", inventory.toString(), "--format", "json", "--nope"), "--nope");
-        error(fleet.apply(playbook.toString(), "-i", inventory.toString(), "--format=json", "-f", "-1"), "was -1");
+        error(fleet.apply(playbook.toString(), "-i", inventory.toString(), "--format=json", "-f", "-1"), "was '-1'");
     }
 
     @Test

@@ -72,11 +72,13 @@ class HabitsIT {
             assertThat(zero.exitCode()).as(zero.toString()).isEqualTo(ExitCode.USAGE);
             assertThat(zero.stderr())
                     .as(zero.toString())
-                    .contains("Invalid value for option '--forks': forks must be at least 1, was 0");
+                    .contains(
+                            "Invalid value for option '--forks': forks must be a whole number of at least 1, was '0'");
             CliRun word = fleet.run(args(command, forks, "many"));
             assertThat(word.stderr())
                     .as(word.toString())
-                    .contains("Invalid value for option '--forks': forks must be a whole number, was 'many'");
+                    .contains(
+                            "Invalid value for option '--forks': forks must be a whole number of at least 1, was 'many'");
         }
         CliRun ok = fleet.run(args(command, "-f", "1"));
         assertThat(ok.exitCode()).as(ok.toString()).isZero();
