@@ -83,31 +83,20 @@ public record RedisFacts(
     }
 
     public static RedisFacts unreachable(String endpoint, String reason) {
-        return notRead(endpoint, reason, false);
+        return notRead(endpoint, reason, false, false);
     }
 
     /** Redis answered, but refused the connection: its {@code maxclients} is reached. */
     public static RedisFacts serverFull(String endpoint, String reason) {
-        return notRead(endpoint, reason, true);
-    }
-
-    private static RedisFacts notRead(String endpoint, String reason, boolean full) {
-        return new RedisFacts(
-                endpoint,
-                Optional.of(reason),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                OptionalInt.empty(),
-                OptionalLong.empty(),
-                false,
-                List.of(),
-                Optional.empty(),
-                full);
+        return notRead(endpoint, reason, false, true);
     }
 
     /** Redis answered, but refused fleetfix's credentials. */
     public static RedisFacts authFailed(String endpoint, String reason) {
+        return notRead(endpoint, reason, true, false);
+    }
+
+    private static RedisFacts notRead(String endpoint, String reason, boolean authFailed, boolean full) {
         return new RedisFacts(
                 endpoint,
                 Optional.of(reason),
@@ -116,10 +105,10 @@ public record RedisFacts(
                 Optional.empty(),
                 OptionalInt.empty(),
                 OptionalLong.empty(),
-                true,
+                authFailed,
                 List.of(),
                 Optional.empty(),
-                false);
+                full);
     }
 
     public boolean reachable() {

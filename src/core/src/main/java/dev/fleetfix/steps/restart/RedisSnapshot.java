@@ -61,33 +61,7 @@ public record RedisSnapshot(
         }
     }
 
-    /** A snapshot whose Redis did not refuse the connection for its number of clients. */
-    public RedisSnapshot(
-            boolean answered,
-            boolean down,
-            NodeState replication,
-            Optional<String> masterHost,
-            int masterPort,
-            Persistence persistence,
-            String version,
-            Map<Integer, KeyCount> keyspace,
-            boolean cluster,
-            boolean credentialsRefused) {
-        this(
-                answered,
-                down,
-                replication,
-                masterHost,
-                masterPort,
-                persistence,
-                version,
-                keyspace,
-                cluster,
-                credentialsRefused,
-                false);
-    }
-
-    /** A snapshot whose Redis did not refuse the credentials. */
+    /** A snapshot whose Redis, when it did not answer, refused neither the credentials nor the connection. */
     public RedisSnapshot(
             boolean answered,
             boolean down,
@@ -98,41 +72,45 @@ public record RedisSnapshot(
             String version,
             Map<Integer, KeyCount> keyspace,
             boolean cluster) {
-        this(answered, down, replication, masterHost, masterPort, persistence, version, keyspace, cluster, false);
+        this(
+                answered,
+                down,
+                replication,
+                masterHost,
+                masterPort,
+                persistence,
+                version,
+                keyspace,
+                cluster,
+                false,
+                false);
     }
 
     /** Redis is known not to run: nothing is in memory. {@code why} says how that is known. */
     public static RedisSnapshot down(String host, String why) {
-        return new RedisSnapshot(
-                false, true, NodeState.unreachable(host, why), Optional.empty(), 0, NOT_READ, "?", Map.of(), false);
+        return unanswered(host, why, true, false, false);
     }
 
     /** Redis did not answer, and may run with data in memory: {@code why} says what was seen. */
     public static RedisSnapshot unknown(String host, String why) {
-        return new RedisSnapshot(
-                false, false, NodeState.unreachable(host, why), Optional.empty(), 0, NOT_READ, "?", Map.of(), false);
+        return unanswered(host, why, false, false, false);
     }
 
     /** Redis runs (it answered the connection) but refused fleetfix's credentials: {@code why} says how. */
     public static RedisSnapshot credentialsRefused(String host, String why) {
-        return new RedisSnapshot(
-                false,
-                false,
-                NodeState.unreachable(host, why),
-                Optional.empty(),
-                0,
-                NOT_READ,
-                "?",
-                Map.of(),
-                false,
-                true);
+        return unanswered(host, why, false, true, false);
     }
 
     /** Redis runs (it answered the connection) but refused it: it has {@code maxclients} clients already. */
     public static RedisSnapshot serverFull(String host, String why) {
+        return unanswered(host, why, false, false, true);
+    }
+
+    private static RedisSnapshot unanswered(
+            String host, String why, boolean down, boolean credentialsRefused, boolean serverFull) {
         return new RedisSnapshot(
                 false,
-                false,
+                down,
                 NodeState.unreachable(host, why),
                 Optional.empty(),
                 0,
@@ -140,8 +118,8 @@ public record RedisSnapshot(
                 "?",
                 Map.of(),
                 false,
-                false,
-                true);
+                credentialsRefused,
+                serverFull);
     }
 
     /** Roles only (INFO replication), for after a restart: persistence is not read. */

@@ -20,8 +20,7 @@ final class RouteRights {
 
     /**
      * The labels ({@link NeededCommands}) of what the route sends to this host's Redis: the data check's canary, the
-     * save, FAILOVER and the CONFIG REWRITE that keeps the swapped roles. Other hand-overs talk to replicas or
-     * Sentinels, whose users are their own.
+     * save, and what the hand-over sends the primary ({@link Handover#primaryCommands()}).
      */
     static List<String> needed(RedisSnapshot snapshot, RestartDecision decision, RestartOptions options) {
         List<String> labels = new ArrayList<>();
@@ -32,9 +31,8 @@ final class RouteRights {
             labels.add(snapshot.aof() ? "bgrewriteaof" : "bgsave");
             labels.add("lastsave");
         }
-        if (decision.kind() == Kind.FAILOVER_THEN_RESTART
-                && decision.handover().orElseThrow().route() == Handover.Route.FAILOVER) {
-            labels.addAll(List.of("failover", "config|rewrite"));
+        if (decision.kind() == Kind.FAILOVER_THEN_RESTART) {
+            labels.addAll(decision.handover().orElseThrow().primaryCommands());
         }
         return labels;
     }

@@ -3,6 +3,7 @@ package dev.fleetfix.steps.restart.handover;
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +21,12 @@ record FailoverRoute(ReplicaLink to) implements ToReplica {
     @Override
     public Route route() {
         return Route.FAILOVER;
+    }
+
+    /** FAILOVER, and the CONFIG REWRITE that keeps the swapped roles. */
+    @Override
+    public List<String> primaryCommands() {
+        return List.of("failover", "config|rewrite");
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.fleetfix.steps.restart.handover;
 
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.topology.ReplicaLink;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -53,6 +54,15 @@ public sealed interface Handover permits ToReplica, SentinelRoute {
      * primary's name as Sentinel monitors it.
      */
     String newPrimaryName();
+
+    /**
+     * The labels ({@code NeededCommands}) of what this route sends to the primary's own Redis and its user, asked
+     * before the restart begins; none by default, for a route that talks to replicas or Sentinels, whose users are
+     * their own.
+     */
+    default List<String> primaryCommands() {
+        return List.of();
+    }
 
     /** "FAILOVER TO lab-2 (127.0.0.12:6379)", "SENTINEL FAILOVER lab", "CLUSTER FAILOVER on lab-2 (...)". */
     String describe();
