@@ -44,7 +44,7 @@ public final class ServiceDiscovery {
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_.@+=,/-]{1,1024}");
     private static final Pattern STATUS_PID = Pattern.compile("\\bpid (\\d{1,9}),");
     private static final Pattern CONTAINER = Pattern.compile(
-            "(docker|libpod|cri-containerd|crio|containerd)[-:]([0-9a-f]{12,64})(\\.scope)?|/docker/([0-9a-f]{12,64})");
+            "(docker|libpod|cri-containerd|crio|containerd)(?:-payload)?[-:]([0-9a-f]{12,64})(\\.scope)?|/docker/([0-9a-f]{12,64})");
     private static final Set<String> SHIMS =
             Set.of("containerd-shim", "containerd-shim-runc-v2", "conmon", "docker-containerd-shim", "runc");
 
@@ -279,22 +279,29 @@ public final class ServiceDiscovery {
                 .filter(c -> SHIMS.contains(c) || c.startsWith("containerd-shim"))
                 .findFirst();
         Optional<String> containerId = containerOf(p.all("pid.cgroup"));
-        boolean cgroupOnly = ns.isEmpty() && containerId.isPresent() && noServiceInside(p.all("pid.cgroup"));
-        if (otherNs || shim.isPresent() || cgroupOnly) {
+        boolean serviceInside = !noServiceInside(p.all("pid.cgroup"));
+        // what the runtime said, for a container other than the shell's own (discovery.sh asks only then)
+        Optional<Container> inspected = serviceInside ? Optional.empty() : ContainerInspect.read(p.one(), p.many());
+        boolean cgroupOnly = ns.isEmpty() && containerId.isPresent() && !serviceInside;
+        if (otherNs || shim.isPresent() || cgroupOnly || inspected.isPresent()) {
             String id = containerId.orElse(shim.map(s -> "under " + s).orElse("of unknown id"));
             String evidence = otherNs
                     ? "its own PID namespace"
                     : shim.map(s -> "started by " + s).orElse("cgroup");
+            String why = "Redis runs in a container on this host (" + evidence + ")"
+                    + (serviceInside ? ", under a service manager inside the container" : "")
+                    + inspected.flatMap(Container::error).map(e -> ": " + e).orElse("");
             return new RunningService(
                     port,
                     Manager.CONTAINER,
-                    Optional.of(id),
+                    Optional.of(inspected.flatMap(Container::name).orElse(id)),
                     pid,
                     config,
                     Optional.empty(),
                     Optional.empty(),
-                    "Redis runs in a container on this host (" + evidence + ")",
-                    Optional.empty());
+                    why,
+                    inspected.flatMap(ServiceDiscovery::bootUnit),
+                    inspected);
         }
         // supervisord first: it may run under a systemd unit of its own (supervisor.service)
         Optional<Long> supervisord =
@@ -316,6 +323,22 @@ public final class ServiceDiscovery {
                 config,
                 "pid " + p.pid() + " (" + p.get("pid.comm") + ") is in no systemd service"
                         + sessionOf(p.all("pid.cgroup")) + ": started by hand, not by a service");
+    }
+
+    /**
+     * What starts the container at boot: the unit that runs it, else the runtime's own service when its restart
+     * policy brings it back ({@code docker.service}; Podman's {@code podman-restart.service}).
+     */
+    private static Optional<String> bootUnit(Container c) {
+        if (c.unit().isPresent()) {
+            return c.unit();
+        }
+        boolean back = c.restartPolicy()
+                .filter(p -> p.equals("always") || p.equals("unless-stopped"))
+                .isPresent();
+        return back
+                ? Optional.of(c.runtime().equals("podman") ? "podman-restart.service" : "docker.service")
+                : Optional.empty();
     }
 
     private static RunningService supervised(
@@ -351,7 +374,8 @@ public final class ServiceDiscovery {
                     Optional.empty(),
                     conf,
                     "supervisorctl status: pid " + p.pid(),
-                    unitName(p.get("unit")));
+                    unitName(p.get("unit")),
+                    Optional.empty());
         }
         return RunningService.unknown(
                 port,
@@ -406,7 +430,8 @@ public final class ServiceDiscovery {
                 sysv,
                 Optional.empty(),
                 "cgroup of pid " + p.pid(),
-                Optional.of(id));
+                Optional.of(id),
+                Optional.empty());
     }
 
     private static RunningService initScript(int port, Proc p, OptionalLong pid, Optional<String> config) {
@@ -432,6 +457,7 @@ public final class ServiceDiscovery {
                     byPidfile.contains(script)
                             ? "its pid file is named in " + script
                             : "its config is named in " + script,
+                    Optional.empty(),
                     Optional.empty());
         }
         Set<String> all = new LinkedHashSet<>(byPidfile);
