@@ -87,6 +87,19 @@ public record Container(
     }
 
     /**
+     * Where {@code path} (inside the container) is on the host: under the source of the volume or bind mount that
+     * holds it; empty when it lives in the container's own layer.
+     */
+    public Optional<String> hostPathOf(String path) {
+        return mountOf(path)
+                .filter(m -> m.source().startsWith("/"))
+                .map(m -> m.source()
+                        + path.substring(Math.min(
+                                path.length(),
+                                m.destination().replaceAll("/$", "").length())));
+    }
+
+    /**
      * "docker container redis-1 (2b609bb5b36f), compose project demo service cache, restart policy unless-stopped".
      */
     public String describe() {

@@ -138,7 +138,16 @@ public record RunningService(
             return "redis on :" + port + ": " + why;
         }
         return "redis on :" + port + process + " run by " + by
-                + config.map(c -> ", config " + c).orElse("");
+                + config.map(c -> ", config " + c + containerConfig(c)).orElse("");
+    }
+
+    /** For a container's config file: where it is on the host, or that it is not there. */
+    private String containerConfig(String file) {
+        return container
+                .map(c -> c.hostPathOf(file)
+                        .map(h -> " (on the host: " + h + ")")
+                        .orElse(" (inside the container, not mounted from the host: changes to it are not persisted)"))
+                .orElse("");
     }
 
     /**
@@ -154,7 +163,11 @@ public record RunningService(
         initScript.ifPresent(s -> facts.put("redis.service.init_script", s));
         supervisorConf.ifPresent(c -> facts.put("redis.service.supervisor_conf", c));
         bootUnit.ifPresent(u -> facts.put("redis.service.boot_unit", u));
-        container.ifPresent(c -> facts.putAll(c.facts()));
+        container.ifPresent(c -> {
+            facts.putAll(c.facts());
+            config.ifPresent(file ->
+                    facts.put("redis.service.config_on_host", c.hostPathOf(file).orElse("")));
+        });
         if (manager == Manager.UNKNOWN || manager == Manager.NONE || (manager == Manager.CONTAINER && !restartable())) {
             facts.put("redis.service.why", why);
         }

@@ -88,6 +88,28 @@ class ContainerDiscoveryTest {
     }
 
     @Test
+    void theAuditSaysWhetherTheContainersConfigFileIsTheHostsAndWhere() {
+        String base = recorded("docker-volume.txt")
+                .replace(
+                        "pid.arg=redis-server 127.0.0.99:6399",
+                        "pid.arg=redis-server" + "\npid.arg=/usr/local/etc/redis/redis.conf");
+        RunningService mounted = one(
+                base.replace(
+                        "ctr.mount=\"volume\"",
+                        "ctr.mount=\"bind\" \"/usr/local/etc/redis\" \"/srv/demo/conf\"\nctr.mount=\"volume\""),
+                6399);
+        RunningService inside = one(base, 6399);
+
+        assertThat(mounted.describe())
+                .endsWith("config /usr/local/etc/redis/redis.conf (on the host: /srv/demo/conf/redis.conf)");
+        assertThat(mounted.facts()).containsEntry("redis.service.config_on_host", "/srv/demo/conf/redis.conf");
+        assertThat(inside.describe())
+                .endsWith("config /usr/local/etc/redis/redis.conf (inside the container, not mounted from the host:"
+                        + " changes to it are not persisted)");
+        assertThat(inside.facts()).containsEntry("redis.service.config_on_host", "");
+    }
+
+    @Test
     void aQuadletOrPodmanGenerateSystemdContainerIsRestartedThroughItsUnit() {
         // Quadlet (cgroups=split): the container's payload cgroup sits under the unit's; podman inspect names no slash
         String quadlet = "self.pidns=pid:[4026531836]\npid1=systemd\ninfo.config=\nport=6379\nsockets=1\n"
