@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +34,53 @@ final class ContainerInspect {
             "/([A-Za-z0-9:_.@-]{1,250}\\.service)/(?:[^/]*/)*?(?:docker|libpod)(?:-payload)?[-/][0-9a-f]{64}");
 
     private ContainerInspect() {}
+
+    /**
+     * The service of a process found in a container: restartable through {@code inspected} when its runtime named it.
+     *
+     * @param id the container as its cgroup or shim names it ("docker 3f4e5d6c7b8a")
+     * @param evidence what told it is a container
+     * @param serviceInside whether a service manager inside the container runs Redis (the host cannot restart it)
+     */
+    static RunningService service(
+            int port,
+            OptionalLong pid,
+            Optional<String> config,
+            String id,
+            String evidence,
+            boolean serviceInside,
+            Optional<Container> inspected) {
+        String why = "Redis runs in a container on this host (" + evidence + ")"
+                + (serviceInside ? ", under a service manager inside the container" : "")
+                + inspected.flatMap(Container::error).map(e -> ": " + e).orElse("");
+        return new RunningService(
+                port,
+                RunningService.Manager.CONTAINER,
+                Optional.of(inspected.flatMap(Container::name).orElse(id)),
+                pid,
+                config,
+                Optional.empty(),
+                Optional.empty(),
+                why,
+                inspected.flatMap(ContainerInspect::bootUnit),
+                inspected);
+    }
+
+    /**
+     * What starts the container at boot: the unit that runs it, else the runtime's own service when its restart
+     * policy brings it back ({@code docker.service}; Podman's {@code podman-restart.service}).
+     */
+    private static Optional<String> bootUnit(Container c) {
+        if (c.unit().isPresent()) {
+            return c.unit();
+        }
+        boolean back = c.restartPolicy()
+                .filter(p -> p.equals("always") || p.equals("unless-stopped"))
+                .isPresent();
+        return back
+                ? Optional.of(c.runtime().equals("podman") ? "podman-restart.service" : "docker.service")
+                : Optional.empty();
+    }
 
     /**
      * The container, when the script printed one for this process ({@code ctr.runtime} and {@code ctr.id}).

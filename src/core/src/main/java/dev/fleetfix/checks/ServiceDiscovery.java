@@ -284,24 +284,11 @@ public final class ServiceDiscovery {
         Optional<Container> inspected = serviceInside ? Optional.empty() : ContainerInspect.read(p.one(), p.many());
         boolean cgroupOnly = ns.isEmpty() && containerId.isPresent() && !serviceInside;
         if (otherNs || shim.isPresent() || cgroupOnly || inspected.isPresent()) {
-            String id = containerId.orElse(shim.map(s -> "under " + s).orElse("of unknown id"));
             String evidence = otherNs
                     ? "its own PID namespace"
                     : shim.map(s -> "started by " + s).orElse("cgroup");
-            String why = "Redis runs in a container on this host (" + evidence + ")"
-                    + (serviceInside ? ", under a service manager inside the container" : "")
-                    + inspected.flatMap(Container::error).map(e -> ": " + e).orElse("");
-            return new RunningService(
-                    port,
-                    Manager.CONTAINER,
-                    Optional.of(inspected.flatMap(Container::name).orElse(id)),
-                    pid,
-                    config,
-                    Optional.empty(),
-                    Optional.empty(),
-                    why,
-                    inspected.flatMap(ServiceDiscovery::bootUnit),
-                    inspected);
+            String id = containerId.orElse(shim.map(s -> "under " + s).orElse("of unknown id"));
+            return ContainerInspect.service(port, pid, config, id, evidence, serviceInside, inspected);
         }
         // supervisord first: it may run under a systemd unit of its own (supervisor.service)
         Optional<Long> supervisord =
@@ -323,22 +310,6 @@ public final class ServiceDiscovery {
                 config,
                 "pid " + p.pid() + " (" + p.get("pid.comm") + ") is in no systemd service"
                         + sessionOf(p.all("pid.cgroup")) + ": started by hand, not by a service");
-    }
-
-    /**
-     * What starts the container at boot: the unit that runs it, else the runtime's own service when its restart
-     * policy brings it back ({@code docker.service}; Podman's {@code podman-restart.service}).
-     */
-    private static Optional<String> bootUnit(Container c) {
-        if (c.unit().isPresent()) {
-            return c.unit();
-        }
-        boolean back = c.restartPolicy()
-                .filter(p -> p.equals("always") || p.equals("unless-stopped"))
-                .isPresent();
-        return back
-                ? Optional.of(c.runtime().equals("podman") ? "podman-restart.service" : "docker.service")
-                : Optional.empty();
     }
 
     private static RunningService supervised(

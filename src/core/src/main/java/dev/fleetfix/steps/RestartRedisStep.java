@@ -201,14 +201,26 @@ final class RestartRedisStep implements StepType {
                 return StepResult.failed(String.join("; ", first)).withFacts(facts);
             }
             first.add("found " + found.describe());
-            String name = found.name().orElseThrow();
-            if (found.manager() == RunningService.Manager.SUPERVISORD) {
-                return restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
-            }
-            if (found.manager() == RunningService.Manager.CONTAINER) {
-                return restartContainer(ctx, options, found.container().orElseThrow(), due, marker, first, facts);
-            }
-            return restartUnit(ctx, options, name, due, marker, first, facts);
+            return restartFound(ctx, options, found, due, marker, first, facts);
+        };
+    }
+
+    /** Restarts what discovery found: a supervisord program, a container, or a unit or SysV service. */
+    private static StepResult restartFound(
+            StepContext ctx,
+            RestartOptions options,
+            RunningService found,
+            RestartDue due,
+            Optional<PendingRestart.Marker> marker,
+            List<String> first,
+            Map<String, String> facts)
+            throws InterruptedException {
+        String name = found.name().orElseThrow();
+        return switch (found.manager()) {
+            case SUPERVISORD -> restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
+            case CONTAINER -> restartContainer(
+                    ctx, options, found.container().orElseThrow(), due, marker, first, facts);
+            default -> restartUnit(ctx, options, name, due, marker, first, facts);
         };
     }
 

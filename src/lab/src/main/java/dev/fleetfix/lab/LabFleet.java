@@ -510,15 +510,6 @@ public final class LabFleet implements AutoCloseable {
         return containers.get(host);
     }
 
-    /** The host's container id, for {@link LabRedisContainer}. */
-    String containerId(String host) {
-        return container(host);
-    }
-
-    LabDocker docker() {
-        return docker;
-    }
-
     private LabHostFiles files(String host) {
         host(host);
         return new LabHostFiles(dir, host);

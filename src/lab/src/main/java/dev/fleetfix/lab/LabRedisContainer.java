@@ -22,12 +22,14 @@ public final class LabRedisContainer implements AutoCloseable {
     private static final String LABEL = "dev.fleetfix.lab.redis-container";
 
     private final LabFleet fleet;
+    private final LabDocker docker;
     private final String host;
     private final String name;
     private final Optional<String> volume;
 
-    private LabRedisContainer(LabFleet fleet, String host, String name, Optional<String> volume) {
+    private LabRedisContainer(LabFleet fleet, LabDocker docker, String host, String name, Optional<String> volume) {
         this.fleet = fleet;
+        this.docker = docker;
         this.host = host;
         this.name = name;
         this.volume = volume;
@@ -68,8 +70,8 @@ public final class LabRedisContainer implements AutoCloseable {
         }
         String name = "fleetfix-lab-" + fleet.id() + "-" + host + "-redis";
         Optional<String> volume = withVolume ? Optional.of(name + "-data") : Optional.empty();
-        LabDocker docker = fleet.docker();
-        String lab = fleet.containerId(host);
+        LabDocker docker = LabDocker.connect();
+        String lab = LabBuilder.containerName(fleet.id(), host);
         checked(fleet, host, "systemctl disable --now redis-server");
         String redis = "mkdir -p /data && exec redis-server --bind " + h.address() + " --port " + h.redisPort()
                 + " --dir /data --save '3600 1 300 100 60 10000' --appendonly no --disable-thp yes"
@@ -82,7 +84,7 @@ public final class LabRedisContainer implements AutoCloseable {
                         + " 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=" + CLI + " start " + name + "'"
                         + " '[Install]' 'WantedBy=multi-user.target' > /etc/systemd/system/" + UNIT
                         + " && systemctl daemon-reload && systemctl enable --now " + UNIT);
-        LabRedisContainer started = new LabRedisContainer(fleet, host, name, volume);
+        LabRedisContainer started = new LabRedisContainer(fleet, docker, host, name, volume);
         started.awaitRedis();
         return started;
     }
@@ -112,8 +114,8 @@ public final class LabRedisContainer implements AutoCloseable {
 
     @Override
     public void close() {
-        fleet.docker().remove(name);
-        volume.ifPresent(fleet.docker()::removeVolume);
+        docker.remove(name);
+        volume.ifPresent(docker::removeVolume);
     }
 
     private static void checked(LabFleet fleet, String host, String command) {
