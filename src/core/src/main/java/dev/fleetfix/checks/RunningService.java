@@ -21,6 +21,7 @@ import java.util.OptionalLong;
  * @param why for {@link Manager#UNKNOWN} and {@link Manager#NONE}: why nothing can be said; else what told it
  * @param bootUnit the systemd unit that starts it at boot: the unit itself, or supervisord's own unit; what {@code
  *     persist_thp}'s unit must come before
+ * @param container for {@link Manager#CONTAINER}: what its runtime said of it, when it was asked
  */
 public record RunningService(
         int port,
@@ -31,7 +32,8 @@ public record RunningService(
         Optional<String> initScript,
         Optional<String> supervisorConf,
         String why,
-        Optional<String> bootUnit) {
+        Optional<String> bootUnit,
+        Optional<Container> container) {
 
     /** Who started the process. */
     public enum Manager {
@@ -41,7 +43,10 @@ public record RunningService(
         SYSV,
         /** A supervisord program: {@code supervisorctl restart NAME}. */
         SUPERVISORD,
-        /** A container on this host: its own PID namespace; fleetfix does not restart containers. */
+        /**
+         * A container on this host: restarted through the systemd unit that runs it, its compose project, or its
+         * runtime ({@link Container}); one whose runtime could not be asked is not restarted.
+         */
         CONTAINER,
         /** A process was found, but not who manages it. */
         UNKNOWN,
@@ -62,6 +67,7 @@ public record RunningService(
         Objects.requireNonNull(supervisorConf, "supervisorConf");
         Objects.requireNonNull(why, "why");
         Objects.requireNonNull(bootUnit, "bootUnit");
+        Objects.requireNonNull(container, "container");
         if (name.isEmpty() && restartable(manager)) {
             throw new IllegalArgumentException(manager.word() + " service without a name");
         }
@@ -77,6 +83,7 @@ public record RunningService(
                 Optional.empty(),
                 Optional.empty(),
                 why,
+                Optional.empty(),
                 Optional.empty());
     }
 
@@ -90,6 +97,7 @@ public record RunningService(
                 Optional.empty(),
                 Optional.empty(),
                 why,
+                Optional.empty(),
                 Optional.empty());
     }
 
@@ -97,9 +105,16 @@ public record RunningService(
         return m == Manager.SYSTEMD || m == Manager.SYSV || m == Manager.SUPERVISORD || m == Manager.CONTAINER;
     }
 
-    /** Whether fleetfix knows how to restart it: a systemd unit, an init script or a supervisord program. */
+    /**
+     * Whether fleetfix knows how to restart it: a systemd unit, an init script, a supervisord program, or a Docker or
+     * Podman container that its runtime named.
+     */
     public boolean restartable() {
-        return manager == Manager.SYSTEMD || manager == Manager.SYSV || manager == Manager.SUPERVISORD;
+        return manager == Manager.SYSTEMD
+                || manager == Manager.SYSV
+                || manager == Manager.SUPERVISORD
+                || (manager == Manager.CONTAINER
+                        && container.filter(c -> c.error().isEmpty()).isPresent());
     }
 
     /**
@@ -114,7 +129,7 @@ public record RunningService(
                     case SYSV -> "SysV script " + initScript.orElse("/etc/init.d/" + name.orElseThrow());
                     case SUPERVISORD -> "supervisord program " + name.orElseThrow()
                             + supervisorConf.map(c -> " (" + c + ")").orElse("");
-                    case CONTAINER -> "container " + name.orElseThrow();
+                    case CONTAINER -> container.map(Container::describe).orElse("container " + name.orElseThrow());
                     case UNKNOWN -> "an unknown manager (" + why + ")";
                     case NONE -> "nothing (" + why + ")";
                 };
@@ -123,7 +138,16 @@ public record RunningService(
             return "redis on :" + port + ": " + why;
         }
         return "redis on :" + port + process + " run by " + by
-                + config.map(c -> ", config " + c).orElse("");
+                + config.map(c -> ", config " + c + containerConfig(c)).orElse("");
+    }
+
+    /** For a container's config file: where it is on the host, or that it is not there. */
+    private String containerConfig(String file) {
+        return container
+                .map(c -> c.hostPathOf(file)
+                        .map(h -> " (on the host: " + h + ")")
+                        .orElse(" (inside the container, not mounted from the host: changes to it are not persisted)"))
+                .orElse("");
     }
 
     /**
@@ -139,7 +163,12 @@ public record RunningService(
         initScript.ifPresent(s -> facts.put("redis.service.init_script", s));
         supervisorConf.ifPresent(c -> facts.put("redis.service.supervisor_conf", c));
         bootUnit.ifPresent(u -> facts.put("redis.service.boot_unit", u));
-        if (manager == Manager.UNKNOWN || manager == Manager.NONE || manager == Manager.CONTAINER) {
+        container.ifPresent(c -> {
+            facts.putAll(c.facts());
+            config.ifPresent(file ->
+                    facts.put("redis.service.config_on_host", c.hostPathOf(file).orElse("")));
+        });
+        if (manager == Manager.UNKNOWN || manager == Manager.NONE || (manager == Manager.CONTAINER && !restartable())) {
             facts.put("redis.service.why", why);
         }
         facts.put("redis.service.found", describe());

@@ -44,7 +44,7 @@ public final class ServiceDiscovery {
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_.@+=,/-]{1,1024}");
     private static final Pattern STATUS_PID = Pattern.compile("\\bpid (\\d{1,9}),");
     private static final Pattern CONTAINER = Pattern.compile(
-            "(docker|libpod|cri-containerd|crio|containerd)[-:]([0-9a-f]{12,64})(\\.scope)?|/docker/([0-9a-f]{12,64})");
+            "(docker|libpod|cri-containerd|crio|containerd)(?:-payload)?[-:]([0-9a-f]{12,64})(\\.scope)?|/docker/([0-9a-f]{12,64})");
     private static final Set<String> SHIMS =
             Set.of("containerd-shim", "containerd-shim-runc-v2", "conmon", "docker-containerd-shim", "runc");
 
@@ -279,22 +279,16 @@ public final class ServiceDiscovery {
                 .filter(c -> SHIMS.contains(c) || c.startsWith("containerd-shim"))
                 .findFirst();
         Optional<String> containerId = containerOf(p.all("pid.cgroup"));
-        boolean cgroupOnly = ns.isEmpty() && containerId.isPresent() && noServiceInside(p.all("pid.cgroup"));
-        if (otherNs || shim.isPresent() || cgroupOnly) {
-            String id = containerId.orElse(shim.map(s -> "under " + s).orElse("of unknown id"));
+        boolean serviceInside = !noServiceInside(p.all("pid.cgroup"));
+        // what the runtime said, for a container other than the shell's own (discovery.sh asks only then)
+        Optional<Container> inspected = serviceInside ? Optional.empty() : ContainerInspect.read(p.one(), p.many());
+        boolean cgroupOnly = ns.isEmpty() && containerId.isPresent() && !serviceInside;
+        if (otherNs || shim.isPresent() || cgroupOnly || inspected.isPresent()) {
             String evidence = otherNs
                     ? "its own PID namespace"
                     : shim.map(s -> "started by " + s).orElse("cgroup");
-            return new RunningService(
-                    port,
-                    Manager.CONTAINER,
-                    Optional.of(id),
-                    pid,
-                    config,
-                    Optional.empty(),
-                    Optional.empty(),
-                    "Redis runs in a container on this host (" + evidence + ")",
-                    Optional.empty());
+            String id = containerId.orElse(shim.map(s -> "under " + s).orElse("of unknown id"));
+            return ContainerInspect.service(port, pid, config, id, evidence, serviceInside, inspected);
         }
         // supervisord first: it may run under a systemd unit of its own (supervisor.service)
         Optional<Long> supervisord =
@@ -351,7 +345,8 @@ public final class ServiceDiscovery {
                     Optional.empty(),
                     conf,
                     "supervisorctl status: pid " + p.pid(),
-                    unitName(p.get("unit")));
+                    unitName(p.get("unit")),
+                    Optional.empty());
         }
         return RunningService.unknown(
                 port,
@@ -406,7 +401,8 @@ public final class ServiceDiscovery {
                 sysv,
                 Optional.empty(),
                 "cgroup of pid " + p.pid(),
-                Optional.of(id));
+                Optional.of(id),
+                Optional.empty());
     }
 
     private static RunningService initScript(int port, Proc p, OptionalLong pid, Optional<String> config) {
@@ -432,6 +428,7 @@ public final class ServiceDiscovery {
                     byPidfile.contains(script)
                             ? "its pid file is named in " + script
                             : "its config is named in " + script,
+                    Optional.empty(),
                     Optional.empty());
         }
         Set<String> all = new LinkedHashSet<>(byPidfile);

@@ -134,7 +134,14 @@ final class RedisConfigStep implements StepType {
                 }
             }
             String file = server.getOrDefault("config_file", "").strip();
-            return new Run(ctx, node, file).apply(params);
+            // a Redis in a container (the audit's facts): its file is the host's only where a mount puts it there
+            Map<String, String> facts = ctx.state().facts();
+            if ("container".equals(facts.get("redis.service.manager")) && !file.isEmpty()) {
+                String onHost = facts.getOrDefault("redis.service.config_on_host", "");
+                return new Run(ctx, node, onHost, onHost.isEmpty() ? Optional.of(file) : Optional.empty())
+                        .apply(params);
+            }
+            return new Run(ctx, node, file, Optional.empty()).apply(params);
         }
     }
 
@@ -143,6 +150,9 @@ final class RedisConfigStep implements StepType {
         private final StepContext ctx;
         private final RedisNode node;
         private final String file;
+        /** A config file inside a container, not mounted from the host: neither REWRITE nor an edit persists. */
+        private final Optional<String> inContainer;
+
         private final StepResult.Builder result = new StepResult.Builder();
         private final List<String> notes = new ArrayList<>();
         private final List<Param> fileEdits = new ArrayList<>();
@@ -152,10 +162,17 @@ final class RedisConfigStep implements StepType {
         private String unusable = "";
         private boolean rewrite;
 
-        Run(StepContext ctx, RedisNode node, String file) {
+        Run(StepContext ctx, RedisNode node, String file, Optional<String> inContainer) {
             this.ctx = ctx;
             this.node = node;
             this.file = file;
+            this.inContainer = inContainer;
+        }
+
+        private String noFile() {
+            return inContainer
+                    .map(f -> "Redis runs in a container whose config file " + f + " is not mounted from the host")
+                    .orElse("Redis runs without a config file (config_file in INFO server is empty)");
         }
 
         StepResult apply(List<Param> params) {
@@ -168,6 +185,10 @@ final class RedisConfigStep implements StepType {
                     continue;
                 }
                 if (unusable.isEmpty() && !AT_START.contains(p.name()) && set(p, running.orElse("?"))) {
+                    if (inContainer.isPresent()) {
+                        // set in the running Redis only: said "not persisted" with the file's edits
+                        fileEdits.add(p);
+                    }
                     continue;
                 }
                 fileEdits.add(p);
@@ -179,7 +200,7 @@ final class RedisConfigStep implements StepType {
                                     : ": " + unusable));
                 }
             }
-            if (rewrite) {
+            if (rewrite && inContainer.isEmpty()) {
                 rewrite();
             }
             boolean fileChanged = editFile();
@@ -291,11 +312,9 @@ final class RedisConfigStep implements StepType {
             if (file.isEmpty()) {
                 if (!restartReasons.isEmpty()) {
                     // neither CONFIG nor a file can set these: saying "ok" would hide that nothing was done
-                    throw new StepFailure("cannot set " + String.join("; ", restartReasons)
-                            + ", and Redis runs without a config file (config_file in INFO server is empty)");
+                    throw new StepFailure("cannot set " + String.join("; ", restartReasons) + ", and " + noFile());
                 }
-                notes.add("Redis runs without a config file: "
-                        + fileEdits.stream().map(Param::name).toList() + " not persisted");
+                notes.add(noFile() + ": " + fileEdits.stream().map(Param::name).toList() + " not persisted");
                 return false;
             }
             ExecResult st = Shell.readAsRoot(ctx, "stat -c '%a %u:%g' " + ShellQuote.quote(file));

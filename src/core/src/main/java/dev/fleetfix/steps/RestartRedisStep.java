@@ -1,5 +1,6 @@
 package dev.fleetfix.steps;
 
+import dev.fleetfix.checks.Container;
 import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.playbook.StepDoc;
@@ -9,6 +10,7 @@ import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.steps.restart.ContainerRoute;
 import dev.fleetfix.steps.restart.PendingRestart;
 import dev.fleetfix.steps.restart.RestartDue;
 import dev.fleetfix.steps.restart.RestartOptions;
@@ -28,8 +30,10 @@ import java.util.Set;
  * {@code restart_redis: {unit: redis-server}} or {@code {command: "..."}}: restarts Redis (with
  * systemctl, or the SysV script on a host without systemd: {@link ServiceRestart}). Where neither the step nor
  * the inventory's {@code redis_service} names the service, it restarts the one found running Redis on its port
- * ({@link DiscoveredService}: a systemd unit, an init script, a supervisord program); a Redis in a container, one
- * whose service cannot be told, and one that is not running fail the step before anything changes. Only when its
+ * ({@link DiscoveredService}: a systemd unit, an init script, a supervisord program, a Docker or Podman container
+ * through what manages it: {@link ContainerRoute}); a container whose data dir is no volume, one whose runtime
+ * cannot be asked, a Redis whose service cannot be told, and one that is not running fail the step before anything
+ * changes. Only when its
  * Redis has not yet run under a
  * change: the host's {@link PendingRestart} record is older than the Redis process, or an earlier step of this
  * play changed the host ({@link RestartDue}); unless {@code always: true}. Without losing data (see
@@ -199,11 +203,26 @@ final class RestartRedisStep implements StepType {
                 return StepResult.failed(String.join("; ", first)).withFacts(facts);
             }
             first.add("found " + found.describe());
-            String name = found.name().orElseThrow();
-            if (found.manager() == RunningService.Manager.SUPERVISORD) {
-                return restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
-            }
-            return restartUnit(ctx, options, name, due, marker, first, facts);
+            return restartFound(ctx, options, found, due, marker, first, facts);
+        };
+    }
+
+    /** Restarts what discovery found: a supervisord program, a container, or a unit or SysV service. */
+    private static StepResult restartFound(
+            StepContext ctx,
+            RestartOptions options,
+            RunningService found,
+            RestartDue due,
+            Optional<PendingRestart.Marker> marker,
+            List<String> first,
+            Map<String, String> facts)
+            throws InterruptedException {
+        String name = found.name().orElseThrow();
+        return switch (found.manager()) {
+            case SUPERVISORD -> restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
+            case CONTAINER -> restartContainer(
+                    ctx, options, found.container().orElseThrow(), due, marker, first, facts);
+            default -> restartUnit(ctx, options, name, due, marker, first, facts);
         };
     }
 
@@ -252,6 +271,36 @@ final class RestartRedisStep implements StepType {
         if (ctx.check() && result.status() == StepStatus.CHANGED) {
             return canRestart(ctx, ServiceRestart.supervisorCheckScript(program, conf))
                     .map(why -> failedForecast(result, what, why))
+                    .orElse(result);
+        }
+        return result;
+    }
+
+    /**
+     * Restarts a container through what manages it ({@link ContainerRoute}); one whose data dir would die with it is
+     * refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host.
+     */
+    private static StepResult restartContainer(
+            StepContext ctx,
+            RestartOptions options,
+            Container container,
+            RestartDue due,
+            Optional<PendingRestart.Marker> marker,
+            List<String> first,
+            Map<String, String> facts)
+            throws InterruptedException {
+        Optional<String> lost = options.allowDataLoss() ? Optional.empty() : ContainerRoute.dataRefusal(ctx, container);
+        if (lost.isPresent()) {
+            first.add(lost.get() + "; nothing restarted, Redis left as it was");
+            return StepResult.failed(String.join("; ", first)).withFacts(facts);
+        }
+        ContainerRoute route = ContainerRoute.of(container);
+        StepResult result = new SafeRestart(options, route.script(), route.what(), route.unit(), route.state())
+                .run(ctx, due, marker, first)
+                .withFacts(facts);
+        if (ctx.check() && result.status() == StepStatus.CHANGED) {
+            return canRestart(ctx, route.check())
+                    .map(why -> failedForecast(result, route.what(), why))
                     .orElse(result);
         }
         return result;

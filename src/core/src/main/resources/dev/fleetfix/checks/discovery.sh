@@ -7,6 +7,17 @@
 : "${fx_conf:=}" "${fx_ports:=}" "${fx_info_port:=}" "${fx_info_pid:=}" "${fx_info_exe:=}"
 fx_to() { if command -v timeout >/dev/null 2>&1; then timeout 10 "$@"; else "$@"; fi; }
 fx_p() { tr -cd '[:print:]' | head -c 1024; }
+# a container's runtime and id in a cgroup file: /docker/ID, docker-ID.scope, libpod-ID.scope, libpod-payload-ID
+fx_ctr() { head -c 4096 "$1" 2>/dev/null | sed -E -n 's#.*(docker|libpod)(-payload)?[-/]([0-9a-f]{64}).*#\1 \3#p' | head -n 1; }
+# what the runtime says of a container, each value quoted by Go's %q (a newline in a label cannot start a line)
+# shellcheck disable=SC2016 # a Go template: its $k and $v are not the shell's
+fx_tpl='name={{printf "%q" .Name}}
+restart={{printf "%q" .HostConfig.RestartPolicy.Name}}
+{{range $k, $v := .Config.Labels}}label={{printf "%q=%q" $k $v}}
+{{end}}{{range .Mounts}}mount={{printf "%q %q %q" .Type .Destination .Source}}
+{{end}}'
+fx_self_ctr=$(fx_ctr /proc/$$/cgroup)
+echo "self.container=${fx_self_ctr#* }"
 echo "self.pidns=$(readlink /proc/$$/ns/pid 2>/dev/null | fx_p)"
 echo "pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)"
 echo "info.config=$fx_conf"
@@ -56,12 +67,28 @@ fx_port() {
     echo "pid.pidns=$(readlink "/proc/$pid/ns/pid" 2>/dev/null | fx_p)"
     head -c 2048 "/proc/$pid/cmdline" 2>/dev/null | tr '\000' '\n' | head -n 32 | while IFS= read -r a || [ -n "$a" ]; do [ -n "$a" ] && echo "pid.arg=$(printf '%s' "$a" | fx_p)"; done
     head -c 4096 "/proc/$pid/cgroup" 2>/dev/null | head -n 32 | tr -cd '[:print:]\n' | sed 's/^/pid.cgroup=/'
+    ctr=$(fx_ctr "/proc/$pid/cgroup")
+    if [ -n "$ctr" ] && [ "$ctr" != "$fx_self_ctr" ]; then
+      # another container than the one this shell runs in (if any): ask its runtime, as root
+      cli=docker; [ "${ctr% *}" = libpod ] && cli=podman
+      echo "ctr.runtime=$cli"
+      echo "ctr.id=${ctr#* }"
+      if ! command -v "$cli" >/dev/null 2>&1; then
+        echo "ctr.error=no $cli command on this host"
+      elif ctr_out=$(fx_to "$cli" inspect --type container --format "$fx_tpl" "${ctr#* }" 2>&1); then
+        printf '%s\n' "$ctr_out" | head -n 96 | cut -c 1-1024 | tr -cd '[:print:]\n' | grep -E '^(name|restart|label|mount)=' | sed 's/^/ctr./'
+      else
+        echo "ctr.error=$cli inspect failed: $(printf '%s' "$ctr_out" | head -n 2 | fx_p)"
+      fi
+    fi
     p=$pid; k=0; sv=''
     while [ "$k" -lt 16 ]; do
       p=$(awk '/^PPid:/ { print $2; exit }' "/proc/$p/status" 2>/dev/null)
       case "$p" in ''|0|*[!0-9]*) break;; esac
       c=$(head -c 64 "/proc/$p/comm" 2>/dev/null | fx_p)
       echo "parent=$p $c"
+      # podman generate systemd (without --new): the unit's main process is conmon, in the unit's cgroup
+      [ "$c" = conmon ] && echo "conmon.unit=$(sed -n 's#^[^:]*:[^:]*:##p' "/proc/$p/cgroup" 2>/dev/null | tr '/' '\n' | grep '\.service$' | tail -n 1 | fx_p)"
       [ "$c" = supervisord ] && [ -z "$sv" ] && sv=$p
       k=$((k + 1))
     done

@@ -168,6 +168,48 @@ class RedisConfigStepTest {
         return result;
     }
 
+    /** The audit's facts for a Redis in a container whose config file is at {@code onHost} on the host, or nowhere. */
+    private static HostState inContainer(String onHost) {
+        HostState state = new HostState();
+        state.learn(Map.of("redis.service.manager", "container", "redis.service.config_on_host", onHost));
+        return state;
+    }
+
+    @Test
+    void aContainersConfigFileNotMountedFromTheHostIsNeitherRewrittenNorEditedAndNothingClaimsPersistence()
+            throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        // the host's own file at the same path belongs to no Redis in the container
+        host.write(CONF, "bind 127.0.0.1\n");
+        ConfigRedis redis = new ConfigRedis();
+
+        StepResult r = run(host, redis, inContainer(""), false, "latency-monitor-threshold: 100");
+
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(redis.sent).containsExactly("CONFIG SET latency-monitor-threshold 100");
+        assertThat(host.read(CONF)).contains("bind 127.0.0.1\n");
+        assertThat(r.message())
+                .contains("Redis runs in a container whose config file /etc/redis/redis.conf is not mounted from the"
+                        + " host: [latency-monitor-threshold] not persisted");
+        assertThat(r.diffs()).isEmpty();
+    }
+
+    @Test
+    void aContainersConfigFileMountedFromTheHostIsEditedAtItsHostPath() throws Exception {
+        FakeHost host = new FakeHost("r1", dir);
+        String onHost = "/var/lib/redis-conf/redis.conf";
+        host.write(CONF, "bind 127.0.0.1\n");
+        host.write(onHost, "bind 0.0.0.0\ntcp-backlog 511\nrename-command CONFIG \"\"\n");
+        ConfigRedis redis = new ConfigRedis();
+        redis.configDisabled = true;
+
+        StepResult r = run(host, redis, inContainer(onHost), false, "tcp-backlog: 1024");
+
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(host.read(onHost).orElseThrow()).contains("tcp-backlog 1024");
+        assertThat(host.read(CONF)).contains("bind 127.0.0.1\n");
+    }
+
     @Test
     void whereConfigIsDisabledTheFileIsEditedARestartAskedForAndTheReasonNamed() throws Exception {
         FakeHost host = new FakeHost("r1", dir);

@@ -129,7 +129,13 @@ final class LabBuilder {
                 containerName(id, spec.name()),
                 spec.name(),
                 LabHostLabels.of(id, dir, index, host),
-                List.of(files.etcMount(), files.thpMount()),
+                spec.dockerCli()
+                        ? List.of(
+                                files.etcMount(),
+                                files.thpMount(),
+                                LabRedisContainer.socketMount(),
+                                LabRedisContainer.cliMount())
+                        : List.of(files.etcMount(), files.thpMount()),
                 etcHosts,
                 spec.init());
     }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.testcontainers.dockerclient.DockerClientProviderStrategy;
 import org.testcontainers.dockerclient.TransportConfig;
@@ -142,6 +143,45 @@ final class LabDocker {
             create.withStopSignal("SIGRTMIN+3");
         }
         return create.exec().getId();
+    }
+
+    /**
+     * Creates (does not start) a container that shares {@code pidOf}'s PID namespace and the host network, running
+     * {@code command} in {@code image}; {@code volume} (a named volume, made if missing) over {@code /data} when given.
+     */
+    String createSibling(
+            String image,
+            String name,
+            String pidOf,
+            Map<String, String> labels,
+            Optional<String> volume,
+            String... command) {
+        HostConfig hostConfig = HostConfig.newHostConfig()
+                .withNetworkMode("host")
+                .withPidMode("container:" + pidOf)
+                .withBinds(volume.stream()
+                        .map(v -> new Bind(v, new Volume("/data"), AccessMode.rw))
+                        .toList());
+        return client.createContainerCmd(image)
+                .withName(name)
+                .withLabels(labels)
+                .withHostConfig(hostConfig)
+                .withCmd(command)
+                .exec()
+                .getId();
+    }
+
+    /** The image a container was made from. */
+    String imageOf(String id) {
+        return client.inspectContainerCmd(id).exec().getImageId();
+    }
+
+    void removeVolume(String name) {
+        try {
+            client.removeVolumeCmd(name).exec();
+        } catch (NotFoundException e) {
+            // already gone
+        }
     }
 
     void start(String id) {

@@ -37,6 +37,8 @@ import java.util.regex.Pattern;
  *     asks for it (sudoers without NOPASSWD); the inventory gives it as {@code ansible_become_password}
  * @param rootPassword root has this password, for {@code su}; the host is logged into as {@value #OPS}, and without a
  *     {@code sudoPassword} the inventory says {@code ansible_become_method: su} with this password
+ * @param dockerCli the host has this machine's docker CLI and socket ({@link LabRedisContainer}): its root sees and
+ *     drives the containers of this machine's dockerd, as on a Docker host
  */
 public record LabHostSpec(
         String name,
@@ -58,7 +60,8 @@ public record LabHostSpec(
         boolean tunedThp,
         boolean serviceInInventory,
         Optional<String> sudoPassword,
-        Optional<String> rootPassword) {
+        Optional<String> rootPassword,
+        boolean dockerCli) {
 
     /** The login user of a host whose sudo or su asks for a password. */
     public static final String OPS = "ops";
@@ -206,6 +209,7 @@ public record LabHostSpec(
         private boolean serviceInInventory = true;
         private Optional<String> sudoPassword = Optional.empty();
         private Optional<String> rootPassword = Optional.empty();
+        private boolean dockerCli;
 
         private Builder(String name) {
             this.name = name;
@@ -232,6 +236,7 @@ public record LabHostSpec(
             this.serviceInInventory = spec.serviceInInventory;
             this.sudoPassword = spec.sudoPassword;
             this.rootPassword = spec.rootPassword;
+            this.dockerCli = spec.dockerCli;
         }
 
         /** Logged into as {@value LabHostSpec#OPS}, whose sudo asks for {@code password}. */
@@ -332,6 +337,12 @@ public record LabHostSpec(
             return this;
         }
 
+        /** {@code true}: the host gets this machine's docker CLI and socket, for a Redis in a sibling container. */
+        public Builder dockerCli(boolean has) {
+            this.dockerCli = has;
+            return this;
+        }
+
         public LabHostSpec build() {
             return new LabHostSpec(
                     name,
@@ -353,7 +364,8 @@ public record LabHostSpec(
                     tunedThp,
                     serviceInInventory,
                     sudoPassword,
-                    rootPassword);
+                    rootPassword,
+                    dockerCli);
         }
     }
 }

@@ -55,7 +55,8 @@ class LabHostSpecTest {
                         false,
                         true,
                         Optional.empty(),
-                        Optional.empty()));
+                        Optional.empty(),
+                        false));
         assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
         assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();
     }

@@ -60,10 +60,12 @@ public final class DiscoveredService {
         String name = "name it with redis_service in the inventory, or give restart_redis unit: or command:";
         return switch (s.manager()) {
             case SYSTEMD, SYSV, SUPERVISORD -> Optional.empty();
-            case CONTAINER -> Optional.of(s.describe() + ": " + s.why()
-                    + "; fleetfix does not restart containers: restart the container yourself (THP is the host's,"
-                    + " the restarted Redis takes the new mode), or give restart_redis command: (such as docker"
-                    + " restart NAME)");
+            case CONTAINER -> s.restartable()
+                    ? Optional.empty()
+                    : Optional.of(s.describe() + ": " + s.why()
+                            + "; fleetfix restarts a Docker or Podman container only when its runtime names it:"
+                            + " restart the container yourself (THP is the host's, the restarted Redis takes the new"
+                            + " mode), or give restart_redis command: (such as docker restart NAME)");
             case NONE -> Optional.of(s.describe() + ", so the service that runs it cannot be discovered (fleetfix"
                     + " never assumes redis-server): start it, or " + name);
             case UNKNOWN -> Optional.of(

@@ -67,6 +67,11 @@ public final class ServiceRestart {
         return withProgram("supervisor-state.sh", program, conf);
     }
 
+    /** The preamble that starts a restart in a later second than the host's restart record's. */
+    static String laterSecond() {
+        return LATER_SECOND;
+    }
+
     /** Describes what restarts it, for results: "service redis-server". */
     public static String describe(String service) {
         return "service " + service;

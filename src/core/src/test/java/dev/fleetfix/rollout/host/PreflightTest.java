@@ -74,6 +74,25 @@ class PreflightTest {
                 .doesNotContain("allow_data_loss");
     }
 
+    /** Issue 39: the save before the restart would land in the container's own layer, gone with the container. */
+    @Test
+    void aContainerWhoseDataDirIsNoVolumeRefusesTheHostInOneLine() throws Exception {
+        String id = "2b609bb5b36f659ca377dd11d4b60683004a435406d819a4b30f912b40a0ca29";
+        HostFinished f = refused(r -> {
+            r.withoutNamedService()
+                    .discovers("self.pidns=pid:[1]\npid1=systemd\ninfo.config=\nport=6379\nsockets=1\npid=4242\n"
+                            + "pid.comm=redis-server\npid.pidns=pid:[2]\npid.cgroup=0::/docker/" + id + "\n"
+                            + "ctr.runtime=docker\nctr.id=" + id + "\nctr.name=\"/cache\"\nctr.restart=\"no\"\n"
+                            + "parent=4200 containerd-shim\nend=1\n");
+            r.redis().config("dir", "/data");
+        });
+
+        assertThat(f.reason())
+                .startsWith("refused before any change: restart_redis: ")
+                .contains("data would be lost with the container: /data is not a volume (docker container cache mounts"
+                        + " nothing)");
+    }
+
     @Test
     void aRestartRouteThatDoesNotExistRefusesTheHostNamingTheService() throws Exception {
         HostFinished f = refused(r -> r.missingUnit("redis-server"));
