@@ -8,7 +8,6 @@ import dev.fleetfix.health.WaitListener;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.lab.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,8 +29,11 @@ import redis.clients.jedis.Pipeline;
  * eviction policy: a benchmark is refused, or runs without evicting a single key; one that meets an
  * eviction anyway stops at once. Each case sets maxmemory and the policy with CONFIG SET on the one
  * host.
+ *
+ * <p>It runs beside another lab test: its outcomes are refusals, evictions and error replies, none a figure; the one
+ * that waits (an eviction stopping a running benchmark) gives it a minute, and it is one of the tests
+ * bench/tests-under-load.sh runs with the machine kept busy.
  */
-@RunsAlone
 class BenchEvictionLabIT {
     @RegisterExtension
     static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.lab.RunsAlone;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * lab-2 (primary, no persistence) right after its FAILOVER to lab-3, its replica. After the resume every host's
  * Redis has run under THP never (a new run_id), the roles are what they were, every key is kept, and no fleetfix key,
  * lock or record is left. Also without a crash: a restart that timed out is done by the next plain run.
+ *
+ * <p>It runs beside another lab test: it measures nothing, and each kill waits for a state of its own hosts that lasts
+ * (a BGSAVE slowed to 2.5 s, a replica role held through a restart), polled four times a second, not for a moment
+ * in time.
  */
-@RunsAlone
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashResumeIT {
     private static final String RECORD = "/var/lib/fleetfix/restart-pending";

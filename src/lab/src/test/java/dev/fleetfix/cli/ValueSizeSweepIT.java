@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
-import dev.fleetfix.lab.RunsAlone;
 import dev.fleetfix.report.html.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * recap has the table and a comparison per neighbouring pair, report.html draws the sweep's charts
  * in headless Chromium, and the benchmark's keys are gone. {@code fleetfix bench --value-size ...
  * --json} gives per-size results.
+ *
+ * <p>It runs beside another lab test: what it asserts is the shape of the answer (the table, the four words, the
+ * charts), never a figure or which word.
  */
-@RunsAlone
 class ValueSizeSweepIT {
     private static final Path OUT = Path.of("src/lab", "target", "browser");
     private static LabFleet fleet;
