@@ -1,7 +1,10 @@
 package dev.fleetfix.steps.model;
 
 import dev.fleetfix.checks.RunningService;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -24,12 +27,19 @@ public final class HeldServices {
     private static final Set<String> KEEP =
             Set.of("audit", "assert", "benchmark", "persist_thp", "redis_config", "sysctl", "thp", "wait_healthy");
 
-    private List<Integer> ports = List.of();
-    private List<RunningService> services = List.of();
+    private final Map<Integer, RunningService> byPort = new HashMap<>();
 
-    /** The services read for exactly {@code ports}, in their order; empty when none is held for them. */
+    /** The services of {@code ports}, in their order, when every one of them is held; else empty. */
     public Optional<List<RunningService>> of(List<Integer> ports) {
-        return !services.isEmpty() && this.ports.equals(ports) ? Optional.of(services) : Optional.empty();
+        List<RunningService> found = new ArrayList<>();
+        for (Integer port : ports) {
+            RunningService s = byPort.get(port);
+            if (s == null) {
+                return Optional.empty();
+            }
+            found.add(s);
+        }
+        return found.isEmpty() ? Optional.empty() : Optional.of(List.copyOf(found));
     }
 
     /** Holds what a read of {@code ports} found: one service per port, in the same order. */
@@ -38,14 +48,14 @@ public final class HeldServices {
             throw new IllegalArgumentException(
                     "one service per port: " + ports.size() + " ports, " + services.size() + " services");
         }
-        this.ports = List.copyOf(ports);
-        this.services = List.copyOf(services);
+        for (int i = 0; i < ports.size(); i++) {
+            byPort.put(ports.get(i), Objects.requireNonNull(services.get(i), "service"));
+        }
     }
 
     /** Drops the read: the next step that needs it asks the host. */
     public void forget() {
-        ports = List.of();
-        services = List.of();
+        byPort.clear();
     }
 
     /** After a step of the run (never a forecast): a change that can have altered what runs Redis drops the read. */

@@ -25,6 +25,14 @@ class HeldServicesTest {
     }
 
     @Test
+    void theMachinesReadServesEachOfItsPorts() {
+        held.hold(List.of(6379, 6380), List.of(unit(6379), unit(6380)));
+
+        assertThat(held.of(List.of(6380))).contains(List.of(unit(6380)));
+        assertThat(held.of(List.of(6380, 6379))).contains(List.of(unit(6380), unit(6379)));
+    }
+
+    @Test
     void aRestartDropsTheReadAndKernelSettingsKeepIt() {
         held.hold(List.of(6379), List.of(unit(6379)));
 
