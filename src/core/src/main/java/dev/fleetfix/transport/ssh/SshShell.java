@@ -124,11 +124,7 @@ public final class SshShell implements RemoteShell {
         return become.map(b -> b.line(timeout, script)).orElse(line);
     }
 
-    /**
-     * Runs {@code script}, as root when {@code asRoot} and the host has become; {@code what} names it in errors. Its
-     * timeout counts from when the host started it ({@link CommandClock}): the session, a login made again, the exec
-     * and sudo or su are bounded by the connect timeout, as a login is.
-     */
+    /** Runs {@code script} (as root: see {@code asRoot}), timed from its start on the host ({@link CommandClock}). */
     private ExecResult run(String script, boolean asRoot, String what, Duration timeout, byte[] stdin) {
         CommandClock clock = CommandClock.starting(timeout, options.connectTimeout());
         Session session = startSession(what);
@@ -140,7 +136,6 @@ public final class SshShell implements RemoteShell {
             BecomeAnswer answer = become.answer(raised, command.getOutputStream());
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
             StreamDrain err = StreamDrain.start(answer.stderr(command.getErrorStream()), "ssh-stderr-" + host.name());
-            // the exec was accepted: the host runs the command, or its sudo or su, which says when the command began
             boolean began = answer.awaitStart(clock.remaining());
             clock.started();
             feed(command.getOutputStream(), began ? stdin : null);
