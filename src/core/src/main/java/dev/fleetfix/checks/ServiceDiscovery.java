@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
 /**
  * Finds what runs the Redis that listens on a port, starting from the listening process and never from a name: one
  * read-only root script ({@link #script}) prints what the host shows about that process as {@code key=value} lines
- * (its PID from {@code ss -ltnp}, else from {@code /proc/net/tcp*} and the processes' socket inodes; its command
- * line, cgroup, PID namespace and parents; its systemd unit's {@code Id}, {@code SourcePath}, {@code MainPID} and
- * {@code ExecStart}; supervisord's programs; the pid files and init scripts that name it), and {@link #decide}
+ * (its PID from the socket's inode, {@code ss -ltne} or {@code /proc/net/tcp*}, in the likely processes first; its
+ * command line, cgroup, PID namespace and parents; its systemd unit's {@code Id}, {@code SourcePath}, {@code MainPID}
+ * and {@code ExecStart}; supervisord's programs; the pid files and init scripts that name it), and {@link #decide}
  * reads them into a {@link RunningService}, without I/O. Every value the host prints is bounded there and checked
  * again here: a name that ends up in a restart command or a unit file must be a name.
  */

@@ -21,39 +21,80 @@ echo "self.container=${fx_self_ctr#* }"
 echo "self.pidns=$(readlink /proc/$$/ns/pid 2>/dev/null | fx_p)"
 echo "pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)"
 echo "info.config=$fx_conf"
+case "$fx_info_pid" in '' | *[!0-9]*) fx_info_pid= ;; esac
 fx_has_systemctl=0; command -v systemctl >/dev/null 2>&1 && fx_has_systemctl=1
+# "INODE PID" for each process that holds one of the listening sockets INODES, without walking every process (ss -p
+# reads every descriptor of every process, which on a busy host costs more than all the rest). The likely holders
+# first, one listing of their descriptors each: INFO's process; then, for a socket it does not hold, the processes
+# named as a Redis, a Valkey or a KeyDB (every process's name read once per run); then, for a socket none of them
+# holds (a proxy, a renamed server), every process's descriptors, in at most fx_walk seconds.
+fx_walk=5
+fx_named=''; fx_named_read=0
+fx_fds() { # WANT PIDS: "INODE PID" for the sockets of WANT (" I1 I2 ") among the descriptors of PIDS
+  for q in $2; do echo "pid $q"; LC_ALL=C ls -l "/proc/$q/fd" 2>/dev/null; done | awk -v want="$1" '
+    $1 == "pid" && NF == 2 { p = $2; next }
+    $NF ~ /^socket:\[[0-9]+\]$/ { i = substr($NF, 9, length($NF) - 9); if (index(want, " " i " ")) print i, p }'
+}
+fx_unclaimed() { for i in $1; do printf '%s\n' "$2" | grep -q "^$i " || echo "$i"; done; }
+fx_holders() {
+  [ -n "$1" ] || return 0
+  want=" $(printf '%s\n' "$1" | tr '\n' ' ')"
+  found=$(fx_fds "$want" "$fx_info_pid")
+  rest=$(fx_unclaimed "$1" "$found")
+  if [ -n "$rest" ]; then
+    if [ "$fx_named_read" = 0 ]; then
+      fx_named=$(grep -l -E '^(redis|valkey|keydb)' /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3 | grep -E '^[0-9]+$' | head -n 64)
+      fx_named_read=1
+    fi
+    found=$(printf '%s\n%s\n' "$found" "$(fx_fds "$want" "$fx_named")" | grep . | sort -u | head -n 16)
+    rest=$(fx_unclaimed "$1" "$found")
+  fi
+  [ -n "$found" ] && printf '%s\n' "$found"
+  [ -n "$rest" ] || return 0
+  set --
+  for i in $rest; do
+    [ $# -gt 0 ] && set -- "$@" -o
+    set -- "$@" -lname "socket:\[$i\]"
+  done
+  if command -v timeout >/dev/null 2>&1; then set -- timeout "$fx_walk" find /proc/[0-9]*/fd -maxdepth 1 \( "$@" \); else set -- find /proc/[0-9]*/fd -maxdepth 1 \( "$@" \); fi
+  "$@" 2>/dev/null | head -n 16 | while IFS= read -r f; do
+    i=$(readlink "$f" 2>/dev/null | tr -cd 0-9)
+    [ -n "$i" ] && echo "$i $(echo "$f" | cut -d/ -f3)"
+  done
+}
 fx_port() {
   port=$1; echo "port=$port"
-  pids=''
+  pids=''; searched=0
   if command -v ss >/dev/null 2>&1; then
-    # the kernel filters by port; the address (with its scope, %lo) and the users' pids are printed as they are
-    out=$(fx_to ss -ltnpH "sport = :$port" 2>/dev/null | head -n 64 | awk -v p="$port" '
+    # the kernel filters by port; the address (with its scope, %lo) is printed as it is, and -e names each socket's
+    # inode, from which fx_holders finds the processes
+    socks=$(fx_to ss -ltneH "sport = :$port" 2>/dev/null | head -n 64 | awk -v p="$port" '
       { l = $4; n = split(l, x, ":"); if (x[n] != p) next
-        c++; s = $0; ids = ""
-        while (match(s, /pid=[0-9]+/)) { ids = ids " " substr(s, RSTART + 4, RLENGTH - 4); s = substr(s, RSTART + RLENGTH) }
-        print "listen=" l ids }
-      END { print "sockets=" c + 0 }')
-    printf '%s\n' "$out" | grep -E '^(listen|sockets)=' | tr -cd '[:print:]\n'
-    pids=$(printf '%s\n' "$out" | sed -n 's/^listen=[^ ]*//p' | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -un | head -n 16)
+        i = "-"; for (k = 5; k <= NF; k++) if ($k ~ /^ino:[0-9]+$/) i = substr($k, 5)
+        print l, i }')
+    inodes=$(printf '%s\n' "$socks" | awk 'NF == 2 && $2 != "-" { print $2 }' | sort -un | head -n 16)
+    # every socket named its inode: the search below is the whole search
+    if [ -n "$inodes" ] && ! printf '%s\n' "$socks" | grep -q ' -$'; then searched=1; fi
+    holders=$(fx_holders "$inodes")
+    printf '%s\n' "$socks" | awk -v h="$(printf '%s\n' "$holders" | awk 'NF == 2 { printf "%s:%s ", $1, $2 }')" '
+      BEGIN { n = split(h, a, " "); for (k = 1; k <= n; k++) { split(a[k], w, ":"); m[w[1]] = m[w[1]] " " w[2] } }
+      NF == 2 { c++; print "listen=" $1 m[$2] }
+      END { print "sockets=" c + 0 }' | tr -cd '[:print:]\n'
+    pids=$(printf '%s\n' "$holders" | awk 'NF == 2 { print $2 }' | sort -un | head -n 16)
   fi
-  if [ -z "$pids" ]; then
-    # no ss, or no process named: the listening sockets' addresses and inodes, then the processes that hold them
+  if [ -z "$pids" ] && [ "$searched" = 0 ]; then
+    # no ss, or no inode from it: the listening sockets' addresses and inodes, then the processes that hold them
     hp=$(printf '%04X' "$port")
     inodes=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v hp="$hp" '
       $4 == "0A" { n = split($2, a, ":"); if (a[n] == hp && $10 ~ /^[0-9]+$/) print "proc.listen=" $2 " " $10 }' \
       | sort -u | head -n 16)
     printf '%s\n' "$inodes" | grep '^proc.listen='
     echo "proc.sockets=$(printf '%s\n' "$inodes" | grep -c '^proc.listen=')"
-    for i in $(printf '%s\n' "$inodes" | sed -n 's/^proc.listen=[^ ]* //p'); do
-      for q in $(fx_to find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null | head -n 8 | cut -d/ -f3); do
-        echo "proc.inode=$i $q"
-        pids="$pids $q"
-      done
-    done
-    pids=$(for q in $pids; do echo "$q"; done | sort -un | head -n 16)
+    holders=$(fx_holders "$(printf '%s\n' "$inodes" | sed -n 's/^proc.listen=[^ ]* //p')")
+    printf '%s\n' "$holders" | awk 'NF == 2 { print "proc.inode=" $1 " " $2 }'
+    pids=$(printf '%s\n' "$holders" | awk 'NF == 2 { print $2 }' | sort -un | head -n 16)
   fi
   # what Redis says of itself: its process, detailed as well (where root cannot map a socket to its process)
-  case "$fx_info_pid" in '' | *[!0-9]*) fx_info_pid= ;; esac
   if [ "$port" = "$fx_info_port" ] && [ -n "$fx_info_pid" ]; then
     echo "info.pid=$fx_info_pid"
     echo "info.exe=$fx_info_exe"

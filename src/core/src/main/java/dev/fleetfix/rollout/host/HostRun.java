@@ -304,6 +304,9 @@ public final class HostRun implements AutoCloseable {
                     state.markChanged();
                     changed = true;
                 }
+                if (!check) {
+                    state.services().after(planned.step().type(), result.status());
+                }
                 report(planned, start, done);
                 if (!result.status().stopsHost()) {
                     return Optional.empty();

@@ -112,10 +112,11 @@ final class Preflight {
 
     /**
      * A copy of the host's state for the forecast: its facts, and whether this play changed its machine already; its
-     * changes are its own, so the real state and the machine's other instances never see them.
+     * changes are its own, so the real state and the machine's other instances never see them. What the forecast
+     * reads of the host's services is the run's ({@link HostState#services()}): a forecast changes nothing.
      */
     static HostState scratch(HostState real, String play) {
-        HostState copy = new HostState(new HostState.Machine());
+        HostState copy = new HostState(new HostState.Machine(), real.services());
         copy.startPlay(play);
         copy.learn(real.facts());
         copy.predict(real.predicted());

@@ -10,6 +10,7 @@ import dev.fleetfix.redis.RedisConnector;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepFailure;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,8 +36,12 @@ public final class AuditorFacts implements FactGatherer {
                     + audit.findings().stream().map(Finding::text).findFirst().orElse("unreachable"));
         }
         Map<String, String> facts = new LinkedHashMap<>(shellFacts.gather(ctx));
-        // the service, found in the audit's own trip (as root), so that the step need not ask again
-        read.service().ifPresent(service -> facts.putAll(service.facts()));
+        // the service, found in the audit's own trip (as root): held, so that the steps that restart Redis or order a
+        // unit before it need not ask again
+        read.service().ifPresent(service -> {
+            facts.putAll(service.facts());
+            ctx.state().services().hold(List.of(ctx.host().redis().port()), List.of(service));
+        });
         HostFacts f = audit.facts().orElseThrow();
         facts.put("audit.verdict", audit.verdict().word());
         for (Finding finding : audit.findings()) {

@@ -5,6 +5,7 @@ import dev.fleetfix.checks.RunningService;
 import dev.fleetfix.checks.ServiceDiscovery;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.steps.model.HeldServices;
 import dev.fleetfix.steps.model.StepContext;
 import java.time.Duration;
 import java.util.List;
@@ -26,9 +27,20 @@ public final class DiscoveredService {
         return of(ctx, List.of(ctx.host().redis().port())).get(0);
     }
 
-    /** The services of {@code ports} at the host's Redis address (the instances of one machine). */
+    /**
+     * The services of {@code ports} at the host's Redis address (the instances of one machine): as the run read them,
+     * when it holds them and nothing since can have changed them ({@link HeldServices}), else read on the host.
+     */
     public static List<RunningService> of(StepContext ctx, List<Integer> ports) {
-        return ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, self(ctx));
+        HeldServices held = ctx.state().services();
+        Optional<List<RunningService>> kept = held.of(ports);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
+        List<RunningService> found =
+                ServiceDiscovery.discover(ctx.shell(), ctx.host().redis().address(), ports, self(ctx));
+        held.hold(ports, found);
+        return found;
     }
 
     /** What the host's Redis says of itself (INFO server), or why it did not answer. */

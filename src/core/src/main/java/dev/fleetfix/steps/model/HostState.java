@@ -20,6 +20,7 @@ public final class HostState {
     private final Map<String, String> facts = new LinkedHashMap<>();
     private final Map<String, String> predicted = new LinkedHashMap<>();
     private final Machine machine;
+    private final HeldServices services;
     private boolean changedInPlay;
     private String play;
 
@@ -33,7 +34,18 @@ public final class HostState {
     }
 
     public HostState(Machine machine) {
+        this(machine, new HeldServices());
+    }
+
+    /** A state that holds {@code services}, shared with another (the preflight's copy holds the run's). */
+    public HostState(Machine machine, HeldServices services) {
         this.machine = machine;
+        this.services = services;
+    }
+
+    /** What runs the host's Redis, as the run last read it ({@link HeldServices}). */
+    public HeldServices services() {
+        return services;
     }
 
     public Optional<String> fact(String key) {

@@ -143,7 +143,9 @@ public final class HeldShell implements RemoteShell {
     private <T> T call(String script, Duration timeout, Request request, Reply<T> reply) {
         for (int attempt = 1; ; attempt++) {
             HoldClient.Socket socket = borrow(script);
-            ScheduledFuture<?> watchdog = watch(socket, timeout.plus(MARGIN));
+            // the holder's command may take the connect timeout to start, then its whole timeout (CommandClock)
+            ScheduledFuture<?> watchdog =
+                    watch(socket, login.options().connectTimeout().plus(timeout).plus(MARGIN));
             boolean healthy = false;
             boolean written = false;
             try {

@@ -5,6 +5,7 @@ import dev.fleetfix.transport.AtomicWrite;
 import dev.fleetfix.transport.Become;
 import dev.fleetfix.transport.BecomeAnswer;
 import dev.fleetfix.transport.Command;
+import dev.fleetfix.transport.CommandClock;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.KillAfter;
 import dev.fleetfix.transport.RemoteShell;
@@ -123,10 +124,9 @@ public final class SshShell implements RemoteShell {
         return become.map(b -> b.line(timeout, script)).orElse(line);
     }
 
-    /** Runs {@code script}, as root when {@code asRoot} and the host has become; {@code what} names it in errors. */
+    /** Runs {@code script} (as root: see {@code asRoot}), timed from its start on the host ({@link CommandClock}). */
     private ExecResult run(String script, boolean asRoot, String what, Duration timeout, byte[] stdin) {
-        long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
+        CommandClock clock = CommandClock.starting(timeout, options.connectTimeout());
         Session session = startSession(what);
         boolean abandoned = false;
         boolean raised = asRoot && host.become() && !login.isRoot();
@@ -136,13 +136,15 @@ public final class SshShell implements RemoteShell {
             BecomeAnswer answer = become.answer(raised, command.getOutputStream());
             StreamDrain out = StreamDrain.start(command.getInputStream(), "ssh-stdout-" + host.name());
             StreamDrain err = StreamDrain.start(answer.stderr(command.getErrorStream()), "ssh-stderr-" + host.name());
-            feed(command.getOutputStream(), answer.awaitStart(remaining(deadline)) ? stdin : null);
+            boolean began = answer.awaitStart(clock.remaining());
+            clock.started();
+            feed(command.getOutputStream(), began ? stdin : null);
             String stdout;
             String stderr;
             try {
-                stdout = out.text(remaining(deadline));
-                stderr = err.text(remaining(deadline));
-                awaitClose(command, deadline);
+                stdout = out.text(clock.remaining());
+                stderr = err.text(clock.remaining());
+                awaitClose(command, clock);
             } catch (TimeoutException e) {
                 abandoned = true;
                 kill(command);
@@ -158,7 +160,7 @@ public final class SshShell implements RemoteShell {
                     exitCode(command),
                     stdout,
                     stderr + signalNote(command),
-                    Duration.ofNanos(System.nanoTime() - start),
+                    clock.elapsed(),
                     out.dropped() + err.dropped());
         } catch (IOException | UncheckedIOException e) {
             throw SshFailures.broken(host, what, e);
@@ -203,19 +205,15 @@ public final class SshShell implements RemoteShell {
     }
 
     /** Output has ended; the exit status comes with the channel's close. */
-    private static void awaitClose(Session.Command command, long deadline) throws IOException, TimeoutException {
+    private static void awaitClose(Session.Command command, CommandClock clock) throws IOException, TimeoutException {
         try {
-            command.join(Math.max(1, remaining(deadline).toMillis()), TimeUnit.MILLISECONDS);
+            command.join(Math.max(1, clock.remaining().toMillis()), TimeUnit.MILLISECONDS);
         } catch (ConnectionException e) {
-            if (remaining(deadline).isZero()) {
+            if (clock.expired()) {
                 throw new TimeoutException("no exit status before the deadline");
             }
             throw e;
         }
-    }
-
-    private static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     /**
