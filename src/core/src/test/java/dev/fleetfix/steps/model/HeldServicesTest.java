@@ -84,6 +84,7 @@ class HeldServicesTest {
                 Optional.empty(),
                 Optional.empty(),
                 "its cgroup",
-                Optional.of("redis-server.service"));
+                Optional.of("redis-server.service"),
+                Optional.empty());
     }
 }
