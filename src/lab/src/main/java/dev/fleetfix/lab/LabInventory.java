@@ -74,8 +74,8 @@ final class LabInventory {
     }
 
     /**
-     * The login and become of a host whose sudo or su asks for a password: user {@value LabHostSpec#OPS} and the
-     * password in clear, as a disposable lab may (a test vaults it as operators do); su when only root has one.
+     * The login and become of a host whose sudo or su asks for a password: user {@value LabHostSpec#OPS}, and su when
+     * only root has one. The password itself is in the host's vaulted variables ({@link LabVault}), never here.
      */
     static Optional<Map<String, Object>> become(LabHostSpec spec) {
         if (spec.sudoPassword().isEmpty() && spec.rootPassword().isEmpty()) {
@@ -83,11 +83,8 @@ final class LabInventory {
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("ansible_user", LabHostSpec.OPS);
-        if (spec.sudoPassword().isPresent()) {
-            vars.put("ansible_become_password", spec.sudoPassword().get());
-        } else {
+        if (spec.sudoPassword().isEmpty()) {
             vars.put("ansible_become_method", "su");
-            vars.put("ansible_become_password", spec.rootPassword().get());
         }
         return Optional.of(vars);
     }
