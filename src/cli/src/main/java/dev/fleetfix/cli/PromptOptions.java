@@ -83,7 +83,9 @@ final class PromptOptions {
                     continue;
                 }
                 Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
-                if (option.longestName().equals("--ask-become-pass") && !terminal.present()) {
+                if (option.longestName().equals("--ask-become-pass")
+                        && !(level.commandSpec().userObject() instanceof NoBecome)
+                        && !terminal.present()) {
                     instead = Optional.of(NO_TERMINAL);
                 }
                 if (instead.isPresent()) {
@@ -94,6 +96,12 @@ final class PromptOptions {
     }
 
     static final String ASK_PASS = "--ask-pass";
+
+    /**
+     * A command that reads the inventory but never becomes root on a host ({@code inventory}): the option group is
+     * shared, but {@code -K} is neither asked there nor refused without a terminal.
+     */
+    interface NoBecome {}
 
     /** Where prompts are read: the process's terminal, or none; tests give their own. */
     interface Terminal {
