@@ -108,7 +108,8 @@ public final class InventoryOptions {
                 Optional.ofNullable(becomeUser),
                 vault.vaultIds,
                 vault.passwordFiles,
-                becomePassword);
+                becomePassword,
+                prompts.vaultPassword());
     }
 
     /** {@code --limit}, as given. */
