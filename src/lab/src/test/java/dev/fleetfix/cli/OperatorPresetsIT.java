@@ -118,8 +118,7 @@ class OperatorPresetsIT {
     @Test
     @Order(2)
     void auditNamesTheServiceOfEachShapeAndBecomesThroughTheVault() {
-        CliRun run = CliRun.of(
-                "audit", "-i", inventory.toString(), "--vault-password-file", vaultPassword.toString(), "--no-color");
+        CliRun run = CliRun.of("audit", "-i", inventory.toString(), "--vault-password-file", vaultPassword.toString());
         System.out.println(run);
 
         assertThat(run.exitCode())
@@ -140,7 +139,7 @@ class OperatorPresetsIT {
     @Test
     @Order(3)
     void withoutTheVaultPasswordThePasswordHostsAreRefusedSayingSo() {
-        CliRun run = CliRun.of("audit", "-i", inventory.toString(), "--limit", "sudo-password-1", "--no-color");
+        CliRun run = CliRun.of("audit", "-i", inventory.toString(), "--limit", "sudo-password-1");
         System.out.println(run);
 
         assertThat(run.exitCode()).as(run.toString()).isNotZero();
