@@ -19,6 +19,7 @@ import dev.fleetfix.inventory.ansible.InventoryInput;
 import dev.fleetfix.inventory.ansible.InventoryLoader;
 import dev.fleetfix.inventory.ansible.InventoryService;
 import dev.fleetfix.inventory.ansible.SshConfig;
+import dev.fleetfix.inventory.ansible.vault.VaultCipher;
 import dev.fleetfix.steps.restart.handover.Handover;
 import dev.fleetfix.steps.restart.handover.RouteChoice;
 import java.util.ArrayList;
@@ -68,8 +69,9 @@ class ArchitectureTest {
     /**
      * The way into {@code inventory.ansible} from outside {@code inventory}: the service that reads what the command
      * line gives, its input, the loader of one file, the Ansible user's machine ({@code ansible.cfg}, {@code
-     * ANSIBLE_*}) and the answers it gives (settings, ssh_config per host, extra vars), nested types included. The
-     * readers of the formats, templates and vault stay behind it.
+     * ANSIBLE_*}) and the answers it gives (settings, ssh_config per host, extra vars), nested types included; and
+     * the vault's cipher, with which the lab vaults its hosts' become passwords as operators do. The readers of the
+     * formats, templates and vault files stay behind it.
      */
     static final List<Class<?>> INVENTORY_ANSIBLE_ENTRY = List.of(
             InventoryService.class,
@@ -78,7 +80,8 @@ class ArchitectureTest {
             AnsibleEnvironment.class,
             AnsibleConfig.class,
             SshConfig.class,
-            ExtraVars.class);
+            ExtraVars.class,
+            VaultCipher.class);
 
     /**
      * The shipped classes only. A reactor build puts the other modules' test jars ({@code *-tests.jar}) on this

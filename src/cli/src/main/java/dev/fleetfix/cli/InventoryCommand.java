@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
             "replication groups whole. Connects to nothing, except --shards N --check, which asks each host's",
             "Redis for its replication where the inventory names no group (redis_group), as --shard K/N does."
         })
-final class InventoryCommand implements Callable<Integer> {
+final class InventoryCommand implements Callable<Integer>, PromptOptions.NoBecome {
     @Spec
     CommandSpec spec;
 
@@ -105,7 +105,7 @@ final class InventoryCommand implements Callable<Integer> {
         }
         InventoryService inventories = FleetfixCommand.inventoryService(spec.commandLine());
         AnsibleInventory loaded = inventories
-                .read(inventory.source(), Optional.empty())
+                .read(inventory.sourceWithoutBecome(), Optional.empty())
                 .orElseThrow(() -> new InputException("no inventory: give -i SOURCE (or inventory in ansible.cfg)"));
         PrintWriter out = spec.commandLine().getOut();
         if (action.shards != null) {
@@ -116,7 +116,7 @@ final class InventoryCommand implements Callable<Integer> {
             // the count is checked as --shard K/N checks it
             int count = new ShardSpec(1, action.shards).count();
             List<Host> selected = inventories
-                    .select(loaded.inventory(), inventory.source(), inventory.limit())
+                    .select(loaded.inventory(), inventory.sourceWithoutBecome(), inventory.limit())
                     .hosts();
             if (check) {
                 // it reads their Redis: what it cannot evaluate stops it before any is asked
@@ -138,7 +138,7 @@ final class InventoryCommand implements Callable<Integer> {
                     inventory.limit().isEmpty() && loaded.inventory().hosts().isEmpty()
                             ? List.of()
                             : inventories
-                                    .select(loaded.inventory(), inventory.source(), inventory.limit())
+                                    .select(loaded.inventory(), inventory.sourceWithoutBecome(), inventory.limit())
                                     .hosts();
             out.print(yaml ? InventoryListing.listYaml(loaded, hosts) : InventoryListing.list(loaded, hosts));
         }

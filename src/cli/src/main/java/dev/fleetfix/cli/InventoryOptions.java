@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.ansible.InventoryInput;
 import dev.fleetfix.inventory.ansible.InventoryService;
 import java.nio.file.Path;
@@ -86,8 +87,17 @@ public final class InventoryOptions {
     @Mixin
     PromptOptions prompts = new PromptOptions();
 
-    /** The options as {@link InventoryService} reads them. */
+    /** The options as {@link InventoryService} reads them; {@code -K} asked for when given. */
     InventoryInput source() {
+        return source(prompts.becomePassword());
+    }
+
+    /** As {@link #source()}, for a command that never becomes root ({@link PromptOptions.NoBecome}): no {@code -K}. */
+    InventoryInput sourceWithoutBecome() {
+        return source(Optional.empty());
+    }
+
+    private InventoryInput source(Optional<Secret> becomePassword) {
         return new InventoryInput(
                 inventoryFiles,
                 fromAnsible,
@@ -98,7 +108,8 @@ public final class InventoryOptions {
                 Optional.ofNullable(becomeUser),
                 vault.vaultIds,
                 vault.passwordFiles,
-                prompts.becomePassword());
+                becomePassword,
+                prompts.vaultPassword());
     }
 
     /** {@code --limit}, as given. */

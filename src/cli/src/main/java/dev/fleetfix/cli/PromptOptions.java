@@ -5,7 +5,6 @@ import dev.fleetfix.Secret;
 import dev.fleetfix.transport.SecretPrompt;
 import java.io.Console;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
@@ -15,9 +14,8 @@ import picocli.CommandLine.ParseResult;
 /**
  * ansible-playbook's prompts, {@code -k/--ask-pass}, {@code -K/--ask-become-pass} and {@code
  * -J/--ask-vault-pass} ({@code @Mixin} of {@link InventoryOptions}). {@code -k} (the SSH password) and {@code -K} (the
- * become password) each ask once, on the terminal, without echo; without a terminal each is refused in one line, exit
- * 2, before anything is read, as {@code -J} always is, saying what fleetfix does instead. An unknown option would have
- * had only picocli's "Unknown option" and its nearest guess.
+ * become password) and {@code -J} (the vault password) each ask once, on the terminal, without echo; without a
+ * terminal each is refused in one line, exit 2, before anything is read, saying what to give instead.
  */
 final class PromptOptions {
     @Option(
@@ -36,19 +34,20 @@ final class PromptOptions {
 
     @Option(
             names = {"-J", "--ask-vault-pass", "--ask-vault-password"},
-            description = "Refused: fleetfix does not prompt; give --vault-password-file FILE or --vault-id.")
+            description = "Ask once, on the terminal, for the vault password (Ansible's default vault id), tried after"
+                    + " --vault-id and --vault-password-file. Refused without a terminal.")
     boolean askVaultPass;
 
-    /** What each prompt's refusal says, by the option's longest name. */
-    static final Map<String, String> INSTEAD = Map.of(
-            "--ask-vault-password",
-            "-J/--ask-vault-pass: fleetfix does not prompt for a vault password yet: use --vault-password-file FILE"
-                    + " (a file holding it, or a script printing it), --vault-id LABEL@FILE, or vault_password_file"
-                    + " in ansible.cfg");
+    private Optional<Secret> vaultPassword;
 
     /** Without a terminal, {@code -K} is refused in this one line. */
     static final String NO_TERMINAL = "-K/--ask-become-pass: there is no terminal to ask for the become password on:"
             + " set ansible_become_password in the inventory (a vaulted value) or give it with -e @FILE";
+
+    /** Without a terminal, {@code -J} is refused in this one line. */
+    static final String NO_TERMINAL_VAULT = "-J/--ask-vault-pass: there is no terminal to ask for the vault password"
+            + " on: use --vault-password-file FILE (a file holding it, or a script printing it), --vault-id"
+            + " LABEL@FILE, or vault_password_file in ansible.cfg";
 
     /**
      * {@code -K}'s answer, asked for once, when it was given.
@@ -60,40 +59,70 @@ final class PromptOptions {
             return Optional.empty();
         }
         if (becomePassword == null) {
-            char[] typed = terminal.readSecret("BECOME password: ");
-            if (typed == null || typed.length == 0) {
-                throw new InputException("-K/--ask-become-pass: no become password was given");
-            }
-            becomePassword = Optional.of(Secret.of(new String(typed)));
-            Arrays.fill(typed, '\0');
+            becomePassword =
+                    Optional.of(ask("BECOME password: ", "-K/--ask-become-pass: no become password was given"));
         }
         return becomePassword;
     }
 
     /**
+     * {@code -J}'s answer, asked for once, when it was given.
+     *
+     * @throws InputException when the terminal gave no answer
+     */
+    Optional<Secret> vaultPassword() {
+        if (!askVaultPass) {
+            return Optional.empty();
+        }
+        if (vaultPassword == null) {
+            vaultPassword = Optional.of(ask("Vault password: ", "-J/--ask-vault-pass: no vault password was given"));
+        }
+        return vaultPassword;
+    }
+
+    /** One answer of the terminal, not echoed; refused when empty. */
+    private static Secret ask(String prompt, String none) {
+        char[] typed = terminal.readSecret(prompt);
+        if (typed == null || typed.length == 0) {
+            throw new InputException(none);
+        }
+        Secret answer = Secret.of(new String(typed));
+        Arrays.fill(typed, '\0');
+        return answer;
+    }
+
+    /**
      * Refuses the command line when it asked for a prompt, on the command that holds the option.
      *
-     * @throws CommandLine.ParameterException with the one line of {@link #INSTEAD}
+     * @throws CommandLine.ParameterException with the one line of {@link #NO_TERMINAL} or {@link #NO_TERMINAL_VAULT}
      */
     static void refuseAsked(ParseResult parsed) {
         for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+            CommandLine cmd = level.commandSpec().commandLine();
             for (CommandLine.Model.OptionSpec option : level.matchedOptions()) {
-                if (option.longestName().equals(ASK_PASS)) {
-                    askPassword(level.commandSpec().commandLine());
-                    continue;
-                }
-                Optional<String> instead = Optional.ofNullable(INSTEAD.get(option.longestName()));
-                if (option.longestName().equals("--ask-become-pass") && !terminal.present()) {
-                    instead = Optional.of(NO_TERMINAL);
-                }
-                if (instead.isPresent()) {
-                    throw new Refused(level.commandSpec().commandLine(), instead.get());
+                String name = option.longestName();
+                if (name.equals(ASK_PASS)) {
+                    askPassword(cmd);
+                } else if (!terminal.present()) {
+                    if (name.equals("--ask-become-pass")
+                            && !(level.commandSpec().userObject() instanceof NoBecome)) {
+                        throw new Refused(cmd, NO_TERMINAL);
+                    }
+                    if (name.equals("--ask-vault-password")) {
+                        throw new Refused(cmd, NO_TERMINAL_VAULT);
+                    }
                 }
             }
         }
     }
 
     static final String ASK_PASS = "--ask-pass";
+
+    /**
+     * A command that reads the inventory but never becomes root on a host ({@code inventory}): the option group is
+     * shared, but {@code -K} is neither asked there nor refused without a terminal.
+     */
+    interface NoBecome {}
 
     /** Where prompts are read: the process's terminal, or none; tests give their own. */
     interface Terminal {

@@ -11,6 +11,7 @@ import dev.fleetfix.transport.held.HeldShells;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,10 +67,14 @@ public final class SshOptionsMixin {
         Optional<HeldShells> held = heldShells();
         boolean timeoutSet = given("--connect-timeout")
                 || environment().config().get("defaults.timeout").isPresent();
-        // StrictHostKeyChecking accept-new (or no) and ConnectTimeout in the ssh config apply to the hosts it
-        // names only; the command line and ansible.cfg win over it.
+        // StrictHostKeyChecking accept-new (or no), ConnectTimeout and CertificateFile in the ssh config apply to the
+        // hosts it names only; the command line and ansible.cfg win over it.
         ShellFactory factory = host -> {
             SshOptions forHost = sshConfig.acceptsNewKeys(host) ? options.withAcceptNewHostKeys(true) : options;
+            List<Path> certificates = sshConfig.certificateFiles(host);
+            if (!certificates.isEmpty()) {
+                forHost = forHost.withCertificateFiles(certificates);
+            }
             if (!timeoutSet) {
                 Optional<Integer> seconds = sshConfig.connectTimeoutSeconds(host);
                 if (seconds.isPresent()) {

@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
  * inventory). As in Ansible, the vault ids of {@code vault_identity_list} / {@code ANSIBLE_VAULT_IDENTITY_LIST}
  * and {@code --vault-id} come first, then the password files of {@code --vault-password-file} and
  * {@code vault_password_file} / {@code ANSIBLE_VAULT_PASSWORD_FILE}; an envelope that names its vault id tries
- * that id's passwords first ({@link AnsibleEnvironment#keyring}). fleetfix never prompts: {@code --vault-id prompt}
- * is refused.
+ * that id's passwords first ({@link AnsibleEnvironment#keyring}). {@code -J} asks for the default vault id's
+ * password on the terminal ({@link PromptOptions}); {@code --vault-id LABEL@prompt} is refused.
  */
 public final class VaultOptions {
     @Option(
@@ -26,7 +26,7 @@ public final class VaultOptions {
             names = "--vault-id",
             paramLabel = "[LABEL@]FILE",
             description = "Vault password for vault id LABEL (default: 'default'), from a file or an executable"
-                    + " (repeatable; prompt is refused: fleetfix never asks). Also: vault_identity_list in"
+                    + " (repeatable; LABEL@prompt is refused: -J asks for the default id's). Also: vault_identity_list in"
                     + " ansible.cfg, ANSIBLE_VAULT_IDENTITY_LIST.")
     List<String> vaultIds = new ArrayList<>();
 }

@@ -118,4 +118,31 @@ class AskBecomePassTest {
         assertThat(run.stderr().lines()).as(run.toString()).containsExactly("fleetfix: " + PromptOptions.NO_TERMINAL);
         assertThat(opened).isEmpty();
     }
+
+    @Test
+    void theInventoryCommandUsesNoBecomePasswordSoMinusKNeitherAsksNorIsRefused() throws Exception {
+        Path inventory =
+                Files.writeString(dir.resolve("inventory.yaml"), "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.1}\n");
+        for (boolean present : List.of(true, false)) {
+            AtomicInteger asked = new AtomicInteger();
+            PromptOptions.terminal = new PromptOptions.Terminal() {
+                @Override
+                public boolean present() {
+                    return present;
+                }
+
+                @Override
+                public char[] readSecret(String prompt) {
+                    asked.incrementAndGet();
+                    return TYPED.toCharArray();
+                }
+            };
+
+            CliRun run = CliRun.of("inventory", "-i", inventory.toString(), "--list", "-K");
+
+            assertThat(run.exitCode()).as("terminal: " + present + "\n" + run).isZero();
+            assertThat(run.stdout()).as(run.toString()).contains("\"r1\"");
+            assertThat(asked).as("terminal: " + present + "\n" + run).hasValue(0);
+        }
+    }
 }

@@ -245,7 +245,9 @@ class VaultCliTest {
         CliRun run = fleetfix(Map.of(), "inventory", "--list", "-i", inventory.toString(), "--vault-id", "prod@prompt");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.stderr()).contains("fleetfix never prompts").contains("--vault-id prod@FILE");
+        assertThat(run.stderr())
+                .contains("the default vault id only (-J/--ask-vault-pass)")
+                .contains("--vault-id prod@FILE");
     }
 
     @Test
@@ -259,7 +261,7 @@ class VaultCliTest {
                     .contains("--vault-pass-file, --vault-password-file=FILE Vault password: a file holding it, or an"
                             + " executable that prints it (repeatable).")
                     .contains("--vault-id=[LABEL@]FILE Vault password for vault id LABEL")
-                    .contains("prompt is refused: fleetfix never asks")
+                    .contains("LABEL@prompt is refused: -J asks for the default id's")
                     .contains("ANSIBLE_VAULT_IDENTITY_LIST");
         }
     }

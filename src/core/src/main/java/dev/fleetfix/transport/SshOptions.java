@@ -3,6 +3,7 @@ package dev.fleetfix.transport;
 import dev.fleetfix.Secret;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,6 +20,8 @@ import java.util.Optional;
  *     {@code ansible_password}; it is never written anywhere, nor sent to the connection holder
  * @param passphrasePrompt asks for an encrypted key's passphrase when no {@code passphraseEnv} is given: present only
  *     when a terminal is; a key is asked for once per run
+ * @param certificateFiles user certificates named by the ssh config's {@code CertificateFile} for the host, offered
+ *     with the key each certifies, as OpenSSH does (besides each key's own {@code KEY-cert.pub})
  */
 public record SshOptions(
         Optional<Path> knownHostsOverride,
@@ -26,7 +29,8 @@ public record SshOptions(
         Duration connectTimeout,
         Optional<String> passphraseEnv,
         Optional<Secret> password,
-        Optional<SecretPrompt> passphrasePrompt) {
+        Optional<SecretPrompt> passphrasePrompt,
+        List<Path> certificateFiles) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -39,7 +43,26 @@ public record SshOptions(
         this(knownHostsOverride, acceptNewHostKeys, connectTimeout, passphraseEnv, Optional.empty(), Optional.empty());
     }
 
+    /** Options without certificate files of the ssh config. */
+    public SshOptions(
+            Optional<Path> knownHostsOverride,
+            boolean acceptNewHostKeys,
+            Duration connectTimeout,
+            Optional<String> passphraseEnv,
+            Optional<Secret> password,
+            Optional<SecretPrompt> passphrasePrompt) {
+        this(
+                knownHostsOverride,
+                acceptNewHostKeys,
+                connectTimeout,
+                passphraseEnv,
+                password,
+                passphrasePrompt,
+                List.of());
+    }
+
     public SshOptions {
+        certificateFiles = List.copyOf(certificateFiles);
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(passphrasePrompt, "passphrasePrompt");
         Objects.requireNonNull(knownHostsOverride, "knownHostsOverride");
@@ -62,16 +85,35 @@ public record SshOptions(
 
     public SshOptions withKnownHosts(Path file) {
         return new SshOptions(
-                Optional.of(file), acceptNewHostKeys, connectTimeout, passphraseEnv, password, passphrasePrompt);
+                Optional.of(file),
+                acceptNewHostKeys,
+                connectTimeout,
+                passphraseEnv,
+                password,
+                passphrasePrompt,
+                certificateFiles);
     }
 
     public SshOptions withAcceptNewHostKeys(boolean accept) {
-        return new SshOptions(knownHostsOverride, accept, connectTimeout, passphraseEnv, password, passphrasePrompt);
+        return new SshOptions(
+                knownHostsOverride,
+                accept,
+                connectTimeout,
+                passphraseEnv,
+                password,
+                passphrasePrompt,
+                certificateFiles);
     }
 
     public SshOptions withConnectTimeout(Duration timeout) {
         return new SshOptions(
-                knownHostsOverride, acceptNewHostKeys, timeout, passphraseEnv, password, passphrasePrompt);
+                knownHostsOverride,
+                acceptNewHostKeys,
+                timeout,
+                passphraseEnv,
+                password,
+                passphrasePrompt,
+                certificateFiles);
     }
 
     /** These options with the password asked for on the terminal ({@code -k}). */
@@ -82,12 +124,31 @@ public record SshOptions(
                 connectTimeout,
                 passphraseEnv,
                 Optional.of(value),
-                passphrasePrompt);
+                passphrasePrompt,
+                certificateFiles);
+    }
+
+    /** These options offering the ssh config's {@code CertificateFile} certificates. */
+    public SshOptions withCertificateFiles(List<Path> files) {
+        return new SshOptions(
+                knownHostsOverride,
+                acceptNewHostKeys,
+                connectTimeout,
+                passphraseEnv,
+                password,
+                passphrasePrompt,
+                files);
     }
 
     /** These options asking on the terminal for the passphrase of an encrypted key. */
     public SshOptions withPassphrasePrompt(SecretPrompt prompt) {
         return new SshOptions(
-                knownHostsOverride, acceptNewHostKeys, connectTimeout, passphraseEnv, password, Optional.of(prompt));
+                knownHostsOverride,
+                acceptNewHostKeys,
+                connectTimeout,
+                passphraseEnv,
+                password,
+                Optional.of(prompt),
+                certificateFiles);
     }
 }

@@ -169,6 +169,7 @@ class HostPatternTest {
                 Optional.empty(),
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 Optional.empty());
         Inventory hosts = new InventoryService(AnsibleEnvironment.none(), InventoryService.Messages.none())
                 .read(hostList, Optional.empty())

@@ -174,6 +174,7 @@ final class LabBuilder {
         Map<String, Map<String, Object>> become = new HashMap<>();
         for (LabHostSpec spec : specs) {
             LabInventory.become(spec).ifPresent(vars -> become.put(spec.name(), vars));
+            LabVault.secrets(spec).ifPresent(secrets -> LabVault.write(dir, spec.name(), secrets));
             if (!spec.serviceInInventory()) {
                 unnamed.add(spec.name());
             }

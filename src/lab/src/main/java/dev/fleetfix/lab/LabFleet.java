@@ -261,6 +261,15 @@ public final class LabFleet implements AutoCloseable {
         return LabBuilder.knownHosts(dir);
     }
 
+    /**
+     * The lab's vault password file, when a host's secrets are vaulted ({@code host_vars/HOST.yml}): a run gives it
+     * with {@code --vault-password-file}.
+     */
+    public Optional<Path> vaultPasswordFile() {
+        Path file = LabVault.passwordFile(dir);
+        return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
+    }
+
     public Path privateKey() {
         return LabBuilder.privateKey(dir);
     }

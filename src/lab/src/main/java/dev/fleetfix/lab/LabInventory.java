@@ -1,8 +1,6 @@
 package dev.fleetfix.lab;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.fleetfix.report.AnsibleYaml;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,17 +13,11 @@ import java.util.Set;
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
  * host is in group {@code redis}; hosts that run a Sentinel are in group {@code sentinel} too, with
  * {@code sentinel_port}. A Valkey host names its service ({@code redis_service: valkey-server}); a host with several
- * Redis instances lists them under {@code redis_instances}, each with its port, unit and config file. Written with
- * Jackson YAML, as every YAML fleetfix writes.
+ * Redis instances lists them under {@code redis_instances}, each with its port, unit and config file. Written by
+ * {@link AnsibleYaml}, the writer of {@code fleetfix inventory --list --yaml}: a string YAML 1.1 would read as
+ * something else (a password of digits, an address, a path) is quoted.
  */
 final class LabInventory {
-    /** Jackson YAML, block style, quoting only what YAML would misread (a path with ': ' or ' #', a quote). */
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-            .build();
-
     private LabInventory() {}
 
     static String yaml(
@@ -77,17 +69,13 @@ final class LabInventory {
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("vars", vars);
         all.put("children", children);
-        try {
-            return "# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n"
-                    + YAML.writeValueAsString(Map.of("all", all));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the lab's inventory: " + e.getMessage(), e);
-        }
+        return "# fleetfix lab inventory: removed with the lab (fleetfix lab down)\n"
+                + AnsibleYaml.write(Map.of("all", all));
     }
 
     /**
-     * The login and become of a host whose sudo or su asks for a password: user {@value LabHostSpec#OPS} and the
-     * password in clear, as a disposable lab may (a test vaults it as operators do); su when only root has one.
+     * The login and become of a host whose sudo or su asks for a password: user {@value LabHostSpec#OPS}, and su when
+     * only root has one. The password itself is in the host's vaulted variables ({@link LabVault}), never here.
      */
     static Optional<Map<String, Object>> become(LabHostSpec spec) {
         if (spec.sudoPassword().isEmpty() && spec.rootPassword().isEmpty()) {
@@ -95,11 +83,8 @@ final class LabInventory {
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("ansible_user", LabHostSpec.OPS);
-        if (spec.sudoPassword().isPresent()) {
-            vars.put("ansible_become_password", spec.sudoPassword().get());
-        } else {
+        if (spec.sudoPassword().isEmpty()) {
             vars.put("ansible_become_method", "su");
-            vars.put("ansible_become_password", spec.rootPassword().get());
         }
         return Optional.of(vars);
     }

@@ -6,7 +6,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Ready-made fleets for {@code fleetfix lab up --preset}: hosts named {@code lab-1}, {@code lab-2}, ... */
+/**
+ * Ready-made labs for {@code fleetfix lab up --preset}. A fleet preset ({@link #THP_ALWAYS} to {@link #SCALE}) lays
+ * out hosts named {@code lab-1}, {@code lab-2}, ... and stands alone; an operator shape ({@link #SYSV} onwards) is one
+ * host built the way operators build it, named after the shape ({@code sysv-1}), whose inventory names no service:
+ * shapes combine ({@code --preset sysv,supervisord}), and {@link LabPresets#OPERATORS} is one host of each.
+ */
 public enum LabPreset {
     /** Every host as an untuned Debian box: THP {@code always}, Redis with {@code disable-thp no}. */
     THP_ALWAYS,
@@ -40,7 +45,24 @@ public enum LabPreset {
      * loopback address, sshd and Redis INFO, but no init, no PAM session, and a Redis shared with up to 15 others.
      * Audit and read-only work only.
      */
-    SCALE;
+    SCALE,
+    /**
+     * Redis from source, as {@code make install} and {@code utils/install_server.sh} leave it: {@code
+     * /etc/init.d/redis_6379} (whose status always exits 0), {@code /etc/redis/6379.conf}, no {@code redis-server} unit.
+     */
+    SYSV,
+    /** supervisord's {@code [program:redis]} runs Redis; Debian's {@code redis-server} unit is disabled. */
+    SUPERVISORD,
+    /** Debian's unit, and an active tuned profile that sets THP {@code always} at every boot (boot mode madvise). */
+    TUNED,
+    /** One instance of Debian's template unit, {@code redis-server@main}, reading {@code /etc/redis/redis-main.conf}. */
+    TEMPLATE_UNIT,
+    /** Logged into as {@value LabHostSpec#OPS}, whose sudo asks for a password; the password is in the lab's vault. */
+    SUDO_PASSWORD,
+    /** Logged into as {@value LabHostSpec#OPS}; root has a password, for {@code become_method: su}, in the vault. */
+    SU_PASSWORD;
+    // CONTAINER (Redis in a container on the host, issue 39 item 1) comes here, as the next operator shape: its
+    // summary and its spec in shape() below; LabPresets, the help and the completion list it from this enum.
 
     /** The most hosts a scale lab starts: far below what 127.0.1.0-127.0.255.255 holds, above any bench. */
     public static final int MAX_SCALE_HOSTS = 1000;
@@ -53,8 +75,38 @@ public enum LabPreset {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** How many hosts {@code lab up --preset} starts without {@code --hosts}: one of each shape for eras. */
+    /** Whether this is one host of an operator-built shape, which combines with others, rather than a fleet. */
+    public boolean operatorShape() {
+        return compareTo(SYSV) >= 0;
+    }
+
+    /** The preset in one line, for {@code lab up --help} and docs/lab.md: at most 62 characters, for 80 columns. */
+    public String summary() {
+        return switch (this) {
+            case THP_ALWAYS -> "every host untuned: THP always, Redis disable-thp no";
+            case MIXED -> "THP always/madvise/never, a RHEL 6 layout, a password and AOF";
+            case REPLICATED -> "lab-1 primary, the others its replicas";
+            case SENTINEL -> "replicated, and a Sentinel on every host (master 'lab')";
+            case CLUSTER -> "a Redis Cluster of primary/replica pairs";
+            case ERAS -> "Redis 2.8 to 8.0, Valkey, 3 instances, no systemd: 7 hosts";
+            case SCALE -> "up to 1000 sshd-only hosts in one container: audit only";
+            case SYSV -> "Redis from source, install_server.sh's /etc/init.d/redis_6379";
+            case SUPERVISORD -> "supervisord's program 'redis' runs Redis, its unit disabled";
+            case TUNED -> "an active tuned profile sets THP always at every boot";
+            case TEMPLATE_UNIT -> "one instance of Debian's template unit, redis-server@main";
+            case SUDO_PASSWORD -> "login user ops, whose sudo asks a password (vaulted)";
+            case SU_PASSWORD -> "login user ops, su with root's password (vaulted)";
+        };
+    }
+
+    /**
+     * How many hosts {@code lab up --preset} starts without {@code --hosts}: one of each shape for eras, one host of
+     * an operator shape.
+     */
     public int defaultHosts() {
+        if (operatorShape()) {
+            return 1;
+        }
         return switch (this) {
             case ERAS -> ERAS_SHAPES;
             case SCALE -> 100;
@@ -74,7 +126,8 @@ public enum LabPreset {
             }
         }
         throw new IllegalArgumentException("unknown lab preset '" + text + "'; expected one of "
-                + Arrays.stream(values()).map(LabPreset::cliName).collect(Collectors.joining(", ")));
+                + Arrays.stream(values()).map(LabPreset::cliName).collect(Collectors.joining(", ")) + " or "
+                + LabPresets.OPERATORS);
     }
 
     public List<LabHostSpec> specs(int hosts) {
@@ -93,6 +146,9 @@ public enum LabPreset {
     }
 
     private LabHostSpec spec(int index) {
+        if (operatorShape()) {
+            return shape(LabHostSpec.builder(cliName() + "-" + index).serviceInInventory(false));
+        }
         LabHostSpec base = LabHostSpec.named("lab-" + index);
         return switch (this) {
             case THP_ALWAYS, SCALE -> base;
@@ -103,6 +159,21 @@ public enum LabPreset {
                     : base.withCluster().withReplicaOf("lab-" + (index - 1));
             case MIXED -> mixed(base, index);
             case ERAS -> era(base, index);
+            default -> throw new IllegalStateException(this + " is an operator shape");
+        };
+    }
+
+    /** One host of an operator shape; a password is new at each lab, and goes only to the host and the vault. */
+    private LabHostSpec shape(LabHostSpec.Builder spec) {
+        return switch (this) {
+            case SYSV -> spec.serviceShape(LabServiceShape.INSTALL_SERVER).build();
+            case SUPERVISORD -> spec.serviceShape(LabServiceShape.SUPERVISORD).build();
+            case TUNED -> spec.tunedThp(true).thp(LabThp.MADVISE).build();
+            case TEMPLATE_UNIT -> spec.serviceShape(LabServiceShape.DEBIAN_INSTANCE)
+                    .build();
+            case SUDO_PASSWORD -> spec.sudoPassword(LabVault.newPassword()).build();
+            case SU_PASSWORD -> spec.rootPassword(LabVault.newPassword()).build();
+            default -> throw new IllegalStateException(this + " is a fleet preset");
         };
     }
 

@@ -203,7 +203,11 @@ class BecomePasswordIT {
         Map<String, String> before = lab.digests();
         String runId = lab.runId("su-3");
 
-        CliRun run = thpOff(fleet.inventoryFile(), "su-3");
+        CliRun run = thpOff(
+                fleet.inventoryFile(),
+                "su-3",
+                "--vault-password-file",
+                fleet.get().vaultPasswordFile().orElseThrow().toString());
         System.out.println(run);
 
         assertThat(run.exitCode()).as(run.toString()).isZero();

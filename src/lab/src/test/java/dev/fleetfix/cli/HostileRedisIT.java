@@ -150,8 +150,9 @@ class HostileRedisIT {
         try (HostileRedisServer server =
                 HostileRedisServer.start(fleet.host("hr-1").address(), Shape.DEEP_NESTING)) {
             LabHost hostile = fleet.host("hr-1");
-            String block = "        hr-1:\n          ansible_host: " + hostile.address() + "\n          ansible_port: "
-                    + hostile.sshPort() + "\n          redis_port: " + hostile.redisPort() + "\n";
+            String block =
+                    "        hr-1:\n          ansible_host: \"" + hostile.address() + "\"\n          ansible_port: "
+                            + hostile.sshPort() + "\n          redis_port: " + hostile.redisPort() + "\n";
             String lab = Files.readString(fleet.inventoryFile());
             assertThat(lab).contains(block);
             Path inventory = dir.resolve("inventory.yaml");

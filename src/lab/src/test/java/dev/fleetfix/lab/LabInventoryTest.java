@@ -2,6 +2,7 @@ package dev.fleetfix.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.Inventory;
 import dev.fleetfix.inventory.ansible.InventoryLoader;
@@ -31,21 +32,21 @@ class LabInventoryTest {
                         all:
                           vars:
                             ansible_user: fleetfix
-                            ansible_ssh_private_key_file: /labs/ab12cd34/id_ed25519
+                            ansible_ssh_private_key_file: \"/labs/ab12cd34/id_ed25519\"
                             ansible_become: true
-                            known_hosts_file: /labs/ab12cd34/known_hosts
+                            known_hosts_file: \"/labs/ab12cd34/known_hosts\"
                           children:
                             redis:
                               hosts:
                                 lab-1:
-                                  ansible_host: 127.0.0.11
+                                  ansible_host: \"127.0.0.11\"
                                   ansible_port: 22
                                   redis_port: 6379
                                 lab-2:
-                                  ansible_host: 127.0.0.12
+                                  ansible_host: \"127.0.0.12\"
                                   ansible_port: 22
                                   redis_port: 6379
-                                  redis_password_file: /labs/ab12cd34/hosts/lab-2/redis-password
+                                  redis_password_file: \"/labs/ab12cd34/hosts/lab-2/redis-password\"
                         """);
     }
 
@@ -132,26 +133,26 @@ class LabInventoryTest {
                 .contains(
                         """
                                 lab-5:
-                                  ansible_host: 127.0.0.15
+                                  ansible_host: \"127.0.0.15\"
                                   ansible_port: 22
                                   redis_port: 6379
                                   redis_service: valkey-server
                                 lab-6:
-                                  ansible_host: 127.0.0.16
+                                  ansible_host: \"127.0.0.16\"
                                   ansible_port: 22
                                   redis_port: 6379
                                   redis_instances:
-                                    - port: 6379
-                                      service: redis-server@6379
-                                      config: /etc/redis/redis-6379.conf
-                                    - port: 6380
-                                      service: redis-server@6380
-                                      config: /etc/redis/redis-6380.conf
-                                    - port: 6381
-                                      service: redis-server@6381
-                                      config: /etc/redis/redis-6381.conf
+                                  - port: 6379
+                                    service: redis-server@6379
+                                    config: \"/etc/redis/redis-6379.conf\"
+                                  - port: 6380
+                                    service: redis-server@6380
+                                    config: \"/etc/redis/redis-6380.conf\"
+                                  - port: 6381
+                                    service: redis-server@6381
+                                    config: \"/etc/redis/redis-6381.conf\"
                                 lab-7:
-                                  ansible_host: 127.0.0.17
+                                  ansible_host: \"127.0.0.17\"
                                   ansible_port: 22
                                   redis_port: 6379
                         """);
@@ -207,5 +208,29 @@ class LabInventoryTest {
         Inventory inventory = InventoryLoader.load(file);
         assertThat(inventory.host("lab-1").orElseThrow().redis().port()).isEqualTo(6379);
         assertThat(inventory.host("lab-2@6380").orElseThrow().redis().port()).isEqualTo(6380);
+    }
+
+    @Test
+    void aPasswordOfDigitsAndAnAddressReadBackAsStringsAsTheInventoryListingWritesThem(@TempDir Path dir)
+            throws Exception {
+        String yaml = LabInventory.yaml(
+                "fleetfix",
+                dir.resolve("id_ed25519"),
+                dir.resolve("known_hosts"),
+                List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379)),
+                Map.of(),
+                java.util.Set.of(),
+                Map.of("lab-1", Map.of("ansible_become_password", "012345", "lab_note", "1:30")));
+
+        // the one writer of inventory --list --yaml: what YAML 1.1 would read as a number is quoted
+        assertThat(yaml)
+                .contains("ansible_become_password: \"012345\"", "ansible_host: \"127.0.0.11\"", "lab_note: \"1:30\"");
+        Path file = Files.writeString(dir.resolve("inventory.yml"), yaml);
+        Host host = InventoryLoader.load(file).host("lab-1").orElseThrow();
+        assertThat(host.vars().get("ansible_become_password"))
+                .isInstanceOfSatisfying(
+                        Secret.class, pw -> assertThat(pw.reveal()).isEqualTo("012345"));
+        assertThat(host.vars()).containsEntry("lab_note", "1:30");
+        assertThat(host.address()).isEqualTo("127.0.0.11");
     }
 }

@@ -6,14 +6,11 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
 import dev.fleetfix.Secret;
 import dev.fleetfix.Unevaluated;
 import dev.fleetfix.inventory.AnsibleInventory;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.report.AnsibleYaml;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,11 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * {@code fleetfix inventory --list/--graph/--host} in {@code ansible-inventory}'s shapes and layout
- * (sorted keys, four-space indent), so the two outputs can be diffed; with {@code --yaml}, YAML written by Jackson. Templates are printed as written and inline
+ * (sorted keys, four-space indent), so the two outputs can be diffed; with {@code --yaml}, YAML written by {@link AnsibleYaml}, keys sorted here. Templates are printed as written and inline
  * vaulted values as their ciphertext, as Ansible prints them; other secrets are shown as {@code ******}, where Ansible
  * would print the password. A host whose vault-encrypted variables file was not decrypted is refused, as Ansible
  * refuses it.
@@ -39,19 +35,6 @@ public final class InventoryListing {
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n"))
             .withSeparators(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
-
-    /**
-     * Jackson YAML, block style, a string plain only where YAML 1.1 (Ansible's PyYAML) reads it back as that string
-     * ({@link Yaml11Quoting}).
-     */
-    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .stringQuotingChecker(new Yaml11Quoting())
-                    .build())
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-            .build();
 
     private InventoryListing() {}
 
@@ -82,7 +65,7 @@ public final class InventoryListing {
     public static String listYaml(AnsibleInventory inventory, Collection<Host> hosts) {
         Map<String, Host> available = new HashMap<>();
         hosts.forEach(h -> available.put(h.name(), h));
-        return yaml(Map.of("all", yamlGroup(inventory, "all", available, new HashSet<>())));
+        return AnsibleYaml.write(Map.of("all", yamlGroup(inventory, "all", available, new HashSet<>())));
     }
 
     private static Map<String, Object> yamlGroup(
@@ -164,7 +147,7 @@ public final class InventoryListing {
 
     /** {@code ansible-inventory --host NAME --yaml}: the host's variables in YAML. */
     public static String hostYaml(Host host) {
-        return yaml(shown(host.printableVars()));
+        return AnsibleYaml.write(shown(host.printableVars()));
     }
 
     /**
@@ -188,7 +171,7 @@ public final class InventoryListing {
             return shown(unevaluated.written());
         }
         if (value instanceof Map<?, ?> map) {
-            Map<String, Object> out = new LinkedHashMap<>();
+            Map<String, Object> out = new TreeMap<>();
             map.forEach((k, v) -> out.put(String.valueOf(k), shown(v)));
             return out;
         }
@@ -207,35 +190,6 @@ public final class InventoryListing {
                     + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("inventory variables cannot be written as JSON", e);
-        }
-    }
-
-    private static String yaml(Object value) {
-        try {
-            return YAML.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("inventory variables cannot be written as YAML", e);
-        }
-    }
-
-    /**
-     * Jackson's minimal quoting leaves plain what YAML 1.1 reads as something else: {@code 12:30} (a base-60 number),
-     * {@code 0x1F}, {@code 1_000}, {@code .inf}, {@code 2001-01-01} (a date), {@code =} and {@code <<} (tags). A
-     * key or value stays plain only when it is words of letters, digits and {@code _./@=+-} that begin with a letter
-     * or an underscore (and not a word YAML reads as a boolean or null, which Jackson quotes).
-     */
-    static final class Yaml11Quoting extends StringQuotingChecker.Default {
-        private static final long serialVersionUID = 1L;
-        private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_./@=+-]*( [A-Za-z0-9_./@=+-]+)*");
-
-        @Override
-        public boolean needToQuoteName(String name) {
-            return super.needToQuoteName(name) || !PLAIN.matcher(name).matches();
-        }
-
-        @Override
-        public boolean needToQuoteValue(String value) {
-            return super.needToQuoteValue(value) || !PLAIN.matcher(value).matches();
         }
     }
 }

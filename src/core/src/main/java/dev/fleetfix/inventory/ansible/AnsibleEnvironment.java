@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory.ansible;
 
 import dev.fleetfix.Durations;
+import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.ansible.vault.VaultKeyring;
 import dev.fleetfix.inventory.ansible.vault.VaultPasswordSource;
 import java.nio.file.Path;
@@ -202,10 +203,10 @@ public final class AnsibleEnvironment {
     /**
      * The run's vault passwords, read lazily: a file is read (a script run) only when a vault needs it. As in
      * Ansible, the vault ids of {@code vault_identity_list} / {@code ANSIBLE_VAULT_IDENTITY_LIST} and {@code
-     * --vault-id} come first, then the password files of {@code --vault-password-file} and {@code
-     * vault_password_file} / {@code ANSIBLE_VAULT_PASSWORD_FILE}.
+     * --vault-id} come first, then the password files of {@code --vault-password-file}, the password {@code -J}
+     * asked for, and {@code vault_password_file} / {@code ANSIBLE_VAULT_PASSWORD_FILE}.
      */
-    VaultKeyring keyring(List<String> vaultIds, List<Path> passwordFiles) {
+    VaultKeyring keyring(List<String> vaultIds, List<Path> passwordFiles, Optional<Secret> asked) {
         AnsibleConfig cfg = config();
         List<VaultPasswordSource> out = new ArrayList<>();
         cfg.get(IDENTITY_LIST).ifPresent(list -> {
@@ -218,6 +219,7 @@ public final class AnsibleEnvironment {
         vaultIds.forEach(id -> out.add(VaultPasswordSource.ofVaultId(id, "--vault-id")));
         passwordFiles.forEach(file ->
                 out.add(new VaultPasswordSource(VaultPasswordSource.DEFAULT_LABEL, file, "--vault-password-file")));
+        asked.ifPresent(password -> out.add(VaultPasswordSource.asked(password)));
         cfg.path(PASSWORD_FILE)
                 .ifPresent(file -> out.add(
                         new VaultPasswordSource(VaultPasswordSource.DEFAULT_LABEL, file, cfg.origin(PASSWORD_FILE))));

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param vaultIds {@code --vault-id [LABEL@]FILE}
  * @param vaultPasswordFiles {@code --vault-password-file}
  * @param becomePassword {@code -K}: the become password of hosts whose inventory sets none
+ * @param vaultPassword {@code -J}: the password of Ansible's default vault id, asked for on the terminal
  */
 @RecordBuilder
 public record InventoryInput(
@@ -34,7 +35,8 @@ public record InventoryInput(
         Optional<String> becomeUser,
         List<String> vaultIds,
         List<Path> vaultPasswordFiles,
-        Optional<Secret> becomePassword)
+        Optional<Secret> becomePassword,
+        Optional<Secret> vaultPassword)
         implements InventoryInputBuilder.With {
 
     public InventoryInput {
@@ -46,5 +48,6 @@ public record InventoryInput(
         vaultIds = List.copyOf(vaultIds);
         vaultPasswordFiles = List.copyOf(vaultPasswordFiles);
         Objects.requireNonNull(becomePassword, "becomePassword");
+        Objects.requireNonNull(vaultPassword, "vaultPassword");
     }
 }

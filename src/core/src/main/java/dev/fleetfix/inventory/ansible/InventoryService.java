@@ -130,7 +130,7 @@ public final class InventoryService {
 
     private VaultKeyring keyring(InventoryInput source) {
         if (keyring == null) {
-            keyring = environment.keyring(source.vaultIds(), source.vaultPasswordFiles());
+            keyring = environment.keyring(source.vaultIds(), source.vaultPasswordFiles(), source.vaultPassword());
         }
         return keyring;
     }

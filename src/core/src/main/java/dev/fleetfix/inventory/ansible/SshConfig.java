@@ -30,12 +30,12 @@ import java.util.regex.Pattern;
  * against the name given to ssh, which for Ansible is {@code ansible_host} (else the inventory
  * name), and for each keyword the first value obtained wins. Read: {@code HostName} ({@code %h}),
  * {@code User}, {@code Port}, {@code IdentityFile}, {@code ProxyJump}, {@code UserKnownHostsFile},
- * {@code StrictHostKeyChecking}, {@code ConnectTimeout}. What the inventory or ansible.cfg sets
+ * {@code StrictHostKeyChecking}, {@code ConnectTimeout}, {@code CertificateFile}. What the inventory or ansible.cfg sets
  * wins over this file, as Ansible passes those to ssh as {@code -o} options. {@code Match} blocks
  * and {@code Include} are not read: they are reported and their settings left out. A host that OpenSSH would
  * reach through a {@code ProxyCommand} is refused ({@link #refusal}), never connected to directly around its
- * bastion; {@code KnownHostsCommand}, {@code LocalCommand} and {@code CertificateFile} are reported with the hosts
- * they apply to.
+ * bastion; {@code KnownHostsCommand} and {@code LocalCommand} are reported with the hosts
+ * they apply to. {@code CertificateFile} is offered with the key it certifies ({@link #certificateFiles}).
  */
 public final class SshConfig {
     private static final Set<String> KEYWORDS = Set.of(
@@ -60,10 +60,7 @@ public final class SshConfig {
             "KnownHostsCommand is not run by fleetfix; the host keys of " + HOSTS + " are checked against known_hosts"
                     + " files only",
             "localcommand",
-            "LocalCommand is not run by fleetfix after connecting to " + HOSTS,
-            "certificatefile",
-            "CertificateFile is not read by fleetfix; " + HOSTS + " are offered the certificate beside each key"
-                    + " (KEY-cert.pub) only");
+            "LocalCommand is not run by fleetfix after connecting to " + HOSTS);
 
     private final Path file;
     private final List<Block> blocks;
@@ -196,6 +193,17 @@ public final class SshConfig {
         return Optional.ofNullable(lookup(host.address()).get("stricthostkeychecking"))
                 .map(s -> Set.of("accept-new", "no", "off").contains(s.value().toLowerCase(Locale.ROOT)))
                 .orElse(false);
+    }
+
+    /**
+     * {@code CertificateFile} for this host ({@code %h}, {@code %d}, {@code ~} expanded), offered with the key it
+     * certifies, as OpenSSH does; empty for none.
+     */
+    public List<Path> certificateFiles(Host host) {
+        return value(lookup(host.address()), "certificatefile")
+                .filter(v -> !v.equalsIgnoreCase("none"))
+                .map(v -> List.of(path(tokens(v, host.address(), host))))
+                .orElse(List.of());
     }
 
     /** {@code ConnectTimeout} for this host, in seconds. */

@@ -38,7 +38,8 @@ import net.schmizz.sshj.userauth.password.Resource;
  * host's key file, else the default keys {@code ~/.ssh/id_ed25519}, {@code id_ecdsa}, {@code id_rsa}).
  *
  * <p>Without a key file, the keys of ssh-agent ({@code SSH_AUTH_SOCK}) are offered first, then the
- * default keys, as OpenSSH does. A key with a certificate beside it ({@code id_ed25519-cert.pub}, as an SSH CA
+ * default keys, as OpenSSH does; the ssh config's {@code CertificateFile} certificates go with the key each certifies. A
+ * key with a certificate beside it ({@code id_ed25519-cert.pub}, as an SSH CA
  * issues it) is offered with its certificate first, then alone, as OpenSSH does: a host that does not trust the CA
  * may still know the key. With a password ({@link LoginPassword}), keyboard-interactive and then password
  * authentication follow the keys, in OpenSSH's order.
@@ -61,6 +62,9 @@ final class SshLogin {
 
     private final int port;
 
+    /** The ssh config's {@code CertificateFile} certificates, each offered with the key it certifies. */
+    private final List<Path> certificateFiles;
+
     private SshLogin(
             String user,
             Path knownHosts,
@@ -72,7 +76,9 @@ final class SshLogin {
             Optional<LoginPassword> password,
             Optional<SecretPrompt> prompt,
             String address,
-            int port) {
+            int port,
+            List<Path> certificateFiles) {
+        this.certificateFiles = List.copyOf(certificateFiles);
         this.user = user;
         this.address = address;
         this.port = port;
@@ -129,7 +135,8 @@ final class SshLogin {
                 LoginPassword.of(host, options),
                 options.passphrasePrompt(),
                 host.address(),
-                host.port());
+                host.port(),
+                options.certificateFiles().stream().map(p -> expand(p, home)).toList());
     }
 
     /** {@code ~/x} in an inventory means the control node's home. */
@@ -164,6 +171,7 @@ final class SshLogin {
             files.add(key);
             UserCertificates.file(key).ifPresent(files::add);
         }
+        files.addAll(certificateFiles);
         return files;
     }
 
@@ -171,6 +179,7 @@ final class SshLogin {
     List<String> keyNames() {
         List<String> names = new ArrayList<>();
         agent.ifPresent(a -> names.add("ssh-agent (" + a.socket() + ")"));
+        certificateFiles.forEach(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
         for (Path key : keys) {
             UserCertificates.file(key).ifPresent(cert -> names.add("certificate " + SshFailures.tilde(cert, home)));
             names.add(SshFailures.tilde(key, home));
@@ -205,6 +214,12 @@ final class SshLogin {
                 KeyPair pair = load(ssh, key);
                 UserCertificates.of(key, pair.getPublic())
                         .ifPresent(cert -> methods.add(new AuthPublickey(new KeyPairWrapper(cert, pair.getPrivate()))));
+                // CertificateFile: offered with the key it certifies, a certificate of no key offered is skipped
+                for (Path file : certificateFiles) {
+                    UserCertificates.read(file, pair.getPublic())
+                            .ifPresent(cert ->
+                                    methods.add(new AuthPublickey(new KeyPairWrapper(cert, pair.getPrivate()))));
+                }
                 methods.add(new AuthPublickey(new KeyPairWrapper(pair)));
             } catch (KeyUnusableException e) {
                 unusable = unusable == null ? e : unusable;

@@ -10,7 +10,10 @@ import java.util.Base64;
 import java.util.Optional;
 import net.schmizz.sshj.common.Buffer;
 
-/** The user certificates OpenSSH offers with a private key: {@code KEY-cert.pub}, as an SSH CA issues it. */
+/**
+ * The user certificates OpenSSH offers with a private key: {@code KEY-cert.pub}, as an SSH CA issues it, and those the
+ * ssh config names with {@code CertificateFile}.
+ */
 final class UserCertificates {
     private UserCertificates() {}
 
@@ -26,12 +29,16 @@ final class UserCertificates {
      * renewed in place while a run goes on.
      */
     static Optional<Certificate<?>> of(Path key, PublicKey plain) {
-        Optional<Path> file = file(key);
-        if (file.isEmpty()) {
-            return Optional.empty();
-        }
+        return file(key).flatMap(file -> read(file, plain));
+    }
+
+    /**
+     * The certificate in {@code file} when it certifies {@code plain}: how OpenSSH pairs a {@code CertificateFile} of
+     * the ssh config with the key it certifies. Empty when the file is missing, unreadable or of another key.
+     */
+    static Optional<Certificate<?>> read(Path file, PublicKey plain) {
         try {
-            String[] words = Files.readString(file.get()).strip().split("\\s+");
+            String[] words = Files.readString(file).strip().split("\\s+");
             if (words.length < 2) {
                 return Optional.empty();
             }

@@ -58,6 +58,7 @@ class BecomePasswordInventoryTest {
                 Optional.empty(),
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 Optional.empty());
     }
 

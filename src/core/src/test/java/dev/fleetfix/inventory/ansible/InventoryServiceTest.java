@@ -48,6 +48,7 @@ class InventoryServiceTest {
                 Optional.empty(),
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 Optional.empty());
     }
 

@@ -129,9 +129,10 @@ class SshConfigTest {
                         config + ":8: KnownHostsCommand is not run by fleetfix; the host keys of redis-1, redis-2,"
                                 + " redis-9 are checked against known_hosts files only",
                         config + ":9: LocalCommand is not run by fleetfix after connecting to redis-1, redis-2,"
-                                + " redis-9",
-                        config + ":10: CertificateFile is not read by fleetfix; redis-1, redis-2, redis-9 are offered"
-                                + " the certificate beside each key (KEY-cert.pub) only");
+                                + " redis-9");
+        // CertificateFile is used, not reported: offered with the key it certifies
+        assertThat(ssh.certificateFiles(inventory.host("redis-9").orElseThrow()))
+                .containsExactly(Path.of(System.getProperty("user.home"), ".ssh/fleet-cert.pub"));
     }
 
     @Test

@@ -137,6 +137,40 @@ class SshLoginTest {
         tryLogin(login);
     }
 
+    @Test
+    void aCertificateFileOfTheSshConfigIsOfferedWithTheKeyItCertifiesAndOneOfAnotherKeyIsNot() throws Exception {
+        Path key = home.resolve("keys/lab");
+        keygen(key);
+        Path ca = home.resolve("ca");
+        keygen(ca);
+        Path other = home.resolve("other");
+        keygen(other);
+        run("ssh-keygen", "-q", "-s", ca.toString(), "-I", "fleetfix", "-n", "fleetfix", key + ".pub", other + ".pub");
+        // where a CA service leaves certificates, apart from the keys: only CertificateFile names them
+        Path certs = Files.createDirectories(home.resolve("certs"));
+        Path certificate = Files.move(home.resolve("keys/lab-cert.pub"), certs.resolve("fleet-cert.pub"));
+        Path stranger = Files.move(home.resolve("other-cert.pub"), certs.resolve("other-cert.pub"));
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+
+        SshLogin plain = login(host, SshOptions.defaults());
+        SshLogin withCertificate =
+                login(host, SshOptions.defaults().withCertificateFiles(List.of(Path.of("~/certs/fleet-cert.pub"))));
+        SshLogin withStranger = login(host, SshOptions.defaults().withCertificateFiles(List.of(stranger)));
+
+        assertThat(withCertificate.keyNames()).containsExactly("certificate ~/certs/fleet-cert.pub", "~/keys/lab");
+        assertThat(withCertificate.trustFiles()).contains(certificate);
+        try (SSHClient ssh = new SSHClient()) {
+            assertThat(plain.methods(ssh, true)).hasSize(1);
+            assertThat(withCertificate.methods(ssh, true))
+                    .as("the certificate, then the key alone")
+                    .hasSize(2);
+            assertThat(withStranger.methods(ssh, true))
+                    .as("a certificate of another key is not offered")
+                    .hasSize(1);
+        }
+        tryLogin(withCertificate);
+    }
+
     private static PublicKey publicKey(String file) throws Exception {
         String[] words = Files.readString(Path.of(file)).strip().split(" ");
         return new Buffer.PlainBuffer(Base64.getDecoder().decode(words[1])).readPublicKey();

@@ -1,11 +1,11 @@
 package dev.fleetfix.lab.cli;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.cli.EnumWords;
 import dev.fleetfix.cli.Screens;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabPreset;
+import dev.fleetfix.lab.LabPresets;
 import dev.fleetfix.lab.LabSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,11 +14,13 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -102,23 +104,38 @@ public final class LabCommand implements Runnable {
         Where where;
     }
 
-    static final class PresetConverter implements ITypeConverter<LabPreset> {
+    /** {@code thp-always}, {@code mixed}, ..., {@code operators}: what completion offers. */
+    static final class Presets implements Iterable<String> {
         @Override
-        public LabPreset convert(String value) {
-            return LabPreset.parse(value);
+        public Iterator<String> iterator() {
+            List<String> words = new ArrayList<>();
+            for (LabPreset preset : LabPreset.values()) {
+                words.add(preset.cliName());
+            }
+            words.add(LabPresets.OPERATORS);
+            return words.iterator();
         }
     }
 
-    /** {@code thp-always}, {@code mixed}, ...: what completion offers. */
-    static final class Presets extends EnumWords<LabPreset> {
-        Presets() {
-            super(LabPreset.class);
+    /** Lists every preset under {@code lab up --help}, one line each, from the presets themselves. */
+    static final class PresetsFooter implements IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec command) {
+            List<String> footer = new ArrayList<>();
+            footer.add("%nPresets: a fleet preset alone, or operator shapes together (one host each, and an");
+            footer.add("inventory naming no service, as operators' inventories do):");
+            LabPresets.helpLines().forEach(line -> footer.add(line.replace("%", "%%")));
+            footer.add("The become passwords of sudo-password and su-password are vaulted: give the");
+            footer.add("--vault-password-file that 'next:' names (docs/lab.md).");
+            command.usageMessage().footer(footer.toArray(String[]::new));
+            return command;
         }
     }
 
     @Command(
             name = "up",
             mixinStandardHelpOptions = true,
+            modelTransformer = PresetsFooter.class,
             description = "Start a lab fleet and print its inventory, to pass to -i.")
     static final class Up implements Runnable {
         @Spec
@@ -130,21 +147,17 @@ public final class LabCommand implements Runnable {
         @Option(
                 names = "--hosts",
                 paramLabel = "N",
-                description = "Number of hosts, lab-1..lab-N (default: 3; 7 for eras, one of each shape).")
+                description = "Number of hosts, lab-1..lab-N (default: 3; 7 for eras, one of each era); of each"
+                        + " operator shape (default: 1).")
         Integer hosts;
 
         @Option(
                 names = "--preset",
-                paramLabel = "PRESET",
-                defaultValue = "thp-always",
-                converter = PresetConverter.class,
+                paramLabel = "PRESET[,PRESET...]",
                 completionCandidates = Presets.class,
-                description = "thp-always, mixed, replicated (lab-1 primary, the others its replicas), sentinel"
-                        + " (replicated, and a Sentinel on every host), cluster (a Redis Cluster of primary/replica"
-                        + " pairs) or eras (Redis 2.8, 6.2, 7.0, 8.0, Valkey 8.1, a host with three instances, a host"
-                        + " without systemd) or scale (up to 1000 sshd-only hosts in one container, for audit"
-                        + " benchmarks: no init, no restarts, Redis shared by 16 hosts) (default: ${DEFAULT-VALUE}).")
-        LabPreset preset;
+                description = "What to start (default: thp-always): one fleet preset, or operator shapes, comma"
+                        + " separated or repeated ('operators' is one host of each). Listed below.")
+        List<String> presets = new ArrayList<>();
 
         @Option(
                 names = "--real-thp",
@@ -156,9 +169,16 @@ public final class LabCommand implements Runnable {
 
         @Override
         public void run() {
+            LabPresets preset;
+            try {
+                preset = LabPresets.parse(presets.isEmpty() ? List.of(LabPreset.THP_ALWAYS.cliName()) : presets);
+            } catch (IllegalArgumentException e) {
+                throw new InputException("--preset: " + e.getMessage());
+            }
             int count = hosts == null ? preset.defaultHosts() : hosts;
             if (count < 1 || count > preset.maxHosts()) {
-                throw new InputException("--hosts must be 1.." + preset.maxHosts() + ", was " + count);
+                throw new InputException("--hosts must be 1.." + preset.maxHosts() + ", was " + count
+                        + (preset.shapes() ? " (hosts of each shape)" : ""));
             }
             List<LabHostSpec> specs;
             try {
@@ -171,12 +191,12 @@ public final class LabCommand implements Runnable {
             try (LabOutput.Starting progress =
                     LabOutput.starting(spec.commandLine().getErr(), Screens.of(), Clock.systemUTC())) {
                 LabSettings settings = LabSettings.forUser(home.dir, progress);
-                fleet = LabFleet.start(preset, specs, realThp ? settings.withRealThp() : settings);
+                fleet = LabFleet.start(preset.starter(), specs, realThp ? settings.withRealThp() : settings);
             }
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             LabOutput.up(
                     fleet,
-                    count,
+                    specs.size(),
                     took,
                     preset.cliName(),
                     realThp,

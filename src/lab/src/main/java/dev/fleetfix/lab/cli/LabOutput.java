@@ -119,7 +119,10 @@ public final class LabOutput {
                 realThp ? ", real THP: this machine's kernel THP is always until lab down" : "");
         hosts(fleet, out);
         out.println("inventory: " + fleet.inventoryFile());
-        out.println("next: fleetfix audit -i " + fleet.inventoryFile());
+        out.println("next: fleetfix audit -i " + fleet.inventoryFile()
+                + fleet.vaultPasswordFile()
+                        .map(file -> " --vault-password-file " + file)
+                        .orElse(""));
         out.println("remove it with: fleetfix lab down" + (severalLabs ? " --id " + fleet.id() : ""));
     }
 

@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory.ansible.vault;
 
 import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.Secret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,8 +40,13 @@ public final class VaultPasswordSource {
 
     private static final List<Path> KILL = List.of(Path.of("/usr/bin/kill"), Path.of("/bin/kill"));
 
+    /** Where the password {@link #asked} comes from, for messages. */
+    private static final String ASKED = "-J/--ask-vault-pass";
+
     private final String label;
+    /** The file or script; null for the password {@link #asked} on the terminal. */
     private final Path file;
+
     private final String origin;
     private final Duration scriptTimeout;
     private byte[] password;
@@ -63,9 +69,24 @@ public final class VaultPasswordSource {
         this.scriptTimeout = Objects.requireNonNull(scriptTimeout, "scriptTimeout");
     }
 
+    private VaultPasswordSource(String label, String origin, byte[] password) {
+        this.label = label;
+        this.file = null;
+        this.origin = origin;
+        this.scriptTimeout = SCRIPT_TIMEOUT;
+        this.password = password;
+    }
+
+    /** The password {@code -J}/{@code --ask-vault-pass} asked for on the terminal: Ansible's default vault id. */
+    public static VaultPasswordSource asked(Secret password) {
+        String text = password.reveal();
+        KnownSecrets.register(text);
+        return new VaultPasswordSource(DEFAULT_LABEL, ASKED, text.getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
-     * Reads {@code [LABEL@]SOURCE} as {@code --vault-id} takes it. {@code prompt} is refused: fleetfix runs
-     * unattended and never asks for a password on the terminal.
+     * Reads {@code [LABEL@]SOURCE} as {@code --vault-id} takes it. {@code prompt} is refused: fleetfix asks on the
+     * terminal for the default vault id's password only ({@code -J}, {@link #asked}).
      */
     public static VaultPasswordSource ofVaultId(String spec, String origin) {
         int at = spec.indexOf('@');
@@ -75,9 +96,9 @@ public final class VaultPasswordSource {
             throw new VaultException(origin + ": vault id '" + spec + "' must be [LABEL@]FILE");
         }
         if (source.equals("prompt") || source.equals("prompt_ask_vault_pass")) {
-            throw new VaultException(origin + ": vault id '" + spec + "' asks for a prompt, and fleetfix never"
-                    + " prompts (it runs unattended): give the password in a file or an executable that prints it,"
-                    + " --vault-id " + label + "@FILE");
+            throw new VaultException(origin + ": vault id '" + spec + "' asks for a prompt, which fleetfix does for"
+                    + " the default vault id only (-J/--ask-vault-pass): give this one's password in a file or an"
+                    + " executable that prints it, --vault-id " + label + "@FILE");
         }
         return new VaultPasswordSource(label, expandHome(source), origin);
     }
@@ -95,6 +116,9 @@ public final class VaultPasswordSource {
 
     /** The file, and where it was named unless that was the command line: for messages. */
     public String describe() {
+        if (file == null) {
+            return origin;
+        }
         return origin.startsWith("--") ? file.toString() : file + " (" + origin + ")";
     }
 

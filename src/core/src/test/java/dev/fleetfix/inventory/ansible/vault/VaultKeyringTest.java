@@ -149,7 +149,7 @@ class VaultKeyringTest {
     void aPromptIsRefused() {
         assertThatThrownBy(() -> VaultPasswordSource.ofVaultId("prod@prompt", "--vault-id"))
                 .isInstanceOf(VaultException.class)
-                .hasMessageContaining("fleetfix never prompts");
+                .hasMessageContaining("the default vault id only (-J/--ask-vault-pass)");
     }
 
     @Test
