@@ -188,7 +188,9 @@ final class InventorySources {
             return new InventorySource(file, List.of());
         }
         YamlValue doc = root.get();
-        if (noExtension && !looksLikeYamlInventory(doc)) {
+        // A .yml whose text is one YAML string (INI lines: dellemc's role tests ship such inventory.yaml files) fails
+        // Ansible's yaml plugin ("should be a dictionary"), and its ini plugin, tried next, reads it
+        if ((noExtension && !looksLikeYamlInventory(doc)) || doc instanceof YamlValue.Scalar) {
             return IniInventory.read(file, vault);
         }
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {
