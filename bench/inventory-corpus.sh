@@ -9,6 +9,9 @@
 # Prints the table of agreements and differences and fails when fewer than 95 % of the checks agree, or when a
 # difference is not listed in src/lab/src/test/resources/inventory-corpus-differences.tsv. Needs ansible-core
 # (src/lab/src/lab/prepare.sh installs it), not Docker.
+#
+# The same comparison (InventoryComparer) runs in the build on the inventories Debian's ansible package ships
+# (InventoryCorpusParityIT, the whole of that corpus; docs/inventory-parity.md#inventories-debians-ansible-package-ships-in-the-build).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 1 ] || { echo "usage: bench/inventory-corpus.sh CORPUS_DIR" >&2; exit 2; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes this machine ready for the lab: docker and debootstrap installed, dockerd answering, the lab host
-# images built (Debian 12 and Debian 13), the old Redis builds fetched with Maven; and ansible-core installed for
-# the integration test that checks the inventory golden files against Ansible. Safe to run again: each step is
+# images built (Debian 12 and Debian 13), the old Redis builds fetched with Maven; and ansible-core and ansible
+# installed for the integration tests that compare fleetfix's inventory reading with Ansible's (ansible: the
+# collections, whose test inventories are InventoryCorpusParityIT's corpus). Safe to run again: each step is
 # skipped when already done. Fails (non-zero) with a message naming what is wrong when Docker cannot be made to
 # work: the lab's tests never skip.
 #
@@ -48,9 +49,12 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 # AlertRulesIT validates contrib/prometheus/fleetfix.rules.yml with Debian's promtool (package prometheus).
 command -v promtool >/dev/null || missing+=(prometheus)
 # AnsibleInventoryIT runs the real ansible-inventory and ansible on the inventory fixtures: Debian 12's ansible-core
-# (2.14) is the Ansible their golden files were made with. Only the core: the collections of 'ansible' are not needed.
+# (2.14) is the Ansible their golden files were made with.
 # InventoryParityIT and InventoryCorpusParity compare fleetfix with its ansible-inventory and ansible-playbook.
 command -v ansible-inventory >/dev/null && command -v ansible >/dev/null || missing+=(ansible-core)
+# InventoryCorpusParityIT reads the test inventories the collections of Debian 12's 'ansible' (7.7.0) ship, beside
+# ansible-core: a corpus of public inventories with its origin and licence in the package, never copied into the project.
+dpkg-query -W -f='${Status}' ansible 2>/dev/null | grep -q 'install ok installed' || missing+=(ansible)
 # The build checks the shell scripts fleetfix sends to hosts with Debian's shellcheck (src/core's validate phase).
 command -v shellcheck >/dev/null || missing+=(shellcheck)
 if ((${#missing[@]} > 0)); then

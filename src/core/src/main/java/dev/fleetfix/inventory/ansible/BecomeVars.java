@@ -17,8 +17,9 @@ import java.util.function.Function;
  * A host's become method and password from its variable layers, the most specific layer first ({@link
  * HostResolver}'s rule): {@code ansible_become_method} (or {@code become_method}), {@code sudo} or {@code su}, and
  * {@code ansible_become_password} (or {@code ansible_become_pass}), kept a {@link Secret} and never revealed here, so
- * a vaulted one needs no vault password until a run uses it. A method fleetfix does not have is refused at its
- * file:line:column; a value that cannot be evaluated is the host's {@link Host#unusable()} error.
+ * a vaulted one needs no vault password until a run uses it. A method fleetfix does not have, and a value that cannot
+ * be evaluated, is the host's {@link Host#unusable()} error (at its file:line:column): a run that contacts the host
+ * refuses it before touching any host, a listing shows the value as {@code ansible-inventory} does.
  */
 final class BecomeVars {
     private static final List<String> METHOD = List.of("ansible_become_method", "become_method");
@@ -79,9 +80,10 @@ final class BecomeVars {
     private static BecomeMethod method(String host, Found v, Function<YamlValue, Path> fileOf) {
         Object value = v.node().value();
         String text = value instanceof Secret vaulted ? vaulted.reveal() : String.valueOf(value);
+        // the host's error, for a run that contacts it: a listing (inventory --list) shows the value as Ansible does
         return BecomeMethod.named(text)
-                .orElseThrow(() -> error(
-                        host, v, fileOf, v.name() + " is " + text + "; fleetfix becomes root with sudo or su only"));
+                .orElseThrow(() -> new Deferred(error(
+                        host, v, fileOf, v.name() + " is " + text + "; fleetfix becomes root with sudo or su only")));
     }
 
     private static Optional<Secret> password(String host, Found v, Function<YamlValue, Path> fileOf) {

@@ -155,7 +155,9 @@ final class InventorySources {
 
     /**
      * One file, by Ansible's plugin order: script, then YAML (and --list JSON), then INI; a
-     * vault-encrypted file is decrypted first, and is no script.
+     * vault-encrypted file is decrypted first, and is no script. A .yml whose text is one YAML string (INI lines, as
+     * dellemc's role tests ship in inventory.yaml) fails Ansible's yaml plugin ("should be a dictionary"), and its
+     * ini plugin, tried next, reads it: so does fleetfix.
      */
     static InventorySource read(Path file, VaultKeyring vault) {
         if (!Files.isRegularFile(file)) {
@@ -188,7 +190,7 @@ final class InventorySources {
             return new InventorySource(file, List.of());
         }
         YamlValue doc = root.get();
-        if (noExtension && !looksLikeYamlInventory(doc)) {
+        if ((noExtension && !looksLikeYamlInventory(doc)) || doc instanceof YamlValue.Scalar) {
             return IniInventory.read(file, vault);
         }
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {

@@ -127,8 +127,11 @@ class BecomePasswordInventoryTest {
     }
 
     @Test
-    void anotherMethodIsRefusedAtItsPlace() {
-        assertThatThrownBy(() -> host("all:\n  hosts:\n    r1:\n      ansible_become_method: doas\n"))
+    void anotherMethodIsListedAsAnsibleListsItAndRefusedAtItsPlaceByARun() throws IOException {
+        Host r1 = host("all:\n  hosts:\n    r1:\n      ansible_become_method: doas\n");
+
+        assertThat(r1.vars()).containsEntry("ansible_become_method", "doas");
+        assertThatThrownBy(r1::requireUsable)
                 .isInstanceOf(InputException.class)
                 .hasMessageEndingWith(
                         "hosts.yml:4:30: host r1: ansible_become_method is doas; fleetfix becomes root with sudo or su"

@@ -2,6 +2,7 @@ package dev.fleetfix.inventory.ansible;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.Host;
@@ -31,6 +32,30 @@ class IniInventoryTest {
         assertThatThrownBy(() -> load("[redis\nr1\n"))
                 .isInstanceOf(InputException.class)
                 .hasMessageEndingWith("hosts.ini:1: section [redis is never closed: a section is [group]");
+    }
+
+    @Test
+    void iniLinesInAYamlNamedFileAreReadAsIniAsAnsibleFallsBackToItsIniPlugin() throws IOException {
+        Path file = dir.resolve("inventory.yaml");
+        Files.writeString(file, "spine1 ansible_host=10.0.0.1\nleaf1 ansible_host=10.0.0.2\n\n[spine]\nspine1\n");
+
+        Inventory inventory =
+                InventorySources.load(file.toString(), Optional.empty()).inventory();
+
+        assertThat(inventory.hosts())
+                .extracting(Host::name, Host::address)
+                .containsExactlyInAnyOrder(tuple("spine1", "10.0.0.1"), tuple("leaf1", "10.0.0.2"));
+    }
+
+    @Test
+    void aYamlNamedFileOfIniLinesAfterADocumentMarkerIsRefusedAsAnsibleRefusesIt() throws IOException {
+        Path file = dir.resolve("inventory.yaml");
+        Files.writeString(file, "---\nspine1 ansible_host=10.0.0.1\n");
+
+        assertThatThrownBy(() -> InventorySources.load(file.toString(), Optional.empty()))
+                .isInstanceOf(InputException.class)
+                .hasMessageEndingWith(
+                        "inventory.yaml:1: host \"---\": this looks like a YAML file, not an INI inventory");
     }
 
     @Test
