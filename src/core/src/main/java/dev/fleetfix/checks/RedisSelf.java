@@ -22,11 +22,6 @@ public record RedisSelf(
         Objects.requireNonNull(error, "error");
     }
 
-    /** Nothing known: Redis was not asked. */
-    public static RedisSelf unasked(int port) {
-        return new RedisSelf(port, Optional.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty());
-    }
-
     /** A Redis that could not be asked, and why. */
     public static RedisSelf unreachable(int port, String error) {
         return new RedisSelf(port, Optional.empty(), OptionalLong.empty(), Optional.empty(), Optional.of(error));

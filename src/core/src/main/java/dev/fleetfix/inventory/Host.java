@@ -63,7 +63,7 @@ public record Host(
 
     public static final int DEFAULT_SSH_PORT = 22;
 
-    /** A host whose every variable could be evaluated, that becomes root with sudo asking for no password. */
+    /** A host whose every variable could be evaluated. */
     public Host(
             String name,
             String address,
@@ -93,7 +93,42 @@ public record Host(
                 vars,
                 sentinel,
                 Optional.empty(),
-                Optional.empty(),
+                Optional.empty());
+    }
+
+    /** A host that becomes root with sudo, asking for no password. */
+    public Host(
+            String name,
+            String address,
+            int port,
+            Optional<String> user,
+            Optional<Path> keyFile,
+            boolean become,
+            Optional<String> jump,
+            Optional<Path> knownHosts,
+            Connection connection,
+            RedisEndpoint redis,
+            List<String> groups,
+            Map<String, Object> vars,
+            Optional<RedisEndpoint> sentinel,
+            Optional<InputException> unusable,
+            Optional<InputException> sealedVars) {
+        this(
+                name,
+                address,
+                port,
+                user,
+                keyFile,
+                become,
+                jump,
+                knownHosts,
+                connection,
+                redis,
+                groups,
+                vars,
+                sentinel,
+                unusable,
+                sealedVars,
                 BecomeMethod.SUDO,
                 Optional.empty());
     }

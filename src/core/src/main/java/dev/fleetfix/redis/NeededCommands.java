@@ -1,6 +1,5 @@
 package dev.fleetfix.redis;
 
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -53,11 +52,6 @@ public final class NeededCommands {
             example = List.copyOf(example);
             uses = Set.copyOf(uses);
             Objects.requireNonNull(why, "why");
-        }
-
-        /** "audit, restart_redis: ..." */
-        public String usedFor() {
-            return EnumSet.copyOf(uses).stream().map(Use::toString).collect(Collectors.joining(", ")) + ": " + why;
         }
     }
 

@@ -141,9 +141,4 @@ public record RedisServer(Flavour flavour, RedisVersion version, RedisVersion re
     public boolean hasDisableThp() {
         return redisCompat.atLeast(6, 2);
     }
-
-    /** WAIT (3.0): blocks until replicas acknowledged the writes. */
-    public boolean hasWait() {
-        return redisCompat.atLeast(3, 0);
-    }
 }

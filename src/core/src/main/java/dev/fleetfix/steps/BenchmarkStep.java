@@ -285,11 +285,7 @@ public final class BenchmarkStep implements StepType {
                     return first;
                 }
                 HostBenchmark.Outcome again = runner.run(
-                                ctx.host(),
-                                ctx.shell(),
-                                List.of(),
-                                p.withPhase(Phase.CALIBRATION),
-                                ctx.listeners().progress())
+                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
                         .get(0);
                 List<BenchRun> all = new ArrayList<>(first.rounds());
                 all.addAll(again.rounds());
@@ -331,8 +327,7 @@ public final class BenchmarkStep implements StepType {
      */
     private HostBenchmark.Outcome withControls(StepContext ctx, BenchPlan plan, int wanted, List<String> notes) {
         List<Host> controls = ctx.peers().controls().stream().limit(wanted).toList();
-        List<HostBenchmark.Outcome> outcomes = runner.run(
-                ctx.host(), ctx.shell(), controls, plan, ctx.listeners().progress());
+        List<HostBenchmark.Outcome> outcomes = runner.run(ctx.host(), ctx.shell(), controls, plan, ctx.progress());
         HostBenchmark.Outcome measured = outcomes.get(0);
         if (wanted == 0 || measured.rounds().isEmpty() || measured.failure().isPresent()) {
             return measured;

@@ -218,14 +218,6 @@ public final class LocatedYaml {
         }
     }
 
-    private static Mark nextMark(ParserImpl parser) {
-        try {
-            return parser.peekEvent().getStartMark();
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
     private static void checkLines(Path file, String text) {
         int line = 1;
         int start = 0;

@@ -183,10 +183,6 @@ public record LabHostSpec(
         return toBuilder().cluster(true).build();
     }
 
-    public LabHostSpec withServer(LabServer newServer) {
-        return toBuilder().server(newServer).build();
-    }
-
     /** Collects a host's settings; {@link #build()} validates them all at once. */
     public static final class Builder {
         private final String name;

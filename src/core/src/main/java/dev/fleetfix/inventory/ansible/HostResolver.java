@@ -3,7 +3,6 @@ package dev.fleetfix.inventory.ansible;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.Unevaluated;
-import dev.fleetfix.inventory.BecomeMethod;
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.JumpSpec;
@@ -212,8 +211,6 @@ final class HostResolver {
                 vars,
                 sentinel,
                 later.first(),
-                Optional.empty(),
-                BecomeMethod.SUDO,
                 Optional.empty());
     }
 

@@ -42,11 +42,6 @@ public interface ProcessHugePages {
 
     Reading read(long pid);
 
-    /** Nothing to read with: every reading says {@code why}. */
-    static ProcessHugePages unavailable(String why) {
-        return pid -> Reading.unread(why);
-    }
-
     /**
      * Over the host's shell: {@code /proc/PID/smaps_rollup}, or {@code smaps} on kernels before 4.14
      * that have no rollup. As root when {@code root}, since another user's smaps is unreadable.

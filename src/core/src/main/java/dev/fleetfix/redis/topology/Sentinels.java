@@ -89,13 +89,6 @@ public final class Sentinels {
         });
     }
 
-    /** The primary Sentinel monitors at {@code address:port}, if any. */
-    public Optional<SentinelMaster> managing(String address, int port, Duration timeout) {
-        return masters(timeout).value().stream()
-                .filter(m -> m.at(address, port))
-                .findFirst();
-    }
-
     /** {@code SENTINEL GET-MASTER-ADDR-BY-NAME}: "ip:port" of the current primary of {@code name}. */
     public Optional<String> primaryAddress(String name, Duration timeout) {
         return ask(timeout, node -> {

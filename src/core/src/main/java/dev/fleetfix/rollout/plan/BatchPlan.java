@@ -44,8 +44,4 @@ public record BatchPlan(List<List<Host>> batches, List<String> notes) {
         all.addAll(more);
         return new BatchPlan(batches, all);
     }
-
-    public int hostCount() {
-        return batches.stream().mapToInt(List::size).sum();
-    }
 }

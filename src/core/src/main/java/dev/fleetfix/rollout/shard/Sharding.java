@@ -73,20 +73,12 @@ public final class Sharding {
      * fleetfix cuts by neither alone. Bad input (exit 2), found before any host is touched.
      */
     public static final class Disagreement extends InputException {
-        private final List<GroupConflict> conflicts;
-
         Disagreement(List<GroupConflict> conflicts) {
             super("refused to cut shards: the inventory's " + ReplicationGroups.GROUP_VAR + " and replication"
                     + " disagree: "
                     + conflicts.stream().map(GroupConflict::describe).collect(Collectors.joining("; and "))
                     + ". A shard must hold a replication group whole; fix " + ReplicationGroups.GROUP_VAR
                     + " in the inventory (one value for the whole group, or none to let replication decide)");
-            this.conflicts = List.copyOf(conflicts);
-        }
-
-        /** Each replication group the inventory splits. */
-        public List<GroupConflict> conflicts() {
-            return conflicts;
         }
     }
 

@@ -94,6 +94,11 @@ public record StepContext(
         return run.check();
     }
 
+    /** Told how far a long step has got. */
+    public Progress.Listener progress() {
+        return listeners.progress();
+    }
+
     /** The run's clock. */
     public Clock clock() {
         return ports.clock();
