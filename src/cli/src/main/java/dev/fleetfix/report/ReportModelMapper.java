@@ -255,6 +255,7 @@ public final class ReportModelMapper {
                 finite(m.high()),
                 finite(m.p()),
                 finite(m.adjustedP()),
+                finite(m.equivalenceP()),
                 m.floor(),
                 m.decisive(),
                 m.notDecisive().orElse(null),
@@ -317,8 +318,7 @@ public final class ReportModelMapper {
                 m.beforeMedian(),
                 Optional.ofNullable(m.withheld()),
                 Optional.ofNullable(m.reason()),
-                // the report keeps the interval, not how clustering widened it: the fleet verdict reads the former
-                1.0);
+                orNaN(m.equivalenceP()));
     }
 
     private static Verdict verdict(String word) {

@@ -35,7 +35,7 @@ import java.util.Random;
 import org.HdrHistogram.Histogram;
 
 /**
- * A run's events without a lab: r1 and r2 go from THP always to never with three benchmark rounds
+ * A run's events without a lab: r1 and r2 go from THP always to never with four benchmark rounds
  * before and after (a fork-like tail before, a short one after); r3 fails its restart; r4 is never
  * started.
  */
@@ -65,11 +65,11 @@ public final class SyntheticRun {
             Instant at = T0.plusSeconds(seconds++);
             e.add(step(at, host, 1, "audit", "audit", audit()));
             if (!host.equals("r3")) {
-                for (int round = 0; round < 3; round++) {
+                for (int round = 0; round < 4; round++) {
                     e.add(bench(at, host, 2, Phase.BEFORE, random));
                 }
             }
-            e.add(step(at, host, 2, "benchmark before", "benchmark", StepResult.ok("3 rounds")));
+            e.add(step(at, host, 2, "benchmark before", "benchmark", StepResult.ok("4 rounds")));
             e.add(step(at, host, 3, "thp", "thp", thpChanged()));
             if (host.equals("r3")) {
                 e.add(step(
@@ -95,10 +95,10 @@ public final class SyntheticRun {
                     new StepResult(StepStatus.OK, "healthy", List.of(), List.of(), List.of(gate), Map.of());
             e.add(step(at, host, 5, "wait healthy", "wait_healthy", healthy));
             e.add(new GateChecked(at, "thp off", host, gate));
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < 4; round++) {
                 e.add(bench(at, host, 6, Phase.AFTER, random));
             }
-            e.add(step(at, host, 6, "benchmark after", "benchmark", StepResult.ok("3 rounds")));
+            e.add(step(at, host, 6, "benchmark after", "benchmark", StepResult.ok("4 rounds")));
             e.add(step(at, host, 7, "maybe", "command", StepResult.skipped("when: thp.enabled == always — was never")));
             e.add(new HostFinished(
                     at,

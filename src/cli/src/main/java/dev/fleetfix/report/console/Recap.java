@@ -108,10 +108,11 @@ public final class Recap {
         if (report.benchmarks().comparisons().isEmpty()) {
             return;
         }
-        out.println(ansi.bold("BENCHMARKS") + " after vs before: median of the samples (windows) before → after,"
-                + " its change [95 % interval]; improved or regressed needs p < 0.01 after Holm, an interval without 0"
-                + " and a change of at least its floor (the design says which); no change detected, an interval within"
-                + " the floor; else inconclusive, with why (fleetfix doc verdicts)");
+        out.println(
+                ansi.bold("BENCHMARKS") + " after vs before: median of the samples (batches of windows) before → after,"
+                        + " its change [95 % interval]; improved or regressed needs the change shown beyond its floor, p < 0.01"
+                        + " after Holm (the design says which floor); no change detected, every figure shown within its floor"
+                        + " at 0.05; else inconclusive, with why (fleetfix doc verdicts)");
         Set<String> designs = new LinkedHashSet<>();
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
@@ -131,7 +132,7 @@ public final class Recap {
                     ? ""
                     : ", " + c.metrics().get(0).beforeSamples() + " vs "
                             + c.metrics().get(0).afterSamples() + " "
-                            + c.metrics().get(0).sampleUnit() + "s";
+                            + plural(c.metrics().get(0).sampleUnit());
             out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": "
                     + verdict(ansi, c.verdict(), c.reason()) + " ("
                     + c.beforeRounds() + " vs " + c.afterRounds() + " rounds" + samples + ")" + figures);
@@ -187,5 +188,10 @@ public final class Recap {
 
     private static String names(List<String> names) {
         return names.isEmpty() ? "-" : String.join(", ", names);
+    }
+
+    /** "batches", "windows", "rounds": the samples a comparison rests on. */
+    private static String plural(String unit) {
+        return unit.endsWith("ch") ? unit + "es" : unit + "s";
     }
 }

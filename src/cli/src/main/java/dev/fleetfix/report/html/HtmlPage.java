@@ -310,7 +310,8 @@ public final class HtmlPage {
         notes.add(el(
                 "p",
                 attrs("class", "note"),
-                "before and after: medians of the " + unitOfSample + "s each side, the figures the change is over"));
+                "before and after: medians of the " + unitOfSample + (unitOfSample.endsWith("ch") ? "es" : "s")
+                        + " each side, the figures the change is over"));
         notes.add(el("p", attrs("class", "note"), "design: " + (c.design() == null ? "" : c.design())));
         for (String note : c.notes()) {
             notes.add(el("p", attrs("class", "note"), "note: " + note));

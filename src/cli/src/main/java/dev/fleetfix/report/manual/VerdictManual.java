@@ -18,29 +18,28 @@ public final class VerdictManual {
             Benchmark verdicts: one meaning per word, the same in the console, report.json, JUnit and HTML.
 
             improved, regressed
-              Called by the rule: a decisive figure whose p-value, Holm-corrected over the test's figures, is
-              below 0.01, whose 95 % interval excludes no change, and whose change is at least its effect
-              floor (20 % between two moments without control hosts, 50 % from p99 up; 5 % with controls: N
-              or in a sweep; a calibration's A/A difference when larger). Between two moments without
-              control hosts the whole interval must lie beyond the floor. Any regressed figure makes the
-              test regressed.
+              Called by the rule. Between two moments (no control hosts) each side's windows are cut into
+              batches, two a round, each the median of its windows: a decisive figure is called when the
+              exact rank test finds the after batches shifted beyond its effect floor (20 %, 50 % from p99
+              up; 5 % in a sweep; a calibration's A/A difference when larger), its p Holm-corrected over
+              the test's figures below 0.01. With controls: N, a figure whose p is below 0.01 after Holm,
+              whose 95 % interval excludes no change and whose change passes 5 %. Any regressed figure
+              makes the test regressed.
             no change detected
-              Every decisive figure's interval lies within its effect floor: whatever changed is smaller
-              than the size that matters. Not proof of no change at all.
+              Every decisive figure was shown within its effect floor: both one-sided exact rank tests of
+              its batches below 0.05 (with controls: N, its interval lies within the floor). Whatever
+              changed is smaller than the size that matters. Not proof of no change at all.
             inconclusive
               Anything else, always with its reason, for example:
-              - not significant after correction: the figure moved past its floor with an interval that
-                excludes no change, but its p-value after Holm is not below the level;
-              - interval too wide: the interval reaches past the floor, so a change that matters is not
-                ruled out;
-              - N rounds a side cannot reach the level: even two sides that do not overlap at all would give
-                a p-value too large, with rounds as different as these; more rounds (the number is given)
-                or controls: N would;
+              - not significant after correction: the figure moved past its floor, but its p-value after
+                Holm is not below the level;
+              - interval too wide: a change past the floor is not ruled out (the tests that it lies within
+                are not below 0.05);
+              - N rounds a side cannot reach the level: even batches that do not overlap at all would give
+                a p-value too large; more rounds (the number is given) or controls: N would;
               - this machine's CPU was saturated: latencies include the load generator's own queueing;
               - this machine's own load drifted: a change that drift alone can cause is not called;
-              - no control: between two moments without control hosts (as the last batch, which has no
-                unchanged host left) the change passed the floor but its interval reaches back into it;
-              - rounds with error replies; no figure can decide (too few windows, one round a side);
+              - rounds with error replies; no figure can decide (too few batches, one round a side);
               - in a sweep, only after correction for N comparisons: rerun that point alone to confirm.
 
             The fleet

@@ -99,11 +99,12 @@ class ConsoleReporterTest {
         assertThat(out)
                 .containsPattern("benchmark fork before \\S+: [\\d,]+ rps p50=[\\d.]+ms p99=[\\d.]+ms"
                         + " p99.9=[\\d.]+ms max=[\\d.]+ms")
-                .contains("BENCHMARKS after vs before: median of the samples (windows) before → after, its change [95 %"
-                        + " interval]")
+                .contains(
+                        "BENCHMARKS after vs before: median of the samples (batches of windows) before → after, its change [95 %"
+                                + " interval]")
                 .contains("  design: before/after; no control host")
                 // rps +54 % with its interval; the tail's p99.9 and max are shown but cannot decide
-                .containsPattern("  r1 fork \\S+: improved \\(3 vs 3 rounds, 30 vs 30 windows\\), rps [\\d,]+ →"
+                .containsPattern("  r1 fork \\S+: improved \\(4 vs 4 rounds, 8 vs 8 batches\\), rps [\\d,]+ →"
                         + " [\\d,]+ \\+5\\d % \\[\\+\\d+ %, \\+\\d+ %], p99 [\\d.]+ → [\\d.]+ [−+±]\\d+ % \\[.*],"
                         + " p99.9 [\\d.]+ → [\\d.]+ −\\d+ % \\[.*] \\(not decisive\\), max [\\d.]+ → [\\d.]+ −\\d+ %"
                         + " \\[.*] \\(not decisive\\)")

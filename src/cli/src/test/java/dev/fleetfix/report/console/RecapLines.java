@@ -21,7 +21,7 @@ public final class RecapLines {
     private RecapLines() {}
 
     /**
-     * One host's comparison: "  lab-1 thp FORK-UNDER-LOAD: no change detected (3 vs 3 rounds, 30 vs 30 windows),
+     * One host's comparison: "  lab-1 thp FORK-UNDER-LOAD: no change detected (4 vs 4 rounds, 8 vs 8 batches),
      * rps …, p99 …, p99.9 … (not decisive), max … (not decisive)", with one of {@code verdicts} ("inconclusive"
      * stands for "inconclusive: " and its reason).
      */
@@ -29,7 +29,8 @@ public final class RecapLines {
         // between rps and max: p50 and p90 when they decide, and any figure's reason in parentheses, which may hold
         // parentheses of its own
         return "\n  " + host + " " + name + " \\S+: " + words(verdicts) + " \\(" + rounds + " vs " + rounds
-                + " rounds, \\d+ vs \\d+ windows\\), rps " + NUMBER + " → " + NUMBER + " " + CHANGE + " \\[" + CHANGE
+                + " rounds, \\d+ vs \\d+ (?:batches|windows)\\), rps " + NUMBER + " → " + NUMBER + " " + CHANGE + " \\["
+                + CHANGE
                 + ", " + CHANGE + "][^\\n]*, p99 " + NUMBER + " → " + NUMBER + " " + CHANGE + " [^\\n]*, p99.9 "
                 + NUMBER + " → " + NUMBER + " [^\\n]*, max " + NUMBER + " → " + NUMBER + " " + CHANGE
                 + " \\[[^\\n]*] \\(not decisive\\)\n";

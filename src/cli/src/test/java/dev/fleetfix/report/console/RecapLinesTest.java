@@ -56,7 +56,7 @@ class RecapLinesTest {
                 String word = m.group(2).trim();
                 Verdict v = Verdict.of(word);
                 hostSeen.merge(v, 1, Integer::sum);
-                assertThat(out).as(word).containsPattern(RecapLines.host(m.group(1), "thp", 3, word));
+                assertThat(out).as(word).containsPattern(RecapLines.host(m.group(1), "thp", 4, word));
                 lines++;
             }
             assertThat(lines).as(out).isEqualTo(hosts);
@@ -115,7 +115,7 @@ class RecapLinesTest {
             double baseRps = random.nextBoolean() ? 80_000 : 900;
             for (Phase phase : List.of(Phase.BEFORE, Phase.AFTER)) {
                 double f = phase == Phase.BEFORE ? 1.0 : shift;
-                for (int round = 0; round < 3; round++) {
+                for (int round = 0; round < 4; round++) {
                     double roundFactor = Math.exp(roundSigma * random.nextGaussian());
                     reporter.on(new BenchmarkFinished(
                             T0,

@@ -86,7 +86,7 @@ class ReportFilesTest {
                         "THP here is not the kernel&#39;s (not on sysfs: ext4): a benchmark cannot show a THP effect");
         assertThat(r1.steps().get(2).changes().get(0).before()).isEqualTo("always");
         assertThat(r1.steps().get(4).gates().get(0).gate()).isEqualTo("ping");
-        assertThat(report.benchmarks().runs()).hasSize(12);
+        assertThat(report.benchmarks().runs()).hasSize(16);
         assertThat(report.benchmarks().runs().get(0).tests().get(0).percentiles())
                 .containsKeys("p50", "p90", "p99", "p99.9", "p99.99", "max");
         assertThat(report.benchmarks().runs().get(0).tests().get(0).distribution())
@@ -163,8 +163,8 @@ class ReportFilesTest {
                         "99.99%",
                         "90%",
                         "latency (ms)",
-                        "before (3 rounds)",
-                        "after (3 rounds)");
+                        "before (4 rounds)",
+                        "after (4 rounds)");
         assertThat(html).contains("fleet · fork · FORK-UNDER-LOAD", "r1 · fork · FORK-UNDER-LOAD");
         assertThat(html).contains("<code>always</code> → <code class=\"ok\">never</code>");
         Matcher polylines = Pattern.compile("<polyline class=\"series\"[^>]* points=\"([^\"]*)\"")
@@ -174,8 +174,8 @@ class ReportFilesTest {
             lines++;
             assertThat(polylines.group(1).split(" ")).hasSizeGreaterThan(5);
         }
-        // fleet: before + after; r1 and r2: 3 rounds each side
-        assertThat(lines).isEqualTo(2 + 2 * 6);
+        // fleet: before + after; r1 and r2: 4 rounds each side
+        assertThat(lines).isEqualTo(2 + 2 * 8);
         assertThat(html).contains("id=\"console-errors\"");
     }
 

@@ -109,13 +109,14 @@ class SweepReportTest {
                 0,
                 ratio,
                 verdict,
-                "window",
-                20,
-                20,
+                "batch",
+                10,
+                10,
                 low,
                 high,
                 adjustedP / 2,
                 adjustedP,
+                null,
                 0.05,
                 true,
                 null,
@@ -223,7 +224,7 @@ class SweepReportTest {
                 .containsPattern("<td>2048 B vs 1024 B</td>.*<span class=\"badge verdict bad\">regressed</span>")
                 .containsPattern(
                         "<td>1024 B vs 512 B</td>.*<span class=\"badge verdict neutral\">no change detected</span>")
-                .containsPattern("<li>r1 MIX 2048 B vs 1024 B: p50 \\+40.5 % \\[[^<]*]; regressed</li>");
+                .containsPattern("<li>r1 MIX 2048 B vs 1024 B: p50 \\+41.0 % \\[[^<]*]; regressed</li>");
         // the sweep's rounds are not drawn as a before/after benchmark of their own
         assertThat(page).doesNotContain("fleet · sizes");
     }

@@ -3,10 +3,7 @@ package dev.fleetfix.bench.verdict;
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
 import dev.fleetfix.bench.Phase;
-import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.bench.plan.BenchRun;
-import dev.fleetfix.bench.verdict.stats.RankTest;
-import dev.fleetfix.bench.verdict.stats.RoundTest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -19,29 +16,28 @@ import java.util.Optional;
 /**
  * Compares before and after runs of the same name, per host and for the fleet.
  *
- * <p>Per host, each figure is judged on samples (one per window of every round, see {@link
- * WindowSample}; one per round when the engine has no windows). A figure changed only when all of
- * these hold:
+ * <p>Per host, each figure is judged on samples. Between two moments (no control hosts) they are batches of
+ * consecutive windows, two a round, each the median of its windows' logs (one per round when the engine has no
+ * windows; {@link BatchTest}), judged by exact rank tests against the effect floor:
  *
  * <ul>
- *   <li>the Mann–Whitney rank test of the two sides, widened by the design effect of windows
- *       clustered in rounds ({@link RankTest#clustered}) and Holm-corrected over the decisive
- *       figures of the test, is below {@code alpha}: so the chance that any figure of an unchanged
- *       host is called changed is at most {@code alpha}; and so is Student's t-test on the
- *       rounds' log medians ({@link RoundTest}), the round being the unit that is truly
- *       independent (the larger p-value of the two is the one used);
- *   <li>the bootstrap interval of the ratio (rounds resampled, then windows) excludes 1, which
- *       widens when the rounds of a side disagree with each other;
- *   <li>the change is at least the effect floor: {@code relativeNoise} when drift between the sides is
- *       taken out (control hosts) or cannot arise (sides measured in alternating rounds, {@link
- *       #INTERLEAVED}); otherwise {@code driftFloor}, and {@code tailDriftFloor} for the 99th
- *       percentile and above ({@link Metric#tail()}), since two moments minutes apart differ by more
- *       than their rounds show (see {@link #DEFAULT}); and the A/A difference of a calibration when
- *       that is larger. A real but tiny change is no reason to act;
- *   <li>without control hosts, this machine's own load did not drift between the sides in the
- *       direction that would cause the change ({@link MachineDrift}): such a change is shown with
- *       the reason it is withheld, never called.
+ *   <li>a change is called when the test that the after batches are shifted beyond the floor is below {@code alpha}
+ *       after Holm over the decisive figures of the test: so the chance that any figure of a host that changed by
+ *       less than the floor is called changed is at most {@code alpha};
+ *   <li>no change detected when, for every decisive figure, the two one-sided tests that the shift lies within the
+ *       floor are below {@link Thresholds#EQUIVALENCE_ALPHA};
+ *   <li>the floor is {@code driftFloor}, and {@code tailDriftFloor} for the 99th percentile and above ({@link
+ *       Metric#tail()}), since two moments minutes apart differ by more than their rounds show (see {@link
+ *       #DEFAULT}); {@code relativeNoise} where the sides alternate round by round ({@link #INTERLEAVED}); and the
+ *       A/A difference of a calibration when that is larger. A real but tiny change is no reason to act;
+ *   <li>this machine's own load did not drift between the sides in the direction that would cause the change
+ *       ({@link MachineDrift}): such a change is shown with the reason it is withheld, never called.
  * </ul>
+ *
+ * <p>With control hosts ({@code controls: N}) each figure's windows are judged by difference in differences
+ * ({@link dev.fleetfix.bench.verdict.stats.DifferenceInDifferences}) against the {@code relativeNoise} floor: a change
+ * is called when that test and the bootstrap interval exclude no change and it passes the floor, no change detected
+ * when the interval lies within it.
  *
  * <p>The maximum, and any percentile that a window holds too few requests above, are shown but
  * never decide. Nor does any figure of a test one of whose rounds (either side, calibration or

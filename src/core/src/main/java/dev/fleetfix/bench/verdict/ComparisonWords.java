@@ -104,18 +104,28 @@ final class ComparisonWords {
         return "before/after" + cal
                 + "; no control host (none asked for with controls: N, or none left in a later batch),"
                 + " so drift between the two sides is not separated from the change"
-                + (driftFloor > relativeNoise || tailDriftFloor > relativeNoise
-                        ? String.format(
-                                java.util.Locale.ROOT,
-                                " and a change is called only when its whole interval lies beyond %.0f %% (%s%.0f %%"
-                                        + " with controls)",
-                                driftFloor * 100,
-                                tailDriftFloor > driftFloor
-                                        ? String.format(
-                                                java.util.Locale.ROOT, "%.0f %% from p99 up; ", tailDriftFloor * 100)
-                                        : "",
-                                relativeNoise * 100)
+                + String.format(
+                        java.util.Locale.ROOT,
+                        "; batches of windows (%d a round), exact rank tests: a change is called when it lies beyond"
+                                + " %.0f %%%s at level %s after Holm, no change detected when every figure lies within"
+                                + " it at level %s",
+                        BatchTest.PER_ROUND,
+                        driftFloor * 100,
+                        tailDriftFloor > driftFloor
+                                ? String.format(java.util.Locale.ROOT, " (%.0f %% from p99 up)", tailDriftFloor * 100)
+                                : "",
+                        plain(t.alpha()),
+                        plain(Thresholds.EQUIVALENCE_ALPHA))
+                + (driftFloor > relativeNoise
+                        ? String.format(java.util.Locale.ROOT, " (%.0f %% with controls)", relativeNoise * 100)
                         : "");
+    }
+
+    private static String plain(double v) {
+        return new java.math.BigDecimal(v)
+                .round(new java.math.MathContext(2))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     static List<String> notes(

@@ -2,7 +2,7 @@ package dev.fleetfix.bench.verdict;
 
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.verdict.stats.Holm;
-import dev.fleetfix.bench.verdict.stats.RankTest;
+import dev.fleetfix.bench.verdict.stats.ShiftedRankTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,29 +43,30 @@ final class FigureJudge {
                 v = Verdict.INCONCLUSIVE;
                 reason = Optional.of(
                         "this machine's own load drifted (" + drift.get().describe() + ")");
-            } else if (v.called() && !controls.present() && t.widensWithoutControls() && !clearsFloor(m)) {
-                v = Verdict.INCONCLUSIVE;
-                reason = Optional.of(String.format(
-                        java.util.Locale.ROOT,
-                        "no control (the interval reaches into the ±%.0f %% two moments drift apart on their own;"
-                                + " controls: N would take that drift out)",
-                        m.floor() * 100));
             } else if (v == Verdict.INCONCLUSIVE) {
-                reason = Optional.of(whyInconclusive(
-                        m, adjusted[k], decisive.size(), Math.min(before.size(), after.size()), controls.present()));
+                reason = Optional.of(
+                        whyInconclusive(m, adjusted[k], decisive.size(), Math.min(before.size(), after.size())));
             }
             metrics.set(decisive.get(k), m.withAdjusted(adjusted[k], v, withheld, reason));
         }
     }
 
     /**
-     * Improved or regressed when the rule calls it; no change detected when the interval lies within the effect
-     * floor (a change of the size that matters is ruled out); inconclusive otherwise.
+     * Between two moments ({@link BatchTest}): improved or regressed when the change is beyond the floor at the level
+     * after Holm; no change detected when the two one-sided tests put it within the floor. With controls: called when
+     * significant after Holm, the interval excludes no change and the change passes the floor; no change detected
+     * when the interval lies within the floor. Inconclusive otherwise.
      */
     private Verdict judge(MetricComparison m, double adjustedP) {
+        boolean better = m.metric().higherIsBetter() ? m.ratio() > 1 : m.ratio() < 1;
+        if (batches(m)) {
+            if (adjustedP < t.alpha()) {
+                return better ? Verdict.IMPROVED : Verdict.REGRESSED;
+            }
+            return m.equivalenceP() < Thresholds.EQUIVALENCE_ALPHA ? Verdict.NO_CHANGE_DETECTED : Verdict.INCONCLUSIVE;
+        }
         boolean excludesOne = m.low() > 1 || m.high() < 1;
         if (adjustedP < t.alpha() && excludesOne && Math.abs(m.ratio() - 1) >= m.floor()) {
-            boolean better = m.metric().higherIsBetter() ? m.ratio() > 1 : m.ratio() < 1;
             return better ? Verdict.IMPROVED : Verdict.REGRESSED;
         }
         if (m.low() >= 1 - m.floor() && m.high() <= 1 + m.floor()) {
@@ -74,38 +75,47 @@ final class FigureJudge {
         return Verdict.INCONCLUSIVE;
     }
 
-    /**
-     * Whether the whole interval lies beyond the floor: between two moments without control hosts, a change is
-     * called only when even its interval's nearest end is larger than the drift the floor allows for.
-     */
-    private static boolean clearsFloor(MetricComparison m) {
-        return m.low() >= 1 + m.floor() || m.high() <= 1 - m.floor();
+    private static boolean batches(MetricComparison m) {
+        // rounds without windows are one batch each; only controls judge windows (difference in differences)
+        return !FigureSamples.WINDOW.equals(m.sampleUnit());
     }
 
     /**
      * "not significant after correction (p 0.029 after Holm over 5 figures, level 0.01)", and when no change
      * however large could pass with this design, that too and what would.
      */
-    private String whyInconclusive(MetricComparison m, double adjustedP, int figures, int rounds, boolean controlled) {
+    private String whyInconclusive(MetricComparison m, double adjustedP, int figures, int rounds) {
+        boolean pastFloor = m.ratio() >= 1 + m.floor() || m.ratio() <= 1 - m.floor();
         boolean excludesOne = m.low() > 1 || m.high() < 1;
-        boolean pastFloor = Math.abs(m.ratio() - 1) >= m.floor();
         String floor = String.format(java.util.Locale.ROOT, "±%.0f %%", m.floor() * 100);
         String why;
-        if (excludesOne && pastFloor) {
-            why = String.format(
-                    java.util.Locale.ROOT,
-                    "not significant after correction (p %.2g after Holm over %d figures, level %s)",
-                    adjustedP,
-                    figures,
-                    level(t.alpha()));
-        } else if (!excludesOne) {
-            why = "interval too wide (it includes no change but reaches past the " + floor + " effect floor)";
-        } else {
-            why = "interval too wide (a change below the " + floor + " effect floor, but its interval reaches past"
-                    + " it)";
+        if (batches(m)) {
+            why = pastFloor && excludesOne
+                    ? significance(adjustedP, figures)
+                    : String.format(
+                            java.util.Locale.ROOT,
+                            "interval too wide (the tests that the change lies within the %s effect floor give p"
+                                    + " %.2g, not below %s: a change that matters is not ruled out)",
+                            floor,
+                            m.equivalenceP(),
+                            level(Thresholds.EQUIVALENCE_ALPHA));
+            return why + designLimit(m, figures, rounds).map(d -> "; " + d).orElse("");
         }
-        return why
-                + designLimit(m, figures, rounds, controlled).map(d -> "; " + d).orElse("");
+        if (excludesOne && Math.abs(m.ratio() - 1) >= m.floor()) {
+            return significance(adjustedP, figures);
+        } else if (!excludesOne) {
+            return "interval too wide (it includes no change but reaches past the " + floor + " effect floor)";
+        }
+        return "interval too wide (a change below the " + floor + " effect floor, but its interval reaches past it)";
+    }
+
+    private String significance(double adjustedP, int figures) {
+        return String.format(
+                java.util.Locale.ROOT,
+                "not significant after correction (p %.2g after Holm over %d figures, level %s)",
+                adjustedP,
+                figures,
+                level(t.alpha()));
     }
 
     private static String level(double alpha) {
@@ -116,32 +126,30 @@ final class FigureJudge {
     }
 
     /**
-     * "3 rounds a side cannot reach the level (…): 6 would, or controls: N": when even two sides that do not overlap
-     * at all would give the rank test a p too large for Holm's first step, with the rounds differing as much as
-     * they did.
+     * "3 rounds a side cannot reach the level (…): 4 would, or controls: N": when even batches that do not overlap at
+     * all would give the exact test a p too large for Holm's first step.
      */
-    private Optional<String> designLimit(MetricComparison m, int figures, int rounds, boolean controlled) {
-        if (controlled || !FigureSamples.WINDOW.equals(m.sampleUnit()) || rounds < 1 || !(m.designEffect() >= 1)) {
-            return Optional.empty();
-        }
+    private Optional<String> designLimit(MetricComparison m, int figures, int rounds) {
         double needed = t.alpha() / figures;
-        double smallest = RankTest.smallestP(m.beforeSamples(), m.afterSamples(), m.designEffect());
-        if (smallest < needed) {
+        double smallest = ShiftedRankTest.smallestTwoSided(m.beforeSamples(), m.afterSamples());
+        if (smallest < needed || rounds < 1) {
             return Optional.empty();
         }
-        int windows = Math.max(1, Math.min(m.beforeSamples(), m.afterSamples()) / rounds);
-        String more = "no number of rounds up to 50 would; controls: N would take the drift out instead";
-        for (int r = rounds + 1; r <= 50; r++) {
-            if (RankTest.smallestP(r * windows, r * windows, m.designEffect()) < needed) {
+        int perRound = Math.max(1, Math.min(m.beforeSamples(), m.afterSamples()) / rounds);
+        String more = "no number of rounds up to 100 would; controls: N would take the drift out instead";
+        for (int r = rounds + 1; r <= 100; r++) {
+            if (ShiftedRankTest.smallestTwoSided(r * perRound, r * perRound) < needed) {
                 more = r + " rounds a side would, or controls: N";
                 break;
             }
         }
         return Optional.of(String.format(
                 java.util.Locale.ROOT,
-                "%d rounds a side cannot reach the level (rounds this different give p %.2g at the very least,"
-                        + " Holm's first step needs below %.2g): %s",
+                "%d rounds a side cannot reach the level (%d vs %d samples that do not overlap give p %.2g at the"
+                        + " very least, Holm's first step needs below %.2g): %s",
                 rounds,
+                m.beforeSamples(),
+                m.afterSamples(),
                 smallest,
                 needed,
                 more));

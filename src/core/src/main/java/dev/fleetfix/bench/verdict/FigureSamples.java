@@ -2,26 +2,32 @@ package dev.fleetfix.bench.verdict;
 
 import dev.fleetfix.bench.BenchResult;
 import dev.fleetfix.bench.Metric;
-import dev.fleetfix.bench.WindowSample;
 import dev.fleetfix.bench.verdict.stats.DifferenceInDifferences;
 import dev.fleetfix.bench.verdict.stats.Median;
-import dev.fleetfix.bench.verdict.stats.RankTest;
-import dev.fleetfix.bench.verdict.stats.RatioInterval;
-import dev.fleetfix.bench.verdict.stats.RoundTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * One figure of one test measured on both sides: its samples (one per window of every round, or one per round when the
- * engine has no windows), the interval of its ratio and its p-value, or why it cannot decide; not yet judged.
+ * One figure of one test measured on both sides: its samples, the interval of its ratio and its p-values, or why it
+ * cannot decide; not yet judged. Between two moments the samples are batches of consecutive windows ({@link
+ * BatchTest}; one per round when the engine has no windows); with control hosts, windows, judged by difference in
+ * differences.
  */
 final class FigureSamples {
-    /** A percentile needs at least this many requests above it in every window to be decisive. */
+    /**
+     * A percentile needs at least this many requests above it in every sample's requests to be decisive: a batch's
+     * windows together (its median of the windows' percentiles then rests on that many requests above it, spread
+     * over its windows), a window's with controls.
+     */
     static final int MIN_TAIL_REQUESTS = 10;
 
+    /** The fewest samples a side a figure decides on. */
+    static final int MIN_SAMPLES = 5;
+
     static final String WINDOW = "window";
+    static final String BATCH = "batch";
     static final String ROUND = "round";
     private static final long SEED = 0x5eed_f1ee7L;
 
@@ -43,11 +49,20 @@ final class FigureSamples {
         List<double[]> as = windows ? windowValues(metric, after) : perRound(afterRounds);
         double[] bAll = bs.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
         double[] aAll = as.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
-        Optional<String> notDecisive = whyNotDecisive(metric, windows, before, after, bAll.length, aAll.length);
-        RatioInterval.Result interval;
+        int perRound = controls.present() || !windows ? 1 : BatchTest.PER_ROUND;
+        // between two moments: batches of consecutive windows (one a round without windows); with controls: windows
+        double[] b = controls.present() ? bAll : BatchTest.batches(bs, perRound);
+        double[] a = controls.present() ? aAll : BatchTest.batches(as, perRound);
+        String unit = !windows ? ROUND : controls.present() ? WINDOW : BATCH;
+        Optional<String> notDecisive = whyNotDecisive(metric, unit, before, after, b.length, a.length, perRound);
+        double ratio;
+        double low;
+        double high;
         double p;
+        double equivalenceP = Double.NaN;
         double drift = 1;
-        double designEffect = Double.NaN;
+        double beforeShown;
+        double afterShown;
         if (controls.present()) {
             List<double[]> cbs =
                     windows ? windowValues(metric, controls.before()) : perRound(values(metric, controls.before()));
@@ -55,7 +70,9 @@ final class FigureSamples {
                     windows ? windowValues(metric, controls.after()) : perRound(values(metric, controls.after()));
             DifferenceInDifferences.Result did =
                     DifferenceInDifferences.of(bs, as, cbs, cas, level, SEED + metric.ordinal());
-            interval = new RatioInterval.Result(did.ratio(), did.low(), did.high());
+            ratio = did.ratio();
+            low = did.low();
+            high = did.high();
             drift = did.controlRatio();
             if (notDecisive.isEmpty()
                     && Math.min(controls.before().size(), controls.after().size()) < 2) {
@@ -63,13 +80,17 @@ final class FigureSamples {
                         "one control round on a side: how much the controls' rounds differ is" + " unknown");
             }
             p = notDecisive.isPresent() ? Double.NaN : did.p();
+            beforeShown = Median.of(bAll);
+            afterShown = Median.of(aAll);
         } else {
-            interval = RatioInterval.of(bs, as, level, SEED + metric.ordinal());
-            // the larger of two p-values: the rank test over windows sees small changes, the t-test
-            // over rounds stays valid when rounds drift more than the windows let the first estimate
-            RankTest.Clustered rank = RankTest.clustered(bs, as);
-            designEffect = rank.designEffect();
-            p = notDecisive.isPresent() ? Double.NaN : Math.max(rank.result().p(), windows ? RoundTest.p(bs, as) : 0);
+            BatchTest.Result r = BatchTest.of(b, a, floor, level);
+            ratio = r.ratio();
+            low = r.low();
+            high = r.high();
+            p = notDecisive.isPresent() ? Double.NaN : r.p();
+            equivalenceP = notDecisive.isPresent() ? Double.NaN : r.equivalenceP();
+            beforeShown = Math.exp(Median.of(b));
+            afterShown = Math.exp(Median.of(a));
         }
         return new MetricComparison(
                 metric,
@@ -79,39 +100,51 @@ final class FigureSamples {
                 Median.of(afterRounds),
                 spread(beforeRounds),
                 spread(afterRounds),
-                interval.ratio(),
+                ratio,
                 Verdict.INCONCLUSIVE,
-                windows ? WINDOW : ROUND,
-                bAll.length,
-                aAll.length,
-                interval.low(),
-                interval.high(),
+                unit,
+                b.length,
+                a.length,
+                low,
+                high,
                 p,
                 Double.NaN,
                 floor,
                 notDecisive,
                 // with controls, the before figure the change is over is the host's before times
                 // the controls' drift: what the host would show at the after moment unchanged
-                Median.of(bAll) * drift,
-                Median.of(aAll),
-                Median.of(bAll),
+                beforeShown * drift,
+                afterShown,
+                beforeShown,
                 Optional.empty(),
                 // replaced by the verdict's own reason once the figures are judged together
                 Optional.of(notDecisive.orElse("not yet judged")),
-                designEffect);
+                equivalenceP);
     }
 
+    /**
+     * Why a figure cannot decide: too few samples (batches, or with controls windows) for a test, one round on a
+     * side, or a percentile with fewer than {@link #MIN_TAIL_REQUESTS} requests above it in a sample's requests (a
+     * batch's, a window's with controls, a round's without windows).
+     */
     private static Optional<String> whyNotDecisive(
-            Metric metric, boolean windows, List<BenchResult> before, List<BenchResult> after, int nb, int na) {
+            Metric metric,
+            String unit,
+            List<BenchResult> before,
+            List<BenchResult> after,
+            int nb,
+            int na,
+            int perRound) {
         if (metric == Metric.MAX) {
             return Optional.of("the maximum is a single request");
         }
-        if (Math.min(nb, na) < RankTest.MIN_PER_SIDE) {
-            return Optional.of("only " + nb + " vs " + na + " " + (windows ? WINDOW : ROUND) + "s; "
-                    + RankTest.MIN_PER_SIDE + " per side are the least a rank test can judge");
-        }
+        boolean windows = !ROUND.equals(unit);
         if (windows && Math.min(before.size(), after.size()) < 2) {
             return Optional.of("one round on a side: how much rounds differ from each other is unknown");
+        }
+        if (Math.min(nb, na) < MIN_SAMPLES) {
+            return Optional.of("only " + nb + " vs " + na + " " + (BATCH.equals(unit) ? "batches" : unit + "s") + "; "
+                    + MIN_SAMPLES + " per side are the least a rank test can judge");
         }
         if (metric == Metric.RPS) {
             return Optional.empty();
@@ -121,8 +154,13 @@ final class FigureSamples {
         all.addAll(after);
         for (BenchResult r : all) {
             if (windows) {
-                for (WindowSample w : r.windows()) {
-                    fewest = Math.min(fewest, w.requests());
+                int parts = BATCH.equals(unit) ? perRound : r.windows().size();
+                for (int[] b : BatchTest.bounds(r.windows().size(), parts)) {
+                    long requests = 0;
+                    for (int i = b[0]; i < b[1]; i++) {
+                        requests += r.windows().get(i).requests();
+                    }
+                    fewest = Math.min(fewest, requests);
                 }
             } else if (r.requests().isPresent()) {
                 fewest = Math.min(fewest, r.requests().getAsLong());
@@ -133,7 +171,7 @@ final class FigureSamples {
             return Optional.of(String.format(
                     java.util.Locale.ROOT,
                     "a %s holds as few as %,d requests; %s needs %,d to rest on %d requests above it",
-                    windows ? WINDOW : ROUND,
+                    unit,
                     fewest,
                     metric.label(),
                     needed,

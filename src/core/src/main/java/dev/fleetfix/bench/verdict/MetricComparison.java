@@ -8,39 +8,45 @@ import java.util.Optional;
 /**
  * One figure before and after.
  *
- * <p>The verdict rests on samples: one value per window of every round when the engine cuts its
- * load into windows, else one per round. A figure is {@link #decisive()} when its samples can carry
- * a verdict (enough of them, and enough requests above the percentile in each); the others are
- * shown with {@code notDecisive} saying why, and their verdict is always inconclusive, with that reason.
+ * <p>The verdict rests on samples: between two moments, batches of consecutive windows (two a round) summarised by
+ * the median of their windows' logs ({@link BatchTest}), or one per round when the engine has no windows; with
+ * control hosts, windows. A figure is {@link #decisive()} when its samples can carry a verdict (enough of them, and
+ * enough requests above the percentile in each); the others are shown with {@code notDecisive} saying why, and their
+ * verdict is always inconclusive, with that reason.
  *
  * @param before the figure of each before round (over the whole round)
  * @param after the figure of each after round
- * @param ratio median of the after samples / median of the before samples (below 1 is better for
- *     latencies, above 1 for rps)
+ * @param ratio after / before: between two moments the Hodges–Lehmann shift of the batches (the median of every
+ *     after-minus-before difference of their logs), which can differ by a point or two from the ratio of the two
+ *     sample medians shown; with controls the controls' change taken out (below 1 is better for latencies, above 1
+ *     for rps)
  * @param beforeSpread max - min of the before rounds
  * @param afterSpread max - min of the after rounds
- * @param sampleUnit {@code window} or {@code round}: what one sample is
+ * @param sampleUnit {@code batch}, {@code window} (with controls) or {@code round}: what one sample is
  * @param beforeSamples samples on the before side
  * @param afterSamples samples on the after side
- * @param low lower bound of the bootstrap interval of {@code ratio}
- * @param high upper bound of the bootstrap interval of {@code ratio}
- * @param p two-sided p-value of the rank test; NaN when not decisive
+ * @param low lower bound of the interval of {@code ratio}: the exact rank interval of the batches' shift, or with
+ *     controls the bootstrap interval
+ * @param high upper bound of that interval
+ * @param p two-sided p-value of a change beyond the floor (the exact rank test of the batches), or with controls of
+ *     any change (difference in differences); NaN when not decisive
  * @param adjustedP {@code p} after Holm's correction over the decisive figures of the test
  * @param floor the smallest relative change taken as real (the effect floor, or the calibrated
  *     A/A difference when larger)
  * @param notDecisive why this figure cannot decide the verdict; empty when it can
- * @param beforeSampleMedian median of the before samples: the denominator of {@code ratio}, so the
- *     figure to show beside the change (the rounds' median {@code beforeMedian} can differ from it
- *     by more than the change)
- * @param afterSampleMedian median of the after samples: the numerator of {@code ratio}
+ * @param beforeSampleMedian median of the before samples (of batches, the exponential of their logs' median): the
+ *     figure to show beside the change (the rounds' median {@code beforeMedian} can differ from it by more than the
+ *     change)
+ * @param afterSampleMedian median of the after samples
  * @param uncorrectedBeforeMedian median of the before samples as measured; equal to {@code
  *     beforeSampleMedian} unless control hosts' drift corrected it (difference in differences)
  * @param withheld why a change that passed the test is not called: this machine's own load drifted
  *     between the sides in the direction that would cause it ({@link MachineDrift}); empty otherwise
  * @param reason why the verdict is {@link Verdict#INCONCLUSIVE}, in words a reader acts on ("not significant after
  *     correction (p 0.029 after Holm)"); empty for every other verdict
- * @param designEffect how much windows clustered in rounds widened the rank test ({@link
- *     dev.fleetfix.bench.verdict.stats.RankTest#clustered}); NaN where no such test was made
+ * @param equivalenceP the p of the two one-sided tests that the change lies within the floor ({@link BatchTest}):
+ *     below {@link Thresholds#EQUIVALENCE_ALPHA}, no change detected; NaN with controls (where the interval lying
+ *     within the floor says it) and when not decisive
  */
 public record MetricComparison(
         Metric metric,
@@ -66,7 +72,7 @@ public record MetricComparison(
         double uncorrectedBeforeMedian,
         Optional<String> withheld,
         Optional<String> reason,
-        double designEffect) {
+        double equivalenceP) {
     public MetricComparison {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(verdict, "verdict");
@@ -130,6 +136,6 @@ public record MetricComparison(
                 uncorrectedBeforeMedian,
                 withheldWhy,
                 reasonWhy,
-                designEffect);
+                equivalenceP);
     }
 }

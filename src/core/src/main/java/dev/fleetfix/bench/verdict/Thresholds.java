@@ -16,9 +16,9 @@ import dev.fleetfix.bench.Metric;
 public record Thresholds(double relativeNoise, double driftFloor, double tailDriftFloor, double alpha, double level) {
 
     /**
-     * Before and after at two moments. A change is called only when its whole interval lies beyond the floor (a
-     * change whose point passes it but whose interval reaches back into it is inconclusive: no control), since the
-     * drift between two moments is not in the interval. Their rounds agree with each other more than with the other
+     * Before and after at two moments. A change is called only when the test finds it beyond the floor (a
+     * minimum-effect test, {@link BatchTest}), since the drift between two moments is not in the samples. Their
+     * rounds agree with each other more than with the other
      * side's: on the lab, A/A pairs seconds apart and a mildly throttled Redis got verdicts with a 5 % floor. Tests
      * over the rounds cannot see drift that is shared by the rounds of a side, so without control hosts a change
      * must pass 20 %; a THP fork penalty on an old kernel is many times that, and a halved CPU quota still passes
@@ -28,6 +28,13 @@ public record Thresholds(double relativeNoise, double driftFloor, double tailDri
      * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults.
      */
     public static final Thresholds DEFAULT = new Thresholds(0.05, 0.20, 0.50, 0.01, 0.95);
+
+    /**
+     * The level of "no change detected": every decisive figure's two one-sided tests that its change lies within
+     * the floor ({@link BatchTest}) below it. Claiming every figure equivalent is an intersection-union test, so
+     * this is its level whatever the number of figures.
+     */
+    public static final double EQUIVALENCE_ALPHA = 0.05;
 
     /** Sides measured in alternating rounds (a sweep, the THP demo): drift falls on both alike. */
     public static final Thresholds INTERLEAVED = new Thresholds(0.05, 0.05, 0.05, 0.01, 0.95);
@@ -61,10 +68,5 @@ public record Thresholds(double relativeNoise, double driftFloor, double tailDri
             return relativeNoise;
         }
         return metric.tail() ? tailDriftFloor : driftFloor;
-    }
-
-    /** Whether sides at two moments need more than the relative noise to call a change. */
-    boolean widensWithoutControls() {
-        return driftFloor > relativeNoise;
     }
 }

@@ -4,6 +4,7 @@ import dev.fleetfix.bench.load.LoadGenerator;
 import dev.fleetfix.bench.plan.BenchPlan;
 import dev.fleetfix.bench.verdict.BeforeAfter;
 import dev.fleetfix.bench.verdict.DesignCheck;
+import dev.fleetfix.bench.verdict.Thresholds;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -15,20 +16,22 @@ import java.util.Optional;
  */
 final class BenchDesign {
     /**
-     * Rounds a side when none are given, builtin engine: the fewest with which the rank test over windows, its
-     * rounds not overlapping, gets below Holm's first step over 6 figures at 0.01 (7 give p 0.0011 against 0.0017).
+     * Rounds a side when none are given, builtin engine: 4 rounds of two batches make 8 batches a side, whose exact
+     * test reaches p 0.00016 against Holm's first step over 6 figures at 0.01 (0.0017), leaving room for batches that
+     * overlap a little (7 batches reach only 0.00058). On simulated lab windows (BatchDesignSimulationTest) 4 rounds
+     * of 3 s called a 10 % CPU quota every time, a p99.9 tail 85 of 100 times and no A/A pair in 1,000, at 26 s per
+     * host with the warm-ups.
      */
-    static final int BUILTIN_ROUNDS = 7;
+    static final int BUILTIN_ROUNDS = 4;
 
-    /** Likewise with one sample a round (redis-benchmark): 8 give p 0.00094, 7 only 0.0022. */
+    /** Likewise with one sample a round (redis-benchmark): 8 rounds are 8 batches a side. */
     static final int REDIS_BENCHMARK_ROUNDS = 8;
 
     /**
-     * Each round's length when none is given: eight windows of 250 ms; 7 rounds and the warm-up make a 15 s side. On
-     * simulated lab windows (BatchDesignSimulationTest) 7 rounds of 2 s gave 1 false call in 1,000 A/A pairs where 7
-     * of 3 s gave 5 (their 300 ms windows let p99.9, the noisiest figure, decide from 33,000 rps instead of 40,000).
+     * Each round's length when none is given: ten windows of 300 ms, two batches of 1.5 s; 4 rounds and the warm-up
+     * make a 13 s side. Shorter rounds make fewer requests a batch, and p99.9 needs 10,000 in each to decide.
      */
-    static final Duration ROUND_DURATION = Duration.ofSeconds(2);
+    static final Duration ROUND_DURATION = Duration.ofSeconds(3);
 
     /** Samples a round when the load is bounded by requests, not time: the floor barely moves with them. */
     private static final int WINDOWS_UNKNOWN = 10;
@@ -38,18 +41,15 @@ final class BenchDesign {
     /** The design of {@code plan} as the verdict will judge it. */
     static DesignCheck.Design of(BenchPlan plan) {
         double alpha = BeforeAfter.DEFAULT.alpha();
-        if (plan.engine() == BenchPlan.Engine.REDIS_BENCHMARK) {
-            return new DesignCheck.Design(
-                    DesignCheck.Test.ONE_SAMPLE_A_ROUND, plan.rounds(), 1, DesignCheck.MOST_FIGURES, alpha, 0.05);
+        int perRound = 1;
+        if (plan.engine() != BenchPlan.Engine.REDIS_BENCHMARK) {
+            int windows =
+                    plan.load().duration().map(LoadGenerator::windowsPerRound).orElse(WINDOWS_UNKNOWN);
+            // a round of one window is one sample, as without windows
+            perRound = windows < 2 ? 1 : Math.min(DesignCheck.batchesPerRound(), windows);
         }
-        int windows = plan.load().duration().map(LoadGenerator::windowsPerRound).orElse(WINDOWS_UNKNOWN);
         return new DesignCheck.Design(
-                DesignCheck.Test.ROUNDS_OF_WINDOWS,
-                plan.rounds(),
-                Math.max(1, windows),
-                DesignCheck.MOST_FIGURES,
-                alpha,
-                0.05);
+                plan.rounds(), perRound, DesignCheck.MOST_FIGURES, alpha, Thresholds.EQUIVALENCE_ALPHA);
     }
 
     /** Why this plan's before/after verdict could not say every word; empty when it can. */

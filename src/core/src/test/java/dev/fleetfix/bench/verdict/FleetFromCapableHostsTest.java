@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
  * words nor its interval.
  */
 class FleetFromCapableHostsTest {
-    /** 30 windows a side in rounds that barely differ: p can reach 1e-10, far below 0.01 over 2 figures. */
-    private static final double CAPABLE = 1.0;
+    /** 8 batches a side (4 rounds of 2): the exact test reaches 2 / C(16, 8) = 0.00016, below 0.01 over 2 figures. */
+    private static final int CAPABLE = 8;
 
-    /** 3 rounds of 10 windows whose rounds do not overlap: the rank test reaches p 0.029 at best. */
-    private static final double CLUSTERED = 9.24;
+    /** 5 batches a side (5 rounds without windows): it reaches only 2 / C(10, 5) = 0.0079, above 0.005. */
+    private static final int TOO_FEW = 5;
 
-    private static MetricComparison figure(Metric metric, double ratio, Verdict verdict, double designEffect) {
+    private static MetricComparison figure(Metric metric, double ratio, Verdict verdict, int batches) {
         Optional<String> reason = verdict == Verdict.INCONCLUSIVE ? Optional.of("interval too wide") : Optional.empty();
         return new MetricComparison(
                 metric,
@@ -31,9 +31,9 @@ class FleetFromCapableHostsTest {
                 0,
                 ratio,
                 verdict,
-                FigureSamples.WINDOW,
-                30,
-                30,
+                FigureSamples.BATCH,
+                batches,
+                batches,
                 ratio * 0.95,
                 ratio * 1.05,
                 0.001,
@@ -45,10 +45,10 @@ class FleetFromCapableHostsTest {
                 1,
                 Optional.empty(),
                 reason,
-                designEffect);
+                Double.NaN);
     }
 
-    private static TestComparison host(String name, Verdict verdict, double rps, double p99, double designEffect) {
+    private static TestComparison host(String name, Verdict verdict, double rps, double p99, int batches) {
         Verdict p99Verdict = verdict == Verdict.REGRESSED ? Verdict.REGRESSED : verdict;
         Optional<String> reason = verdict == Verdict.INCONCLUSIVE ? Optional.of("interval too wide") : Optional.empty();
         return new TestComparison(
@@ -57,9 +57,7 @@ class FleetFromCapableHostsTest {
                 "FORK-UNDER-LOAD",
                 3,
                 3,
-                List.of(
-                        figure(Metric.RPS, rps, verdict, designEffect),
-                        figure(Metric.P99, p99, p99Verdict, designEffect)),
+                List.of(figure(Metric.RPS, rps, verdict, batches), figure(Metric.P99, p99, p99Verdict, batches)),
                 verdict,
                 "plain",
                 List.of(),
@@ -88,7 +86,7 @@ class FleetFromCapableHostsTest {
                 host("lab-1", Verdict.REGRESSED, 0.13, 117, CAPABLE),
                 host("lab-2", Verdict.REGRESSED, 0.12, 90, CAPABLE),
                 host("lab-3", Verdict.REGRESSED, 0.14, 130, CAPABLE),
-                host("lab-4", Verdict.INCONCLUSIVE, 1.5, 0.5, CLUSTERED));
+                host("lab-4", Verdict.INCONCLUSIVE, 1.5, 0.5, TOO_FEW));
         assertThat(DesignCheck.couldCall(hosts.get(3), 0.01)).isFalse();
         assertThat(DesignCheck.couldCall(hosts.get(0), 0.01)).isTrue();
         FleetComparison fleet = FleetVerdict.of("thp", "FORK-UNDER-LOAD", hosts, 0.2, 0.01);
@@ -105,9 +103,9 @@ class FleetFromCapableHostsTest {
     @Test
     void withNoHostThatCouldCallTheFleetSaysSo() {
         List<TestComparison> hosts = List.of(
-                host("lab-1", Verdict.INCONCLUSIVE, 0.13, 117, CLUSTERED),
-                host("lab-2", Verdict.INCONCLUSIVE, 0.12, 90, CLUSTERED),
-                host("lab-3", Verdict.INCONCLUSIVE, 0.14, 130, CLUSTERED));
+                host("lab-1", Verdict.INCONCLUSIVE, 0.13, 117, TOO_FEW),
+                host("lab-2", Verdict.INCONCLUSIVE, 0.12, 90, TOO_FEW),
+                host("lab-3", Verdict.INCONCLUSIVE, 0.14, 130, TOO_FEW));
         FleetComparison fleet = FleetVerdict.of("thp", "FORK-UNDER-LOAD", hosts, 0.2, 0.01);
         assertThat(fleet.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(fleet.reason())

@@ -23,7 +23,7 @@ final class SyntheticRounds {
     static final double WINDOW_SECONDS = 0.3;
 
     private final SplittableRandom random;
-    int rounds = 3;
+    int rounds = 4;
     int windows = 10;
     double baseRps = 40_000;
     double baseP50 = 0.25;

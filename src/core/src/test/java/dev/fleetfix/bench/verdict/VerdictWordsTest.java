@@ -65,8 +65,9 @@ class VerdictWordsTest {
 
     /**
      * Three rounds a side whose levels differ by ±25 % while their windows agree: the sides do not overlap at all
-     * (latency doubled), yet the rank test, widened for windows that share a round, cannot reach the level. The
-     * lab's Redis at 10 % of a CPU read p99 +8,033 % with p 0.011 after Holm this way.
+     * (latency doubled), yet 6 batches a side reach p 2 / C(12, 6) = 0.0022 at best, and with five decisive figures
+     * (p99.99 has too few requests in a batch) Holm's first step needs below 0.002. The lab's Redis at 10 % of a CPU read p99 +8,033 % with p 0.011 after
+     * Holm this way under the rule before batches.
      */
     @Test
     void inconclusiveWhenNotSignificantAfterCorrectionAndTheDesignCannotReachTheLevel() {
@@ -83,9 +84,9 @@ class VerdictWordsTest {
         assertThat(p50.reason()).hasValueSatisfying(r -> assertThat(r)
                 .startsWith("not significant after correction (p ")
                 .contains("after Holm over ")
-                .containsPattern("; 3 rounds a side cannot reach the level \\(rounds this different give p"
-                        + " [\\d.e-]+ at the very least, Holm's first step needs below [\\d.e-]+\\): \\d+ rounds a"
-                        + " side would, or controls: N"));
+                .endsWith("after Holm over 5 figures, level 0.01); 3 rounds a side cannot reach the level (6 vs 6"
+                        + " samples that do not overlap give p 0.0022 at the very least, Holm's first step needs below"
+                        + " 0.0020): 4 rounds a side would, or controls: N"));
         assertThat(c.reason()).hasValueSatisfying(r -> assertThat(r)
                 .startsWith("not significant after correction; 3 rounds a side cannot reach the level"));
     }
@@ -115,7 +116,8 @@ class VerdictWordsTest {
         assertThat(p50.high()).isGreaterThan(1.05);
         assertThat(p50.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(p50.reason()).hasValueSatisfying(r -> assertThat(r)
-                .startsWith("interval too wide (it includes no change but reaches past the ±5 % effect" + " floor)"));
+                .startsWith("interval too wide (the tests that the change lies within the ±5 % effect floor give p ")
+                .contains("not below 0.05: a change that matters is not ruled out)"));
         assertThat(c.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(c.reason()).hasValueSatisfying(r -> assertThat(r).contains("interval too wide"));
     }
@@ -132,26 +134,26 @@ class VerdictWordsTest {
     }
 
     /**
-     * Two moments without control hosts: p50 +21 % passes the 20 % floor with a tiny p, but its interval reaches back
-     * into the floor, where the lab's own drift between two moments lies (ControlsLabIT's last batch read an A/A
-     * pair +22 % [+10 %, +25 %] and called it improved).
+     * Two moments without control hosts: p50 +22 % passes the 20 % floor, but the test of a change beyond the floor
+     * cannot tell it from one within (ControlsLabIT's last batch once read an A/A pair +22 % [+10 %, +25 %] and, by the
+     * rule before batches, called it improved): not significant, and the design is not to blame.
      */
     @Test
-    void inconclusiveNoControlWhenTheIntervalReachesBackIntoTheFloorOfTwoMoments() {
+    void inconclusiveWhenAChangeJustPastTheFloorOfTwoMomentsIsNotShownBeyondIt() {
         SyntheticRounds model = SyntheticRounds.precise(12);
         model.windowSigma = 0.04;
-        TestComparison c = one(BeforeAfter.DEFAULT, model.comparison("lab-1", 1.21));
+        TestComparison c = one(BeforeAfter.DEFAULT, model.comparison("lab-1", 1.22));
         MetricComparison p50 = metric(c, Metric.P50);
         assertThat(p50.ratio()).isGreaterThan(1.2);
         assertThat(p50.low()).isLessThan(1.2).isGreaterThan(1);
-        assertThat(p50.adjustedP()).isLessThan(0.01);
+        assertThat(p50.adjustedP()).isGreaterThanOrEqualTo(0.01);
         assertThat(p50.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-        assertThat(p50.reason())
-                .hasValueSatisfying(r -> assertThat(r).startsWith("no control (the interval reaches into the ±20 %"));
+        assertThat(p50.reason()).hasValueSatisfying(r -> assertThat(r)
+                .startsWith("not significant after correction (p ")
+                .doesNotContain("cannot reach"));
         assertThat(c.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
-        assertThat(c.reason()).hasValueSatisfying(r -> assertThat(r).startsWith("no control"));
-        // the same change measured beside alternating rounds (no drift between the sides) is called
-        assertThat(one(BeforeAfter.INTERLEAVED, SyntheticRounds.precise(12).comparison("lab-1", 1.21))
+        // the same change measured in alternating rounds (no drift between the sides, a 5 % floor) is called
+        assertThat(one(BeforeAfter.INTERLEAVED, SyntheticRounds.precise(12).comparison("lab-1", 1.22))
                         .verdict())
                 .isEqualTo(Verdict.REGRESSED);
     }
@@ -239,7 +241,7 @@ class VerdictWordsTest {
             for (int w = 0; w < 10; w++) {
                 double f = shift * level * Math.exp(0.01 * random.nextGaussian());
                 ws.add(new WindowSample(
-                        0.3, Math.round(12_000 / f), 0.25 * f, 0.4 * f, 0.75 * f, 1.5 * f, 3 * f, 10 * f));
+                        0.3, Math.round(36_000 / f), 0.25 * f, 0.4 * f, 0.75 * f, 1.5 * f, 3 * f, 10 * f));
             }
             runs.add(new BenchRun("lab-1", "thp", phase, List.of(SyntheticRounds.round(ws))));
         }
