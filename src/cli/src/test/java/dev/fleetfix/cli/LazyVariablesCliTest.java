@@ -96,6 +96,37 @@ class LazyVariablesCliTest {
     }
 
     @Test
+    void aTemplateThatARunEvaluatesIsListedAsWrittenAsAnsibleInventoryDoes() throws IOException {
+        Path inventory = write(
+                "hosts.yml",
+                """
+                all:
+                  vars:
+                    domain: example.net
+                  hosts:
+                    r1: {ansible_host: "{{ inventory_hostname }}.{{ domain }}"}
+                    r2: {ansible_host: "{{ inventory_hostname }}.{{ domain }}"}
+                  children:
+                    eu:
+                      hosts:
+                        r2: {ansible_host: 10.0.0.2}
+                """);
+
+        CliRun list = fleetfix("inventory", "--list", "-i", inventory.toString());
+        CliRun host = fleetfix("inventory", "--host", "r1", "-i", inventory.toString());
+
+        assertThat(list.exitCode()).as(list.toString()).isZero();
+        assertThat(list.stdout())
+                .contains("\"ansible_host\": \"{{ inventory_hostname }}.{{ domain }}\"")
+                // the more specific group value wins, and is printed as it is (no template)
+                .contains("\"ansible_host\": \"10.0.0.2\"");
+        assertThat(host.stdout())
+                .as(host.toString())
+                .contains("\"ansible_host\": \"{{ inventory_hostname }}.{{ domain }}\"");
+        assertThat(contacted).isEmpty();
+    }
+
+    @Test
     void anAddressThatCannotBeEvaluatedRefusesOnlyARunThatContactsTheHost() throws IOException {
         Path inventory = write(
                 "hosts.yml",

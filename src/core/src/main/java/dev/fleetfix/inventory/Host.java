@@ -40,6 +40,8 @@ import java.util.Optional;
  * @param becomeMethod how commands that need root get it ({@code ansible_become_method}): sudo, or su
  * @param becomePassword the password sudo or su asks for ({@code ansible_become_password}, {@code -K}); without one,
  *     sudo runs with {@code -n} and never asks. It is sent on the command's standard input only when asked for.
+ * @param writtenVars the variables whose value {@link #vars()} holds templated ({@code "{{ ... }}"} resolved), as
+ *     written: what a listing prints, as {@code ansible-inventory} prints every template as written
  */
 @RecordBuilder
 public record Host(
@@ -59,7 +61,8 @@ public record Host(
         Optional<InputException> unusable,
         Optional<InputException> sealedVars,
         BecomeMethod becomeMethod,
-        Optional<Secret> becomePassword) {
+        Optional<Secret> becomePassword,
+        Map<String, Object> writtenVars) {
 
     public static final int DEFAULT_SSH_PORT = 22;
 
@@ -130,7 +133,8 @@ public record Host(
                 unusable,
                 sealedVars,
                 BecomeMethod.SUDO,
-                Optional.empty());
+                Optional.empty(),
+                Map.of());
     }
 
     public Host {
@@ -147,6 +151,7 @@ public record Host(
         Objects.requireNonNull(sealedVars, "sealedVars");
         Objects.requireNonNull(becomeMethod, "becomeMethod");
         Objects.requireNonNull(becomePassword, "becomePassword");
+        writtenVars = Collections.unmodifiableMap(new LinkedHashMap<>(writtenVars));
     }
 
     /**
@@ -182,7 +187,12 @@ public record Host(
         if (sealedVars.isPresent()) {
             throw sealedVars.get();
         }
-        return vars;
+        if (writtenVars.isEmpty()) {
+            return vars;
+        }
+        Map<String, Object> shown = new LinkedHashMap<>(vars);
+        writtenVars.forEach((key, written) -> shown.computeIfPresent(key, (k, v) -> written));
+        return Collections.unmodifiableMap(shown);
     }
 
     /**

@@ -58,13 +58,8 @@ class InventoryCorpusParityIT {
 
     private static final Path KNOWN = Path.of("src/lab/src/test/resources/inventory-package-differences.tsv");
     private static final Path OUTCOMES = Path.of("src/lab/target/inventory-package-differences.txt");
-    /**
-     * At least this share of the checks agree (or differ only by masked passwords). Below the issue's 95 % ({@link
-     * InventoryCorpusParity#THRESHOLD}) while fleetfix prints the templates it evaluates evaluated, where
-     * ansible-inventory prints them as written (issue 38, item 1): 12 of the 230 checks, listed in {@link #KNOWN}.
-     * When that changes they no longer differ, the test says so, and this goes back to the issue's 95 %.
-     */
-    static final double THRESHOLD = 0.93;
+    /** At least this share of the checks agree (or differ only by masked passwords): the issue's 95 %. */
+    static final double THRESHOLD = 0.95;
 
     /** At least this many corpus files, from ansible-core and at least two collections. */
     private static final int INVENTORIES = 60;

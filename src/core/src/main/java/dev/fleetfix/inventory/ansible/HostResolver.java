@@ -3,6 +3,7 @@ package dev.fleetfix.inventory.ansible;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.Unevaluated;
+import dev.fleetfix.inventory.BecomeMethod;
 import dev.fleetfix.inventory.Connection;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.JumpSpec;
@@ -180,9 +181,8 @@ final class HostResolver {
                             redis.address(), DEFAULT_SENTINEL_PORT, RedisAuth.NONE, false, "redis-sentinel")));
         }
         Map<String, Object> vars = new LinkedHashMap<>();
-        for (Map<String, YamlValue> layer : layers) {
-            layer.forEach((key, value) -> vars.put(key, plainVar(key, value)));
-        }
+        Map<String, Object> written = new LinkedHashMap<>();
+        layers.forEach(layer -> layer.forEach((key, value) -> merge(key, value, vars, written)));
         // the other Redis settings a run reads from the variables (a replication group, an instance's config)
         for (String key : REDIS_KEYS) {
             if (vars.get(key) instanceof Unevaluated unusable) {
@@ -211,7 +211,10 @@ final class HostResolver {
                 vars,
                 sentinel,
                 later.first(),
-                Optional.empty());
+                Optional.empty(),
+                BecomeMethod.SUDO,
+                Optional.empty(),
+                written);
     }
 
     /** A setting whose value cannot be evaluated now: the host keeps its error for a run that uses it. */
@@ -268,6 +271,17 @@ final class HostResolver {
     /** A password: one of {@link #SECRET_KEYS}, or named {@code vault_*} as Ansible's vaulted values are. */
     static boolean isSecret(String key) {
         return SECRET_KEYS.contains(key) || key.startsWith("vault_");
+    }
+
+    /** One layer's variable over the layers before it: its value, and as written when templates made it. */
+    private void merge(String key, YamlValue value, Map<String, Object> vars, Map<String, Object> written) {
+        vars.put(key, plainVar(key, value));
+        YamlValue asWritten = renderedFrom.get(value);
+        if (asWritten == null) {
+            written.remove(key);
+        } else {
+            written.put(key, plainVar(key, asWritten));
+        }
     }
 
     private static Object plainVar(String key, YamlValue value) {

@@ -90,23 +90,11 @@ final class RedisInstances {
                     host.redis().auth(),
                     host.redis().tls(),
                     service);
-            Map<String, Object> vars = new LinkedHashMap<>(host.vars());
-            vars.put("redis_port", port);
-            // a service, an instance name or the host's redis_service names the unit; else the steps discover it
-            if (entry.containsKey("service")
-                    || entry.containsKey("name")
-                    || host.vars().containsKey("redis_service")) {
-                vars.put("redis_service", service);
-            } else {
-                vars.remove("redis_service");
-            }
-            if (entry.containsKey("config")) {
-                vars.put("redis_config", entry.get("config"));
-            }
-            vars.put("redis_instance_of", host.name());
-            vars.put("redis_instance_services", services);
-            vars.put("redis_instance_ports", ports);
+            Map<String, Object> vars = instanceVars(host, entry, service, services, ports);
+            Map<String, Object> written = new LinkedHashMap<>(host.writtenVars());
+            written.keySet().removeIf(key -> vars.get(key) != host.vars().get(key));
             hosts.add(host.toBuilder()
+                    .writtenVars(written)
                     .name(host.name() + "@" + port)
                     .redis(redis)
                     .vars(vars)
@@ -147,5 +135,28 @@ final class RedisInstances {
 
     private static InputException error(Path file, Host host, YamlValue node, String message) {
         return new InputException(file, node.line(), node.column(), "host " + host.name() + ": " + message);
+    }
+
+    /** An instance's variables: the host's, with the instance's port, unit, config and the machine's instances. */
+    private static Map<String, Object> instanceVars(
+            Host host, Map<String, Object> entry, String service, List<String> services, List<Integer> ports) {
+        int port = (Integer) entry.get("port");
+        Map<String, Object> vars = new LinkedHashMap<>(host.vars());
+        vars.put("redis_port", port);
+        // a service, an instance name or the host's redis_service names the unit; else the steps discover it
+        if (entry.containsKey("service")
+                || entry.containsKey("name")
+                || host.vars().containsKey("redis_service")) {
+            vars.put("redis_service", service);
+        } else {
+            vars.remove("redis_service");
+        }
+        if (entry.containsKey("config")) {
+            vars.put("redis_config", entry.get("config"));
+        }
+        vars.put("redis_instance_of", host.name());
+        vars.put("redis_instance_services", services);
+        vars.put("redis_instance_ports", ports);
+        return vars;
     }
 }

@@ -52,6 +52,11 @@ class InventoryTemplatesTest {
         assertThat(one.vars()).containsEntry("domain", "eu1.example.com").containsEntry("redis_port", 6380);
         assertThat(two.address()).isEqualTo("redis-2.local.us2.example.com");
         assertThat(two.vars()).containsEntry("role", "redis-2 in [redis]");
+        // what a run uses is evaluated; what a listing prints is as written, as ansible-inventory prints it
+        assertThat(one.printableVars())
+                .containsEntry("ansible_host", "{{ inventory_hostname }}.{{ domain }}")
+                .containsEntry("redis_port", "{{ base_port }}")
+                .containsEntry("base_port", 6380);
     }
 
     @Test
