@@ -273,11 +273,14 @@ final class HostResolver {
         return SECRET_KEYS.contains(key) || key.startsWith("vault_");
     }
 
-    /** One layer's variable over the layers before it: its value, and as written when templates made it. */
+    /**
+     * One layer's variable over the layers before it: its value, and as written when templates made it (a password
+     * is printed masked either way, and a value left unevaluated already keeps its text as written).
+     */
     private void merge(String key, YamlValue value, Map<String, Object> vars, Map<String, Object> written) {
         vars.put(key, plainVar(key, value));
         YamlValue asWritten = renderedFrom.get(value);
-        if (asWritten == null) {
+        if (asWritten == null || isSecret(key) || value.value() instanceof Unevaluated) {
             written.remove(key);
         } else {
             written.put(key, plainVar(key, asWritten));
