@@ -163,7 +163,8 @@ class ApplyIT {
         for (ComparisonReport c : report.benchmarks().comparisons()) {
             assertThat(run.stdout())
                     .as(run.toString())
-                    .containsPattern(RecapLines.host(c.host(), "thp", 7, VerdictText.word(c.verdict())));
+                    .containsPattern(RecapLines.host(
+                            c.host(), "thp", ShippedPlaybook.SHIPPED_ROUNDS, VerdictText.word(c.verdict())));
         }
         assertThat(report.benchmarks().fleet()).hasSize(1);
         FleetComparisonReport f = report.benchmarks().fleet().get(0);
