@@ -35,6 +35,9 @@ public final class VaultPasswordSource {
     private static final Duration SCRIPT_TIMEOUT = Duration.ofSeconds(120);
     /** A password file, or what a script prints, may hold this much: a password, not a disk image. */
     static final int MAX_BYTES = 64 * 1024;
+
+    /** How long what the script printed may take to be read once it has exited. */
+    private static final Duration READ_AFTER_EXIT = Duration.ofSeconds(5);
     /** Runs a script in a session of its own, so that its children can be ended with it. */
     private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
@@ -198,7 +201,7 @@ public final class VaultPasswordSource {
             }
             if (process.exitValue() != 0) {
                 // its error output, never its standard output: that may hold the password
-                String said = err.join()
+                String said = read(err)
                         .map(this::utf8)
                         .orElse("")
                         .strip()
@@ -207,12 +210,27 @@ public final class VaultPasswordSource {
                         .orElse("");
                 throw problem("exited with status " + process.exitValue() + (said.isEmpty() ? "" : ": " + said));
             }
-            byte[] printed = out.join().orElseThrow(() -> problem("printed more than " + MAX_BYTES / 1024 + " KiB"));
+            byte[] printed = read(out).orElseThrow(() -> problem("printed more than " + MAX_BYTES / 1024 + " KiB"));
             return utf8(printed).replaceAll("^[\\r\\n]+|[\\r\\n]+$", "");
         } catch (InterruptedException e) {
             endGroup(process, setsid.isPresent());
             Thread.currentThread().interrupt();
             throw problem("was interrupted");
+        } finally {
+            // its pipes are closed only now that what it printed has been read
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * What a reader of the script's output got: the script has exited and its group was ended, so the pipe ends
+     * soon; a descendant that left the group and keeps it open is not waited for.
+     */
+    private static Optional<byte[]> read(CompletableFuture<Optional<byte[]>> reader) throws InterruptedException {
+        try {
+            return reader.get(READ_AFTER_EXIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return Optional.of(new byte[0]);
         }
     }
 
@@ -238,7 +256,10 @@ public final class VaultPasswordSource {
                 }
             });
         }
-        process.destroyForcibly();
+        // an exited script's pipes stay open (destroying it would close them), so that what it printed is read
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
     }
 
     /** Whether the script exited within its timeout; true as well once it has printed more than the bound. */
