@@ -159,8 +159,10 @@ class HeldConnectionsIT {
     @Test
     void aHostWhoseKnownHostsLineWasRemovedIsRefusedAsADirectRunRefusesIt() throws Exception {
         String text = Files.readString(Path.of(inventory()));
-        Matcher known = Pattern.compile("known_hosts_file: '?([^'\\n]+?)'?\\n").matcher(text);
-        Matcher address = Pattern.compile("lab-1:\\s+ansible_host: (\\S+)").matcher(text);
+        Matcher known = Pattern.compile("known_hosts_file: ['\"]?([^'\"\\n]+?)['\"]?\\n")
+                .matcher(text);
+        Matcher address =
+                Pattern.compile("lab-1:\\s+ansible_host: ['\"]?([^'\"\\s]+)").matcher(text);
         assertThat(known.find() && address.find()).as(text).isTrue();
         Path knownHosts = Files.copy(Path.of(known.group(1)), dir.resolve("known_hosts"));
         Path inventory = dir.resolve("own-known-hosts.yml");
