@@ -201,13 +201,7 @@ public final class VaultPasswordSource {
             }
             if (process.exitValue() != 0) {
                 // its error output, never its standard output: that may hold the password
-                String said = read(err)
-                        .map(this::utf8)
-                        .orElse("")
-                        .strip()
-                        .lines()
-                        .findFirst()
-                        .orElse("");
+                String said = firstLine(read(err));
                 throw problem("exited with status " + process.exitValue() + (said.isEmpty() ? "" : ": " + said));
             }
             byte[] printed = read(out).orElseThrow(() -> problem("printed more than " + MAX_BYTES / 1024 + " KiB"));
@@ -220,6 +214,10 @@ public final class VaultPasswordSource {
             // its pipes are closed only now that what it printed has been read
             process.destroyForcibly();
         }
+    }
+
+    private String firstLine(Optional<byte[]> said) {
+        return said.map(this::utf8).orElse("").strip().lines().findFirst().orElse("");
     }
 
     /**
