@@ -52,7 +52,7 @@ final class ReportCommand implements Runnable {
                 "  1  a run failed, halted or was refused, or with -i a selected host is in no report",
                 "  2  a report is missing or unreadable, the runs differ, or a host is in two reports"
             })
-    static final class Merge implements Callable<Integer>, JsonOutput {
+    static final class Merge implements Callable<Integer>, JsonOutput, PromptOptions.NoBecome {
         @Spec
         CommandSpec spec;
 
@@ -96,14 +96,15 @@ final class ReportCommand implements Runnable {
                     .map(dir -> new ReportMerge.Input(dir, ReportJson.read(dir.resolve(ReportJson.FILE))))
                     .toList();
             // the selection the shards were cut from, when the operator names it: -i alone is all its hosts
-            Optional<List<String>> selection = inventory.source().sources().isEmpty()
-                    ? Optional.empty()
-                    : Optional.of(FleetfixCommand.inventoryService(spec.commandLine())
-                            .load(inventory.source(), inventory.limit(), Optional.empty())
-                            .hosts()
-                            .stream()
-                            .map(Host::name)
-                            .toList());
+            Optional<List<String>> selection =
+                    inventory.sourceWithoutBecome().sources().isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(FleetfixCommand.inventoryService(spec.commandLine())
+                                    .load(inventory.sourceWithoutBecome(), inventory.limit(), Optional.empty())
+                                    .hosts()
+                                    .stream()
+                                    .map(Host::name)
+                                    .toList());
             ReportMerge.Merged merged = ReportMerge.merge(inputs, selection);
             ReportFiles.prepare(output, "--output");
             ReportMerge.write(output, merged.report());

@@ -145,4 +145,39 @@ class AskBecomePassTest {
             assertThat(asked).as("terminal: " + present + "\n" + run).hasValue(0);
         }
     }
+
+    @Test
+    void reportMergeReadsTheInventoryWithoutABecomePasswordSoMinusKNeitherAsksNorIsRefused() throws Exception {
+        Path inventory =
+                Files.writeString(dir.resolve("inventory.yaml"), "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.1}\n");
+        for (boolean present : List.of(true, false)) {
+            AtomicInteger asked = new AtomicInteger();
+            PromptOptions.terminal = new PromptOptions.Terminal() {
+                @Override
+                public boolean present() {
+                    return present;
+                }
+
+                @Override
+                public char[] readSecret(String prompt) {
+                    asked.incrementAndGet();
+                    return TYPED.toCharArray();
+                }
+            };
+
+            CliRun run = CliRun.of(
+                    "report",
+                    "merge",
+                    dir.resolve("no-such-shard").toString(),
+                    "-o",
+                    dir.resolve("merged").toString(),
+                    "-i",
+                    inventory.toString(),
+                    "-K");
+
+            // it fails on its missing input, not on -K
+            assertThat(run.stderr()).as("terminal: " + present + "\n" + run).doesNotContain("--ask-become-pass");
+            assertThat(asked).as("terminal: " + present + "\n" + run).hasValue(0);
+        }
+    }
 }
