@@ -125,18 +125,7 @@ class AskBecomePassTest {
                 Files.writeString(dir.resolve("inventory.yaml"), "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.1}\n");
         for (boolean present : List.of(true, false)) {
             AtomicInteger asked = new AtomicInteger();
-            PromptOptions.terminal = new PromptOptions.Terminal() {
-                @Override
-                public boolean present() {
-                    return present;
-                }
-
-                @Override
-                public char[] readSecret(String prompt) {
-                    asked.incrementAndGet();
-                    return TYPED.toCharArray();
-                }
-            };
+            PromptOptions.terminal = typing(present, asked);
 
             CliRun run = CliRun.of("inventory", "-i", inventory.toString(), "--list", "-K");
 
@@ -152,18 +141,7 @@ class AskBecomePassTest {
                 Files.writeString(dir.resolve("inventory.yaml"), "all:\n  hosts:\n    r1: {ansible_host: 127.0.0.1}\n");
         for (boolean present : List.of(true, false)) {
             AtomicInteger asked = new AtomicInteger();
-            PromptOptions.terminal = new PromptOptions.Terminal() {
-                @Override
-                public boolean present() {
-                    return present;
-                }
-
-                @Override
-                public char[] readSecret(String prompt) {
-                    asked.incrementAndGet();
-                    return TYPED.toCharArray();
-                }
-            };
+            PromptOptions.terminal = typing(present, asked);
 
             CliRun run = CliRun.of(
                     "report",
@@ -179,5 +157,21 @@ class AskBecomePassTest {
             assertThat(run.stderr()).as("terminal: " + present + "\n" + run).doesNotContain("--ask-become-pass");
             assertThat(asked).as("terminal: " + present + "\n" + run).hasValue(0);
         }
+    }
+
+    /** A terminal that is there or not, and answers {@link #TYPED}, counting the prompts. */
+    private static PromptOptions.Terminal typing(boolean present, AtomicInteger asked) {
+        return new PromptOptions.Terminal() {
+            @Override
+            public boolean present() {
+                return present;
+            }
+
+            @Override
+            public char[] readSecret(String prompt) {
+                asked.incrementAndGet();
+                return TYPED.toCharArray();
+            }
+        };
     }
 }

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -92,7 +93,8 @@ final class RedisInstances {
                     service);
             Map<String, Object> vars = instanceVars(host, entry, service, services, ports);
             Map<String, Object> written = new LinkedHashMap<>(host.writtenVars());
-            written.keySet().removeIf(key -> vars.get(key) != host.vars().get(key));
+            written.keySet()
+                    .removeIf(key -> !Objects.equals(vars.get(key), host.vars().get(key)));
             hosts.add(host.toBuilder()
                     .writtenVars(written)
                     .name(host.name() + "@" + port)
