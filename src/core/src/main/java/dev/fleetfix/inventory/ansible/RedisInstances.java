@@ -92,11 +92,8 @@ final class RedisInstances {
                     host.redis().tls(),
                     service);
             Map<String, Object> vars = instanceVars(host, entry, service, services, ports);
-            Map<String, Object> written = new LinkedHashMap<>(host.writtenVars());
-            written.keySet()
-                    .removeIf(key -> !Objects.equals(vars.get(key), host.vars().get(key)));
             hosts.add(host.toBuilder()
-                    .writtenVars(written)
+                    .writtenVars(writtenAsBefore(host, vars))
                     .name(host.name() + "@" + port)
                     .redis(redis)
                     .vars(vars)
@@ -160,5 +157,13 @@ final class RedisInstances {
         vars.put("redis_instance_services", services);
         vars.put("redis_instance_ports", ports);
         return vars;
+    }
+
+    /** The host's variables as written that the instance keeps as they were (the others it set itself). */
+    private static Map<String, Object> writtenAsBefore(Host host, Map<String, Object> vars) {
+        Map<String, Object> written = new LinkedHashMap<>(host.writtenVars());
+        written.keySet()
+                .removeIf(key -> !Objects.equals(vars.get(key), host.vars().get(key)));
+        return written;
     }
 }
