@@ -8,6 +8,7 @@ import dev.fleetfix.report.RedisEvidence;
 import dev.fleetfix.report.SweepTable;
 import dev.fleetfix.report.VerdictText;
 import dev.fleetfix.report.model.ComparisonReport;
+import dev.fleetfix.report.model.FleetComparisonReport;
 import dev.fleetfix.report.model.FleetReport;
 import dev.fleetfix.report.model.HostReport;
 import dev.fleetfix.report.model.MetricReport;
@@ -117,35 +118,7 @@ public final class Recap {
         report.benchmarks().comparisons().forEach(c -> designs.add(c.design()));
         designs.stream().filter(d -> d != null).forEach(d -> out.println("  design: " + d));
         for (ComparisonReport c : report.benchmarks().comparisons()) {
-            StringBuilder figures = new StringBuilder();
-            for (MetricReport m : c.metrics()) {
-                if (Effects.shown(m, HOST_FIGURES)) {
-                    figures.append(", ")
-                            .append(m.metric())
-                            .append(' ')
-                            .append(Effects.compared(m))
-                            .append(' ')
-                            .append(Effects.of(m));
-                }
-            }
-            String samples = c.metrics().isEmpty() || c.metrics().get(0).sampleUnit() == null
-                    ? ""
-                    : ", " + c.metrics().get(0).beforeSamples() + " vs "
-                            + c.metrics().get(0).afterSamples() + " "
-                            + plural(c.metrics().get(0).sampleUnit());
-            out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": "
-                    + verdict(ansi, c.verdict(), c.reason()) + " ("
-                    + c.beforeRounds() + " vs " + c.afterRounds() + " rounds" + samples + ")" + figures);
-            if (!c.calibration().isEmpty()) {
-                out.println("    noise floor (A/A, before measured twice): "
-                        + c.calibration().stream()
-                                .filter(m -> HOST_FIGURES.contains(m.metric()))
-                                .map(m -> m.metric() + " " + Effects.of(m))
-                                .collect(Collectors.joining(", ")));
-            }
-            c.notes().forEach(n -> out.println("    note: " + HostText.oneLine(n)));
-            RedisEvidence.of(report, c)
-                    .ifPresent(e -> out.println("    redis (its own figures after the last round): " + e));
+            comparison(out, ansi, report, c);
         }
         List<HostReport> benchmarked = report.hosts().stream()
                 .filter(host -> report.benchmarks().comparisons().stream()
@@ -154,15 +127,8 @@ public final class Recap {
         for (HostReport host : benchmarked) {
             Effects.expectation(host).ifPresent(e -> out.println("  expect " + host.name() + ": " + e));
         }
-        for (var f : report.benchmarks().fleet()) {
-            String effects = f.effects().entrySet().stream()
-                    .filter(e -> HOST_FIGURES.contains(e.getKey()))
-                    .map(e -> Effects.of(e.getKey(), e.getValue()))
-                    .collect(Collectors.joining(", "));
-            out.println("benchmark " + f.name() + " " + f.test() + ": " + verdict(ansi, f.verdict(), f.reason())
-                    + " (" + f.improved() + " improved, " + f.regressed() + " regressed, " + f.noChangeDetected()
-                    + " no change detected, " + f.inconclusive() + " inconclusive"
-                    + (effects.isEmpty() ? "" : "; over hosts: " + effects) + ")");
+        for (FleetComparisonReport f : report.benchmarks().fleet()) {
+            fleet(out, ansi, f);
         }
         boolean noneCanShow = !benchmarked.isEmpty()
                 && benchmarked.stream()
@@ -173,6 +139,51 @@ public final class Recap {
                     + " Redis that keeps itself off THP; each host's 'expect' line says which):"
                     + " the benchmarks say only whether anything else changed");
         }
+    }
+
+    /** One host's comparison: its verdict and figures, then its noise floor, notes and Redis's own figures. */
+    private static void comparison(PrintWriter out, Ansi ansi, FleetReport report, ComparisonReport c) {
+        StringBuilder figures = new StringBuilder();
+        for (MetricReport m : c.metrics()) {
+            if (Effects.shown(m, HOST_FIGURES)) {
+                figures.append(", ")
+                        .append(m.metric())
+                        .append(' ')
+                        .append(Effects.compared(m))
+                        .append(' ')
+                        .append(Effects.of(m));
+            }
+        }
+        String samples = c.metrics().isEmpty() || c.metrics().get(0).sampleUnit() == null
+                ? ""
+                : ", " + c.metrics().get(0).beforeSamples() + " vs "
+                        + c.metrics().get(0).afterSamples() + " "
+                        + plural(c.metrics().get(0).sampleUnit());
+        out.println("  " + c.host() + " " + c.name() + " " + c.test() + ": "
+                + verdict(ansi, c.verdict(), c.reason()) + " ("
+                + c.beforeRounds() + " vs " + c.afterRounds() + " rounds" + samples + ")" + figures);
+        if (!c.calibration().isEmpty()) {
+            out.println("    noise floor (A/A, before measured twice): "
+                    + c.calibration().stream()
+                            .filter(m -> HOST_FIGURES.contains(m.metric()))
+                            .map(m -> m.metric() + " " + Effects.of(m))
+                            .collect(Collectors.joining(", ")));
+        }
+        c.notes().forEach(n -> out.println("    note: " + HostText.oneLine(n)));
+        RedisEvidence.of(report, c)
+                .ifPresent(e -> out.println("    redis (its own figures after the last round): " + e));
+    }
+
+    /** A benchmark's verdict over the fleet: how many hosts went each way, and the effects over hosts. */
+    private static void fleet(PrintWriter out, Ansi ansi, FleetComparisonReport f) {
+        String effects = f.effects().entrySet().stream()
+                .filter(e -> HOST_FIGURES.contains(e.getKey()))
+                .map(e -> Effects.of(e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+        out.println("benchmark " + f.name() + " " + f.test() + ": " + verdict(ansi, f.verdict(), f.reason())
+                + " (" + f.improved() + " improved, " + f.regressed() + " regressed, " + f.noChangeDetected()
+                + " no change detected, " + f.inconclusive() + " inconclusive"
+                + (effects.isEmpty() ? "" : "; over hosts: " + effects) + ")");
     }
 
     private static String verdict(Ansi ansi, String verdict, String reason) {
