@@ -243,11 +243,7 @@ public record BeforeAfter(Thresholds thresholds) {
                             == controls.after().size();
             if (b.size() == before.size() && a.size() == after.size()) {
                 metrics.add(FigureSamples.measure(
-                        metric,
-                        before,
-                        after,
-                        b,
-                        a,
+                        new FigureSamples.Sides(metric, before, after, b, a),
                         floors.getOrDefault(metric, thresholds.floor(metric, controlled ? controls : Controls.NONE)),
                         controlled ? controls : Controls.NONE,
                         thresholds.level()));
