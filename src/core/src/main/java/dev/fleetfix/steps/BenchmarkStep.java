@@ -14,6 +14,7 @@ import dev.fleetfix.inventory.Host;
 import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.playbook.StepSignature;
 import dev.fleetfix.steps.benchmark.BenchmarkArgs;
+import dev.fleetfix.steps.benchmark.BenchmarkDoc;
 import dev.fleetfix.steps.model.StepArgs;
 import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.steps.model.StepResult;
@@ -88,141 +89,7 @@ public final class BenchmarkStep implements StepType {
 
     @Override
     public StepDoc doc() {
-        return StepDoc.of(
-                "Measures the host's Redis before and after a change; the recap gives a verdict per host and fleet.",
-                "- benchmark: {name: thp, phase: before, profile: auto, duration: 3s, rounds: 7}",
-                new StepDoc.Arg(
-                        "name",
-                        "text ([A-Za-z0-9_.-])",
-                        "benchmark",
-                        "- benchmark: {name: thp, phase: before}",
-                        "Pairs a before run with the after run of the same name."),
-                new StepDoc.Arg(
-                        "phase",
-                        "before|after",
-                        "required (not for a sweep)",
-                        "- benchmark: {name: thp, phase: after}",
-                        "Which side of the change this run measures."),
-                new StepDoc.Arg(
-                        "engine",
-                        "builtin|redis-benchmark",
-                        "builtin",
-                        "- benchmark: {phase: before, engine: redis-benchmark}",
-                        "The builtin client from this machine, or redis-benchmark on the host."),
-                new StepDoc.Arg(
-                        "profile",
-                        "plain|fork-under-load|auto",
-                        "plain",
-                        "- benchmark: {phase: before, profile: auto}",
-                        "fork-under-load writes while BGSAVE forks; auto picks it where persistence allows (the after run uses what the before run used)."),
-                new StepDoc.Arg(
-                        "duration",
-                        "duration",
-                        "2s (10s for a sweep)",
-                        "- benchmark: {phase: before, duration: 3s}",
-                        "How long each round runs (or give requests)."),
-                new StepDoc.Arg(
-                        "requests",
-                        "whole number",
-                        "100000 for redis-benchmark; the builtin engine runs for duration",
-                        "- benchmark: {phase: before, requests: 50000}",
-                        "Requests per round instead of a duration."),
-                new StepDoc.Arg(
-                        "warmup",
-                        "duration, or 0",
-                        "2s",
-                        "- benchmark: {phase: before, warmup: 0}",
-                        "A discarded warm-up before the measured rounds."),
-                new StepDoc.Arg(
-                        "connections",
-                        "whole number",
-                        "10",
-                        "- benchmark: {phase: before, connections: 50}",
-                        "Client connections."),
-                new StepDoc.Arg(
-                        "pipeline",
-                        "whole number",
-                        "1",
-                        "- benchmark: {phase: before, pipeline: 16}",
-                        "Requests in flight per connection."),
-                new StepDoc.Arg(
-                        "value_size",
-                        "bytes, or a list of them for a sweep",
-                        "64",
-                        "- benchmark: {name: sizes, value_size: [64, 1024, 16384]}",
-                        "Value size; a list makes a sweep that compares its points."),
-                new StepDoc.Arg(
-                        "keyspace",
-                        "whole number",
-                        "100000",
-                        "- benchmark: {phase: before, keyspace: 1000000}",
-                        "How many distinct keys are written."),
-                new StepDoc.Arg(
-                        "rate",
-                        "requests per second",
-                        "none: as fast as the host answers",
-                        "- benchmark: {phase: before, rate: 20000}",
-                        "An open-loop rate instead of a closed loop."),
-                new StepDoc.Arg(
-                        "rounds",
-                        "whole number",
-                        "7 (8 with redis-benchmark, 5 for a sweep)",
-                        "- benchmark: {phase: before, rounds: 9}",
-                        "Rounds per side; fewer than the verdict needs to call a change are refused."),
-                new StepDoc.Arg(
-                        "tests",
-                        "list of set, get, ...",
-                        "[set, get]",
-                        "- benchmark: {phase: before, tests: [set, get]}",
-                        "The commands measured, each on its own."),
-                new StepDoc.Arg(
-                        "mix",
-                        "mapping of command to weight",
-                        "none",
-                        "- benchmark: {phase: before, mix: {set: 3, get: 1}}",
-                        "One test mixing commands by weight, instead of tests."),
-                new StepDoc.Arg(
-                        "force",
-                        "boolean",
-                        "false",
-                        "- benchmark: {phase: before, force: true}",
-                        "Run on a nearly full or evicting primary (never where maxmemory leaves no room)."),
-                new StepDoc.Arg(
-                        "prefix",
-                        "text",
-                        "fleetfix:bench:",
-                        "- benchmark: {phase: before, prefix: \"bench:thp:\"}",
-                        "The only keys it writes, and deletes afterwards."),
-                new StepDoc.Arg(
-                        "bgsave_interval",
-                        "duration",
-                        "1500ms",
-                        "- benchmark: {phase: before, profile: fork-under-load, bgsave_interval: 3s}",
-                        "fork-under-load: the pause between two BGSAVEs."),
-                new StepDoc.Arg(
-                        "threads",
-                        "whole number",
-                        "redis-benchmark's own",
-                        "- benchmark: {phase: before, engine: redis-benchmark, threads: 4}",
-                        "redis-benchmark's --threads (that engine only)."),
-                new StepDoc.Arg(
-                        "calibrate",
-                        "boolean",
-                        "false",
-                        "- benchmark: {phase: before, calibrate: true}",
-                        "Measure the before side twice; the A/A difference becomes each figure's floor (before only)."),
-                new StepDoc.Arg(
-                        "tcp_nodelay",
-                        "on|off, or [on, off] for a sweep",
-                        "the client's default",
-                        "- benchmark: {name: nodelay, tcp_nodelay: [on, off]}",
-                        "TCP_NODELAY of the client's sockets; a list makes a sweep."),
-                new StepDoc.Arg(
-                        "controls",
-                        "whole number 0..16",
-                        "0",
-                        "- benchmark: {phase: before, controls: 2}",
-                        "Unchanged hosts of later batches measured beside each side (difference in differences; builtin engine)."));
+        return BenchmarkDoc.of();
     }
 
     @Override
@@ -257,66 +124,73 @@ public final class BenchmarkStep implements StepType {
             String profileFact,
             String settingsFact,
             List<String> controlNotes) {
-        {
-            if (ctx.check()) {
-                return StepResult.skipped(CHECK_MODE);
-            }
-            if (plan.phase() == Phase.AFTER && ctx.state().fact(profileFact).isEmpty()) {
-                return StepResult.skipped(
-                        "no '" + plan.name() + "' before run on this host in this run: nothing to compare with");
-            }
-            Measure measure = p -> {
-                if (p.phase() == Phase.AFTER) {
-                    Optional<String> before = ctx.state().fact(settingsFact);
-                    if (before.isPresent() && !before.get().equals(p.clientSettings())) {
-                        return new HostBenchmark.Outcome(
-                                ctx.host(),
-                                List.of(),
-                                Optional.of("the after run's client settings differ from the before run's, so the"
-                                        + " two would not be comparable (before: " + before.get() + "; after: "
-                                        + p.clientSettings() + ")"),
-                                Optional.empty());
-                    }
-                }
-                HostBenchmark.Outcome first = withControls(ctx, p, parsed.controls(), controlNotes);
-                if (!parsed.calibrate()
-                        || first.rounds().isEmpty()
-                        || first.failure().isPresent()) {
-                    return first;
-                }
-                HostBenchmark.Outcome again = runner.run(
-                                ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
-                        .get(0);
-                List<BenchRun> all = new ArrayList<>(first.rounds());
-                all.addAll(again.rounds());
-                return new HostBenchmark.Outcome(ctx.host(), all, again.skipped(), again.failure());
-            };
-            Facts facts = new Facts(profileFact, settingsFact);
-            if (!parsed.auto()) {
-                return result(measure.run(plan), plan, "", facts);
-            }
-            Optional<String> pinned = ctx.state().fact(profileFact);
-            if (pinned.isPresent()) {
-                BenchPlan same = withProfile(
-                        plan,
-                        pinned.get().equals(word(BenchPlan.Profile.PLAIN))
-                                ? BenchPlan.Profile.PLAIN
-                                : BenchPlan.Profile.FORK_UNDER_LOAD);
-                return result(measure.run(same), same, "", facts);
-            }
-            HostBenchmark.Outcome fork = measure.run(plan);
-            if (fork.skipped().isPresent() && fork.rounds().isEmpty()) {
-                BenchPlan plain = withProfile(plan, BenchPlan.Profile.PLAIN);
-                HostBenchmark.Outcome plainOutcome = measure.run(plain);
-                // a refusal refuses both profiles: say it once
-                boolean sameReason = plainOutcome.skipped().equals(fork.skipped());
-                String note = sameReason
-                        ? ""
-                        : "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
-                return result(plainOutcome, plain, note, facts);
-            }
-            return result(fork, plan, "", facts);
+        if (ctx.check()) {
+            return StepResult.skipped(CHECK_MODE);
         }
+        if (plan.phase() == Phase.AFTER && ctx.state().fact(profileFact).isEmpty()) {
+            return StepResult.skipped(
+                    "no '" + plan.name() + "' before run on this host in this run: nothing to compare with");
+        }
+        Measure measure = measure(ctx, parsed, settingsFact, controlNotes);
+        Facts facts = new Facts(profileFact, settingsFact);
+        if (!parsed.auto()) {
+            return result(measure.run(plan), plan, "", facts);
+        }
+        Optional<String> pinned = ctx.state().fact(profileFact);
+        if (pinned.isPresent()) {
+            BenchPlan same = withProfile(
+                    plan,
+                    pinned.get().equals(word(BenchPlan.Profile.PLAIN))
+                            ? BenchPlan.Profile.PLAIN
+                            : BenchPlan.Profile.FORK_UNDER_LOAD);
+            return result(measure.run(same), same, "", facts);
+        }
+        HostBenchmark.Outcome fork = measure.run(plan);
+        if (fork.skipped().isPresent() && fork.rounds().isEmpty()) {
+            BenchPlan plain = withProfile(plan, BenchPlan.Profile.PLAIN);
+            HostBenchmark.Outcome plainOutcome = measure.run(plain);
+            // a refusal refuses both profiles: say it once
+            boolean sameReason = plainOutcome.skipped().equals(fork.skipped());
+            String note = sameReason
+                    ? ""
+                    : "fork-under-load skipped (" + fork.skipped().get() + "), ran plain; ";
+            return result(plainOutcome, plain, note, facts);
+        }
+        return result(fork, plan, "", facts);
+    }
+
+    /**
+     * How a plan is measured on the step's host: refused on the after side when the client settings differ from the
+     * before run's, with its controls beside it, and the before side once more when calibrating.
+     */
+    private Measure measure(
+            StepContext ctx, BenchmarkArgs.Parsed parsed, String settingsFact, List<String> controlNotes) {
+        return p -> {
+            if (p.phase() == Phase.AFTER) {
+                Optional<String> before = ctx.state().fact(settingsFact);
+                if (before.isPresent() && !before.get().equals(p.clientSettings())) {
+                    return new HostBenchmark.Outcome(
+                            ctx.host(),
+                            List.of(),
+                            Optional.of("the after run's client settings differ from the before run's, so the"
+                                    + " two would not be comparable (before: " + before.get() + "; after: "
+                                    + p.clientSettings() + ")"),
+                            Optional.empty());
+                }
+            }
+            HostBenchmark.Outcome first = withControls(ctx, p, parsed.controls(), controlNotes);
+            if (!parsed.calibrate()
+                    || first.rounds().isEmpty()
+                    || first.failure().isPresent()) {
+                return first;
+            }
+            HostBenchmark.Outcome again = runner.run(
+                            ctx.host(), ctx.shell(), List.of(), p.withPhase(Phase.CALIBRATION), ctx.progress())
+                    .get(0);
+            List<BenchRun> all = new ArrayList<>(first.rounds());
+            all.addAll(again.rounds());
+            return new HostBenchmark.Outcome(ctx.host(), all, again.skipped(), again.failure());
+        };
     }
 
     /**
@@ -439,35 +313,40 @@ public final class BenchmarkStep implements StepType {
                 .forEach(tests::add));
         for (String test : tests) {
             text.append(", ").append(test).append(" median");
-            for (Metric m : List.of(Metric.RPS, Metric.P99, Metric.MAX)) {
-                List<Double> values = new ArrayList<>();
-                for (BenchRun r : rounds) {
-                    r.results().stream()
-                            .filter(res -> res.test().equals(test))
-                            .map(m::valueOf)
-                            .filter(OptionalDouble::isPresent)
-                            .forEach(v -> values.add(v.getAsDouble()));
-                }
-                if (!values.isEmpty()) {
-                    double median = Median.of(values);
-                    text.append(' ')
-                            .append(
-                                    m == Metric.RPS
-                                            ? String.format(Locale.ROOT, "%,.0f rps", median)
-                                            : String.format(Locale.ROOT, "%s %.2fms", m.label(), median));
-                }
-            }
-            long errors = rounds.stream()
-                    .flatMap(r -> r.results().stream())
-                    .filter(res -> res.test().equals(test))
-                    .mapToLong(BenchResult::errors)
-                    .sum();
-            if (errors > 0) {
-                text.append(String.format(
-                        Locale.ROOT, " (%,d error replies counted in the rps: these rounds enter no verdict)", errors));
-            }
+            medians(text, rounds, test);
         }
         return text.toString();
+    }
+
+    /** A test's medians over the rounds (rps, p99, max), then the error replies its rounds counted, if any. */
+    private static void medians(StringBuilder text, List<BenchRun> rounds, String test) {
+        for (Metric m : List.of(Metric.RPS, Metric.P99, Metric.MAX)) {
+            List<Double> values = new ArrayList<>();
+            for (BenchRun r : rounds) {
+                r.results().stream()
+                        .filter(res -> res.test().equals(test))
+                        .map(m::valueOf)
+                        .filter(OptionalDouble::isPresent)
+                        .forEach(v -> values.add(v.getAsDouble()));
+            }
+            if (!values.isEmpty()) {
+                double median = Median.of(values);
+                text.append(' ')
+                        .append(
+                                m == Metric.RPS
+                                        ? String.format(Locale.ROOT, "%,.0f rps", median)
+                                        : String.format(Locale.ROOT, "%s %.2fms", m.label(), median));
+            }
+        }
+        long errors = rounds.stream()
+                .flatMap(r -> r.results().stream())
+                .filter(res -> res.test().equals(test))
+                .mapToLong(BenchResult::errors)
+                .sum();
+        if (errors > 0) {
+            text.append(String.format(
+                    Locale.ROOT, " (%,d error replies counted in the rps: these rounds enter no verdict)", errors));
+        }
     }
 
     private static BenchPlan withProfile(BenchPlan plan, BenchPlan.Profile profile) {
