@@ -2,10 +2,8 @@ package dev.fleetfix.bench.plan;
 
 import dev.fleetfix.bench.Phase;
 import dev.fleetfix.redis.load.Operation;
-import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -155,71 +153,42 @@ public final class BenchPlanBuilder {
     }
 
     public BenchPlanBuilder engine(String word) {
-        engine = switch (word.strip().toLowerCase(Locale.ROOT)) {
-            case "builtin" -> BenchPlan.Engine.BUILTIN;
-            case "redis-benchmark" -> BenchPlan.Engine.REDIS_BENCHMARK;
-            default -> throw new Invalid(Field.ENGINE, "expected builtin or redis-benchmark, was '" + word + "'");
-        };
+        engine = PlanWords.engine(word);
         return this;
     }
 
     public BenchPlanBuilder profile(String word) {
-        profile = switch (word.strip().toLowerCase(Locale.ROOT)) {
-            case "plain" -> BenchPlan.Profile.PLAIN;
-            case "fork-under-load" -> BenchPlan.Profile.FORK_UNDER_LOAD;
-            default -> throw new Invalid(Field.PROFILE, "expected plain or fork-under-load, was '" + word + "'");
-        };
+        profile = PlanWords.profile(word);
         given.add(Field.PROFILE);
         return this;
     }
 
     /** {@code set,get} or {@code [set, get]}: equal weights. */
     public BenchPlanBuilder tests(List<?> words) {
-        List<Operation> commands = new ArrayList<>();
-        for (Object w : words) {
-            for (String part : String.valueOf(w).split(",")) {
-                Operation c = command(Field.TESTS, part);
-                if (!commands.contains(c)) {
-                    commands.add(c);
-                }
-            }
-        }
-        if (commands.isEmpty()) {
-            throw new Invalid(Field.TESTS, "give at least one of set, get, incr, lpush");
-        }
-        Map<Operation, Integer> weights = new EnumMap<>(Operation.class);
-        commands.forEach(c -> weights.put(c, 1));
-        mix = weights;
-        order = List.copyOf(commands);
+        commands(PlanWords.tests(words));
         given.add(Field.TESTS);
         return this;
     }
 
     /** {@code {set: 3, get: 1}}: relative weights (builtin only). */
     public BenchPlanBuilder mix(Map<?, ?> weights) {
-        if (weights.isEmpty()) {
-            throw new Invalid(Field.MIX, "expected a mapping of command to weight like {set: 3, get: 1}, was {}");
-        }
-        Map<Operation, Integer> m = new EnumMap<>(Operation.class);
-        List<Operation> o = new ArrayList<>();
-        for (Map.Entry<?, ?> e : weights.entrySet()) {
-            Operation c = command(Field.MIX, e.getKey());
-            m.put(c, (int) whole(Field.MIX, String.valueOf(e.getKey()), e.getValue(), 1, 1_000));
-            o.add(c);
-        }
-        mix = m;
-        order = List.copyOf(o);
+        commands(PlanWords.mix(weights));
         given.add(Field.MIX);
         return this;
     }
 
+    private void commands(PlanWords.Commands commands) {
+        mix = commands.weights();
+        order = commands.order();
+    }
+
     public BenchPlanBuilder connections(Object value) {
-        connections = (int) whole(Field.CONNECTIONS, null, value, 1, 10_000);
+        connections = (int) PlanWords.whole(Field.CONNECTIONS, null, value, 1, 10_000);
         return this;
     }
 
     public BenchPlanBuilder pipeline(Object value) {
-        pipeline = (int) whole(Field.PIPELINE, null, value, 1, 100_000);
+        pipeline = (int) PlanWords.whole(Field.PIPELINE, null, value, 1, 100_000);
         return this;
     }
 
@@ -228,70 +197,38 @@ public final class BenchPlanBuilder {
      * 1024]}); each in bytes, each once.
      */
     public BenchPlanBuilder valueSizes(List<?> values) {
-        List<Integer> sizes = new ArrayList<>();
-        for (Object v : values) {
-            for (Object part : v instanceof String s ? List.of(s.split(",", -1)) : List.of(v)) {
-                int size = (int) whole(Field.VALUE_SIZE, null, part, 1, LoadSpec.MAX_VALUE_SIZE);
-                if (sizes.contains(size)) {
-                    throw new Invalid(Field.VALUE_SIZE, "lists " + size + " twice, was " + values);
-                }
-                sizes.add(size);
-            }
-        }
-        if (sizes.isEmpty()) {
-            throw new Invalid(Field.VALUE_SIZE, "give at least one size in bytes");
-        }
-        valueSizes = List.copyOf(sizes);
+        valueSizes = PlanWords.valueSizes(values);
         given.add(Field.VALUE_SIZE);
         return this;
     }
 
     /** {@code on}, {@code off}, or both ({@code on,off}) to compare them. */
     public BenchPlanBuilder tcpNoDelay(List<?> values) {
-        List<Boolean> settings = new ArrayList<>();
-        for (Object v : values) {
-            for (Object part : v instanceof String s ? List.of(s.split(",", -1)) : List.of(v)) {
-                boolean on = onOff(part);
-                if (settings.contains(on)) {
-                    throw new Invalid(Field.TCP_NODELAY, "lists " + SweepPoint.word(on) + " twice, was " + values);
-                }
-                settings.add(on);
-            }
-        }
-        if (settings.isEmpty()) {
-            throw new Invalid(Field.TCP_NODELAY, "give on, off, or both");
-        }
-        tcpNoDelay = List.copyOf(settings);
+        tcpNoDelay = PlanWords.tcpNoDelay(values);
         given.add(Field.TCP_NODELAY);
         return this;
     }
 
     public BenchPlanBuilder keyspace(Object value) {
-        keyspace = whole(Field.KEYSPACE, null, value, 1, Long.MAX_VALUE);
+        keyspace = PlanWords.whole(Field.KEYSPACE, null, value, 1, Long.MAX_VALUE);
         return this;
     }
 
     public BenchPlanBuilder requests(Object value) {
-        requests = OptionalLong.of(whole(Field.REQUESTS, null, value, 1, Long.MAX_VALUE));
+        requests = OptionalLong.of(PlanWords.whole(Field.REQUESTS, null, value, 1, Long.MAX_VALUE));
         given.add(Field.REQUESTS);
         return this;
     }
 
     public BenchPlanBuilder duration(Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new Invalid(Field.DURATION, "must be positive, was " + value);
-        }
-        duration = value;
+        duration = PlanWords.positive(Field.DURATION, value);
         given.add(Field.DURATION);
         return this;
     }
 
     /** How long each round runs when neither duration nor requests are given (the builtin engine). */
     public BenchPlanBuilder defaultDuration(Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new Invalid(Field.DURATION, "must be positive, was " + value);
-        }
-        duration = value;
+        duration = PlanWords.positive(Field.DURATION, value);
         return this;
     }
 
@@ -305,22 +242,13 @@ public final class BenchPlanBuilder {
     }
 
     public BenchPlanBuilder rate(Object value) {
-        double r;
-        try {
-            r = Double.parseDouble(String.valueOf(value).strip());
-        } catch (NumberFormatException e) {
-            r = Double.NaN;
-        }
-        if (!(r > 0) || Double.isInfinite(r)) {
-            throw new Invalid(Field.RATE, "expected requests per second above 0, was '" + value + "'");
-        }
-        rate = Optional.of(r);
+        rate = Optional.of(PlanWords.rate(value));
         given.add(Field.RATE);
         return this;
     }
 
     public BenchPlanBuilder threads(Object value) {
-        threads = OptionalInt.of((int) whole(Field.THREADS, null, value, 1, 1024));
+        threads = OptionalInt.of((int) PlanWords.whole(Field.THREADS, null, value, 1, 1024));
         given.add(Field.THREADS);
         return this;
     }
@@ -334,16 +262,13 @@ public final class BenchPlanBuilder {
     }
 
     public BenchPlanBuilder bgsaveInterval(Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new Invalid(Field.BGSAVE_INTERVAL, "must be positive, was " + value);
-        }
-        bgsaveInterval = value;
+        bgsaveInterval = PlanWords.positive(Field.BGSAVE_INTERVAL, value);
         given.add(Field.BGSAVE_INTERVAL);
         return this;
     }
 
     public BenchPlanBuilder rounds(Object value) {
-        rounds = OptionalInt.of((int) whole(Field.ROUNDS, null, value, 1, 100));
+        rounds = OptionalInt.of((int) PlanWords.whole(Field.ROUNDS, null, value, 1, 100));
         return this;
     }
 
@@ -369,33 +294,7 @@ public final class BenchPlanBuilder {
         int roundCount = rounds.orElse(sweep ? DEFAULT_SWEEP_ROUNDS : defaultRounds);
         int firstSize = valueSizes.get(0);
         Optional<Boolean> noDelay = tcpNoDelay.size() == 1 ? Optional.of(tcpNoDelay.get(0)) : Optional.empty();
-        List<SweepPoint> points = new ArrayList<>();
-        if (sweep) {
-            List<Optional<Boolean>> settings = tcpNoDelay.isEmpty()
-                    ? List.of(Optional.empty())
-                    : tcpNoDelay.stream().map(Optional::of).toList();
-            for (Optional<Boolean> setting : settings) {
-                for (int size : valueSizes) {
-                    points.add(new SweepPoint(size, setting));
-                }
-            }
-        }
-        LoadSpec.Builder loadBuilder = LoadSpec.builder()
-                .test(mix.size() == 1 ? mix.keySet().iterator().next().name() : "MIX")
-                .connections(connections)
-                .pipeline(pipeline)
-                .mix(mix)
-                .valueSize(firstSize)
-                .keyspace(keyspace)
-                .warmup(warmup)
-                .keyPrefix(prefix);
-        if (requests.isPresent()) {
-            loadBuilder.requests(requests.getAsLong());
-        } else {
-            loadBuilder.duration(duration);
-        }
-        rate.ifPresent(loadBuilder::rate);
-        LoadSpec load = loadBuilder.build();
+        LoadSpec load = load(firstSize);
         ForkUnderLoadSpec fork = ForkUnderLoadSpec.defaults()
                 .withLoad(load.toBuilder()
                         .test(ForkUnderLoadSpec.TEST)
@@ -425,7 +324,41 @@ public final class BenchPlanBuilder {
                 phase,
                 force ? SafetyPolicy.DEFAULT.forced() : SafetyPolicy.DEFAULT,
                 noDelay,
-                points);
+                sweep ? points() : List.of());
+    }
+
+    /** Every value size at every TCP_NODELAY setting given (the client's default when none is). */
+    private List<SweepPoint> points() {
+        List<SweepPoint> points = new ArrayList<>();
+        List<Optional<Boolean>> settings = tcpNoDelay.isEmpty()
+                ? List.of(Optional.empty())
+                : tcpNoDelay.stream().map(Optional::of).toList();
+        for (Optional<Boolean> setting : settings) {
+            for (int size : valueSizes) {
+                points.add(new SweepPoint(size, setting));
+            }
+        }
+        return points;
+    }
+
+    /** The builtin engine's load: the first value size (a sweep sets each point's own). */
+    private LoadSpec load(int firstSize) {
+        LoadSpec.Builder loadBuilder = LoadSpec.builder()
+                .test(mix.size() == 1 ? mix.keySet().iterator().next().name() : "MIX")
+                .connections(connections)
+                .pipeline(pipeline)
+                .mix(mix)
+                .valueSize(firstSize)
+                .keyspace(keyspace)
+                .warmup(warmup)
+                .keyPrefix(prefix);
+        if (requests.isPresent()) {
+            loadBuilder.requests(requests.getAsLong());
+        } else {
+            loadBuilder.duration(duration);
+        }
+        rate.ifPresent(loadBuilder::rate);
+        return loadBuilder.build();
     }
 
     private void refuseMismatches() {
@@ -458,48 +391,5 @@ public final class BenchPlanBuilder {
                     "a sweep compares its own points with each other; it has no before/after phase (was "
                             + phase.name().toLowerCase(Locale.ROOT) + ")");
         }
-    }
-
-    private static Operation command(Field field, Object word) {
-        String text = String.valueOf(word).strip().toUpperCase(Locale.ROOT);
-        try {
-            return Operation.valueOf(text);
-        } catch (IllegalArgumentException e) {
-            throw new Invalid(field, "unknown command '" + word + "'; use set, get, incr or lpush");
-        }
-    }
-
-    private static boolean onOff(Object value) {
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        return switch (String.valueOf(value).strip().toLowerCase(Locale.ROOT)) {
-            case "on", "true", "yes" -> true;
-            case "off", "false", "no" -> false;
-            default -> throw new Invalid(Field.TCP_NODELAY, "expected on or off, was '" + value + "'");
-        };
-    }
-
-    /**
-     * A whole number from a YAML scalar or an option's word. A BigInteger's longValue() wraps
-     * around (2^64 + 1 would become 1), so out-of-range values are refused, not wrapped.
-     */
-    static long whole(Field field, String part, Object value, long min, long max) {
-        long n;
-        try {
-            n = value instanceof BigInteger big
-                    ? big.longValueExact()
-                    : value instanceof Number number && !(value instanceof Double || value instanceof Float)
-                            ? number.longValue()
-                            : Long.parseLong(String.valueOf(value).strip().replace("_", ""));
-        } catch (NumberFormatException | ArithmeticException e) {
-            n = Long.MIN_VALUE;
-        }
-        if (n < min || n > max) {
-            String range = max == Long.MAX_VALUE ? ">= " + min : "from " + min + " to " + max;
-            throw new Invalid(
-                    field, part == null ? "" : part, "expected a whole number " + range + ", was '" + value + "'");
-        }
-        return n;
     }
 }
