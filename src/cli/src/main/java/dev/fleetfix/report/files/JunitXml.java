@@ -27,7 +27,10 @@ final class JunitXml {
 
     private record Case(String host, StepReport step) {}
 
-    static String render(FleetReport report) {
+    /** The steps by play, and the hosts with no step to stand for them: untouched, or failed outside any step. */
+    private record Cases(Map<String, List<Case>> byPlay, List<String> untouched, List<HostReport> failedOutsideSteps) {}
+
+    private static Cases cases(FleetReport report) {
         Map<String, List<Case>> byPlay = new LinkedHashMap<>();
         report.plays().forEach(p -> byPlay.put(p.name(), new ArrayList<>()));
         List<String> untouched = new ArrayList<>();
@@ -42,6 +45,11 @@ final class JunitXml {
                 byPlay.computeIfAbsent(step.play(), k -> new ArrayList<>()).add(new Case(host.name(), step));
             }
         }
+        return new Cases(byPlay, untouched, failedOutsideSteps);
+    }
+
+    static String render(FleetReport report) {
+        Cases all = cases(report);
         try {
             StringWriter text = new StringWriter();
             XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(text);
@@ -51,24 +59,30 @@ final class JunitXml {
             xml.writeAttribute("name", "fleetfix " + report.run().playbook());
             int total = 0;
             int failures = 0;
-            for (List<Case> cases : byPlay.values()) {
+            for (List<Case> cases : all.byPlay().values()) {
                 total += cases.size();
                 failures += (int) cases.stream().filter(c -> failed(c.step())).count();
             }
             int benchmarks = report.benchmarks().comparisons().size()
                     + report.benchmarks().fleet().size();
             xml.writeAttribute(
-                    "tests", String.valueOf(total + untouched.size() + failedOutsideSteps.size() + benchmarks));
-            xml.writeAttribute("failures", String.valueOf(failures + failedOutsideSteps.size()));
+                    "tests",
+                    String.valueOf(total
+                            + all.untouched().size()
+                            + all.failedOutsideSteps().size()
+                            + benchmarks));
+            xml.writeAttribute(
+                    "failures",
+                    String.valueOf(failures + all.failedOutsideSteps().size()));
             xml.writeAttribute("time", seconds(report.run().elapsedMs()));
-            for (Map.Entry<String, List<Case>> play : byPlay.entrySet()) {
+            for (Map.Entry<String, List<Case>> play : all.byPlay().entrySet()) {
                 suite(xml, play.getKey(), play.getValue(), report.run().id());
             }
-            if (!failedOutsideSteps.isEmpty()) {
-                hostFailureSuite(xml, failedOutsideSteps);
+            if (!all.failedOutsideSteps().isEmpty()) {
+                hostFailureSuite(xml, all.failedOutsideSteps());
             }
-            if (!untouched.isEmpty()) {
-                untouchedSuite(xml, untouched, report.run().reason());
+            if (!all.untouched().isEmpty()) {
+                untouchedSuite(xml, all.untouched(), report.run().reason());
             }
             if (benchmarks > 0) {
                 benchmarkSuite(xml, report);

@@ -180,16 +180,6 @@ public final class ReportMerge {
                 .filter(o -> !"ok".equals(o))
                 .findFirst()
                 .orElse(first.outcome());
-        List<String> reasons = new ArrayList<>();
-        for (Input input : inputs) {
-            if (!input.report().run().reason().isEmpty()) {
-                reasons.add(input.dir() + ": " + input.report().run().reason());
-            }
-        }
-        if (!uncovered.isEmpty()) {
-            reasons.add(uncovered.size() + " host" + (uncovered.size() == 1 ? "" : "s") + " " + UNCOVERED + ": "
-                    + String.join(", ", uncovered));
-        }
         List<String> untouched = new ArrayList<>(all(runs, RunInfo::untouched));
         untouched.addAll(uncovered);
         return new RunInfo(
@@ -204,13 +194,28 @@ public final class ReportMerge {
                         ? runs.stream().mapToLong(RunInfo::elapsedMs).max().orElse(0)
                         : Duration.between(start, end).toMillis(),
                 outcome,
-                String.join("; ", reasons),
+                reason(inputs, uncovered),
                 all(runs, RunInfo::done),
                 all(runs, RunInfo::failed),
                 untouched,
                 all(runs, RunInfo::changed),
                 first.playbookSha256(),
                 first.fleetfixVersion());
+    }
+
+    /** Each shard's reason, named by its directory, then the hosts no shard covered. */
+    private static String reason(List<Input> inputs, List<String> uncovered) {
+        List<String> reasons = new ArrayList<>();
+        for (Input input : inputs) {
+            if (!input.report().run().reason().isEmpty()) {
+                reasons.add(input.dir() + ": " + input.report().run().reason());
+            }
+        }
+        if (!uncovered.isEmpty()) {
+            reasons.add(uncovered.size() + " host" + (uncovered.size() == 1 ? "" : "s") + " " + UNCOVERED + ": "
+                    + String.join(", ", uncovered));
+        }
+        return String.join("; ", reasons);
     }
 
     private static List<String> all(List<RunInfo> runs, Function<RunInfo, List<String>> field) {
