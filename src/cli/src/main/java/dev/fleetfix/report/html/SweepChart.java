@@ -48,7 +48,33 @@ final class SweepChart {
         List<Markup> parts = new ArrayList<>();
         parts.add(el("title", title));
         parts.add(label(LEFT, 20, "chart-title", "start", title));
-        for (double y = 0; y <= top + 1e-9; y += step) {
+        grid(parts, axis, step, sizes);
+        axes(parts, yLabel);
+        lines(parts, axis, drawn);
+        if (drawn.isEmpty()) {
+            parts.add(label(WIDTH / 2.0, HEIGHT / 2.0, "empty", "middle", "no figures"));
+        }
+        return el(
+                "svg",
+                attrs(
+                        "class",
+                        "chart",
+                        "viewBox",
+                        "0 0 " + WIDTH + " " + HEIGHT,
+                        "width",
+                        WIDTH,
+                        "height",
+                        HEIGHT,
+                        "role",
+                        "img",
+                        "aria-label",
+                        title),
+                parts);
+    }
+
+    /** A horizontal grid line at each step of the figure, a vertical one at each value size, with their ticks. */
+    private static void grid(List<Markup> parts, Axis axis, double step, TreeSet<Double> sizes) {
+        for (double y = 0; y <= axis.top() + 1e-9; y += step) {
             parts.add(empty(
                     "line",
                     attrs(
@@ -80,6 +106,10 @@ final class SweepChart {
                             HEIGHT - BOTTOM)));
             parts.add(label(axis.x(size), HEIGHT - BOTTOM + 16, "tick", "middle", bytes(size)));
         }
+    }
+
+    /** The two axes and their labels. */
+    private static void axes(List<Markup> parts, String yLabel) {
         parts.add(empty(
                 "line",
                 attrs("class", "axis", "x1", LEFT, "x2", WIDTH - RIGHT, "y1", HEIGHT - BOTTOM, "y2", HEIGHT - BOTTOM)));
@@ -95,37 +125,14 @@ final class SweepChart {
                         "transform",
                         "translate(16 " + fmt((TOP + HEIGHT - BOTTOM) / 2.0) + ") rotate(-90)"),
                 yLabel));
+    }
+
+    /** Each line and its dots, and its legend, in rows below the plot. */
+    private static void lines(List<Markup> parts, Axis axis, List<Line> drawn) {
         int legendX = LEFT;
         int legendY = HEIGHT - 28;
         for (Line l : drawn) {
-            StringBuilder points = new StringBuilder();
-            for (double[] p : l.points()) {
-                points.append(fmt(axis.x(p[0])))
-                        .append(',')
-                        .append(fmt(axis.y(p[1])))
-                        .append(' ');
-            }
-            parts.add(empty(
-                    "polyline",
-                    attrs(
-                            "class",
-                            "series",
-                            "fill",
-                            "none",
-                            "stroke",
-                            l.color(),
-                            "stroke-width",
-                            2,
-                            "data-legend",
-                            l.legend(),
-                            "points",
-                            points.toString().strip())));
-            for (double[] p : l.points()) {
-                parts.add(el(
-                        "circle",
-                        attrs("cx", fmt(axis.x(p[0])), "cy", fmt(axis.y(p[1])), "r", 3, "fill", l.color()),
-                        el("title", l.legend() + " at " + bytes(p[0]) + ": " + number(p[1]))));
-            }
+            series(parts, axis, l);
             int width = 28 + 7 * l.legend().length();
             if (legendX > LEFT && legendX + width > WIDTH - RIGHT) {
                 legendX = LEFT; // the next row: four legends do not fit in one
@@ -150,25 +157,38 @@ final class SweepChart {
             parts.add(label(legendX + 22, y, "legend-text", "start", l.legend()));
             legendX += width;
         }
-        if (drawn.isEmpty()) {
-            parts.add(label(WIDTH / 2.0, HEIGHT / 2.0, "empty", "middle", "no figures"));
+    }
+
+    /** One line through its points, with a dot and a tooltip at each. */
+    private static void series(List<Markup> parts, Axis axis, Line l) {
+        StringBuilder points = new StringBuilder();
+        for (double[] p : l.points()) {
+            points.append(fmt(axis.x(p[0])))
+                    .append(',')
+                    .append(fmt(axis.y(p[1])))
+                    .append(' ');
         }
-        return el(
-                "svg",
+        parts.add(empty(
+                "polyline",
                 attrs(
                         "class",
-                        "chart",
-                        "viewBox",
-                        "0 0 " + WIDTH + " " + HEIGHT,
-                        "width",
-                        WIDTH,
-                        "height",
-                        HEIGHT,
-                        "role",
-                        "img",
-                        "aria-label",
-                        title),
-                parts);
+                        "series",
+                        "fill",
+                        "none",
+                        "stroke",
+                        l.color(),
+                        "stroke-width",
+                        2,
+                        "data-legend",
+                        l.legend(),
+                        "points",
+                        points.toString().strip())));
+        for (double[] p : l.points()) {
+            parts.add(el(
+                    "circle",
+                    attrs("cx", fmt(axis.x(p[0])), "cy", fmt(axis.y(p[1])), "r", 3, "fill", l.color()),
+                    el("title", l.legend() + " at " + bytes(p[0]) + ": " + number(p[1]))));
+        }
     }
 
     private record Axis(double lo, double hi, double top) {
