@@ -30,10 +30,9 @@ import java.util.Set;
 public final class BenchPlanBuilder {
     public static final int DEFAULT_VALUE_SIZE = 64;
     /**
-     * Rounds of a sweep when none are given. Two per point are the least a comparison can judge, but
-     * the t-test over rounds that guards against drift has little power with three: on synthetic
-     * rounds (2 % drift between rounds, 8 % window noise) a 30 % jump was within noise at 3 rounds
-     * once alpha was split over a sweep's comparisons, and found at 5.
+     * Rounds of a sweep when none are given: the fewest with which the shipped sweep (6 sizes at both
+     * TCP_NODELAY settings, 16 comparisons, alpha split over them) can call a change, 10 batches a point
+     * against 8 at 4 rounds; fewer are refused when the plan is read (steps.benchmark.BenchDesign).
      */
     public static final int DEFAULT_SWEEP_ROUNDS = 5;
 
