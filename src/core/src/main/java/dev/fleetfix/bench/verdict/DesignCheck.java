@@ -125,37 +125,6 @@ public final class DesignCheck {
             if (sound()) {
                 return Optional.empty();
             }
-            List<String> why = new java.util.ArrayList<>();
-            if (design.batches() < FigureSamples.MIN_SAMPLES) {
-                why.add(String.format(
-                        Locale.ROOT,
-                        "cannot decide any figure: %d batches %s are the fewest the exact rank test judges",
-                        FigureSamples.MIN_SAMPLES,
-                        design.side()));
-            } else {
-                if (!canCall) {
-                    why.add(String.format(
-                            Locale.ROOT,
-                            "cannot call any change: batches that do not overlap give the exact rank test p %s at"
-                                    + " the very least, and Holm over up to %d figures at level %s%s needs below %s",
-                            p(smallestP),
-                            design.figures(),
-                            p(design.alpha()),
-                            design.sweepComparisons().stream()
-                                    .mapToObj(n -> " split over " + n + (n == 1 ? " comparison" : " comparisons"))
-                                    .findFirst()
-                                    .orElse(""),
-                            p(needed)));
-                }
-                if (!canSayNoChange) {
-                    why.add(String.format(
-                            Locale.ROOT,
-                            "cannot say no change detected: its equivalence tests reach p %s at the very least, not"
-                                    + " below their level %s",
-                            p(smallestNoChangeP),
-                            p(design.equivalenceAlpha())));
-                }
-            }
             String fix = roundsThatCould.stream()
                     .mapToObj(r -> r + " rounds " + design.side() + " could")
                     .findFirst()
@@ -172,8 +141,44 @@ public final class DesignCheck {
                     design.side(),
                     design.batches(),
                     design.batches() == 1 ? "batch" : "batches",
-                    String.join(", and ", why),
+                    String.join(", and ", why()),
                     fix));
+        }
+
+        /** What this design cannot say, each as a clause. */
+        private List<String> why() {
+            List<String> why = new java.util.ArrayList<>();
+            if (design.batches() < FigureSamples.MIN_SAMPLES) {
+                why.add(String.format(
+                        Locale.ROOT,
+                        "cannot decide any figure: %d batches %s are the fewest the exact rank test judges",
+                        FigureSamples.MIN_SAMPLES,
+                        design.side()));
+                return why;
+            }
+            if (!canCall) {
+                why.add(String.format(
+                        Locale.ROOT,
+                        "cannot call any change: batches that do not overlap give the exact rank test p %s at"
+                                + " the very least, and Holm over up to %d figures at level %s%s needs below %s",
+                        p(smallestP),
+                        design.figures(),
+                        p(design.alpha()),
+                        design.sweepComparisons().stream()
+                                .mapToObj(n -> " split over " + n + (n == 1 ? " comparison" : " comparisons"))
+                                .findFirst()
+                                .orElse(""),
+                        p(needed)));
+            }
+            if (!canSayNoChange) {
+                why.add(String.format(
+                        Locale.ROOT,
+                        "cannot say no change detected: its equivalence tests reach p %s at the very least, not"
+                                + " below their level %s",
+                        p(smallestNoChangeP),
+                        p(design.equivalenceAlpha())));
+            }
+            return why;
         }
     }
 
