@@ -10,6 +10,7 @@ import dev.fleetfix.inventory.HostSelection;
 import dev.fleetfix.report.console.BenchOutput;
 import dev.fleetfix.report.console.HostList;
 import dev.fleetfix.report.console.LiveLine;
+import dev.fleetfix.steps.benchmark.BenchDesign;
 import dev.fleetfix.transport.ShellPool;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -218,7 +219,14 @@ public final class BenchCommand extends HostsCommand implements Callable<Integer
             if (bgsaveInterval != null) {
                 b.bgsaveInterval(bgsaveInterval);
             }
-            return b.build();
+            BenchPlan plan = b.build();
+            // a sweep whose comparisons could never call a change is refused before any host is measured
+            if (plan.isSweep()) {
+                BenchDesign.problem(plan, "--rounds").ifPresent(p -> {
+                    throw new InputException(p);
+                });
+            }
+            return plan;
         } catch (BenchPlanBuilder.Invalid e) {
             throw new InputException(e.render(e.field().option()));
         } catch (IllegalArgumentException e) {

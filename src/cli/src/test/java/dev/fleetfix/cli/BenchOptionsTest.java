@@ -40,6 +40,22 @@ class BenchOptionsTest {
     }
 
     @Test
+    void aSweepThatCouldNeverCallAChangeIsRefusedNamingTheRounds() {
+        // the shipped 6 sizes at both settings split alpha over 16 comparisons: 4 rounds a point cannot call
+        assertThatThrownBy(() ->
+                        plan("--value-size", "64,512,1024,2048,4096,8192", "--tcp-nodelay", "on,off", "--rounds", "4"))
+                .hasMessageStartingWith("--rounds: 4 rounds a point (8 batches) cannot call any change")
+                .hasMessageEndingWith("; 5 rounds a point could");
+        // redis-benchmark gives one sample a round: two sizes need 7 rounds, more than a sweep's default 5
+        assertThatThrownBy(() -> plan("--engine", "redis-benchmark", "--value-size", "64,1024"))
+                .hasMessageStartingWith("--rounds: 5 rounds a point (5 batches) cannot call any change")
+                .hasMessageEndingWith("; 7 rounds a point could");
+        assertThat(plan("--engine", "redis-benchmark", "--value-size", "64,1024", "--rounds", "7")
+                        .rounds())
+                .isEqualTo(7);
+    }
+
+    @Test
     void redisBenchmarkRefusesBuiltinOnlyOptionsItUsedToIgnore() {
         assertThatThrownBy(() -> plan("--engine", "redis-benchmark", "--duration", "5s"))
                 .hasMessage("--duration: only for engine builtin, was engine redis-benchmark");
@@ -69,6 +85,13 @@ class BenchOptionsTest {
                     "bench", "-i", inventory.toString(), "--engine", "redis-benchmark", "--tcp-nodelay", "off");
             assertThat(rb.exitCode()).as(rb.toString()).isEqualTo(ExitCode.USAGE);
             assertThat(rb.stderr()).contains("--tcp-nodelay: only for engine builtin");
+            // a sweep whose comparisons could never call a change (2 rounds a point: 4 batches, 5 decide)
+            CliRun short2 = CliRun.of("bench", "-i", inventory.toString(), "--value-size", "64,1024", "--rounds", "2");
+            assertThat(short2.exitCode()).as(short2.toString()).isEqualTo(ExitCode.USAGE);
+            assertThat(short2.stderr())
+                    .as(short2.toString())
+                    .contains("--rounds: 2 rounds a point (4 batches) cannot decide any figure")
+                    .contains("4 rounds a point could");
             for (ServerSocket s : List.of(redis, ssh)) {
                 s.setSoTimeout(200);
                 assertThatThrownBy(s::accept)

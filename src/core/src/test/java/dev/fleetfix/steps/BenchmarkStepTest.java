@@ -1,6 +1,7 @@
 package dev.fleetfix.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fleetfix.InputException;
@@ -19,6 +20,7 @@ import dev.fleetfix.rollout.plan.RunOptions;
 import dev.fleetfix.steps.facts.ShellFacts;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -183,10 +185,8 @@ class BenchmarkStepTest {
                 },
                 new String[] {
                     "{phase: after, rounds: 1}",
-                    "rounds: 1 round a side (2 batches) cannot call any change: batches that do not overlap give the"
-                            + " exact rank test p 0.33 at the very least, and Holm over up to 6 figures at level 0.01"
-                            + " needs below 0.0017, and cannot say no change detected: its equivalence tests reach p"
-                            + " 0.17 at the very least, not below their level 0.05; 4 rounds a side could"
+                    "rounds: 1 round a side (2 batches) cannot decide any figure: 5 batches a side are the fewest"
+                            + " the exact rank test judges; 4 rounds a side could"
                 },
                 new String[] {
                     "{phase: before, engine: redis-benchmark, rounds: 6}",
@@ -231,6 +231,24 @@ class BenchmarkStepTest {
     }
 
     @Test
+    void theShippedSweepCanCallAChangeAndItsDefaultRoundsToo() throws Exception {
+        // 5 rounds of ten 300 ms windows: 10 batches a point, enough for 16 comparisons (DesignCheckTest)
+        Harness h = running("r1");
+        String shipped = Files.readString(Path.of("playbooks", "value-size-sweep.yaml"));
+        assertThat(shipped).contains("rounds: 5");
+        assertThatCode(() -> h.plan(shipped, RunOptions.defaults())).doesNotThrowAnyException();
+        assertThatCode(() -> h.plan(
+                        play("{value_size: [64, 512, 1024, 2048, 4096, 8192], tcp_nodelay: [on, off]}"),
+                        RunOptions.defaults()))
+                .doesNotThrowAnyException();
+        // redis-benchmark gives one batch a round: its sweep's default takes twice the rounds, and is accepted
+        assertThatCode(() -> h.plan(
+                        play("{engine: redis-benchmark, value_size: [64, 512, 1024, 2048, 4096, 8192]}"),
+                        RunOptions.defaults()))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
     void badSweepListsAreRejectedWhenPlannedWithFileLineAndColumn() {
         Harness h = running("r1");
         List<String[]> cases = List.of(
@@ -245,7 +263,19 @@ class BenchmarkStepTest {
                 new String[] {
                     "{phase: before, engine: redis-benchmark, tcp_nodelay: off}", "tcp_nodelay: only for engine builtin"
                 },
-                new String[] {"{value_size: [64, 512], calibrate: true}", "calibrate: a sweep compares its points"});
+                new String[] {"{value_size: [64, 512], calibrate: true}", "calibrate: a sweep compares its points"},
+                // the sweep that ran for minutes and answered only "no figure can decide"
+                new String[] {
+                    "{value_size: [64, 512], rounds: 2}",
+                    "rounds: 2 rounds a point (4 batches) cannot decide any figure: 5 batches a point are the fewest"
+                            + " the exact rank test judges; 4 rounds a point could"
+                },
+                new String[] {
+                    "{value_size: [64, 512, 1024, 2048, 4096, 8192], tcp_nodelay: [on, off], duration: 1s, rounds: 3}",
+                    "rounds: 3 rounds a point (6 batches) cannot call any change: batches that do not overlap give the"
+                            + " exact rank test p 0.0022 at the very least, and Holm over up to 6 figures at level 0.01"
+                            + " split over 16 comparisons needs below 0.0001; 5 rounds a point could"
+                });
         for (String[] c : cases) {
             assertThatThrownBy(() -> h.plan(play(c[0]), RunOptions.defaults()))
                     .as(c[0])

@@ -37,16 +37,24 @@ public final class DesignCheck {
     }
 
     /**
-     * The shape of a before/after design.
+     * The shape of a before/after design, or of a sweep's (whose points are its sides, judged in pairs).
      *
-     * @param rounds rounds a side
+     * @param rounds rounds a side (a point, in a sweep)
      * @param batchesPerRound batches each round gives: {@link BatchTest#PER_ROUND} with windows (fewer when a round
      *     has fewer windows), 1 without
      * @param figures the decisive figures Holm corrects over
-     * @param alpha the family-wise level of a call
+     * @param alpha the family-wise level of a call: a host's before/after, or a sweep's whole set of comparisons
      * @param equivalenceAlpha the level of "no change detected"
+     * @param sweepComparisons how many pairs of points a sweep compares, each at {@code alpha} split over them
+     *     ({@link Sweep}); empty for a before/after pair
      */
-    public record Design(int rounds, int batchesPerRound, int figures, double alpha, double equivalenceAlpha) {
+    public record Design(
+            int rounds,
+            int batchesPerRound,
+            int figures,
+            double alpha,
+            double equivalenceAlpha,
+            OptionalInt sweepComparisons) {
         public Design {
             if (rounds < 1 || batchesPerRound < 1 || figures < 1) {
                 throw new IllegalArgumentException("rounds, batches a round and figures must be at least 1, were "
@@ -55,6 +63,15 @@ public final class DesignCheck {
             if (!(alpha > 0 && alpha < 1) || !(equivalenceAlpha > 0 && equivalenceAlpha < 1)) {
                 throw new IllegalArgumentException("levels must be in (0, 1), were " + alpha + ", " + equivalenceAlpha);
             }
+            if (sweepComparisons.isPresent() && sweepComparisons.getAsInt() < 1) {
+                throw new IllegalArgumentException(
+                        "a sweep compares at least 1 pair, was " + sweepComparisons.getAsInt());
+            }
+        }
+
+        /** A before/after pair. */
+        public Design(int rounds, int batchesPerRound, int figures, double alpha, double equivalenceAlpha) {
+            this(rounds, batchesPerRound, figures, alpha, equivalenceAlpha, OptionalInt.empty());
         }
 
         /** Batches a side. */
@@ -62,8 +79,17 @@ public final class DesignCheck {
             return rounds * batchesPerRound;
         }
 
+        /** The level one comparison's call is judged at: {@code alpha}, split over a sweep's comparisons. */
+        public double comparisonAlpha() {
+            return alpha / sweepComparisons.orElse(1);
+        }
+
         Design withRounds(int r) {
-            return new Design(r, batchesPerRound, figures, alpha, equivalenceAlpha);
+            return new Design(r, batchesPerRound, figures, alpha, equivalenceAlpha, sweepComparisons);
+        }
+
+        private String side() {
+            return sweepComparisons.isPresent() ? "a point" : "a side";
         }
     }
 
@@ -71,7 +97,7 @@ public final class DesignCheck {
      * What a design can say.
      *
      * @param smallestP the smallest p a call's test can give: batches that do not overlap
-     * @param needed Holm's first step: {@code alpha / figures}
+     * @param needed Holm's first step: {@code alpha / figures}, alpha split over a sweep's comparisons
      * @param canCall whether {@code smallestP < needed}
      * @param smallestNoChangeP the smallest p of each one-sided test of "no change detected"
      * @param canSayNoChange whether that is below the equivalence level
@@ -99,40 +125,60 @@ public final class DesignCheck {
             if (sound()) {
                 return Optional.empty();
             }
+            String fix = roundsThatCould.stream()
+                    .mapToObj(r -> r + " rounds " + design.side() + " could")
+                    .findFirst()
+                    .orElse("no number of rounds up to " + MOST_ROUNDS + " could"
+                            + (design.sweepComparisons().isPresent()
+                                    ? "; fewer points split the level less"
+                                    : "; controls: N measure drift another way"));
+            return Optional.of(String.format(
+                    Locale.ROOT,
+                    "%s: %d %s %s (%d %s) %s; %s",
+                    roundsField,
+                    design.rounds(),
+                    design.rounds() == 1 ? "round" : "rounds",
+                    design.side(),
+                    design.batches(),
+                    design.batches() == 1 ? "batch" : "batches",
+                    String.join(", and ", why()),
+                    fix));
+        }
+
+        /** What this design cannot say, each as a clause. */
+        private List<String> why() {
             List<String> why = new java.util.ArrayList<>();
+            if (design.batches() < FigureSamples.MIN_SAMPLES) {
+                why.add(String.format(
+                        Locale.ROOT,
+                        "cannot decide any figure: %d batches %s are the fewest the exact rank test judges",
+                        FigureSamples.MIN_SAMPLES,
+                        design.side()));
+                return why;
+            }
             if (!canCall) {
                 why.add(String.format(
                         Locale.ROOT,
-                        "cannot call any change: batches that do not overlap give the exact rank test p %s at the very"
-                                + " least, and Holm over up to %d figures at level %s needs below %s",
+                        "cannot call any change: batches that do not overlap give the exact rank test p %s at"
+                                + " the very least, and Holm over up to %d figures at level %s%s needs below %s",
                         p(smallestP),
                         design.figures(),
                         p(design.alpha()),
+                        design.sweepComparisons().stream()
+                                .mapToObj(n -> " split over " + n + (n == 1 ? " comparison" : " comparisons"))
+                                .findFirst()
+                                .orElse(""),
                         p(needed)));
             }
             if (!canSayNoChange) {
                 why.add(String.format(
                         Locale.ROOT,
-                        "cannot say no change detected: its equivalence tests reach p %s at the very least, not below"
-                                + " their level %s",
+                        "cannot say no change detected: its equivalence tests reach p %s at the very least, not"
+                                + " below their level %s",
                         p(smallestNoChangeP),
                         p(design.equivalenceAlpha())));
             }
-            String fix = roundsThatCould.stream()
-                    .mapToObj(r -> r + " rounds a side could")
-                    .findFirst()
-                    .orElse("no number of rounds up to " + MOST_ROUNDS + " could; controls: N measure drift"
-                            + " another way");
-            return Optional.of(String.format(
-                    Locale.ROOT,
-                    "%s: %d %s a side (%d %s) %s; %s",
-                    roundsField,
-                    design.rounds(),
-                    design.rounds() == 1 ? "round" : "rounds",
-                    design.batches(),
-                    design.batches() == 1 ? "batch" : "batches",
-                    String.join(", and ", why),
-                    fix));
+            return why;
         }
     }
 
@@ -157,7 +203,7 @@ public final class DesignCheck {
     }
 
     private static Reach alone(Design d) {
-        double needed = d.alpha() / d.figures();
+        double needed = d.comparisonAlpha() / d.figures();
         int b = d.batches();
         double call = ShiftedRankTest.smallestTwoSided(b, b);
         double same = ShiftedRankTest.smallestOneSided(b, b);

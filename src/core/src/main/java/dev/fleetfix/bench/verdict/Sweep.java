@@ -152,6 +152,11 @@ public final class Sweep {
         return "only after correction for " + comparisons + " comparisons; rerun this point alone to confirm";
     }
 
+    /** How many comparisons a host's sweep of {@code points} makes, which its alpha is split over. */
+    public static int comparisons(Collection<SweepPoint> points) {
+        return pairs(points.stream().sorted(ORDER).toList()).size();
+    }
+
     /** Sizes in a row at each TCP_NODELAY setting; then at each size, on against off. */
     static List<SweepPoint[]> pairs(List<SweepPoint> ordered) {
         List<SweepPoint[]> pairs = new ArrayList<>();

@@ -4,17 +4,20 @@ import dev.fleetfix.bench.load.LoadGenerator;
 import dev.fleetfix.bench.plan.BenchPlan;
 import dev.fleetfix.bench.verdict.BeforeAfter;
 import dev.fleetfix.bench.verdict.DesignCheck;
+import dev.fleetfix.bench.verdict.Sweep;
 import dev.fleetfix.bench.verdict.Thresholds;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
- * A before/after benchmark step's design, checked when the playbook is read: a design whose verdict could never
- * call a change, or never say no change detected, is refused before any host is touched, naming the rounds that
- * could (see {@link DesignCheck}). Sweeps compare their points in alternating rounds and are not checked here;
- * designs with control hosts are judged by difference in differences, which has no such floor.
+ * A benchmark's design, checked when the playbook or the command line is read: a before/after pair or a sweep whose
+ * verdict could never call a change, or never say no change detected, is refused before any host is touched, naming
+ * the rounds that could (see {@link DesignCheck}). A sweep's points are its sides, each pair judged at alpha split
+ * over the sweep's comparisons ({@link Sweep}). Designs with control hosts are judged by difference in differences,
+ * which has no such floor, and are not checked here.
  */
-final class BenchDesign {
+public final class BenchDesign {
     /**
      * Rounds a side when none are given, builtin engine: 4 rounds of two batches make 8 batches a side, whose exact
      * test reaches p 0.00016 against Holm's first step over 6 figures at 0.01 (0.0017), leaving room for batches that
@@ -49,11 +52,21 @@ final class BenchDesign {
             perRound = windows < 2 ? 1 : Math.min(DesignCheck.batchesPerRound(), windows);
         }
         return new DesignCheck.Design(
-                plan.rounds(), perRound, DesignCheck.MOST_FIGURES, alpha, Thresholds.EQUIVALENCE_ALPHA);
+                plan.rounds(),
+                perRound,
+                DesignCheck.MOST_FIGURES,
+                alpha,
+                Thresholds.EQUIVALENCE_ALPHA,
+                plan.isSweep() ? OptionalInt.of(Sweep.comparisons(plan.sweep())) : OptionalInt.empty());
     }
 
-    /** Why this plan's before/after verdict could not say every word; empty when it can. */
-    static Optional<String> problem(BenchPlan plan) {
-        return DesignCheck.of(of(plan)).problem("rounds");
+    /**
+     * Why this plan's verdicts (before/after, or a sweep's comparisons) could not say every word; empty when they
+     * can.
+     *
+     * @param roundsField the rounds as the front end spells them: {@code rounds} in a playbook, {@code --rounds}
+     */
+    public static Optional<String> problem(BenchPlan plan, String roundsField) {
+        return DesignCheck.of(of(plan)).problem(roundsField);
     }
 }

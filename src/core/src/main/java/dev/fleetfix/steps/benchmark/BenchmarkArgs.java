@@ -66,14 +66,13 @@ public final class BenchmarkArgs {
             }
             if (!sweep) {
                 // the fewest rounds with which the verdict can call a change and say no change detected, whatever
-                // the engine's samples (BenchDesign), each short: the side stays within about 20 s
+                // the engine's samples (BenchDesign), each short: the side stays within about 20 s; a sweep takes
+                // the builder's own default
                 b.defaultRounds(
                                 args.text("engine", "builtin").equals("redis-benchmark")
                                         ? BenchDesign.REDIS_BENCHMARK_ROUNDS
                                         : BenchDesign.BUILTIN_ROUNDS)
                         .defaultDuration(BenchDesign.ROUND_DURATION);
-            } else {
-                b.defaultRounds(3);
             }
             b.phase(Phase.valueOf(
                     args.choice("phase", "before", List.of("before", "after")).toUpperCase(Locale.ROOT)));
@@ -138,8 +137,8 @@ public final class BenchmarkArgs {
             if (controls > 0 && plan.isSweep()) {
                 throw args.error("controls: a sweep compares its points with each other, not with control hosts");
             }
-            if (!plan.isSweep() && controls == 0) {
-                BenchDesign.problem(plan).ifPresent(p -> {
+            if (controls == 0) {
+                BenchDesign.problem(plan, "rounds").ifPresent(p -> {
                     throw args.error(p);
                 });
             }
