@@ -134,7 +134,7 @@ public final class BenchCommand extends HostsCommand implements Callable<Integer
     @Option(
             names = "--rounds",
             description = "Runs per host (default: 1, and " + BenchPlanBuilder.DEFAULT_SWEEP_ROUNDS
-                    + " for a sweep); 3 give a median and a spread.")
+                    + " for a sweep, twice that with redis-benchmark); 3 give a median and a spread.")
     String rounds;
 
     @Option(
