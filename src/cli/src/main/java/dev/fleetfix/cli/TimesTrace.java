@@ -4,6 +4,7 @@ import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.CommandTimes;
 import dev.fleetfix.transport.ExecResult;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,8 +13,7 @@ import java.util.Optional;
 
 /**
  * Prints where a run's time goes ({@code fleetfix -vvv}), one line per host opened and per command come back, each
- * stamped with the time since the process started (the JVM's start and fleetfix's own before the first host show as
- * the first stamp): {@code [lab-1] +2.611s exit 0 after 1.493s, 1.402s of it the command's own on the host: # facts}.
+ * stamped with the time since the JVM started (fleetfix's own start before the first host shows in the first stamp): {@code [lab-1] +2.611s exit 0 after 1.493s, 1.402s of it the command's own on the host: # facts}.
  * What a command's round trip adds to its own time is the control node's and the connection's share (a session, the
  * connection holder); the time between a host's lines is the run's own work between them (Redis, the report).
  */
@@ -30,9 +30,13 @@ final class TimesTrace implements CommandTimes.Listener {
         this.processStart = processStart;
     }
 
-    /** The trace of this process: stamps count from when the operating system started it. */
+    /**
+     * The trace of this process: stamps count from the JVM's start, to the millisecond (the operating system's start
+     * time of a process is known only to within a second here: it counts from the boot time in whole seconds).
+     */
     static TimesTrace ofProcess(PrintWriter err, Clock clock) {
-        Instant start = ProcessHandle.current().info().startInstant().orElse(clock.instant());
+        Instant start =
+                Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
         return new TimesTrace(err, clock, start);
     }
 
