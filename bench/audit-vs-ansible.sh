@@ -40,7 +40,9 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 N_LIST="${N_LIST:-5 20 50}"
 ROUNDS="${ROUNDS:-5}"
-ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}"
+ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}" # " " runs no ansible-playbook
+# Ansible reads ANSIBLE_FORKS from the environment as its own --forks: the list must not reach ansible-inventory
+export -n ANSIBLE_FORKS
 BASELINE="${BASELINE:-}"
 HELD="${HELD:-1}"
 SSHJ_FLOOR="${SSHJ_FLOOR:-1}"
