@@ -477,4 +477,28 @@ class HostAuditorTest {
                 .containsExactly("config|rewrite (NOPERM)");
         assertThat(redis.connections()).isEqualTo(1);
     }
+
+    /** Redis lost after INFO server, while the script runs: the script ran once, with the process INFO named. */
+    @Test
+    void aRedisLostWhileTheScriptRunsIsReportedAndTheScriptRanOnceWithWhatInfoSaid() {
+        AtomicInteger infos = new AtomicInteger();
+        FakeRedis redis = FakeRedis.redis7().beforeInfo(() -> {
+            if (infos.incrementAndGet() > 1) { // INFO server answered; the connection drops at INFO replication
+                throw new RedisException("lab-1", "connection reset", null);
+            }
+        });
+        RecordingShell shell = withService("lab-1", FactOutput.debian12().text());
+
+        HostAudit audit = auditor.audit(lab1, shell, redis);
+
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands().get(0).script()).contains("4242");
+        assertThat(audit.facts().orElseThrow().redis().error())
+                .as("what Redis could not say is said")
+                .hasValueSatisfying(e -> assertThat(e).contains("connection reset"));
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .contains("redis on :6379 (pid 4242) run by systemd unit redis_6379.service");
+        assertThat(redis.closes()).isEqualTo(1);
+    }
 }
