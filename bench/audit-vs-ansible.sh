@@ -19,6 +19,7 @@
 #                     finder, as `-v` shows them for the first host) and redis-cli INFO server: the floor of the
 #                     same work, since fleetfix's remote commands do more than the four reads above
 #   baseline          $BASELINE audit -i INV, when BASELINE names another build's launcher (before/after a change)
+#   baseline-held     $BASELINE's repeat run, as fleetfix-held, with a holder of its own (with BASELINE and HELD=1)
 #   fleetfix-held     ./fleetfix audit -i INV --control-persist 120s, its holder kept from round to round  } repeat
 #   ansible-held-fK   ansible-playbook with one ControlPath directory for all rounds (ControlPersist 60s)  } runs
 # The two held tools are what an operator's second, third... run costs: an untimed warm-up run opens their
@@ -39,7 +40,9 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 N_LIST="${N_LIST:-5 20 50}"
 ROUNDS="${ROUNDS:-5}"
-ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}"
+ANSIBLE_FORKS="${ANSIBLE_FORKS:-5 20}" # " " runs no ansible-playbook
+# Ansible reads ANSIBLE_FORKS from the environment as its own --forks: the list must not reach ansible-inventory
+export -n ANSIBLE_FORKS
 BASELINE="${BASELINE:-}"
 HELD="${HELD:-1}"
 SSHJ_FLOOR="${SSHJ_FLOOR:-1}"
@@ -128,13 +131,14 @@ add() { python3 -c "import sys; print(f'{float(sys.argv[1]) + float(sys.argv[2])
 # --- one tool, one run ------------------------------------------------------------------------------------
 run_fleetfix() { # n round label [extra args]
   local n="$1" round="$2" label="$3"; shift 3
-  local out="$work/out.fleetfix" tv="$work/time.fleetfix" t0 t1 rc=0 launcher="$fleetfix" held0=0 held1=0
-  [[ "$label" == baseline ]] && launcher="$BASELINE"
-  [[ "$label" == fleetfix-held ]] && held0="$(cpu_of_procs "$held_rt")"
+  local out="$work/out.fleetfix" tv="$work/time.fleetfix" t0 t1 rc=0 launcher="$fleetfix" held0=0 held1=0 rt="$held_rt"
+  [[ "$label" == baseline* ]] && launcher="$BASELINE"
+  [[ "$label" == baseline-held ]] && rt="$held_rt_base" # each build its own holder: both say the same version
+  [[ "$label" == *-held ]] && held0="$(cpu_of_procs "$rt")"
   t0="$(now)"
-  XDG_RUNTIME_DIR="$held_rt" /usr/bin/time -v -o "$tv" "$launcher" audit -i "$inv" "$@" >"$out" 2>&1 || rc=$?
+  XDG_RUNTIME_DIR="$rt" /usr/bin/time -v -o "$tv" "$launcher" audit -i "$inv" "$@" >"$out" 2>&1 || rc=$?
   t1="$(now)"
-  [[ "$label" == fleetfix-held ]] && held1="$(cpu_of_procs "$held_rt")"
+  [[ "$label" == *-held ]] && held1="$(cpu_of_procs "$rt")"
   # 1 means findings (the lab's preset is at-risk on purpose); a host left unreached would void the figure.
   if ((rc > 1)) || ! grep -q "^$n hosts: .* 0 unreachable" "$out"; then
     cat "$out" >&2; die "$label failed (exit $rc) at N=$n"
@@ -239,8 +243,9 @@ for line in open(sys.argv[1]):
         commands.append([text[5:] if text.startswith("sudo ") else text])
     elif commands:
         commands[-1].append(m.group(2))
-if len(commands) < 2:
-    sys.exit(f"found {len(commands)} audit commands in {sys.argv[1]}, expected the facts script and the service finder")
+if not commands:
+    # one since the audit reads a host in one trip (the facts and the service finder in one script)
+    sys.exit(f"found no audit command in {sys.argv[1]}, expected the facts script and the service finder")
 with open(sys.argv[2], "w") as out:
     for c in commands:
         out.write("(\n" + "\n".join(c) + "\n)\n")
@@ -303,8 +308,8 @@ EOF
       die "the sshj-floor training run failed"
   fi
   capture_audit_commands
-  held_rt="$work/held-rt-$n" held_cp="$work/held-cp-$n"
-  mkdir -m 700 -p "$held_rt" "$held_cp"
+  held_rt="$work/held-rt-$n" held_cp="$work/held-cp-$n" held_rt_base="$work/held-rt-base-$n"
+  mkdir -m 700 -p "$held_rt" "$held_cp" "$held_rt_base"
   log "N=$n: one untimed warm-up run of ssh and fleetfix (sshd, redis and page cache)"
   kept="$results"
   results="$work/warm-up.tsv"
@@ -313,6 +318,7 @@ EOF
     log "N=$n: warm-up runs of the held tools open the connections their rounds reuse"
     tools+=(fleetfix-held)
     run_fleetfix "$n" 0 fleetfix-held --control-persist 120s
+    if [[ -n "$BASELINE" ]]; then tools+=(baseline-held); run_fleetfix "$n" 0 baseline-held --control-persist 120s; fi
     for f in $ANSIBLE_FORKS; do tools+=("ansible-held-f$f"); run_ansible "$n" 0 "$f" held; done
   fi
   results="$kept"
@@ -323,7 +329,7 @@ EOF
       case "$tool" in
         fleetfix | baseline) run_fleetfix "$n" "$round" "$tool" ;;
         fleetfix-f*) run_fleetfix "$n" "$round" "$tool" --forks "$n" ;;
-        fleetfix-held) run_fleetfix "$n" "$round" "$tool" --control-persist 120s ;;
+        fleetfix-held | baseline-held) run_fleetfix "$n" "$round" "$tool" --control-persist 120s ;;
         ansible-held-f*) run_ansible "$n" "$round" "${tool#ansible-held-f}" held ;;
         ansible-f*) run_ansible "$n" "$round" "${tool#ansible-f}" ;;
         ssh-x*) run_ssh "$n" "$round" ;;
@@ -335,6 +341,7 @@ EOF
   done
   record_load "$n" end
   XDG_RUNTIME_DIR="$held_rt" "$fleetfix" connections --close >&2 || true
+  XDG_RUNTIME_DIR="$held_rt_base" "$fleetfix" connections --close >&2 || true
   pkill -f -- "$held_cp" || true
   "$fleetfix" lab down --home "$home" >&2 || log "lab down --home $home failed"
   unset 'homes[-1]'

@@ -42,7 +42,8 @@ public class FleetfixCommand implements Runnable {
     @Option(
             names = {"-v", "--verbose"},
             scope = picocli.CommandLine.ScopeType.INHERIT,
-            description = "More output: -v shows each command run, -vv adds library logs and stack traces.")
+            description = "More output: -v shows each command run, -vv adds library logs and stack traces,"
+                    + " -vvv each host's and command's times.")
     void setVerbose(boolean[] verbose) {
         this.verbose = verbose;
     }

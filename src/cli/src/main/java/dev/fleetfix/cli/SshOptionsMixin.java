@@ -3,6 +3,7 @@ package dev.fleetfix.cli;
 import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
 import dev.fleetfix.inventory.ansible.SshConfig;
 import dev.fleetfix.report.console.CommandEcho;
+import dev.fleetfix.transport.CommandTimes;
 import dev.fleetfix.transport.CommandTrace;
 import dev.fleetfix.transport.ShellFactory;
 import dev.fleetfix.transport.SshOptions;
@@ -10,6 +11,7 @@ import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.held.HeldShells;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -83,7 +85,13 @@ public final class SshOptionsMixin {
             }
             return ShellFactories.create(forHost, held).open(host);
         };
-        if (mixee != null && FleetfixCommand.verbosity(mixee.commandLine()) >= 1) {
+        int verbosity = mixee == null ? 0 : FleetfixCommand.verbosity(mixee.commandLine());
+        if (verbosity >= 3) {
+            Clock clock = Clock.systemUTC();
+            factory = CommandTimes.around(
+                    factory, clock, TimesTrace.ofProcess(mixee.commandLine().getErr(), clock));
+        }
+        if (verbosity >= 1) {
             return CommandTrace.around(
                     factory, new CommandEcho(mixee.commandLine().getErr()));
         }

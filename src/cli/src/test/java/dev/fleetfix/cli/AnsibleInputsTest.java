@@ -303,6 +303,9 @@ class AnsibleInputsTest {
         assertThat(probe(withCfg).persist).isEqualTo(java.time.Duration.ofSeconds(60));
         assertThat(probe(withCfg, "--control-persist", "10m").persist).isEqualTo(java.time.Duration.ofMinutes(10));
         assertThat(probe(withCfg, "--control-persist", "no").persist).isZero();
+        // off for one run whatever ansible.cfg says, as OpenSSH's ControlPersist=0 (the default stays off: issue 40)
+        assertThat(probe(withCfg, "--control-persist", "0").persist).isZero();
+        assertThat(probe(withCfg, "--control-persist=0").persist).isZero();
         assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=yes")).persist)
                 .isEqualTo(dev.fleetfix.inventory.ansible.AnsibleEnvironment.PERSIST_UNTIL_STOPPED);
         assertThat(probe(Map.of("ANSIBLE_SSH_ARGS", "-o ControlPersist=300")).persist)

@@ -17,7 +17,8 @@ import java.util.Optional;
  * the facts with {@link AuditRules}. Where the host has {@code become}, that one script also finds the service that
  * runs Redis ({@link ServiceDiscovery}): the fact script and the discovery script in one trip ({@link #FIRST_LINE}).
  *
- * <p>Redis goes first so that its {@code process_id} tells the script whose smaps to read. The script
+ * <p>Redis's INFO server goes first so that its {@code process_id} tells the script whose smaps to read; the script
+ * then runs on the host while Redis is asked the rest ({@link SideCommand}). The script
  * runs as root when the host has {@code become}, since another user's {@code /proc/PID/smaps_rollup}
  * is unreadable otherwise; when sudo refuses, it runs again as the login user and the huge-page fact is
  * reported as unknown. The shell is not closed here: it belongs to the caller's pool.
@@ -64,8 +65,20 @@ public final class HostAuditor {
     /** As {@link #audit}, with the service it found ({@link HostRead}). */
     public HostRead read(Host host, RemoteShell shell, RedisConnector redis) {
         try {
-            RedisProbe.Probed probed = RedisProbe.read(host, redis, redisTimeout);
-            Optional<HostRead> asRoot = host.become() ? readInOneTrip(host, shell, probed) : Optional.empty();
+            RedisProbe.Probed probed;
+            Optional<HostRead> asRoot = Optional.empty();
+            if (host.become()) {
+                // the script needs only what INFO server says: it runs on the host while Redis is asked the rest
+                SideCommand script = new SideCommand(shell);
+                try {
+                    probed = RedisProbe.read(host, redis, redisTimeout, self -> script.start(oneTrip(host, self)));
+                } finally {
+                    script.awaitQuietly(); // never leave it running behind a failure
+                }
+                asRoot = readInOneTrip(host, script.result(), probed);
+            } else {
+                probed = RedisProbe.read(host, redis, redisTimeout);
+            }
             if (asRoot.isPresent()) {
                 return asRoot.get();
             }
@@ -82,14 +95,17 @@ public final class HostAuditor {
      * user, without the service, since another user's process, its socket and its cgroup are hidden from the login
      * user and "nothing listens" would then be a wrong claim.
      */
-    private Optional<HostRead> readInOneTrip(Host host, RemoteShell shell, RedisProbe.Probed probed) {
+    private Command oneTrip(Host host, RedisSelf self) {
+        int port = host.redis().port();
+        String script = FIRST_LINE + "\n(\n" + FactScript.script(self.pid()) + "\n)\necho '" + SERVICES_MARKER
+                + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
+        return Command.of(script).asRoot().withTimeout(execTimeout.plus(ServiceDiscovery.TIMEOUT));
+    }
+
+    private Optional<HostRead> readInOneTrip(Host host, ExecResult result, RedisProbe.Probed probed) {
         RedisFacts redisFacts = probed.facts();
         RedisSelf self = probed.self();
         int port = host.redis().port();
-        String script = FIRST_LINE + "\n(\n" + FactScript.script(redisFacts.processId()) + "\n)\necho '"
-                + SERVICES_MARKER + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
-        ExecResult result =
-                shell.exec(Command.of(script).asRoot().withTimeout(execTimeout.plus(ServiceDiscovery.TIMEOUT)));
         int split = result.stdout().indexOf("\n" + SERVICES_MARKER + "\n");
         String factPart = split < 0 ? result.stdout() : result.stdout().substring(0, split + 1);
         if (!factPart.contains(FactScript.MARKER + "end")) {

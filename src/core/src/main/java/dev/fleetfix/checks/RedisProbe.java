@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Asks a host's Redis what the audit needs, over one connection: INFO server, INFO replication,
@@ -34,12 +35,28 @@ final class RedisProbe {
     }
 
     static Probed read(Host host, RedisConnector connector, Duration timeout) {
+        return read(host, connector, timeout, self -> {});
+    }
+
+    /**
+     * As {@link #read(Host, RedisConnector, Duration)}, telling {@code onSelf} what Redis says of itself (INFO server:
+     * its process, config file and executable) as soon as it is known, before the rest is asked (INFO replication,
+     * CONFIG GET, the ACL checks), so that the host's script, which needs only that, can run meanwhile. {@code onSelf}
+     * is told exactly once, an unreachable self when Redis cannot be read.
+     */
+    static Probed read(Host host, RedisConnector connector, Duration timeout, Consumer<RedisSelf> onSelf) {
         int port = host.redis().port();
         String endpoint = host.redis().toString();
         String user = host.redis().auth().userName();
+        RedisSelf[] told = {null}; // the self the script was given: a later failure does not change it
         try (RedisNode node = connector.connect(host, timeout)) {
             Set<String> refused = new LinkedHashSet<>();
             Map<String, String> server = info(node, "server", refused);
+            OptionalLong pid = longValue(Optional.ofNullable(server.get("process_id")));
+            RedisSelf self = new RedisSelf(
+                    port, field(server, "config_file"), pid, field(server, "executable"), Optional.empty());
+            told[0] = self;
+            onSelf.accept(self);
             Map<String, String> replication = info(node, "replication", refused);
             Optional<RedisServer> known = RedisServer.fromInfo(server);
             Optional<String> version =
@@ -47,7 +64,6 @@ final class RedisProbe {
             Optional<Boolean> disableThp = config(node, "disable-thp", refused).map(v -> v.equalsIgnoreCase("yes"));
             OptionalInt backlog = integer(config(node, "tcp-backlog", refused));
             version.filter(RedisProbe::hasAclDryrun).ifPresent(v -> dryrun(node, user, refused));
-            OptionalLong pid = longValue(Optional.ofNullable(server.get("process_id")));
             RedisFacts facts = new RedisFacts(
                     endpoint,
                     Optional.empty(),
@@ -60,10 +76,7 @@ final class RedisProbe {
                     List.copyOf(refused),
                     known,
                     false);
-            return new Probed(
-                    facts,
-                    new RedisSelf(
-                            port, field(server, "config_file"), pid, field(server, "executable"), Optional.empty()));
+            return new Probed(facts, self);
         } catch (RedisException e) {
             RedisFacts facts;
             if (e.kind() == RedisException.Kind.AUTH) {
@@ -73,7 +86,11 @@ final class RedisProbe {
             } else {
                 facts = RedisFacts.unreachable(endpoint, reason(e, host, endpoint));
             }
-            return new Probed(facts, RedisSelf.unreachable(port, facts.error().orElseThrow()));
+            if (told[0] == null) {
+                told[0] = RedisSelf.unreachable(port, facts.error().orElseThrow());
+                onSelf.accept(told[0]);
+            }
+            return new Probed(facts, told[0]);
         }
     }
 

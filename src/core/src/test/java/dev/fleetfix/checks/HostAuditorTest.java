@@ -15,9 +15,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -428,5 +432,73 @@ class HostAuditorTest {
 
         assertThat(audits).extracting(HostAudit::verdict).containsExactly(HostVerdict.UNREACHABLE, HostVerdict.OK);
         assertThat(audits.get(0).findings().get(0).text()).isEqualTo("internal error: StackOverflowError");
+    }
+
+    /** Issue 40 item 2: the host's script needs only INFO server, so it does not wait for Redis's ACL checks. */
+    @Test
+    void theHostsScriptRunsWhileRedisIsAskedTheRestAndTheAuditHasBoth() throws Exception {
+        CountDownLatch scriptStarted = new CountDownLatch(1);
+        AtomicBoolean checkedDuringScript = new AtomicBoolean();
+        AtomicBoolean gaveUp = new AtomicBoolean();
+        FakeRedis redis = FakeRedis.redis7().on("ACL", args -> {
+            // each ACL check waits (boundedly) for the script: were they still serial, the script could not have begun
+            if (!gaveUp.get() && !checkedDuringScript.get()) {
+                try {
+                    checkedDuringScript.set(scriptStarted.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                gaveUp.set(!checkedDuringScript.get());
+            }
+            String label = (args.get(2) + (args.size() > 3 && args.get(2).equals("CONFIG") ? "|" + args.get(3) : ""))
+                    .toLowerCase(Locale.ROOT);
+            return label.equals("config|rewrite")
+                    ? "User fleetfix has no permissions to run the '" + label + "' command"
+                    : "OK";
+        });
+        RecordingShell host = withService("lab-1", FactOutput.debian12().text());
+        RecordingShell shell = shell("lab-1", command -> {
+            scriptStarted.countDown();
+            return host.exec(command);
+        });
+
+        HostAudit audit = auditor.audit(lab1, shell, redis);
+
+        assertThat(checkedDuringScript)
+                .as("Redis was asked its ACL checks while the script ran")
+                .isTrue();
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands().get(0).script()).contains("4242"); // INFO server's process_id reached the script
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .contains("redis on :6379 (pid 4242) run by systemd unit redis_6379.service");
+        assertThat(audit.facts().orElseThrow().redis().refused())
+                .as("and the audit has what Redis said after the script began")
+                .containsExactly("config|rewrite (NOPERM)");
+        assertThat(redis.connections()).isEqualTo(1);
+    }
+
+    /** Redis lost after INFO server, while the script runs: the script ran once, with the process INFO named. */
+    @Test
+    void aRedisLostWhileTheScriptRunsIsReportedAndTheScriptRanOnceWithWhatInfoSaid() {
+        AtomicInteger infos = new AtomicInteger();
+        FakeRedis redis = FakeRedis.redis7().beforeInfo(() -> {
+            if (infos.incrementAndGet() > 1) { // INFO server answered; the connection drops at INFO replication
+                throw new RedisException("lab-1", "connection reset", null);
+            }
+        });
+        RecordingShell shell = withService("lab-1", FactOutput.debian12().text());
+
+        HostAudit audit = auditor.audit(lab1, shell, redis);
+
+        assertThat(shell.commands()).hasSize(1);
+        assertThat(shell.commands().get(0).script()).contains("4242");
+        assertThat(audit.facts().orElseThrow().redis().error())
+                .as("what Redis could not say is said")
+                .hasValueSatisfying(e -> assertThat(e).contains("connection reset"));
+        assertThat(audit.findings())
+                .extracting(Finding::text)
+                .contains("redis on :6379 (pid 4242) run by systemd unit redis_6379.service");
+        assertThat(redis.closes()).isEqualTo(1);
     }
 }
