@@ -1,5 +1,6 @@
 package dev.fleetfix.cli;
 
+import dev.fleetfix.Forks;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.ansible.AnsibleEnvironment;
 import java.nio.file.Path;
@@ -39,8 +40,8 @@ final class AnsibleSettings {
 
     /**
      * ansible.cfg's {@code forks} as the default of {@code --forks}, and its {@code stdout_callback = json} as
-     * {@code apply --format json}'s (Ansible's json callback prints the run as one JSON document too). A broken
-     * configuration gives no default here: the inventory reports it, with its file and line.
+     * {@code apply --format json}'s (Ansible's json callback prints the run as one JSON document too). A value the
+     * forks rule ({@link Forks#checked}) refuses gives no default here.
      */
     CommandLine.IDefaultValueProvider defaultValues() {
         return arg -> {
@@ -58,13 +59,15 @@ final class AnsibleSettings {
             }
             if (arg instanceof CommandLine.Model.OptionSpec option
                     && option.longestName().equals("--forks")) {
+                // the forks rule's one check: a value it refuses (or a configuration that cannot be read) gives no
+                // default, and the option's own stands
                 try {
                     return environment
                             .config()
-                            .positiveInt("defaults.forks")
-                            .map(String::valueOf)
+                            .get("defaults.forks")
+                            .map(forks -> String.valueOf(Forks.checked(forks)))
                             .orElse(null);
-                } catch (InputException e) {
+                } catch (InputException | IllegalArgumentException e) {
                     return null;
                 }
             }

@@ -66,7 +66,11 @@ public record Host(
 
     public static final int DEFAULT_SSH_PORT = 22;
 
-    /** A host whose every variable could be evaluated. */
+    /**
+     * A host whose every variable could be evaluated, that becomes root with sudo asking for no password, and whose
+     * variables are printed as they are: what a host built outside an inventory file is (the implicit localhost, a
+     * held connection's host).
+     */
     public Host(
             String name,
             String address,
@@ -96,42 +100,7 @@ public record Host(
                 vars,
                 sentinel,
                 Optional.empty(),
-                Optional.empty());
-    }
-
-    /** A host that becomes root with sudo, asking for no password. */
-    public Host(
-            String name,
-            String address,
-            int port,
-            Optional<String> user,
-            Optional<Path> keyFile,
-            boolean become,
-            Optional<String> jump,
-            Optional<Path> knownHosts,
-            Connection connection,
-            RedisEndpoint redis,
-            List<String> groups,
-            Map<String, Object> vars,
-            Optional<RedisEndpoint> sentinel,
-            Optional<InputException> unusable,
-            Optional<InputException> sealedVars) {
-        this(
-                name,
-                address,
-                port,
-                user,
-                keyFile,
-                become,
-                jump,
-                knownHosts,
-                connection,
-                redis,
-                groups,
-                vars,
-                sentinel,
-                unusable,
-                sealedVars,
+                Optional.empty(),
                 BecomeMethod.SUDO,
                 Optional.empty(),
                 Map.of());

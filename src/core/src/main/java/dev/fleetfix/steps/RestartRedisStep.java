@@ -73,9 +73,17 @@ final class RestartRedisStep implements StepType {
 
     @Override
     public StepDoc doc() {
-        return StepDoc.of(
+        List<StepDoc.Arg> args = new ArrayList<>(whatAndWhen());
+        args.addAll(how());
+        return new StepDoc(
                 "Restarts Redis without losing data, once per change, failing a primary over first.",
                 "- restart_redis: {failover: auto, timeout: 120s}",
+                args);
+    }
+
+    /** The arguments that say what to restart, when, and how long to wait. */
+    private static List<StepDoc.Arg> whatAndWhen() {
+        return List.of(
                 new StepDoc.Arg(
                         "unit",
                         "systemd unit name",
@@ -99,7 +107,12 @@ final class RestartRedisStep implements StepType {
                         "duration",
                         "90s",
                         "- restart_redis: {timeout: 120s}",
-                        "The bound on each wait (failover, restart, sync)."),
+                        "The bound on each wait (failover, restart, sync)."));
+    }
+
+    /** The arguments that say how a restart keeps the data and the primary role. */
+    private static List<StepDoc.Arg> how() {
+        return List.of(
                 new StepDoc.Arg(
                         "topology",
                         "auto|off",
@@ -148,23 +161,7 @@ final class RestartRedisStep implements StepType {
             throw args.error("unit: " + problem);
         });
         boolean always = args.bool("always", false);
-        Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
-        boolean topology =
-                args.choice("topology", "auto", List.of("auto", "off")).equals("auto");
-        String failoverChoice = args.choice("failover", "auto", List.of("auto", "never", "manual"));
-        boolean failover = !failoverChoice.equals("never");
-        boolean failback = args.bool("failback", false);
-        if (failback && (!topology || !failover)) {
-            throw args.error("failback: true needs topology: auto and failover: auto");
-        }
-        RestartOptions options = new RestartOptions(
-                topology,
-                failover,
-                failback,
-                args.bool("allow_data_loss", false),
-                args.bool("data_check", true),
-                timeout,
-                failoverChoice.equals("manual"));
+        RestartOptions options = options(args);
         return ctx -> {
             // before anything else: a canary left by a run that died would otherwise be counted as a user key
             List<String> first = new ArrayList<>();
@@ -192,118 +189,120 @@ final class RestartRedisStep implements StepType {
                         .run(ctx, due, marker, first);
             }
             if (namedUnit.isPresent()) {
-                return restartUnit(ctx, options, namedUnit.get(), due, marker, first, Map.of());
+                return new Restart(ctx, options, due, marker, first, Map.of()).unit(namedUnit.get());
             }
-            // nothing named: restart what the host shows runs this Redis, never an assumed name
-            RunningService found = DiscoveredService.of(ctx);
-            Map<String, String> facts = found.facts();
-            Optional<String> refused = DiscoveredService.refusal(found);
-            if (refused.isPresent()) {
-                first.add(refused.get() + "; nothing restarted, Redis left as it was");
-                return StepResult.failed(String.join("; ", first)).withFacts(facts);
-            }
-            first.add("found " + found.describe());
-            return restartFound(ctx, options, found, due, marker, first, facts);
+            return restartFound(new Restart(ctx, options, due, marker, first, Map.of()));
         };
     }
 
-    /** Restarts what discovery found: a supervisord program, a container, or a unit or SysV service. */
-    private static StepResult restartFound(
-            StepContext ctx,
-            RestartOptions options,
-            RunningService found,
-            RestartDue due,
-            Optional<PendingRestart.Marker> marker,
-            List<String> first,
-            Map<String, String> facts)
-            throws InterruptedException {
+    /** The step's choices of how to restart, checked together. */
+    private static RestartOptions options(StepArgs args) {
+        Duration timeout = args.duration("timeout", Duration.ofSeconds(90));
+        boolean topology =
+                args.choice("topology", "auto", List.of("auto", "off")).equals("auto");
+        String failoverChoice = args.choice("failover", "auto", List.of("auto", "never", "manual"));
+        boolean failover = !failoverChoice.equals("never");
+        boolean failback = args.bool("failback", false);
+        if (failback && (!topology || !failover)) {
+            throw args.error("failback: true needs topology: auto and failover: auto");
+        }
+        return new RestartOptions(
+                topology,
+                failover,
+                failback,
+                args.bool("allow_data_loss", false),
+                args.bool("data_check", true),
+                timeout,
+                failoverChoice.equals("manual"));
+    }
+
+    /** Nothing named: restarts what the host shows runs this Redis, never an assumed name. */
+    private static StepResult restartFound(Restart none) throws InterruptedException {
+        RunningService found = DiscoveredService.of(none.ctx());
+        Restart restart = none.withFacts(found.facts());
+        Optional<String> refused = DiscoveredService.refusal(found);
+        if (refused.isPresent()) {
+            return restart.refused(refused.get());
+        }
+        restart.notes().add("found " + found.describe());
         String name = found.name().orElseThrow();
         return switch (found.manager()) {
-            case SUPERVISORD -> restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
-            case CONTAINER -> restartContainer(
-                    ctx, options, found.container().orElseThrow(), due, marker, first, facts);
-            default -> restartUnit(ctx, options, name, due, marker, first, facts);
+            case SUPERVISORD -> restart.program(name, found.supervisorConf());
+            case CONTAINER -> restart.container(found.container().orElseThrow());
+            default -> restart.unit(name);
         };
-    }
-
-    /** Restarts a systemd unit or SysV service by name ({@link ServiceRestart#script}). */
-    private static StepResult restartUnit(
-            StepContext ctx,
-            RestartOptions options,
-            String unit,
-            RestartDue due,
-            Optional<PendingRestart.Marker> marker,
-            List<String> first,
-            Map<String, String> facts)
-            throws InterruptedException {
-        String script = ServiceRestart.script(unit);
-        StepResult result = new SafeRestart(options, script, ServiceRestart.describe(unit), unit)
-                .run(ctx, due, marker, first)
-                .withFacts(facts);
-        if (ctx.check() && result.status() == StepStatus.CHANGED) {
-            return canRestart(ctx, ServiceRestart.checkScript(unit))
-                    .map(why -> failedForecast(result, "service " + unit, why))
-                    .orElse(result);
-        }
-        return result;
-    }
-
-    /** Restarts a supervisord program with supervisorctl. */
-    private static StepResult restartProgram(
-            StepContext ctx,
-            RestartOptions options,
-            String program,
-            Optional<String> conf,
-            RestartDue due,
-            Optional<PendingRestart.Marker> marker,
-            List<String> first,
-            Map<String, String> facts)
-            throws InterruptedException {
-        String what = "supervisord program " + program;
-        StepResult result = new SafeRestart(
-                        options,
-                        ServiceRestart.supervisorScript(program, conf),
-                        what,
-                        program,
-                        ServiceRestart.supervisorStateScript(program, conf))
-                .run(ctx, due, marker, first)
-                .withFacts(facts);
-        if (ctx.check() && result.status() == StepStatus.CHANGED) {
-            return canRestart(ctx, ServiceRestart.supervisorCheckScript(program, conf))
-                    .map(why -> failedForecast(result, what, why))
-                    .orElse(result);
-        }
-        return result;
     }
 
     /**
-     * Restarts a container through what manages it ({@link ContainerRoute}); one whose data dir would die with it is
-     * refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host.
+     * What each way of restarting is given: the host's context, the step's options, why the restart is due, the
+     * host's pending-restart record, the notes so far (the step's message begins with them) and the facts of the
+     * service found.
      */
-    private static StepResult restartContainer(
+    private record Restart(
             StepContext ctx,
             RestartOptions options,
-            Container container,
             RestartDue due,
             Optional<PendingRestart.Marker> marker,
-            List<String> first,
-            Map<String, String> facts)
-            throws InterruptedException {
-        Optional<String> lost = options.allowDataLoss() ? Optional.empty() : ContainerRoute.dataRefusal(ctx, container);
-        if (lost.isPresent()) {
-            first.add(lost.get() + "; nothing restarted, Redis left as it was");
-            return StepResult.failed(String.join("; ", first)).withFacts(facts);
+            List<String> notes,
+            Map<String, String> facts) {
+
+        Restart withFacts(Map<String, String> found) {
+            return new Restart(ctx, options, due, marker, notes, found);
         }
-        ContainerRoute route = ContainerRoute.of(container);
-        StepResult result = new SafeRestart(options, route.script(), route.what(), route.unit(), route.state())
-                .run(ctx, due, marker, first)
-                .withFacts(facts);
-        if (ctx.check() && result.status() == StepStatus.CHANGED) {
-            return canRestart(ctx, route.check())
-                    .map(why -> failedForecast(result, route.what(), why))
-                    .orElse(result);
+
+        /** Nothing restarted: the step fails, saying why. */
+        StepResult refused(String why) {
+            notes.add(why + "; nothing restarted, Redis left as it was");
+            return StepResult.failed(String.join("; ", notes)).withFacts(facts);
         }
-        return result;
+
+        /** Restarts a systemd unit or SysV service by name ({@link ServiceRestart#script}). */
+        StepResult unit(String unit) throws InterruptedException {
+            SafeRestart restart =
+                    new SafeRestart(options, ServiceRestart.script(unit), ServiceRestart.describe(unit), unit);
+            return run(restart, "service " + unit, ServiceRestart.checkScript(unit));
+        }
+
+        /** Restarts a supervisord program with supervisorctl. */
+        StepResult program(String program, Optional<String> conf) throws InterruptedException {
+            String what = "supervisord program " + program;
+            SafeRestart restart = new SafeRestart(
+                    options,
+                    ServiceRestart.supervisorScript(program, conf),
+                    what,
+                    program,
+                    ServiceRestart.supervisorStateScript(program, conf));
+            return run(restart, what, ServiceRestart.supervisorCheckScript(program, conf));
+        }
+
+        /**
+         * Restarts a container through what manages it ({@link ContainerRoute}); one whose data dir would die with
+         * it is refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host.
+         */
+        StepResult container(Container container) throws InterruptedException {
+            Optional<String> lost =
+                    options.allowDataLoss() ? Optional.empty() : ContainerRoute.dataRefusal(ctx, container);
+            if (lost.isPresent()) {
+                return refused(lost.get());
+            }
+            ContainerRoute route = ContainerRoute.of(container);
+            SafeRestart restart = new SafeRestart(options, route.script(), route.what(), route.unit(), route.state());
+            return run(restart, route.what(), route.check());
+        }
+
+        /**
+         * Runs the restart; in check mode, a forecast that Redis would be restarted holds only when {@code what} can
+         * be restarted on the host ({@code checkScript}).
+         */
+        private StepResult run(SafeRestart restart, String what, String checkScript) throws InterruptedException {
+            StepResult result = restart.run(ctx, due, marker, notes).withFacts(facts);
+            if (ctx.check() && result.status() == StepStatus.CHANGED) {
+                return canRestart(ctx, checkScript)
+                        .map(why -> failedForecast(result, what, why))
+                        .orElse(result);
+            }
+            return result;
+        }
     }
 
     /**

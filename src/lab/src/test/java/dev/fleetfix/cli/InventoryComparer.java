@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fleetfix.KnownSecrets;
+import dev.fleetfix.inventory.PasswordVariables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -216,15 +217,14 @@ final class InventoryComparer {
     }
 
     /**
-     * The variables fleetfix holds as passwords and never prints (HostResolver.isSecret in src/core: its list, and
+     * The variables fleetfix holds as passwords and never prints ({@link PasswordVariables#isPassword}: its list, and
      * {@code vault_*}): their values in {@code --list}'s hostvars.
      */
     static Set<String> passwords(JsonNode listed) {
         Set<String> passwords = new TreeSet<>();
         listed.path("_meta").path("hostvars").forEach(vars -> vars.fields().forEachRemaining(var -> {
-            boolean secret =
-                    PASSWORD_VARIABLES.contains(var.getKey()) || var.getKey().startsWith("vault_");
-            if (secret && (var.getValue().isTextual() || var.getValue().isNumber())) {
+            if (PasswordVariables.isPassword(var.getKey())
+                    && (var.getValue().isTextual() || var.getValue().isNumber())) {
                 String value = var.getValue().asText();
                 if (!value.isBlank()) {
                     passwords.add(value);
@@ -233,17 +233,6 @@ final class InventoryComparer {
         }));
         return passwords;
     }
-
-    private static final Set<String> PASSWORD_VARIABLES = Set.of(
-            "redis_password",
-            "sentinel_password",
-            "ansible_password",
-            "ansible_ssh_pass",
-            "ansible_ssh_password",
-            "ansible_become_password",
-            "ansible_become_pass",
-            "ansible_sudo_pass",
-            "ansible_sudo_password");
 
     /**
      * {@code text} as fleetfix would print it: every occurrence of a password replaced by {@link KnownSecrets#MASK},

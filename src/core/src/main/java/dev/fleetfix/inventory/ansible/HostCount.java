@@ -62,7 +62,7 @@ final class HostCount {
      */
     static long names(String key) {
         long product = 1;
-        Matcher range = InventoryLoader.HOST_RANGE.matcher(key);
+        Matcher range = HostKeys.HOST_RANGE.matcher(key);
         while (range.find()) {
             product = Math.min(product * length(range), InventoryLoader.MAX_HOSTS + 1L);
         }

@@ -133,6 +133,11 @@ final class IniInventory {
                 default -> childLine(group, line, number);
             }
         }
+        refuseUndefined();
+    }
+
+    /** A {@code [g:vars]} or a child group whose group has no section of its own anywhere in the file. */
+    private void refuseUndefined() {
         if (!pendingVars.isEmpty()) {
             Map.Entry<String, Integer> first = pendingVars.entrySet().iterator().next();
             throw error(

@@ -193,6 +193,18 @@ final class InventorySources {
         if ((noExtension && !looksLikeYamlInventory(doc)) || doc instanceof YamlValue.Scalar) {
             return IniInventory.read(file, vault);
         }
+        refusePluginConfig(file, doc);
+        // ansible-inventory --list always prints _meta, a script's output saved to a .json may not; in a YAML file
+        // without it, "hosts: [a, b]" is a YAML inventory written wrong (Ansible refuses it), not a listing
+        boolean listing = doc.isMapping() && (doc.fields().containsKey("_meta") || name.endsWith(".json"));
+        if (listing && ScriptInventory.isListShape(doc)) {
+            return ScriptInventory.fromFile(file, doc);
+        }
+        return new InventorySource(file, List.of(doc), warnings);
+    }
+
+    /** A YAML file that configures an inventory plugin ({@code plugin: aws_ec2}) holds no hosts fleetfix can read. */
+    private static void refusePluginConfig(Path file, YamlValue doc) {
         if (doc.isMapping() && doc.fields().containsKey("plugin")) {
             YamlValue.Entry plugin = doc.fields().get("plugin");
             throw new InputException(
@@ -202,13 +214,6 @@ final class InventorySources {
                     "this is the configuration of inventory plugin " + InventoryLoader.describe(plugin.value())
                             + ", which only Ansible runs: use --inventory-from-ansible");
         }
-        // ansible-inventory --list always prints _meta, a script's output saved to a .json may not; in a YAML file
-        // without it, "hosts: [a, b]" is a YAML inventory written wrong (Ansible refuses it), not a listing
-        boolean listing = doc.isMapping() && (doc.fields().containsKey("_meta") || name.endsWith(".json"));
-        if (listing && ScriptInventory.isListShape(doc)) {
-            return ScriptInventory.fromFile(file, doc);
-        }
-        return new InventorySource(file, List.of(doc), warnings);
     }
 
     /** Whether the file begins with a vault header: its errors are the vault's, not a guess at INI. */

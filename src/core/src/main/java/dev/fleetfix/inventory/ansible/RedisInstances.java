@@ -35,46 +35,7 @@ final class RedisInstances {
         List<Map<String, Object>> entries = new ArrayList<>();
         Set<String> endpoints = new HashSet<>();
         for (Object item : items) {
-            YamlValue node = (YamlValue) item;
-            if (!node.isMapping()) {
-                throw error(file, host, node, "each of redis_instances must be a mapping like {port: 6380}");
-            }
-            Map<String, YamlValue.Entry> fields = node.fields();
-            for (YamlValue.Entry f : fields.values()) {
-                if (!KEYS.contains(f.key())) {
-                    throw new InputException(
-                            file,
-                            f.line(),
-                            f.column(),
-                            "host " + host.name() + ": redis_instances: unknown key '" + f.key() + "'; use "
-                                    + String.join(", ", KEYS.stream().sorted().toList()));
-                }
-            }
-            YamlValue.Entry port = fields.get("port");
-            if (port == null) {
-                throw error(file, host, node, "each of redis_instances needs a port");
-            }
-            int number = port(file, host, port.value());
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("port", number);
-            for (String key : List.of("service", "config", "name", "host")) {
-                YamlValue.Entry f = fields.get(key);
-                if (f != null) {
-                    Object value = f.value().value() instanceof Secret secret
-                            ? secret.reveal()
-                            : f.value().value();
-                    if (!(value instanceof String text) || text.isBlank()) {
-                        throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");
-                    }
-                    entry.put(key, text.strip());
-                }
-            }
-            String address = (String) entry.getOrDefault("host", host.redis().address());
-            if (!endpoints.add(address + ":" + number)) {
-                throw error(
-                        file, host, port.value(), "redis_instances: " + address + ":" + number + " is listed twice");
-            }
-            entries.add(entry);
+            entries.add(entry(file, host, (YamlValue) item, endpoints));
         }
         String template = template(host.redis().serviceUnit());
         List<String> services =
@@ -102,6 +63,48 @@ final class RedisInstances {
                     .build());
         }
         return hosts;
+    }
+
+    /** One instance as listed: its port, and its service, config, name and host when given; each endpoint once. */
+    private static Map<String, Object> entry(Path file, Host host, YamlValue node, Set<String> endpoints) {
+        if (!node.isMapping()) {
+            throw error(file, host, node, "each of redis_instances must be a mapping like {port: 6380}");
+        }
+        Map<String, YamlValue.Entry> fields = node.fields();
+        for (YamlValue.Entry f : fields.values()) {
+            if (!KEYS.contains(f.key())) {
+                throw new InputException(
+                        file,
+                        f.line(),
+                        f.column(),
+                        "host " + host.name() + ": redis_instances: unknown key '" + f.key() + "'; use "
+                                + String.join(", ", KEYS.stream().sorted().toList()));
+            }
+        }
+        YamlValue.Entry port = fields.get("port");
+        if (port == null) {
+            throw error(file, host, node, "each of redis_instances needs a port");
+        }
+        int number = port(file, host, port.value());
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("port", number);
+        for (String key : List.of("service", "config", "name", "host")) {
+            YamlValue.Entry f = fields.get(key);
+            if (f != null) {
+                Object value = f.value().value() instanceof Secret secret
+                        ? secret.reveal()
+                        : f.value().value();
+                if (!(value instanceof String text) || text.isBlank()) {
+                    throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");
+                }
+                entry.put(key, text.strip());
+            }
+        }
+        String address = (String) entry.getOrDefault("host", host.redis().address());
+        if (!endpoints.add(address + ":" + number)) {
+            throw error(file, host, port.value(), "redis_instances: " + address + ":" + number + " is listed twice");
+        }
+        return entry;
     }
 
     private static String service(Map<String, Object> entry, String template) {

@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.TemplateText;
 import dev.fleetfix.Unevaluated;
+import dev.fleetfix.inventory.PasswordVariables;
 import dev.fleetfix.yaml.YamlValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ final class VarTemplates {
     }
 
     private static boolean secret(String name) {
-        return HostResolver.isSecret(name);
+        return PasswordVariables.isPassword(name);
     }
 
     private YamlValue node(YamlValue node, String name, boolean secret) {

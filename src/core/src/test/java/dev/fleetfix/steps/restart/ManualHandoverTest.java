@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.FakeRedis;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.rollout.event.RunOutcome;
 import dev.fleetfix.rollout.event.RunSummary;
 import java.nio.file.Path;
@@ -108,6 +109,37 @@ class ManualHandoverTest {
         assertThat(h.host("p").redis().commands())
                 .containsSubsequence("CLIENT PAUSE 3000 WRITE", "REPLICAOF 10.0.0.2 6379", "CLIENT UNPAUSE")
                 .doesNotContain("FAILOVER");
+    }
+
+    /**
+     * The manual route's CLIENT PAUSE and REPLICAOF on the primary were not asked about before the hand-over: a Redis
+     * whose ACL or rename-command forbids them was paused and guarded, or had its replica promoted, before the refusal.
+     * Now they are asked with the rest of the route's commands, and the host is left as it was.
+     */
+    @Test
+    void aManualRouteWhoseCommandsThePrimaryRefusesIsRefusedBeforeAnyChange() throws Exception {
+        Harness h = pair("7.2.4");
+        FakeRedis p = h.host("p").redis();
+        p.on("ACL", a -> switch (a.get(2)) {
+            case "CLIENT" -> "User default has no permissions to run the 'client|pause' command";
+            case "REPLICAOF" -> throw new RedisException("p", "ERR Command 'replicaof' not found", null);
+            default -> "OK";
+        });
+
+        RunSummary summary = h.run(PLAYBOOK.formatted(", failover: manual"));
+
+        assertThat(summary.outcome()).isEqualTo(RunOutcome.HALTED);
+        assertThat(h.result("p", "restart_redis").message())
+                .contains("Redis refuses commands this restart needs: client|pause (NOPERM for user default),"
+                        + " replicaof (renamed away)")
+                .endsWith("Redis left running");
+        assertThat(p.commands())
+                .contains("ACL DRYRUN default CLIENT PAUSE 10000 WRITE", "ACL DRYRUN default REPLICAOF NO ONE")
+                .noneMatch(c -> c.startsWith("CONFIG SET") || c.equals("MULTI") || c.startsWith("CLIENT PAUSE"));
+        assertThat(replica.commands()).doesNotContain("REPLICAOF NO ONE");
+        assertThat(p.replication()).containsEntry("role", "master");
+        assertThat(p.restarts()).isZero();
+        assertThat(p.data()).containsOnlyKeys("k1");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.fleetfix.steps.restart.handover;
 
 import dev.fleetfix.health.GateTarget;
 import dev.fleetfix.redis.topology.ReplicaLink;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,6 +18,25 @@ record ManualRoute(ReplicaLink to) implements ToReplica {
     @Override
     public Route route() {
         return Route.MANUAL;
+    }
+
+    /**
+     * What {@link ManualMove} sends the primary, as a Redis that can be asked gets it (ACL DRYRUN, 7.0+): the guard's
+     * CONFIG GET and SET, the MULTI that holds it with CLIENT PAUSE, REPLICAOF to follow the new primary, CLIENT
+     * UNPAUSE, and the CONFIG REWRITE that keeps its new role. Refused halfway, the pause or the REPLICAOF would leave
+     * two primaries or a guarded one.
+     */
+    @Override
+    public List<String> primaryCommands() {
+        return List.of(
+                "config|get",
+                "config|set",
+                "multi",
+                "exec",
+                "client|pause",
+                "replicaof",
+                "client|unpause",
+                "config|rewrite");
     }
 
     @Override
