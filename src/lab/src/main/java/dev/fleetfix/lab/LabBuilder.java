@@ -45,14 +45,26 @@ final class LabBuilder {
             LabHostFiles files = new LabHostFiles(dir, spec.name());
             hostKeys.put(
                     spec.name(), SshKeys.generate(files.etc().resolve("ssh_host_ed25519_key"), "root@" + spec.name()));
-            LabHostFiles.write(files.etc().resolve("authorized_keys"), userKey + "\n");
+            // a host trusted through the lab's CA lets in the user's certificate only
+            LabHostFiles.write(files.etc().resolve("authorized_keys"), spec.sshCertificates() ? "" : userKey + "\n");
             files.writeThp(spec);
             spec.requirepass().ifPresent(password -> LabHostFiles.write(files.passwordFile(), password + "\n"));
         }
         Map<LabHost, String> containers = underAddressLock(() -> createContainers(topology, images));
         List<LabHost> hosts = List.copyOf(containers.keySet());
-        writeKnownHosts(hosts, hostKeys);
-        writeInventory(hosts, specs);
+        Set<String> certified = specs.stream()
+                .filter(LabHostSpec::sshCertificates)
+                .map(LabHostSpec::name)
+                .collect(Collectors.toSet());
+        Map<String, Map<String, Object>> caVars = LabSshCa.trust(
+                dir,
+                id,
+                USER,
+                hosts.stream().filter(h -> certified.contains(h.name())).toList());
+        // their plain host keys are trusted nowhere: only the CA's line vouches for them
+        writeKnownHosts(
+                hosts.stream().filter(h -> !certified.contains(h.name())).toList(), hostKeys);
+        writeInventory(hosts, specs, caVars);
         return containers;
     }
 
@@ -168,12 +180,18 @@ final class LabBuilder {
         LabHostFiles.write(knownHosts(dir), lines.toString());
     }
 
-    private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs) {
+    /** The lab's inventory; a host in {@code own} has those variables too (its CA-certified login). */
+    private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs, Map<String, Map<String, Object>> own) {
         Map<String, Path> passwordFiles = new HashMap<>();
         Set<String> unnamed = new HashSet<>();
-        Map<String, Map<String, Object>> become = new HashMap<>();
+        Map<String, Map<String, Object>> become = new HashMap<>(own);
         for (LabHostSpec spec : specs) {
-            LabInventory.become(spec).ifPresent(vars -> become.put(spec.name(), vars));
+            LabInventory.become(spec)
+                    .ifPresent(vars -> become.merge(spec.name(), vars, (a, b) -> {
+                        Map<String, Object> both = new LinkedHashMap<>(a);
+                        both.putAll(b);
+                        return both;
+                    }));
             LabVault.secrets(spec).ifPresent(secrets -> LabVault.write(dir, spec.name(), secrets));
             if (!spec.serviceInInventory()) {
                 unnamed.add(spec.name());

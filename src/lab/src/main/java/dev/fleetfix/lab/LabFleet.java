@@ -3,8 +3,6 @@ package dev.fleetfix.lab;
 import com.github.dockerjava.api.model.Container;
 import dev.fleetfix.Counts;
 import dev.fleetfix.transport.ExecResult;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -17,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
+import java.util.Set;
 
 /**
  * A disposable fleet of real Redis hosts: one container per host, with systemd (or a SysV-style init) as PID 1,
@@ -84,18 +82,15 @@ public final class LabFleet implements AutoCloseable {
                     + " preset's hosts share Redis processes and are never restarted");
         }
         LabDocker docker = LabDocker.connect();
-        String image = LabImage.ensure(docker, settings.home(), settings.progress(), LabImage.Suite.BOOKWORM);
-        String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        String id = newId();
         Path dir = settings.home().resolve(id);
-        try {
-            settings.progress().accept("starting " + specs.size() + " scale hosts in one container");
-            Map<LabHost, String> containers = new LabScale(id, dir, docker).start(specs.size(), image);
-            return new LabFleet(id, dir, docker, containers, settings.outliveJvm());
-        } catch (RuntimeException e) {
-            removeContainers(docker, id);
-            LabBuilder.deleteTree(dir);
-            throw e;
-        }
+        Map<LabHost, String> containers = LabScale.startLab(id, dir, docker, specs.size(), settings);
+        return new LabFleet(id, dir, docker, containers, settings.outliveJvm());
+    }
+
+    /** A new lab's id: 8 hex digits, its directory's name and its containers' label. */
+    private static String newId() {
+        return HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
     }
 
     /**
@@ -113,30 +108,16 @@ public final class LabFleet implements AutoCloseable {
                 images.put(suite, LabImage.ensure(docker, settings.home(), settings.progress(), suite));
             }
         }
-        String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        String id = newId();
         Path dir = settings.home().resolve(id);
         LabFleet fleet = null;
         if (settings.realThp()) {
-            // before any container: a failure here leaves nothing to clean but the kernel's mode
-            try {
-                new LabKernelThp(LabKernelThp.KERNEL).setAlways(dir);
-            } catch (LabException e) {
-                new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
-                LabBuilder.deleteTree(dir);
-                throw e;
-            }
+            realKernelThp(dir);
         }
         try {
             Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, images);
             if (settings.realThp()) {
-                // read at first boot, so written before it
-                for (LabHostSpec spec : specs) {
-                    LabHost host = containers.keySet().stream()
-                            .filter(h -> h.name().equals(spec.name()))
-                            .findFirst()
-                            .orElseThrow();
-                    LabHostSetup.writeThpLauncher(spec, host, new LabHostFiles(dir, spec.name()));
-                }
+                writeThpLaunchers(specs, containers.keySet(), dir);
             }
             fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
             settings.progress().accept("booting " + specs.size() + " lab hosts");
@@ -152,6 +133,28 @@ public final class LabFleet implements AutoCloseable {
                 LabBuilder.deleteTree(dir);
             }
             throw e;
+        }
+    }
+
+    /** Sets this machine's THP to always, before any container: a failure leaves nothing to clean but its mode. */
+    private static void realKernelThp(Path dir) {
+        try {
+            new LabKernelThp(LabKernelThp.KERNEL).setAlways(dir);
+        } catch (LabException e) {
+            new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
+            LabBuilder.deleteTree(dir);
+            throw e;
+        }
+    }
+
+    /** The real-THP launchers of the hosts: read at first boot, so written before it. */
+    private static void writeThpLaunchers(List<LabHostSpec> specs, Set<LabHost> hosts, Path dir) {
+        for (LabHostSpec spec : specs) {
+            LabHost host = hosts.stream()
+                    .filter(h -> h.name().equals(spec.name()))
+                    .findFirst()
+                    .orElseThrow();
+            LabHostSetup.writeThpLauncher(spec, host, new LabHostFiles(dir, spec.name()));
         }
     }
 
@@ -176,16 +179,7 @@ public final class LabFleet implements AutoCloseable {
 
     /** Lab directories under {@code home}, oldest first. */
     public static List<Path> find(Path home) {
-        if (!Files.isDirectory(home)) {
-            return List.of();
-        }
-        try (Stream<Path> dirs = Files.list(home)) {
-            return dirs.filter(d -> Files.isRegularFile(d.resolve(LabProperties.FILE)))
-                    .sorted(Comparator.comparing(LabFleet::modified))
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + home, e);
-        }
+        return LabProperties.find(home);
     }
 
     /** Replication links up, the cluster formed, the Sentinels started: what {@link #start} promises. */
@@ -291,12 +285,7 @@ public final class LabFleet implements AutoCloseable {
 
     /** The raw content of the host's THP {@code enabled} file, as the host reads it. */
     public String thp(String host) {
-        Path enabled = files(host).thpDir().resolve("enabled");
-        try {
-            return Files.readString(enabled);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + enabled, e);
-        }
+        return LabHostFiles.read(files(host).thpDir().resolve("enabled"));
     }
 
     /**
@@ -446,28 +435,10 @@ public final class LabFleet implements AutoCloseable {
         }
         List<LabHostStatus> status = new ArrayList<>();
         for (LabHost host : hosts.values()) {
-            Optional<String> password = files(host.name()).password();
-            List<LabHostStatus.Instance> instances = new ArrayList<>();
-            for (int i = 0; i < host.redisPorts().size(); i++) {
-                int port = host.redisPorts().get(i);
-                boolean up = LabProbe.redisUp(host.address(), port);
-                instances.add(new LabHostStatus.Instance(
-                        port,
-                        host.services().get(i),
-                        up,
-                        up ? LabProbe.server(host.address(), port, password) : Optional.empty()));
-            }
-            boolean redisUp = instances.get(0).up();
-            status.add(new LabHostStatus(
+            status.add(LabHostStatus.probe(
                     host,
                     states.getOrDefault(containers.get(host.name()), "missing"),
-                    LabProbe.sshUp(host.address(), host.sshPort()),
-                    redisUp,
-                    redisUp ? LabProbe.role(host.address(), host.redisPort()) : Optional.empty(),
-                    host.sentinelPort().isPresent()
-                            && LabProbe.redisUp(
-                                    host.address(), host.sentinelPort().getAsInt()),
-                    instances));
+                    files(host.name()).password()));
         }
         return status;
     }
@@ -499,7 +470,7 @@ public final class LabFleet implements AutoCloseable {
         LabBuilder.deleteTree(dir);
     }
 
-    private static void removeContainers(LabDocker docker, String id) {
+    static void removeContainers(LabDocker docker, String id) {
         for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
             docker.remove(container.getId());
         }
@@ -522,13 +493,5 @@ public final class LabFleet implements AutoCloseable {
     private LabHostFiles files(String host) {
         host(host);
         return new LabHostFiles(dir, host);
-    }
-
-    private static java.nio.file.attribute.FileTime modified(Path dir) {
-        try {
-            return Files.getLastModifiedTime(dir.resolve(LabProperties.FILE));
-        } catch (IOException e) {
-            return java.nio.file.attribute.FileTime.fromMillis(0);
-        }
     }
 }

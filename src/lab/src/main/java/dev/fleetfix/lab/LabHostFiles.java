@@ -108,6 +108,14 @@ final class LabHostFiles {
         }
     }
 
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     static void write(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());

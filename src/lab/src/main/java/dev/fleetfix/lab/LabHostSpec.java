@@ -39,6 +39,8 @@ import java.util.regex.Pattern;
  *     {@code sudoPassword} the inventory says {@code ansible_become_method: su} with this password
  * @param dockerCli the host has this machine's docker CLI and socket ({@link LabRedisContainer}): its root sees and
  *     drives the containers of this machine's dockerd, as on a Docker host
+ * @param sshCertificates the host is trusted through the lab's SSH CA ({@link LabSshCa}): its sshd presents a host
+ *     certificate and takes the lab user's certificate, and no plain key of it or for it is trusted anywhere
  */
 public record LabHostSpec(
         String name,
@@ -61,7 +63,8 @@ public record LabHostSpec(
         boolean serviceInInventory,
         Optional<String> sudoPassword,
         Optional<String> rootPassword,
-        boolean dockerCli) {
+        boolean dockerCli,
+        boolean sshCertificates) {
 
     /** The login user of a host whose sudo or su asks for a password. */
     public static final String OPS = "ops";
@@ -100,6 +103,10 @@ public record LabHostSpec(
                         + ": a sudo or root password must be 1..128 of letters, digits and ._+- (it is written to a"
                         + " script)");
             }
+        }
+        if (sshCertificates && (sudoPassword.isPresent() || rootPassword.isPresent())) {
+            throw new IllegalArgumentException("host " + name + ": the lab's user certificate is for " + LabBuilder.USER
+                    + ", not for " + OPS + ": a host trusted through the SSH CA has no become password");
         }
         if (requirepass.isPresent() && !PASSWORD.matcher(requirepass.get()).matches()) {
             throw new IllegalArgumentException("host " + name
@@ -206,6 +213,7 @@ public record LabHostSpec(
         private Optional<String> sudoPassword = Optional.empty();
         private Optional<String> rootPassword = Optional.empty();
         private boolean dockerCli;
+        private boolean sshCertificates;
 
         private Builder(String name) {
             this.name = name;
@@ -233,6 +241,7 @@ public record LabHostSpec(
             this.sudoPassword = spec.sudoPassword;
             this.rootPassword = spec.rootPassword;
             this.dockerCli = spec.dockerCli;
+            this.sshCertificates = spec.sshCertificates;
         }
 
         /** Logged into as {@value LabHostSpec#OPS}, whose sudo asks for {@code password}. */
@@ -339,6 +348,12 @@ public record LabHostSpec(
             return this;
         }
 
+        /** {@code true}: the host is trusted through the lab's SSH CA, by certificates only. */
+        public Builder sshCertificates(boolean trusted) {
+            this.sshCertificates = trusted;
+            return this;
+        }
+
         public LabHostSpec build() {
             return new LabHostSpec(
                     name,
@@ -361,7 +376,8 @@ public record LabHostSpec(
                     serviceInInventory,
                     sudoPassword,
                     rootPassword,
-                    dockerCli);
+                    dockerCli,
+                    sshCertificates);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.fleetfix.lab;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,6 +28,35 @@ public record LabHostStatus(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(role, "role");
         instances = List.copyOf(instances);
+    }
+
+    /**
+     * What the host answers now: whether its sshd, each Redis instance and its Sentinel answer, and its Redis role.
+     *
+     * @param state its container's state
+     * @param password its Redis password, to read INFO and ROLE with
+     */
+    static LabHostStatus probe(LabHost host, String state, Optional<String> password) {
+        List<Instance> instances = new ArrayList<>();
+        for (int i = 0; i < host.redisPorts().size(); i++) {
+            int port = host.redisPorts().get(i);
+            boolean up = LabProbe.redisUp(host.address(), port);
+            instances.add(new Instance(
+                    port,
+                    host.services().get(i),
+                    up,
+                    up ? LabProbe.server(host.address(), port, password) : Optional.empty()));
+        }
+        boolean redisUp = instances.get(0).up();
+        return new LabHostStatus(
+                host,
+                state,
+                LabProbe.sshUp(host.address(), host.sshPort()),
+                redisUp,
+                redisUp ? LabProbe.role(host.address(), host.redisPort()) : Optional.empty(),
+                host.sentinelPort().isPresent()
+                        && LabProbe.redisUp(host.address(), host.sentinelPort().getAsInt()),
+                instances);
     }
 
     /**

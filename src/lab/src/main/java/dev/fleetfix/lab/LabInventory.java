@@ -36,7 +36,10 @@ final class LabInventory {
         return yaml(user, privateKey, knownHosts, hosts, passwordFiles, unnamed, Map.of());
     }
 
-    /** As above; a host in {@code become} has those variables too (its login user and become password). */
+    /**
+     * As above; a host in {@code become} has those variables too (its login user and become method, or its key file
+     * and known_hosts when it is trusted through the lab's SSH CA).
+     */
     static String yaml(
             String user,
             Path privateKey,

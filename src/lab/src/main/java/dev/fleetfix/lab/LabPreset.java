@@ -60,7 +60,13 @@ public enum LabPreset {
     /** Logged into as {@value LabHostSpec#OPS}, whose sudo asks for a password; the password is in the lab's vault. */
     SUDO_PASSWORD,
     /** Logged into as {@value LabHostSpec#OPS}; root has a password, for {@code become_method: su}, in the vault. */
-    SU_PASSWORD;
+    SU_PASSWORD,
+    /**
+     * Trusted through an SSH CA made at {@code lab up} ({@link LabSshCa}): sshd presents a host certificate and takes
+     * the user's; the inventory gives a known_hosts of one {@code @cert-authority} line and the key with its
+     * {@code -cert.pub}.
+     */
+    SSH_CERT;
     // CONTAINER (Redis in a container on the host, issue 39 item 1) comes here, as the next operator shape: its
     // summary and its spec in shape() below; LabPresets, the help and the completion list it from this enum.
 
@@ -96,6 +102,7 @@ public enum LabPreset {
             case TEMPLATE_UNIT -> "one instance of Debian's template unit, redis-server@main";
             case SUDO_PASSWORD -> "login user ops, whose sudo asks a password (vaulted)";
             case SU_PASSWORD -> "login user ops, su with root's password (vaulted)";
+            case SSH_CERT -> "an SSH CA: host and user certificates, no plain key trusted";
         };
     }
 
@@ -173,6 +180,7 @@ public enum LabPreset {
                     .build();
             case SUDO_PASSWORD -> spec.sudoPassword(LabVault.newPassword()).build();
             case SU_PASSWORD -> spec.rootPassword(LabVault.newPassword()).build();
+            case SSH_CERT -> spec.sshCertificates(true).build();
             default -> throw new IllegalStateException(this + " is a fleet preset");
         };
     }

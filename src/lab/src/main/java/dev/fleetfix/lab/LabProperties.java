@@ -6,7 +6,11 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /** {@code lab.properties} in a lab directory: how {@code lab status}/{@code down} find the lab's containers. */
 record LabProperties(String id, String user) {
@@ -23,6 +27,28 @@ record LabProperties(String id, String user) {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve(FILE), e);
+        }
+    }
+
+    /** Lab directories under {@code home}: those with a {@value #FILE}, oldest first. */
+    static List<Path> find(Path home) {
+        if (!Files.isDirectory(home)) {
+            return List.of();
+        }
+        try (Stream<Path> dirs = Files.list(home)) {
+            return dirs.filter(d -> Files.isRegularFile(d.resolve(FILE)))
+                    .sorted(Comparator.comparing(LabProperties::modified))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + home, e);
+        }
+    }
+
+    private static FileTime modified(Path dir) {
+        try {
+            return Files.getLastModifiedTime(dir.resolve(FILE));
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
         }
     }
 

@@ -53,6 +53,23 @@ final class LabScale {
         this.docker = docker;
     }
 
+    /**
+     * Starts a scale lab of {@code count} hosts in one container, on the Debian 12 image (never with real THP: see
+     * {@link LabFleet#start(LabPreset, java.util.List, LabSettings)}); on failure removes what it made. Returns the
+     * container by host.
+     */
+    static Map<LabHost, String> startLab(String id, Path dir, LabDocker docker, int count, LabSettings settings) {
+        String image = LabImage.ensure(docker, settings.home(), settings.progress(), LabImage.Suite.BOOKWORM);
+        try {
+            settings.progress().accept("starting " + count + " scale hosts in one container");
+            return new LabScale(id, dir, docker).start(count, image);
+        } catch (RuntimeException e) {
+            LabFleet.removeContainers(docker, id);
+            LabBuilder.deleteTree(dir);
+            throw e;
+        }
+    }
+
     /** Writes the lab's files, creates and starts its one container; returns it by host, all the same id. */
     Map<LabHost, String> start(int count, String image) {
         LabProperties.write(dir, id, LabBuilder.USER);

@@ -152,6 +152,97 @@ class HeldConnectionsIT {
     }
 
     /**
+     * A user certificate the ssh config names ({@code CertificateFile}, away from its key) is offered by the holder as
+     * by a direct login: lab-2 lets this key in only with the certificate its user CA signed.
+     */
+    @Test
+    void aCertificateFileOfTheSshConfigIsOfferedByAHeldLoginAsByADirectOne() throws Exception {
+        Path ca = dir.resolve("user_ca");
+        Path key = dir.resolve("certified");
+        for (Path made : List.of(ca, key)) {
+            run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", made.toString());
+        }
+        run(
+                "ssh-keygen",
+                "-q",
+                "-s",
+                ca.toString(),
+                "-I",
+                "fleetfix-user",
+                "-n",
+                "fleetfix",
+                "-V",
+                "-5m:+1h",
+                key + ".pub");
+        Path cert = Files.move(
+                dir.resolve("certified-cert.pub"),
+                Files.createDirectory(dir.resolve("certs")).resolve("user-cert.pub"));
+        Path config = Files.writeString(dir.resolve("ssh_config"), "Host *\n  CertificateFile " + cert + "\n");
+        Path certified = Files.writeString(
+                dir.resolve("certified.yml"),
+                Files.readString(Path.of(inventory()))
+                        .replaceAll("ansible_ssh_private_key_file: .*", "ansible_ssh_private_key_file: '" + key + "'"));
+        String conf = "/etc/ssh/sshd_config.d/05-fleetfix-it-user-ca.conf";
+        root("printf '%s\\n' '" + Files.readString(Path.of(ca + ".pub")).strip()
+                + "' > /etc/ssh/fleetfix_it_user_ca.pub"
+                + " && echo 'TrustedUserCAKeys /etc/ssh/fleetfix_it_user_ca.pub' > " + conf);
+        fleet.reloadSshd("lab-2");
+        try {
+            String[] audit = {"audit", "-F", config.toString(), "-i", certified.toString(), "--limit", "lab-2"};
+            ProgramRun direct = fleetfix(audit);
+            long afterDirect = certificateLogins();
+            ProgramRun held = fleetfix(concat(audit, "--control-persist", "60s"));
+            ProgramRun again = fleetfix(concat(audit, "--control-persist", "60s"));
+
+            assertThat(direct.stdout())
+                    .as(direct.toString())
+                    .containsPattern("(?m)^lab-2 ")
+                    .contains("0 unreachable")
+                    .doesNotContain("authentication failed");
+            for (ProgramRun run : List.of(held, again)) {
+                assertThat(run.exitCode()).as(run.toString()).isEqualTo(direct.exitCode());
+                assertThat(withoutTimes(run.stdout())).as(run.toString()).isEqualTo(withoutTimes(direct.stdout()));
+            }
+            assertThat(afterDirect)
+                    .as("the direct run logged in with the certificate")
+                    .isPositive();
+            assertThat(certificateLogins() - afterDirect)
+                    .as("the holder logged in once, with the certificate")
+                    .isEqualTo(1);
+        } finally {
+            root("rm -f " + conf + " /etc/ssh/fleetfix_it_user_ca.pub");
+            fleet.reloadSshd("lab-2");
+        }
+    }
+
+    private static String[] concat(String[] args, String... more) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
+    }
+
+    private static void root(String command) {
+        ExecResult result = fleet.rootExec("lab-2", command);
+        assertThat(result.exitCode()).as(command + ": " + result.stderr()).isZero();
+    }
+
+    /** lab-2's sshd's logins with a user certificate. */
+    private static long certificateLogins() {
+        return Long.parseLong(fleet.rootExec(
+                        "lab-2",
+                        "journalctl --no-pager -o cat -t sshd -t sshd-session"
+                                + " | grep -c '^Accepted publickey for fleetfix .*ED25519-CERT' || true")
+                .stdout()
+                .strip());
+    }
+
+    /**
      * A run decides from the control node's files as they are now: a host whose known_hosts line was removed after
      * its connection was held is refused by the next held run, with the direct run's words, not audited through the
      * connection the old file trusted.

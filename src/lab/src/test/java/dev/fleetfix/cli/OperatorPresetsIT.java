@@ -28,13 +28,15 @@ import org.junit.jupiter.api.io.TempDir;
  * host of each shape, an inventory naming no service, the become passwords vaulted beside it. The inventory the lab
  * wrote is used as written: {@code audit} names the service that runs each Redis and reaches the password-sudo and su
  * hosts through the vault; {@code thp-off.yaml} restarts Redis on the SysV, supervisord and password-sudo hosts with
- * every key kept. No printed line and no inventory holds a password.
+ * every key kept. No printed line and no inventory holds a password. The ssh-cert host is trusted through the lab's SSH
+ * CA alone: thp-off.yaml passes on it with no plain host key in any known_hosts and no plain user key in its
+ * authorized_keys, sshd taking the user's certificate.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorPresetsIT {
-    private static final List<String> HOSTS =
-            List.of("sysv-1", "supervisord-1", "tuned-1", "template-unit-1", "sudo-password-1", "su-password-1");
-    private static final List<String> APPLIED = List.of("sysv-1", "supervisord-1", "sudo-password-1");
+    private static final List<String> HOSTS = List.of(
+            "sysv-1", "supervisord-1", "tuned-1", "template-unit-1", "sudo-password-1", "su-password-1", "ssh-cert-1");
+    private static final List<String> APPLIED = List.of("sysv-1", "supervisord-1", "sudo-password-1", "ssh-cert-1");
     private static final int KEYS = 500;
 
     @TempDir
@@ -88,7 +90,7 @@ class OperatorPresetsIT {
     @Test
     @Order(1)
     void upStartsOneHostOfEachShapeAndWritesAnInventoryNamingNoServiceNorPassword() throws Exception {
-        assertThat(up.stdout()).as(up.toString()).contains("6 hosts up", "(sysv,supervisord,tuned,template-unit,");
+        assertThat(up.stdout()).as(up.toString()).contains("7 hosts up", "(sysv,supervisord,tuned,template-unit,");
         for (String host : HOSTS) {
             assertThat(up.stdout()).as(up.toString()).containsPattern("(?m)^  " + host + " ");
         }
@@ -182,6 +184,63 @@ class OperatorPresetsIT {
         }
         lab.assertIntact(seeded);
         assertNoPassword(run);
+    }
+
+    @Test
+    @Order(5)
+    void theSshCertHostIsTrustedThroughTheCaAloneAndTookTheUsersCertificate() throws Exception {
+        Path ca = inventory.resolveSibling("ssh-ca");
+        List<String> caLines = Files.readAllLines(ca.resolve("known_hosts"));
+        assertThat(caLines).hasSize(1);
+        assertThat(caLines.get(0)).startsWith("@cert-authority ");
+        assertThat(ca.resolve("id_ed25519-cert.pub")).isRegularFile();
+        // its plain host key is in no known_hosts of the lab, nor of this user
+        String hostKey = root("ssh-cert-1", "cut -d' ' -f2 /etc/ssh/ssh_host_ed25519_key.pub");
+        Path userKnownHosts = Path.of(System.getProperty("user.home"), ".ssh", "known_hosts");
+        for (Path knownHosts : List.of(fleet.knownHostsFile(), ca.resolve("known_hosts"), userKnownHosts)) {
+            if (Files.exists(knownHosts)) {
+                assertThat(Files.readString(knownHosts))
+                        .as(knownHosts.toString())
+                        .doesNotContain(hostKey);
+            }
+        }
+        assertThat(root("ssh-cert-1", "wc -c < /home/fleetfix/.ssh/authorized_keys"))
+                .as("no plain user key lets anyone in")
+                .isEqualTo("0");
+        String accepted = root("ssh-cert-1", "journalctl -u ssh --no-pager -o cat | grep '^Accepted ' || true");
+        assertThat(accepted.lines().toList())
+                .as("every login of the audit and the apply took the user certificate")
+                .isNotEmpty()
+                .allMatch(line -> line.startsWith("Accepted publickey for fleetfix ") && line.contains("ED25519-CERT"));
+    }
+
+    @Test
+    @Order(6)
+    void aUserCertificateWhoseKeyIsMissingLogsNothingIn() throws Exception {
+        Path ca = inventory.resolveSibling("ssh-ca");
+        Path keys = Files.createDirectories(dir.resolve("no-key"));
+        Files.copy(ca.resolve("id_ed25519-cert.pub"), keys.resolve("id_ed25519-cert.pub"));
+        Path noKey = Files.writeString(
+                dir.resolve("no-key.yml"),
+                Files.readString(inventory)
+                        .replace(
+                                ca.resolve("id_ed25519").toString(),
+                                keys.resolve("id_ed25519").toString()));
+        long before = root("ssh-cert-1", "journalctl -u ssh --no-pager -o cat | grep -c '^Accepted ' || true")
+                .lines()
+                .mapToLong(Long::parseLong)
+                .sum();
+
+        CliRun run = CliRun.of("audit", "-i", noKey.toString(), "--limit", "ssh-cert-1");
+        System.out.println(run);
+
+        assertThat(run.exitCode()).as(run.toString()).isNotZero();
+        assertThat(run.stdout() + run.stderr())
+                .as(run.toString())
+                .contains(keys.resolve("id_ed25519").toString());
+        assertThat(root("ssh-cert-1", "journalctl -u ssh --no-pager -o cat | grep -c '^Accepted ' || true"))
+                .as("no login")
+                .isEqualTo(String.valueOf(before));
     }
 
     private static void assertNoPassword(CliRun run) {

@@ -56,6 +56,7 @@ class LabHostSpecTest {
                         true,
                         Optional.empty(),
                         Optional.empty(),
+                        false,
                         false));
         assertThat(LabHostSpec.named("lab-3").withSentinel().sentinel()).isTrue();
         assertThat(LabHostSpec.named("lab-3").withCluster().cluster()).isTrue();

@@ -14,7 +14,13 @@ class LabPresetsTest {
         assertThat(specs)
                 .extracting(LabHostSpec::name)
                 .containsExactly(
-                        "sysv-1", "supervisord-1", "tuned-1", "template-unit-1", "sudo-password-1", "su-password-1");
+                        "sysv-1",
+                        "supervisord-1",
+                        "tuned-1",
+                        "template-unit-1",
+                        "sudo-password-1",
+                        "su-password-1",
+                        "ssh-cert-1");
         assertThat(specs).noneMatch(LabHostSpec::serviceInInventory);
         assertThat(specs.get(0).serviceShape()).isEqualTo(LabServiceShape.INSTALL_SERVER);
         assertThat(specs.get(1).serviceShape()).isEqualTo(LabServiceShape.SUPERVISORD);
@@ -23,6 +29,7 @@ class LabPresetsTest {
         assertThat(specs.get(4).sudoPassword()).isPresent();
         assertThat(specs.get(5).rootPassword()).isPresent();
         assertThat(specs.get(5).sudoPassword()).isEmpty();
+        assertThat(specs).filteredOn(LabHostSpec::sshCertificates).containsExactly(specs.get(6));
     }
 
     @Test
@@ -51,7 +58,7 @@ class LabPresetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'systemv'")
                 .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster, eras, scale, sysv,"
-                        + " supervisord, tuned, template-unit, sudo-password, su-password or operators");
+                        + " supervisord, tuned, template-unit, sudo-password, su-password, ssh-cert or operators");
         assertThatThrownBy(() -> LabPresets.parse(List.of("sysv,"))).hasMessageContaining("unknown lab preset ''");
     }
 
@@ -77,7 +84,7 @@ class LabPresetsTest {
         }
         assertThat(lines.get(lines.size() - 1))
                 .startsWith("  operators ")
-                .contains("one host of each operator shape (sysv to su-password)");
+                .contains("one host of each operator shape (sysv to ssh-cert)");
         assertThat(lines).as("80 columns, so that picocli does not wrap them").allMatch(line -> line.length() < 80);
     }
 }

@@ -16,7 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the holder needs to log in to a host as the run would: the host's SSH fields, the run's SSH options, and the
+ * What the holder needs to log in to a host as the run would: the host's SSH fields, the run's SSH options (with the
+ * ssh config's {@code CertificateFile} certificates, so that a held login offers what a direct one does), and the
  * run's home, user and the two environment variables a login reads (the agent's socket and the passphrase's
  * variable). Two runs share a held connection only when all of it is equal. The passphrase travels in memory, over
  * the user's own socket, and is never written down.
@@ -93,6 +94,8 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
         out.writeBoolean(options.acceptNewHostKeys());
         out.writeLong(options.connectTimeout().toMillis());
         HoldWire.writeOptional(out, options.passphraseEnv());
+        HoldWire.writeStrings(
+                out, options.certificateFiles().stream().map(Path::toString).toList());
         HoldWire.writeString(out, home.toString());
         HoldWire.writeString(out, localUser);
         HoldWire.writeMap(out, env);
@@ -111,6 +114,8 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
         boolean acceptNew = in.readBoolean();
         Duration connectTimeout = Duration.ofMillis(in.readLong());
         Optional<String> passphraseEnv = HoldWire.readOptional(in);
+        List<Path> certificateFiles =
+                HoldWire.readStrings(in).stream().map(Path::of).toList();
         Path home = Path.of(HoldWire.readString(in));
         String localUser = HoldWire.readString(in);
         Map<String, String> env = HoldWire.readMap(in);
@@ -118,7 +123,8 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
             Host host = sshHost(name, address, port, user, keyFile, become, jump, knownHosts);
             return new HoldLogin(
                     host,
-                    new SshOptions(knownHostsOverride, acceptNew, connectTimeout, passphraseEnv),
+                    new SshOptions(knownHostsOverride, acceptNew, connectTimeout, passphraseEnv)
+                            .withCertificateFiles(certificateFiles),
                     home,
                     localUser,
                     env);

@@ -6,7 +6,9 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -92,6 +94,25 @@ public final class HoldWire {
             map.put(readString(in), readString(in));
         }
         return map;
+    }
+
+    public static void writeStrings(DataOutputStream out, List<String> strings) throws IOException {
+        out.writeInt(strings.size());
+        for (String s : strings) {
+            writeString(out, s);
+        }
+    }
+
+    public static List<String> readStrings(DataInputStream in) throws IOException {
+        int size = in.readInt();
+        if (size < 0 || size > 1024) {
+            throw new IOException("not the holder's wire: a list of " + size + " strings");
+        }
+        List<String> strings = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            strings.add(readString(in));
+        }
+        return strings;
     }
 
     /** A failure as the holder met it: the run throws it again with the same host, kind and words. */

@@ -49,6 +49,9 @@ class HeldShellTest {
 
     private final Map<String, RecordingShell> shells = new ConcurrentHashMap<>();
     private final AtomicInteger logins = new AtomicInteger();
+    /** The logins the holder was asked to make, as it read them off the socket. */
+    private final List<HoldLogin> loggedIn = new CopyOnWriteArrayList<>();
+
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     /** Whether held connections answer the holder's question before it gives them out again. */
     private final java.util.concurrent.atomic.AtomicBoolean answering =
@@ -76,6 +79,7 @@ class HeldShellTest {
                         throw new TransportException(login.host(), Kind.AUTH, "permission denied (publickey)", null);
                     }
                     logins.incrementAndGet();
+                    loggedIn.add(login);
                     RecordingShell shell = shells.computeIfAbsent(
                             login.host().name(),
                             name -> RecordingShell.answering(
@@ -126,11 +130,16 @@ class HeldShellTest {
 
     /** A run that asks for connections to be held {@code persist} after it. */
     private ShellFactory run(Duration persist) {
+        return run(persist, OPTIONS);
+    }
+
+    /** A run with these SSH options. */
+    private ShellFactory run(Duration persist, SshOptions options) {
         HoldClient client = new HoldClient(place(), persist, List.of("false"));
         ShellFactory direct = host -> {
             throw new AssertionError("connected directly to " + host.name());
         };
-        return new HeldShells(client, warnings::add).around(OPTIONS, direct);
+        return new HeldShells(client, warnings::add).around(options, direct);
     }
 
     @Test
@@ -171,6 +180,23 @@ class HeldShellTest {
         assertThat(logins)
                 .as("fleetfix@, root@, then fleetfix@ again from the holder")
                 .hasValue(2);
+    }
+
+    @Test
+    void theHolderLogsInWithTheSshConfigsCertificateFilesAsADirectLoginWould() throws Exception {
+        startHolder(Duration.ofMinutes(1), "");
+        Host host = TestHosts.lab("lab-1", "127.0.0.11");
+        Path cert = dir.resolve("ca-issued-cert.pub");
+        SshOptions withCert = OPTIONS.withCertificateFiles(List.of(cert));
+
+        run(Duration.ofMinutes(1), withCert).open(host).close();
+        run(Duration.ofMinutes(1), withCert).open(host).close();
+        run().open(host).close();
+
+        assertThat(loggedIn)
+                .extracting(login -> login.options().certificateFiles())
+                .as("the certificate's run logs in once with it; a run without it gets its own connection")
+                .containsExactly(List.of(cert), List.of());
     }
 
     @Test

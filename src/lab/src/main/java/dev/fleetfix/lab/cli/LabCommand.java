@@ -126,7 +126,8 @@ public final class LabCommand implements Runnable {
             footer.add("inventory naming no service, as operators' inventories do):");
             LabPresets.helpLines().forEach(line -> footer.add(line.replace("%", "%%")));
             footer.add("The become passwords of sudo-password and su-password are vaulted: give the");
-            footer.add("--vault-password-file that 'next:' names (docs/lab.md).");
+            footer.add("--vault-password-file that 'next:' names (docs/lab.md). ssh-cert's SSH CA, its");
+            footer.add("user key and certificate, and its @cert-authority known_hosts are in the lab's ssh-ca/.");
             command.usageMessage().footer(footer.toArray(String[]::new));
             return command;
         }

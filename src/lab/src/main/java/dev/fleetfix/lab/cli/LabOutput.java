@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -146,9 +147,20 @@ public final class LabOutput {
 
     /** One line a host: name, address, SSH, Redis and Sentinel ports. */
     public static void hosts(LabFleet fleet, PrintWriter out) {
-        for (LabHost host : fleet.hosts()) {
+        hosts(fleet.hosts(), out);
+    }
+
+    /**
+     * As above, the names padded to the longest ({@code sudo-password-1}) and the addresses to the longest, so that
+     * the columns line up.
+     */
+    static void hosts(List<LabHost> hosts, PrintWriter out) {
+        int addressWidth =
+                hosts.stream().mapToInt(h -> h.address().length()).max().orElse(1);
+        String columns = "  %-" + nameWidth(hosts) + "s %-" + addressWidth + "s  ssh :%d  redis :%s%s%n";
+        for (LabHost host : hosts) {
             out.printf(
-                    "  %-8s %s  ssh :%d  redis :%s%s%n",
+                    columns,
                     host.name(),
                     host.address(),
                     host.sshPort(),
@@ -160,13 +172,25 @@ public final class LabOutput {
         }
     }
 
+    /** The longest host name, and at least 8 wide, as the table always was for {@code lab-1}. */
+    private static int nameWidth(List<LabHost> hosts) {
+        return Math.max(8, hosts.stream().mapToInt(h -> h.name().length()).max().orElse(0));
+    }
+
     /** The lab's inventory, then one line a host (container, sshd, Redis, role, server), instances below. */
     public static void status(LabFleet fleet, PrintWriter out) {
         out.println("lab " + fleet.id() + ": " + fleet.inventoryFile());
-        for (LabHostStatus status : fleet.status()) {
+        status(fleet.status(), out);
+    }
+
+    /** One line a host, the names padded to the longest; instances below their host. */
+    static void status(List<LabHostStatus> statuses, PrintWriter out) {
+        String name =
+                "  %-" + nameWidth(statuses.stream().map(LabHostStatus::host).toList()) + "s";
+        for (LabHostStatus status : statuses) {
             LabHost host = status.host();
             out.println(String.format(
-                            "  %-8s %-15s %-8s sshd %-4s redis %-4s %-7s %-14s%s%s",
+                            name + " %-15s %-8s sshd %-4s redis %-4s %-7s %-14s%s%s",
                             host.name(),
                             host.address(),
                             status.state(),
