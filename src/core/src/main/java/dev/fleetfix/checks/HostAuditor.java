@@ -86,8 +86,9 @@ public final class HostAuditor {
         RedisFacts redisFacts = probed.facts();
         RedisSelf self = probed.self();
         int port = host.redis().port();
-        String script = FIRST_LINE + "\n(\n" + FactScript.script(redisFacts.processId()) + "\n)\necho '"
-                + SERVICES_MARKER + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
+        String script =
+                FIRST_LINE + "\n(\n" + FactScript.script(redisFacts.processId()) + "\n)\necho '" + SERVICES_MARKER
+                        + "'\n(\n" + ServiceDiscovery.script(host.redis().address(), List.of(port), self) + "\n)\n";
         ExecResult result =
                 shell.exec(Command.of(script).asRoot().withTimeout(execTimeout.plus(ServiceDiscovery.TIMEOUT)));
         int split = result.stdout().indexOf("\n" + SERVICES_MARKER + "\n");
