@@ -46,10 +46,13 @@ class BenchOptionsTest {
                         plan("--value-size", "64,512,1024,2048,4096,8192", "--tcp-nodelay", "on,off", "--rounds", "4"))
                 .hasMessageStartingWith("--rounds: 4 rounds a point (8 batches) cannot call any change")
                 .hasMessageEndingWith("; 5 rounds a point could");
-        // redis-benchmark gives one sample a round: two sizes need 7 rounds, more than a sweep's default 5
-        assertThatThrownBy(() -> plan("--engine", "redis-benchmark", "--value-size", "64,1024"))
+        // redis-benchmark gives one sample a round: two sizes need 7 rounds; its sweep's default is 10, not 5
+        assertThatThrownBy(() -> plan("--engine", "redis-benchmark", "--value-size", "64,1024", "--rounds", "5"))
                 .hasMessageStartingWith("--rounds: 5 rounds a point (5 batches) cannot call any change")
                 .hasMessageEndingWith("; 7 rounds a point could");
+        assertThat(plan("--engine", "redis-benchmark", "--value-size", "64,1024")
+                        .rounds())
+                .isEqualTo(10);
         assertThat(plan("--engine", "redis-benchmark", "--value-size", "64,1024", "--rounds", "7")
                         .rounds())
                 .isEqualTo(7);

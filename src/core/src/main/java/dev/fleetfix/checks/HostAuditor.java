@@ -98,7 +98,7 @@ public final class HostAuditor {
     private Command oneTrip(Host host, RedisSelf self) {
         int port = host.redis().port();
         String script = FIRST_LINE + "\n(\n" + FactScript.script(self.pid()) + "\n)\necho '" + SERVICES_MARKER
-                + "'\n(\n" + ServiceDiscovery.script(List.of(port), self) + "\n)\n";
+                + "'\n(\n" + ServiceDiscovery.script(host.redis().address(), List.of(port), self) + "\n)\n";
         return Command.of(script).asRoot().withTimeout(execTimeout.plus(ServiceDiscovery.TIMEOUT));
     }
 

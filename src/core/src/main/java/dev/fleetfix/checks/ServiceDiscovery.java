@@ -5,7 +5,6 @@ import dev.fleetfix.inventory.UnitName;
 import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
-import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,9 +30,6 @@ public final class ServiceDiscovery {
     /** The script's first line, so that a fake host can recognise it. */
     public static final String FIRST_LINE = "# fleetfix: which service runs the Redis on each port";
 
-    private static final String RESOURCE = "discovery.sh";
-    private static final String BODY = ScriptResource.read(ServiceDiscovery.class, RESOURCE);
-
     static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_LINES = 2000;
     private static final int MAX_LINE = 4096;
@@ -53,7 +49,11 @@ public final class ServiceDiscovery {
     /** Runs the script as root on the host and {@link #read reads} what it gave. */
     public static List<RunningService> discover(
             RemoteShell shell, String address, List<Integer> ports, RedisSelf self) {
-        return read(shell.exec(Command.of(script(ports, self)).asRoot().withTimeout(TIMEOUT)), address, ports, self);
+        return read(
+                shell.exec(Command.of(script(address, ports, self)).asRoot().withTimeout(TIMEOUT)),
+                address,
+                ports,
+                self);
     }
 
     /**
@@ -80,25 +80,9 @@ public final class ServiceDiscovery {
         return decide(r.stdout(), address, ports, self.error());
     }
 
-    /**
-     * The script ({@code discovery.sh} next to this class) after a preamble of quoted parameters: read-only, as root;
-     * bounded output for each port.
-     */
-    public static String script(List<Integer> ports, RedisSelf self) {
-        String pid = self.pid().isPresent() ? Long.toString(self.pid().getAsLong()) : "";
-        return FIRST_LINE + "\n"
-                + ScriptResource.assign(
-                        "fx_conf",
-                        self.config().filter(c -> PATH.matcher(c).matches()).orElse(""))
-                + ScriptResource.assign(
-                        "fx_ports",
-                        String.join(" ", ports.stream().map(String::valueOf).toList()))
-                + ScriptResource.assign("fx_info_port", Integer.toString(self.port()))
-                + ScriptResource.assign("fx_info_pid", pid)
-                + ScriptResource.assign(
-                        "fx_info_exe",
-                        self.executable().filter(e -> PATH.matcher(e).matches()).orElse(""))
-                + BODY;
+    /** The discovery script for {@code ports}: {@link DiscoveryScript#of}. */
+    public static String script(String address, List<Integer> ports, RedisSelf self) {
+        return DiscoveryScript.of(address, ports, self);
     }
 
     /**

@@ -2,9 +2,10 @@
 # fleetfix: what runs the Redis on each port, as key=value lines that ServiceDiscovery reads. Read-only, run as root.
 # The caller prepends, quoted: fx_conf (the config file INFO names, or empty), fx_ports (the ports, in order), and
 # what Redis says of itself for the port fx_info_port: fx_info_pid (INFO's process_id) and fx_info_exe (its
-# executable), or empty. Each listener on a port is printed with its address ("listen=ADDR:PORT PID..."), so that
-# ServiceDiscovery keeps only those at the host's own address; its processes are detailed below.
-: "${fx_conf:=}" "${fx_ports:=}" "${fx_info_port:=}" "${fx_info_pid:=}" "${fx_info_exe:=}"
+# executable), or empty; fx_addr, the address Redis listens on (an IP, else empty). Each listener on a port is printed
+# with its address ("listen=ADDR:PORT PID..."), so that ServiceDiscovery keeps only those at the host's own address; its
+# processes are detailed below.
+: "${fx_conf:=}" "${fx_ports:=}" "${fx_info_port:=}" "${fx_info_pid:=}" "${fx_info_exe:=}" "${fx_addr:=}"
 fx_to() { if command -v timeout >/dev/null 2>&1; then timeout 10 "$@"; else "$@"; fi; }
 fx_p() { tr -cd '[:print:]' | head -c 1024; }
 # a container's runtime and id in a cgroup file: /docker/ID, docker-ID.scope, libpod-ID.scope, libpod-payload-ID
@@ -67,12 +68,16 @@ fx_port() {
   pids=''; searched=0
   if command -v ss >/dev/null 2>&1; then
     # the kernel filters by port; the address (with its scope, %lo) is printed as it is, and -e names each socket's
-    # inode, from which fx_holders finds the processes
-    socks=$(fx_to ss -ltneH "sport = :$port" 2>/dev/null | head -n 64 | awk -v p="$port" '
+    # inode, from which fx_holders finds the processes. Those at fx_addr or a wildcard come first, before the bounds:
+    # where hosts share one network namespace (containers, lab hosts), other addresses' sockets can outnumber them.
+    socks=$(fx_to ss -ltneH "sport = :$port" 2>/dev/null | head -n 4096 | awk -v p="$port" -v a="$fx_addr" '
       { l = $4; n = split(l, x, ":"); if (x[n] != p) next
         i = "-"; for (k = 5; k <= NF; k++) if ($k ~ /^ino:[0-9]+$/) i = substr($k, 5)
-        print l, i }')
-    inodes=$(printf '%s\n' "$socks" | awk 'NF == 2 && $2 != "-" { print $2 }' | sort -un | head -n 16)
+        h = substr(l, 1, length(l) - length(p) - 1); sub(/%.*$/, "", h); gsub(/[][]/, "", h)
+        if (a == "" || h == a || h == "::ffff:" a || h == "*" || h == "0.0.0.0" || h == "::") { print l, i }
+        else if (o < 4096) rest[++o] = l " " i }
+      END { for (k = 1; k <= o; k++) print rest[k] }' | head -n 64)
+    inodes=$(printf '%s\n' "$socks" | awk 'NF == 2 && $2 != "-" && !seen[$2]++ { print $2 }' | head -n 16)
     # every socket named its inode: the search below is the whole search
     if [ -n "$inodes" ] && ! printf '%s\n' "$socks" | grep -q ' -$'; then searched=1; fi
     holders=$(fx_holders "$inodes")

@@ -503,11 +503,21 @@ class ServiceDiscoveryTest {
                 OptionalLong.of(42),
                 Optional.of("/usr/bin/redis-server;reboot"),
                 Optional.empty());
-        String script = ServiceDiscovery.script(List.of(6379, 6380), self);
+        String script = ServiceDiscovery.script("10.0.0.5", List.of(6379, 6380), self);
 
         assertThat(script).startsWith(ServiceDiscovery.FIRST_LINE);
         assertThat(script)
-                .contains("fx_conf=''", "fx_info_exe=''", "fx_ports='6379 6380'", "fx_info_port=6379", "fx_info_pid=42")
+                .contains(
+                        "fx_conf=''",
+                        "fx_info_exe=''",
+                        "fx_ports='6379 6380'",
+                        "fx_info_port=6379",
+                        "fx_info_pid=42",
+                        "fx_addr=10.0.0.5")
+                .doesNotContain("reboot");
+        // a name is never an address to rank sockets by, nor text to run
+        assertThat(ServiceDiscovery.script("$(reboot)", List.of(6379), self))
+                .contains("fx_addr=''")
                 .doesNotContain("reboot");
         // the body is the resource file, after the preamble
         assertThat(script).contains("fx_port \"$fx_one\"").endsWith("echo end=1\n");
