@@ -220,8 +220,7 @@ final class RestartRedisStep implements StepType {
         String name = found.name().orElseThrow();
         return switch (found.manager()) {
             case SUPERVISORD -> restartProgram(ctx, options, name, found.supervisorConf(), due, marker, first, facts);
-            case CONTAINER -> restartContainer(
-                    ctx, options, found.container().orElseThrow(), due, marker, first, facts);
+            case CONTAINER -> restartContainer(ctx, options, found, due, marker, first, facts);
             default -> restartUnit(ctx, options, name, due, marker, first, facts);
         };
     }
@@ -283,21 +282,21 @@ final class RestartRedisStep implements StepType {
     private static StepResult restartContainer(
             StepContext ctx,
             RestartOptions options,
-            Container container,
+            RunningService found,
             RestartDue due,
             Optional<PendingRestart.Marker> marker,
             List<String> first,
             Map<String, String> facts)
             throws InterruptedException {
+        Container container = found.container().orElseThrow();
         Optional<String> lost = options.allowDataLoss() ? Optional.empty() : ContainerRoute.dataRefusal(ctx, container);
         if (lost.isPresent()) {
             first.add(lost.get() + "; nothing restarted, Redis left as it was");
             return StepResult.failed(String.join("; ", first)).withFacts(facts);
         }
-        ContainerRoute route = ContainerRoute.of(container);
-        StepResult result = new SafeRestart(options, route.script(), route.what(), route.unit(), route.state())
-                .run(ctx, due, marker, first)
-                .withFacts(facts);
+        ContainerRoute route = ContainerRoute.of(container, found.pid());
+        StepResult result =
+                new SafeRestart(options, route).run(ctx, due, marker, first).withFacts(facts);
         if (ctx.check() && result.status() == StepStatus.CHANGED) {
             return canRestart(ctx, route.check())
                     .map(why -> failedForecast(result, route.what(), why))

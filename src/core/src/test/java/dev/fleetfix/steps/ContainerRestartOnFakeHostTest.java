@@ -2,12 +2,18 @@ package dev.fleetfix.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.Secret;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.Command;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -144,6 +150,41 @@ class ContainerRestartOnFakeHostTest {
 
         assertThat(h.result("nv", "restart_redis").status()).isEqualTo(StepStatus.CHANGED);
         assertThat(host.calls()).contains("docker restart -t 60 cache");
+    }
+
+    /**
+     * The container's state is read as every root command is: through the host's become path (with a become password,
+     * {@code sudo -S} answered on its input), never a {@code sudo -n} of the script's own, which fails where sudo asks.
+     */
+    @Test
+    void theContainersStateIsReadAsRootThroughTheBecomePathNotWithASudoOfItsOwn() throws Exception {
+        Harness h = new Harness(dir, "ct");
+        FakeHost host = dockerHost(h, "ct", container("ctr.mount=\"volume\" \"/data\" \"/v\""));
+        host.command("docker", LOG + "case \"$1\" in inspect) echo exited;; esac\n");
+        host.redis().config("dir", "/data");
+        host.stopRedis();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("ct", "restart_redis");
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(r.message())
+                .as("the state was read")
+                .contains("docker container cache")
+                .contains("inactive");
+        Command state = host.commands().stream()
+                .filter(c -> c.script().contains("{{.State.Status}}"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(state.become()).as("run as root").isTrue();
+        assertThat(state.script()).doesNotContain("sudo");
+        assertThat(host.calls()).contains("docker inspect --type container --format {{.State.Status}} cache");
+        Host withPassword = host.host().toBuilder()
+                .becomePassword(Optional.of(Secret.of("pw-7f3a")))
+                .build();
+        List<String> sent = Become.of(withPassword).argv(state.timeout(), state.script());
+        assertThat(sent.subList(0, 3)).containsExactly("sudo", "-S", "-p");
+        assertThat(String.join(" ", sent)).doesNotContain("pw-7f3a").doesNotContain("sudo -n");
     }
 
     @Test
