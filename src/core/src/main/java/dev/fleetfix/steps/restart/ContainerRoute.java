@@ -69,8 +69,9 @@ public record ContainerRoute(
                         p -> "compose service " + p.service() + " of project " + p.project() + " (" + container + ")")
                 .orElse(container);
         return new ContainerRoute(
-                ServiceRestart.FIRST_LINE + "\n" + ServiceRestart.laterSecond() + params + read("container-restart.sh"),
-                params + read("container-check.sh"),
+                ServiceRestart.FIRST_LINE + "\n" + ServiceRestart.laterSecond() + params + read("container-compose.sh")
+                        + read("container-restart.sh"),
+                params + read("container-compose.sh") + read("container-check.sh"),
                 params + read("container-state.sh"),
                 what,
                 name,
