@@ -277,7 +277,8 @@ final class RestartRedisStep implements StepType {
 
     /**
      * Restarts a container through what manages it ({@link ContainerRoute}); one whose data dir would die with it is
-     * refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host.
+     * refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host; and one whose
+     * route is gone, before anything is saved or recorded.
      */
     private static StepResult restartContainer(
             StepContext ctx,
@@ -295,6 +296,14 @@ final class RestartRedisStep implements StepType {
             return StepResult.failed(String.join("; ", first)).withFacts(facts);
         }
         ContainerRoute route = ContainerRoute.of(container, found.pid());
+        // before the save and the host's restart record: a route that is gone (a compose project's directory) fails
+        // here with nothing changed, also where no earlier change made the preflight refuse the host
+        Optional<String> cannot = ctx.check() ? Optional.empty() : canRestart(ctx, route.check());
+        if (cannot.isPresent()) {
+            first.add(route.what() + " cannot be restarted on this host ("
+                    + cannot.get().strip() + "); nothing restarted, Redis left as it was");
+            return StepResult.failed(String.join("; ", first)).withFacts(facts);
+        }
         StepResult result =
                 new SafeRestart(options, route).run(ctx, due, marker, first).withFacts(facts);
         if (ctx.check() && result.status() == StepStatus.CHANGED) {

@@ -152,6 +152,27 @@ class ContainerRestartOnFakeHostTest {
     }
 
     @Test
+    void aComposeProjectWhoseDirectoryIsGoneFailsTheRestartBeforeAnythingIsSavedOrRecorded() throws Exception {
+        Harness h = new Harness(dir, "co");
+        FakeHost host = dockerHost(
+                h, "co", container(compose("/var/lib/shop/compose.yaml", "ctr.mount=\"volume\" \"/data\" \"/v\"")));
+        host.redis().config("dir", "/data");
+        Map<String, String> files = host.snapshot();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("co", "restart_redis");
+        assertThat(r.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(r.message())
+                .contains("compose service redis of project shop (docker container cache) cannot be restarted on this"
+                        + " host (compose project shop: its directory ")
+                .contains("nothing restarted, Redis left as it was");
+        assertThat(host.redis().restarts()).isZero();
+        assertThat(host.redis().commands()).noneMatch(c -> c.startsWith("SET") || c.startsWith("BGSAVE"));
+        assertThat(host.snapshot()).as("no restart record").isEqualTo(files);
+    }
+
+    @Test
     void aComposeServiceWithoutAVolumeIsRefusedWithNothingChanged() throws Exception {
         Harness h = new Harness(dir, "co");
         FakeHost host = dockerHost(h, "co", container(compose("/var/lib/shop/compose.yaml")));
