@@ -113,19 +113,21 @@ debootstrap --variant=minbase --include="$packages" "$suite" "$root" "$mirror" >
 
 # Debian 12's supervisor and tuned, for hosts set up the way operators do (LabOperatorShape); installed with apt
 # in the chroot, as polkitd (tuned's) does not configure inside debootstrap. Neither runs unless a host enables it.
+# Debian 12's docker-compose (v1) too, for a Redis run as a compose service (LabComposeRedis): it talks to the
+# docker socket a host with dockerCli gets, and does nothing elsewhere.
 if [[ "$suite" == bookworm ]]; then
   mount -t proc proc "$root/proc"
   printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
   chmod 0755 "$root/usr/sbin/policy-rc.d"
   extras_ok=true
   { chroot "$root" apt-get update -qq &&
-    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends supervisor tuned; } \
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends supervisor tuned docker-compose; } \
     >"$work/extras.log" 2>&1 || extras_ok=false
   rm -f "$root/usr/sbin/policy-rc.d"
   umount "$root/proc"
   if [[ "$extras_ok" != true ]]; then
     tail -n 30 "$work/extras.log" >&2
-    die "installing supervisor and tuned failed (log above)"
+    die "installing supervisor, tuned and docker-compose failed (log above)"
   fi
   chroot "$root" systemctl disable supervisor.service tuned.service >/dev/null 2>&1
 fi

@@ -92,7 +92,7 @@ public final class LabFleet implements AutoCloseable {
             Map<LabHost, String> containers = new LabScale(id, dir, docker).start(specs.size(), image);
             return new LabFleet(id, dir, docker, containers, settings.outliveJvm());
         } catch (RuntimeException e) {
-            removeContainers(docker, id);
+            docker.removeLab(id);
             LabBuilder.deleteTree(dir);
             throw e;
         }
@@ -147,7 +147,7 @@ public final class LabFleet implements AutoCloseable {
             if (fleet != null) {
                 fleet.close();
             } else {
-                removeContainers(docker, id);
+                docker.removeLab(id);
                 new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
                 LabBuilder.deleteTree(dir);
             }
@@ -493,16 +493,10 @@ public final class LabFleet implements AutoCloseable {
             return;
         }
         closed = true;
-        removeContainers(docker, id);
+        docker.removeLab(id);
         // a real-THP lab put this machine's kernel to always: put back what it found
         new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
         LabBuilder.deleteTree(dir);
-    }
-
-    private static void removeContainers(LabDocker docker, String id) {
-        for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
-            docker.remove(container.getId());
-        }
     }
 
     private String checked(String host, String command) {

@@ -14,7 +14,13 @@ class LabPresetsTest {
         assertThat(specs)
                 .extracting(LabHostSpec::name)
                 .containsExactly(
-                        "sysv-1", "supervisord-1", "tuned-1", "template-unit-1", "sudo-password-1", "su-password-1");
+                        "sysv-1",
+                        "supervisord-1",
+                        "tuned-1",
+                        "template-unit-1",
+                        "sudo-password-1",
+                        "su-password-1",
+                        "container-1");
         assertThat(specs).noneMatch(LabHostSpec::serviceInInventory);
         assertThat(specs.get(0).serviceShape()).isEqualTo(LabServiceShape.INSTALL_SERVER);
         assertThat(specs.get(1).serviceShape()).isEqualTo(LabServiceShape.SUPERVISORD);
@@ -23,6 +29,19 @@ class LabPresetsTest {
         assertThat(specs.get(4).sudoPassword()).isPresent();
         assertThat(specs.get(5).rootPassword()).isPresent();
         assertThat(specs.get(5).sudoPassword()).isEmpty();
+        assertThat(specs.get(6).serviceShape()).isEqualTo(LabServiceShape.COMPOSE);
+        assertThat(specs.get(6).dockerCli())
+                .as("the compose project's docker socket")
+                .isTrue();
+    }
+
+    @Test
+    void aComposeHostNeedsTheDockerSocket() {
+        assertThatThrownBy(() -> LabHostSpec.builder("compose-1")
+                        .serviceShape(LabServiceShape.COMPOSE)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a compose project's Redis needs dockerCli");
     }
 
     @Test
@@ -51,7 +70,7 @@ class LabPresetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'systemv'")
                 .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster, eras, scale, sysv,"
-                        + " supervisord, tuned, template-unit, sudo-password, su-password or operators");
+                        + " supervisord, tuned, template-unit, sudo-password, su-password, container or operators");
         assertThatThrownBy(() -> LabPresets.parse(List.of("sysv,"))).hasMessageContaining("unknown lab preset ''");
     }
 
@@ -77,7 +96,7 @@ class LabPresetsTest {
         }
         assertThat(lines.get(lines.size() - 1))
                 .startsWith("  operators ")
-                .contains("one host of each operator shape (sysv to su-password)");
+                .contains("one host of each operator shape (sysv to container)");
         assertThat(lines).as("80 columns, so that picocli does not wrap them").allMatch(line -> line.length() < 80);
     }
 }
