@@ -111,22 +111,23 @@ debootstrap --variant=minbase --include="$packages" "$suite" "$root" "$mirror" >
   die "debootstrap failed (log above)"
 }
 
-# Debian 12's supervisor and tuned, for hosts set up the way operators do (LabOperatorShape), and its podman (with
-# crun), for a host whose Redis runs in a Podman container (LabPodmanRedis); installed with apt in the chroot, as
-# polkitd (tuned's) does not configure inside debootstrap. None runs unless a host enables it.
+# Debian 12's supervisor and tuned, for hosts set up the way operators do (LabOperatorShape), its podman (with
+# crun), for a host whose Redis runs in a Podman container (LabPodmanRedis), and its docker-compose (v1), for a Redis
+# run as a compose service (LabComposeRedis: it talks to the docker socket a host with dockerCli gets); installed with
+# apt in the chroot, as polkitd (tuned's) does not configure inside debootstrap. None runs unless a host enables it.
 if [[ "$suite" == bookworm ]]; then
   mount -t proc proc "$root/proc"
   printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
   chmod 0755 "$root/usr/sbin/policy-rc.d"
   extras_ok=true
   { chroot "$root" apt-get update -qq &&
-    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends supervisor tuned podman crun; } \
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends supervisor tuned podman crun docker-compose; } \
     >"$work/extras.log" 2>&1 || extras_ok=false
   rm -f "$root/usr/sbin/policy-rc.d"
   umount "$root/proc"
   if [[ "$extras_ok" != true ]]; then
     tail -n 30 "$work/extras.log" >&2
-    die "installing supervisor, tuned and podman failed (log above)"
+    die "installing supervisor, tuned, podman and docker-compose failed (log above)"
   fi
   chroot "$root" systemctl disable supervisor.service tuned.service >/dev/null 2>&1
   # Debian enables these with the package; a lab host without a Podman container would only pay for them at boot

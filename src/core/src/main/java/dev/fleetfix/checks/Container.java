@@ -33,7 +33,8 @@ public record Container(
     /**
      * The labels {@code docker compose} (v2, and v1's {@code docker-compose}) puts on the containers it makes.
      *
-     * @param configFiles the project's files ({@code com.docker.compose.project.config_files}), absolute paths
+     * @param configFiles the project's files ({@code com.docker.compose.project.config_files}): absolute paths (v2), or
+     *     as v1's command line gave them, which may be relative to where it ran
      */
     public record Compose(String project, String service, Optional<String> workingDir, List<String> configFiles) {
         public Compose {

@@ -29,6 +29,7 @@ final class ContainerInspect {
 
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
     private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9_.@+=,/-]{0,1023}");
+    private static final Pattern RELATIVE = Pattern.compile("[A-Za-z0-9_.@+=-][A-Za-z0-9_.@+=/-]{0,1023}");
     private static final Pattern POLICY = Pattern.compile("[a-z-]{0,32}");
     private static final Pattern SERVICE_BEFORE = Pattern.compile(
             "/([A-Za-z0-9:_.@-]{1,250}\\.service)/(?:[^/]*/)*?(?:docker|libpod)(?:-payload)?[-/][0-9a-f]{64}");
@@ -141,7 +142,8 @@ final class ContainerInspect {
         List<String> files = new ArrayList<>();
         String listed = labels.getOrDefault("com.docker.compose.project.config_files", "");
         for (String f : listed.isEmpty() ? new String[0] : listed.split(",")) {
-            if (!PATH.matcher(f).matches() || f.contains("/../")) {
+            // v1 (Debian's docker-compose) records a file as its command line gave it, often relative
+            if (!(PATH.matcher(f).matches() || RELATIVE.matcher(f).matches()) || f.contains("..")) {
                 // one unusable file: compose would not find the same project without it
                 files.clear();
                 break;

@@ -228,7 +228,7 @@ final class RestartRedisStep implements StepType {
         String name = found.name().orElseThrow();
         return switch (found.manager()) {
             case SUPERVISORD -> restart.program(name, found.supervisorConf());
-            case CONTAINER -> restart.container(found.container().orElseThrow());
+            case CONTAINER -> restart.container(found);
             default -> restart.unit(name);
         };
     }
@@ -277,17 +277,24 @@ final class RestartRedisStep implements StepType {
 
         /**
          * Restarts a container through what manages it ({@link ContainerRoute}); one whose data dir would die with
-         * it is refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host.
+         * it is refused first, unless {@code allow_data_loss}: in check mode too, so the preflight refuses the host;
+         * and one whose route is gone, before anything is saved or recorded.
          */
-        StepResult container(Container container) throws InterruptedException {
+        StepResult container(RunningService found) throws InterruptedException {
+            Container container = found.container().orElseThrow();
             Optional<String> lost =
                     options.allowDataLoss() ? Optional.empty() : ContainerRoute.dataRefusal(ctx, container);
             if (lost.isPresent()) {
                 return refused(lost.get());
             }
-            ContainerRoute route = ContainerRoute.of(container);
-            SafeRestart restart = new SafeRestart(options, route.script(), route.what(), route.unit(), route.state());
-            return run(restart, route.what(), route.check());
+            ContainerRoute route = ContainerRoute.of(container, found.pid());
+            // before the save and the host's restart record: a route that is gone (a compose project's directory)
+            // fails here with nothing changed, also where no earlier change made the preflight refuse the host
+            Optional<String> cannot = ctx.check() ? Optional.empty() : canRestart(ctx, route.check());
+            if (cannot.isPresent()) {
+                return refused(route.what() + " cannot be restarted on this host (" + cannot.get().strip() + ")");
+            }
+            return run(new SafeRestart(options, route), route.what(), route.check());
         }
 
         /**

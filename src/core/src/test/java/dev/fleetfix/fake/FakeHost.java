@@ -209,6 +209,11 @@ public final class FakeHost {
         return shell.scripts();
     }
 
+    /** Every command sent, with whether it asked for root. */
+    public List<Command> commands() {
+        return shell.commands();
+    }
+
     /** Every file under the simulated root with its content, to prove check mode writes nothing. */
     public Map<String, String> snapshot() {
         try (Stream<Path> files = Files.walk(root)) {

@@ -2,12 +2,18 @@ package dev.fleetfix.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.Secret;
 import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
+import dev.fleetfix.inventory.Host;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.transport.Become;
+import dev.fleetfix.transport.Command;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +94,105 @@ class ContainerRestartOnFakeHostTest {
         assertThat(r.message()).contains("compose project shop service redis");
     }
 
+    /** docker inspect's labels of compose service {@code redis} of project {@code shop}, made in /var/lib/shop. */
+    private static String[] compose(String files, String... more) {
+        List<String> lines = new java.util.ArrayList<>(List.of(
+                "ctr.label=\"com.docker.compose.project\"=\"shop\"",
+                "ctr.label=\"com.docker.compose.service\"=\"redis\"",
+                "ctr.label=\"com.docker.compose.project.working_dir\"=\"/var/lib/shop\"",
+                "ctr.label=\"com.docker.compose.project.config_files\"=\"" + files + "\""));
+        lines.addAll(List.of(more));
+        return lines.toArray(String[]::new);
+    }
+
+    /**
+     * Debian's docker-compose (v1) labels a file as its command line gave it, relative to where it ran (here {@code
+     * docker-compose -f shop/redis.yml up} in /var/lib): the file is found by its name in the project's directory.
+     */
+    @Test
+    void aComposeFileV1LabelledRelativeIsFoundInTheProjectsDirectory() throws Exception {
+        Harness h = new Harness(dir, "co");
+        FakeHost host =
+                dockerHost(h, "co", container(compose("shop/redis.yml", "ctr.mount=\"volume\" \"/data\" \"/v\"")));
+        host.write("/var/lib/shop/redis.yml", "services: {}\n");
+        host.redis().config("dir", "/data");
+
+        h.run(RESTART);
+
+        StepResult r = h.result("co", "restart_redis");
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(host.calls())
+                .filteredOn(c -> c.contains(" restart "))
+                .containsExactly("docker compose -f redis.yml -p shop restart -t 60 redis");
+    }
+
+    /** A project whose directory was removed since its containers were made: refused before any change, saying so. */
+    @Test
+    void aComposeProjectWhoseDirectoryIsGoneIsRefusedInCheckMode() throws Exception {
+        Harness h = new Harness(dir, "co");
+        FakeHost host = dockerHost(
+                h, "co", container(compose("/var/lib/shop/compose.yaml", "ctr.mount=\"volume\" \"/data\" \"/v\"")));
+        host.redis().config("dir", "/data");
+
+        h.check(RESTART);
+
+        StepResult r = h.result("co", "restart_redis");
+        assertThat(r.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(r.message())
+                .startsWith("apply would fail: compose service redis of project shop (docker container cache) cannot"
+                        + " be restarted on this host (compose project shop: its directory ")
+                .contains("/var/lib/shop is gone)");
+        assertThat(host.calls()).noneMatch(c -> c.contains(" restart "));
+
+        host.write("/var/lib/shop/other.yaml", "services: {}\n");
+        h.check(RESTART);
+        assertThat(h.result("co", "restart_redis").message())
+                .contains("compose project shop: no file /")
+                .contains("/var/lib/shop/compose.yaml in /");
+    }
+
+    @Test
+    void aComposeProjectWhoseDirectoryIsGoneFailsTheRestartBeforeAnythingIsSavedOrRecorded() throws Exception {
+        Harness h = new Harness(dir, "co");
+        FakeHost host = dockerHost(
+                h, "co", container(compose("/var/lib/shop/compose.yaml", "ctr.mount=\"volume\" \"/data\" \"/v\"")));
+        host.redis().config("dir", "/data");
+        Map<String, String> files = host.snapshot();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("co", "restart_redis");
+        assertThat(r.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(r.message())
+                .contains("compose service redis of project shop (docker container cache) cannot be restarted on this"
+                        + " host (compose project shop: its directory ")
+                .contains("nothing restarted, Redis left as it was");
+        assertThat(host.redis().restarts()).isZero();
+        assertThat(host.redis().commands()).noneMatch(c -> c.startsWith("SET") || c.startsWith("BGSAVE"));
+        assertThat(host.snapshot()).as("no restart record").isEqualTo(files);
+    }
+
+    @Test
+    void aComposeServiceWithoutAVolumeIsRefusedWithNothingChanged() throws Exception {
+        Harness h = new Harness(dir, "co");
+        FakeHost host = dockerHost(h, "co", container(compose("/var/lib/shop/compose.yaml")));
+        host.write("/var/lib/shop/compose.yaml", "services: {}\n");
+        host.redis().config("dir", "/data");
+        Map<String, String> files = host.snapshot();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("co", "restart_redis");
+        assertThat(r.status()).isEqualTo(StepStatus.FAILED);
+        assertThat(r.message())
+                .contains("compose project shop service redis")
+                .contains("data would be lost with the container: /data is not a volume (docker container cache"
+                        + " mounts nothing)");
+        assertThat(host.calls()).isEmpty();
+        assertThat(host.redis().restarts()).isZero();
+        assertThat(host.snapshot()).isEqualTo(files);
+    }
+
     @Test
     void aContainerRunByASystemdUnitIsRestartedWithSystemctl() throws Exception {
         Harness h = new Harness(dir, "pq");
@@ -144,6 +249,41 @@ class ContainerRestartOnFakeHostTest {
 
         assertThat(h.result("nv", "restart_redis").status()).isEqualTo(StepStatus.CHANGED);
         assertThat(host.calls()).contains("docker restart -t 60 cache");
+    }
+
+    /**
+     * The container's state is read as every root command is: through the host's become path (with a become password,
+     * {@code sudo -S} answered on its input), never a {@code sudo -n} of the script's own, which fails where sudo asks.
+     */
+    @Test
+    void theContainersStateIsReadAsRootThroughTheBecomePathNotWithASudoOfItsOwn() throws Exception {
+        Harness h = new Harness(dir, "ct");
+        FakeHost host = dockerHost(h, "ct", container("ctr.mount=\"volume\" \"/data\" \"/v\""));
+        host.command("docker", LOG + "case \"$1\" in inspect) echo exited;; esac\n");
+        host.redis().config("dir", "/data");
+        host.stopRedis();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("ct", "restart_redis");
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(r.message())
+                .as("the state was read")
+                .contains("docker container cache")
+                .contains("inactive");
+        Command state = host.commands().stream()
+                .filter(c -> c.script().contains("{{.State.Status}}"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(state.become()).as("run as root").isTrue();
+        assertThat(state.script()).doesNotContain("sudo");
+        assertThat(host.calls()).contains("docker inspect --type container --format {{.State.Status}} cache");
+        Host withPassword = host.host().toBuilder()
+                .becomePassword(Optional.of(Secret.of("pw-7f3a")))
+                .build();
+        List<String> sent = Become.of(withPassword).argv(state.timeout(), state.script());
+        assertThat(sent.subList(0, 3)).containsExactly("sudo", "-S", "-p");
+        assertThat(String.join(" ", sent)).doesNotContain("pw-7f3a").doesNotContain("sudo -n");
     }
 
     @Test

@@ -226,6 +226,24 @@ final class LabDocker {
                 .exec();
     }
 
+    /**
+     * Removes lab {@code id}'s containers (found by label, so only these), then the Redis containers beside its hosts
+     * ({@link LabRedisContainer}, {@link LabComposeRedis}: labelled {@value LabRedisContainer#LABEL}) and their volumes.
+     */
+    void removeLab(String id) {
+        for (Container container : withLabel(LABEL_LAB, id)) {
+            remove(container.getId());
+        }
+        for (Container container : withLabel(LabRedisContainer.LABEL, id)) {
+            remove(container.getId());
+        }
+        client.listVolumesCmd()
+                .withFilter("label", List.of(LabRedisContainer.LABEL + "=" + id))
+                .exec()
+                .getVolumes()
+                .forEach(volume -> removeVolume(volume.getName()));
+    }
+
     /** Every lab container of every lab, running or not. */
     List<Container> allLabContainers() {
         return client.listContainersCmd()

@@ -128,7 +128,7 @@ public final class LabFleet implements AutoCloseable {
             if (fleet != null) {
                 fleet.close();
             } else {
-                removeContainers(docker, id);
+                docker.removeLab(id);
                 new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
                 LabBuilder.deleteTree(dir);
             }
@@ -464,16 +464,10 @@ public final class LabFleet implements AutoCloseable {
             return;
         }
         closed = true;
-        removeContainers(docker, id);
+        docker.removeLab(id);
         // a real-THP lab put this machine's kernel to always: put back what it found
         new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
         LabBuilder.deleteTree(dir);
-    }
-
-    static void removeContainers(LabDocker docker, String id) {
-        for (Container container : docker.withLabel(LabDocker.LABEL_LAB, id)) {
-            docker.remove(container.getId());
-        }
     }
 
     private String checked(String host, String command) {

@@ -123,6 +123,11 @@ public record LabHostSpec(
         }
         LabHostShapes.check(name, server, instances, init, disableThp, replicaOf, sentinel, cluster);
         LabHostShapes.checkOperatorShape(name, server, instances, init, serviceShape, tunedThp, rhel6Thp);
+        if (serviceShape == LabServiceShape.COMPOSE
+                && (!dockerCli || requirepass.isPresent() || replicaOf.isPresent())) {
+            throw new IllegalArgumentException("host " + name + ": a compose project's Redis needs dockerCli, and has"
+                    + " neither requirepass nor replicaOf (its command line is the lab's)");
+        }
     }
 
     /** THP {@code always}/{@code madvise}, no RHEL 6 layout, Debian's Redis 7.0 but {@code disable-thp no}. */

@@ -19,6 +19,7 @@ final class LabOperatorShape {
         switch (spec.serviceShape()) {
             case INSTALL_SERVER -> script.append(installServer(host.address(), host.redisPort()));
             case SUPERVISORD -> script.append(supervisord());
+            case COMPOSE -> script.append(LabComposeRedis.script(host));
             case DEBIAN_UNIT, DEBIAN_INSTANCE -> {}
         }
         if (spec.tunedThp()) {
@@ -69,7 +70,7 @@ final class LabOperatorShape {
     /** Directives the shape's Redis needs besides the host's own, appended to its config file's. */
     static String directives(LabHostSpec spec, int port) {
         return switch (spec.serviceShape()) {
-            case DEBIAN_UNIT -> "";
+            case DEBIAN_UNIT, COMPOSE -> "";
             case DEBIAN_INSTANCE -> "pidfile /run/redis-" + LabServiceShape.INSTANCE + "/redis-server.pid\n"
                     + "logfile /var/log/redis/redis-server-" + LabServiceShape.INSTANCE + ".log\n";
             case INSTALL_SERVER -> "daemonize yes\n"

@@ -62,13 +62,16 @@ public enum LabPreset {
     /** Logged into as {@value LabHostSpec#OPS}; root has a password, for {@code become_method: su}, in the vault. */
     SU_PASSWORD,
     /**
+     * Redis in a container on the host: a {@code docker compose} project in {@value LabComposeRedis#DIR}, its data on a
+     * named volume, brought up at boot by Debian's {@code docker-compose} ({@link LabComposeRedis}).
+     */
+    CONTAINER,
+    /**
      * Trusted through an SSH CA made at {@code lab up} ({@link LabSshCa}): sshd presents a host certificate and takes
      * the user's; the inventory gives a known_hosts of one {@code @cert-authority} line and the key with its
      * {@code -cert.pub}.
      */
     SSH_CERT;
-    // CONTAINER (Redis in a container on the host, issue 39 item 1) comes here, as the next operator shape: its
-    // summary and its spec in shape() below; LabPresets, the help and the completion list it from this enum.
 
     /** The most hosts a scale lab starts: far below what 127.0.1.0-127.0.255.255 holds, above any bench. */
     public static final int MAX_SCALE_HOSTS = 1000;
@@ -102,6 +105,7 @@ public enum LabPreset {
             case TEMPLATE_UNIT -> "one instance of Debian's template unit, redis-server@main";
             case SUDO_PASSWORD -> "login user ops, whose sudo asks a password (vaulted)";
             case SU_PASSWORD -> "login user ops, su with root's password (vaulted)";
+            case CONTAINER -> "Redis in a docker compose project, its data on a volume";
             case SSH_CERT -> "an SSH CA: host and user certificates, no plain key trusted";
         };
     }
@@ -180,6 +184,9 @@ public enum LabPreset {
                     .build();
             case SUDO_PASSWORD -> spec.sudoPassword(LabVault.newPassword()).build();
             case SU_PASSWORD -> spec.rootPassword(LabVault.newPassword()).build();
+            case CONTAINER -> spec.serviceShape(LabServiceShape.COMPOSE)
+                    .dockerCli(true)
+                    .build();
             case SSH_CERT -> spec.sshCertificates(true).build();
             default -> throw new IllegalStateException(this + " is a fleet preset");
         };

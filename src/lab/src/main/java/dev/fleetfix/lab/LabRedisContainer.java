@@ -19,7 +19,8 @@ public final class LabRedisContainer implements AutoCloseable {
     static final String CLI = "/usr/local/bin/docker";
     static final String SOCKET = "/var/run/docker.sock";
     static final String UNIT = "lab-redis-container.service";
-    private static final String LABEL = "dev.fleetfix.lab.redis-container";
+    /** On a Redis container beside a lab host and on its volume: the lab's id, so that the lab removes them. */
+    static final String LABEL = "dev.fleetfix.lab.redis-container";
 
     private final LabFleet fleet;
     private final LabDocker docker;

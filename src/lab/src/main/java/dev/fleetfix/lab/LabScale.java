@@ -64,7 +64,7 @@ final class LabScale {
             settings.progress().accept("starting " + count + " scale hosts in one container");
             return new LabScale(id, dir, docker).start(count, image);
         } catch (RuntimeException e) {
-            LabFleet.removeContainers(docker, id);
+            docker.removeLab(id);
             LabBuilder.deleteTree(dir);
             throw e;
         }

@@ -26,7 +26,13 @@ public enum LabServiceShape {
      * supervisord's {@code [program:redis]} runs {@code redis-server /etc/redis/redis.conf} in the foreground;
      * Debian's {@code redis-server} unit is disabled, {@code supervisor.service} enabled.
      */
-    SUPERVISORD;
+    SUPERVISORD,
+    /**
+     * A {@code docker compose} service runs Redis in a container on the host, its data on a volume ({@link
+     * LabComposeRedis}); the unit {@code redis-compose} brings the project up at boot. Needs {@link
+     * LabHostSpec#dockerCli}.
+     */
+    COMPOSE;
 
     /** The instance name of {@link #DEBIAN_INSTANCE}. */
     static final String INSTANCE = "main";
@@ -48,13 +54,14 @@ public enum LabServiceShape {
             case DEBIAN_INSTANCE -> List.of(server.service() + "@" + INSTANCE);
             case INSTALL_SERVER -> List.of("redis_" + ports.get(0));
             case SUPERVISORD -> List.of("supervisor");
+            case COMPOSE -> List.of(LabComposeRedis.UNIT);
         };
     }
 
     /** The config file the host's (first) Redis reads. */
     String configPath(LabServer server, int port) {
         return switch (this) {
-            case DEBIAN_UNIT, SUPERVISORD -> server.configPath();
+            case DEBIAN_UNIT, SUPERVISORD, COMPOSE -> server.configPath();
             case DEBIAN_INSTANCE -> "/etc/redis/redis-" + INSTANCE + ".conf";
             case INSTALL_SERVER -> "/etc/redis/" + port + ".conf";
         };

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.inventory.ansible.vault.VaultCipher;
 import dev.fleetfix.inventory.ansible.vault.VaultEnvelope;
+import dev.fleetfix.lab.LabComposeRedis;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.transport.ExecResult;
 import java.nio.charset.StandardCharsets;
@@ -27,16 +28,24 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 39, item 4: {@code fleetfix lab up --preset operators}, as an operator rehearses on the shapes they run: one
  * host of each shape, an inventory naming no service, the become passwords vaulted beside it. The inventory the lab
  * wrote is used as written: {@code audit} names the service that runs each Redis and reaches the password-sudo and su
- * hosts through the vault; {@code thp-off.yaml} restarts Redis on the SysV, supervisord and password-sudo hosts with
- * every key kept. No printed line and no inventory holds a password. The ssh-cert host is trusted through the lab's SSH
- * CA alone: thp-off.yaml passes on it with no plain host key in any known_hosts and no plain user key in its
- * authorized_keys, sshd taking the user's certificate.
+ * hosts through the vault; {@code thp-off.yaml} restarts Redis on the SysV, supervisord, password-sudo, compose (Redis
+ * in a container) and ssh-cert hosts with every key kept. No printed line and no inventory holds a password. The
+ * ssh-cert host is trusted through the lab's SSH CA alone: thp-off.yaml passes on it with no plain host key in any
+ * known_hosts and no plain user key in its authorized_keys, sshd taking the user's certificate.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorPresetsIT {
     private static final List<String> HOSTS = List.of(
-            "sysv-1", "supervisord-1", "tuned-1", "template-unit-1", "sudo-password-1", "su-password-1", "ssh-cert-1");
-    private static final List<String> APPLIED = List.of("sysv-1", "supervisord-1", "sudo-password-1", "ssh-cert-1");
+            "sysv-1",
+            "supervisord-1",
+            "tuned-1",
+            "template-unit-1",
+            "sudo-password-1",
+            "su-password-1",
+            "container-1",
+            "ssh-cert-1");
+    private static final List<String> APPLIED =
+            List.of("sysv-1", "supervisord-1", "sudo-password-1", "container-1", "ssh-cert-1");
     private static final int KEYS = 500;
 
     @TempDir
@@ -108,6 +117,8 @@ class OperatorPresetsIT {
         assertThat(root("tuned-1", "tuned-adm active")).contains("redis-thp");
         assertThat(root("template-unit-1", "systemctl is-active redis-server@main"))
                 .isEqualTo("active");
+        assertThat(root("container-1", "cd " + LabComposeRedis.DIR + " && docker-compose ps --services"))
+                .isEqualTo(LabComposeRedis.SERVICE);
         for (String host : List.of("sudo-password-1", "su-password-1")) {
             assertThat(fleet.rootExec(host, "su -s /bin/sh ops -c 'sudo -n true' 2>&1; echo rc=$?")
                             .stdout())
@@ -131,6 +142,8 @@ class OperatorPresetsIT {
                 .contains("run by systemd unit redis_6379.service (SysV script /etc/init.d/redis_6379)")
                 .contains("run by supervisord program redis")
                 .contains("run by systemd unit redis-server@main.service")
+                .contains("compose project " + LabComposeRedis.project(fleet, "container-1") + " service "
+                        + LabComposeRedis.SERVICE)
                 .contains("tuned");
         for (String host : HOSTS) {
             assertThat(row(run, host)).as(run.toString()).contains("always/", "at-risk");
@@ -151,7 +164,7 @@ class OperatorPresetsIT {
 
     @Test
     @Order(4)
-    void thpOffRestartsRedisOnTheSysvSupervisordAndPasswordSudoHostsKeepingEveryKey() {
+    void thpOffRestartsRedisOnTheSysvSupervisordPasswordSudoAndContainerHostsKeepingEveryKey() {
         LabData lab = new LabData(fleet, APPLIED);
         Map<String, String> runIds = new LinkedHashMap<>();
         for (String host : APPLIED) {
@@ -175,6 +188,9 @@ class OperatorPresetsIT {
         System.out.println(run);
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.stdout())
+                .as(run.toString())
+                .contains("compose service " + LabComposeRedis.SERVICE + " of project");
         for (String host : APPLIED) {
             assertThat(fleet.thpMode(host)).as(host).hasValue("never");
             assertThat(lab.runId(host)).as(host + ": Redis restarted").isNotEqualTo(runIds.get(host));

@@ -20,6 +20,7 @@ class LabPresetsTest {
                         "template-unit-1",
                         "sudo-password-1",
                         "su-password-1",
+                        "container-1",
                         "ssh-cert-1");
         assertThat(specs).noneMatch(LabHostSpec::serviceInInventory);
         assertThat(specs.get(0).serviceShape()).isEqualTo(LabServiceShape.INSTALL_SERVER);
@@ -29,7 +30,20 @@ class LabPresetsTest {
         assertThat(specs.get(4).sudoPassword()).isPresent();
         assertThat(specs.get(5).rootPassword()).isPresent();
         assertThat(specs.get(5).sudoPassword()).isEmpty();
-        assertThat(specs).filteredOn(LabHostSpec::sshCertificates).containsExactly(specs.get(6));
+        assertThat(specs.get(6).serviceShape()).isEqualTo(LabServiceShape.COMPOSE);
+        assertThat(specs.get(6).dockerCli())
+                .as("the compose project's docker socket")
+                .isTrue();
+        assertThat(specs).filteredOn(LabHostSpec::sshCertificates).containsExactly(specs.get(7));
+    }
+
+    @Test
+    void aComposeHostNeedsTheDockerSocket() {
+        assertThatThrownBy(() -> LabHostSpec.builder("compose-1")
+                        .serviceShape(LabServiceShape.COMPOSE)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a compose project's Redis needs dockerCli");
     }
 
     @Test
@@ -58,7 +72,8 @@ class LabPresetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'systemv'")
                 .hasMessageContaining("thp-always, mixed, replicated, sentinel, cluster, eras, scale, sysv,"
-                        + " supervisord, tuned, template-unit, sudo-password, su-password, ssh-cert or operators");
+                        + " supervisord, tuned, template-unit, sudo-password, su-password, container, ssh-cert or"
+                        + " operators");
         assertThatThrownBy(() -> LabPresets.parse(List.of("sysv,"))).hasMessageContaining("unknown lab preset ''");
     }
 

@@ -7,6 +7,7 @@ import dev.fleetfix.steps.model.StepContext;
 import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * How a Redis in a container is restarted, through what manages it: the systemd unit that runs the container
@@ -20,15 +21,22 @@ import java.util.Optional;
  * @param state the script that prints the container's (or unit's) state in systemd's words
  * @param what what is restarted, for results
  * @param unit the unit that runs it, else the container's name: where {@link SafeRestart} reads its state from
+ * @param container the container, whose mounts tell where Redis's files are on the host
+ * @param pid Redis's process as the host numbers it, from discovery
  */
-public record ContainerRoute(String script, String check, String state, String what, String unit) {
+public record ContainerRoute(
+        String script, String check, String state, String what, String unit, Container container, OptionalLong pid) {
     /** Seconds Redis has to save and exit on the runtime's stop before it is killed (the runtimes' default is 10). */
     static final int STOP_WAIT = 60;
 
     private static final Duration ASK = Duration.ofSeconds(3);
 
-    /** The route for a container its runtime named ({@link dev.fleetfix.checks.RunningService#restartable}). */
-    public static ContainerRoute of(Container c) {
+    /**
+     * The route for a container its runtime named ({@link dev.fleetfix.checks.RunningService#restartable}).
+     *
+     * @param pid Redis's process on the host, as discovery found it
+     */
+    public static ContainerRoute of(Container c, OptionalLong pid) {
         String name = c.name().orElseThrow(() -> new IllegalArgumentException("a container without a name"));
         String container = c.runtime() + " container " + name;
         if (c.unit().isPresent()) {
@@ -38,7 +46,9 @@ public record ContainerRoute(String script, String check, String state, String w
                     ServiceRestart.checkScript(unit),
                     ServiceRestart.stateScript(unit),
                     "systemd unit " + unit + " (" + container + ")",
-                    unit);
+                    unit,
+                    c,
+                    pid);
         }
         Optional<Container.Compose> compose =
                 c.compose().filter(p -> p.workingDir().isPresent());
@@ -59,11 +69,23 @@ public record ContainerRoute(String script, String check, String state, String w
                         p -> "compose service " + p.service() + " of project " + p.project() + " (" + container + ")")
                 .orElse(container);
         return new ContainerRoute(
-                ServiceRestart.FIRST_LINE + "\n" + ServiceRestart.laterSecond() + params + read("container-restart.sh"),
-                params + read("container-check.sh"),
+                ServiceRestart.FIRST_LINE + "\n" + ServiceRestart.laterSecond() + params + read("container-compose.sh")
+                        + read("container-restart.sh"),
+                params + read("container-compose.sh") + read("container-check.sh"),
                 params + read("container-state.sh"),
                 what,
-                name);
+                name,
+                c,
+                pid);
+    }
+
+    /**
+     * How {@link SafeRestart} reads this container before it acts: a unit's state as any unit's; the runtime's
+     * ({@code docker inspect}) as root, through the host's become path like the restart itself, since the runtime's
+     * socket is root's; Redis's files through the container's mounts.
+     */
+    ServiceProbe probe() {
+        return new ServiceProbe(unit, state, container.unit().isEmpty(), Optional.of(container), pid);
     }
 
     /**

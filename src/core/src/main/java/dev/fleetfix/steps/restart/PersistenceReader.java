@@ -1,5 +1,6 @@
 package dev.fleetfix.steps.restart;
 
+import dev.fleetfix.checks.Container;
 import dev.fleetfix.redis.RedisConfFile;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads whether a running Redis persists its data, from what can be read:
@@ -28,6 +30,10 @@ import java.util.Optional;
  *       line overrode it, which is read from the systemd unit that started this process.
  * </ol>
  *
+ * For a Redis in a container, the files it names are paths inside the container: each is read where the container's
+ * volume or bind mount puts it on the host, and one in the container's own layer is not read (the same path on the
+ * host is another file); its command line is the process's own, read from {@code /proc} by its pid on the host.
+ *
  * Anything else leaves the fact unknown, with the reason: an ACL user refused CONFIG may share Redis
  * with one that changed {@code save} at runtime, so the file then proves nothing.
  */
@@ -37,10 +43,22 @@ final class PersistenceReader {
 
     private final RemoteShell shell;
     private final String unit;
+    private final Optional<Container> container;
+    private final OptionalLong hostPid;
 
     PersistenceReader(RemoteShell shell, String unit) {
+        this(shell, unit, Optional.empty(), OptionalLong.empty());
+    }
+
+    /**
+     * @param container the container Redis runs in, if any
+     * @param hostPid Redis's pid on the host (for a container, not INFO's {@code process_id})
+     */
+    PersistenceReader(RemoteShell shell, String unit, Optional<Container> container, OptionalLong hostPid) {
         this.shell = shell;
         this.unit = unit;
+        this.container = container;
+        this.hostPid = hostPid;
     }
 
     Persistence read(RedisNode node, Map<String, String> persistence, Map<String, String> server) {
@@ -152,6 +170,9 @@ final class PersistenceReader {
      * this pid starts Redis without {@code --save}, {@code --include} or {@code --rename-command}.
      */
     private Optional<String> commandLineOverride(String pid) {
+        if (container.isPresent()) {
+            return containerCommandLine();
+        }
         String script = "systemctl show -p MainPID --value " + ShellQuote.quote(unit) + "; systemctl show -p"
                 + " ExecStart --value " + ShellQuote.quote(unit);
         ExecResult r = shell.exec(Command.of(script).withTimeout(READ));
@@ -167,6 +188,34 @@ final class PersistenceReader {
             if (execStart.contains(option)) {
                 return Optional.of("unit " + unit + " starts Redis with " + option
                         + " on its command line, which fleetfix does not read");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why the container's Redis command line might override its file, or empty when it does not: its {@code
+     * /proc/PID/cmdline} on the host has no {@code --save}, {@code --include} or {@code --rename-command}.
+     */
+    private Optional<String> containerCommandLine() {
+        String what = container
+                .map(c -> c.runtime() + " container " + c.name().orElse(c.shortId()))
+                .orElseThrow();
+        if (hostPid.isEmpty()) {
+            return Optional.of("the process of " + what + " was not found on the host, so whether its command line"
+                    + " overrides save is unknown");
+        }
+        ExecResult r = shell.exec(Command.of("tr '\\0' ' ' < /proc/" + hostPid.getAsLong() + "/cmdline")
+                .asRoot()
+                .withTimeout(READ));
+        if (!r.ok() || r.stdout().isBlank()) {
+            return Optional.of("cannot read the command line of " + what + " (pid " + hostPid.getAsLong()
+                    + "), so whether it overrides save is unknown");
+        }
+        for (String option : List.of("--save", "--include", "--rename-command")) {
+            if (r.stdout().contains(option)) {
+                return Optional.of(
+                        what + " starts Redis with " + option + " on its command line, which fleetfix does not read");
             }
         }
         return Optional.empty();
@@ -201,13 +250,28 @@ final class PersistenceReader {
     }
 
     private String cat(String file) {
+        String onHost = onHost(file);
         ExecResult r = shell.exec(
-                Command.of("cat -- " + ShellQuote.quote(file)).asRoot().withTimeout(READ));
+                Command.of("cat -- " + ShellQuote.quote(onHost)).asRoot().withTimeout(READ));
         if (!r.ok()) {
             throw new Unreadable("cannot read " + file + " over SSH (exit " + r.exitCode() + ": "
                     + r.errorText().strip() + ")");
         }
         return r.stdout();
+    }
+
+    /**
+     * Where {@code file}, as Redis names it, is on the host: itself, or for a container the file under the mount
+     * that holds it; one in the container's own layer cannot be read ({@link Unreadable}).
+     */
+    private String onHost(String file) {
+        if (container.isEmpty()) {
+            return file;
+        }
+        Container c = container.get();
+        return c.hostPathOf(file)
+                .orElseThrow(() -> new Unreadable(file + " is inside " + c.runtime() + " container "
+                        + c.name().orElse(c.shortId()) + ", not mounted from the host, so fleetfix cannot read it"));
     }
 
     private static Optional<Boolean> flag(String value) {

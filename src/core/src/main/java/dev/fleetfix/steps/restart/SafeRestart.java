@@ -29,8 +29,7 @@ public final class SafeRestart {
     private final RestartOptions options;
     private final String script;
     private final String what;
-    private final String unit;
-    private final String state;
+    private final ServiceProbe probe;
 
     /**
      * @param unit the systemd unit that runs Redis: where its command line is read, and whose state
@@ -45,11 +44,19 @@ public final class SafeRestart {
      *     ServiceRestart#stateScript}), for a service that is no systemd unit or init script
      */
     public SafeRestart(RestartOptions options, String script, String what, String unit, String state) {
+        this(options, script, what, ServiceProbe.of(unit, state));
+    }
+
+    /** Restarts a container through its route; its state and files are read as {@link ContainerRoute#probe} says. */
+    public SafeRestart(RestartOptions options, ContainerRoute route) {
+        this(options, route.script(), route.what(), route.probe());
+    }
+
+    private SafeRestart(RestartOptions options, String script, String what, ServiceProbe probe) {
         this.options = options;
         this.script = script;
         this.what = what;
-        this.unit = unit;
-        this.state = state;
+        this.probe = probe;
     }
 
     public StepResult run(StepContext ctx) throws InterruptedException {
@@ -64,7 +71,7 @@ public final class SafeRestart {
      */
     public StepResult run(StepContext ctx, RestartDue due, Optional<PendingRestart.Marker> marker, List<String> first)
             throws InterruptedException {
-        RedisSnapshot snapshot = SnapshotReader.read(ctx, unit, state);
+        RedisSnapshot snapshot = SnapshotReader.read(ctx, probe);
         RestartReport report = new RestartReport(first);
         if (due.fromHost()) {
             report.note(due.reason());

@@ -7,7 +7,6 @@ import dev.fleetfix.redis.topology.NodeRole;
 import dev.fleetfix.redis.topology.NodeState;
 import dev.fleetfix.redis.topology.ReplicaLink;
 import dev.fleetfix.steps.model.StepContext;
-import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.ScriptResource;
 import java.time.Duration;
@@ -27,12 +26,9 @@ final class SnapshotReader {
 
     private SnapshotReader() {}
 
-    /**
-     * @param unit the systemd unit that runs Redis: where its command line is read
-     * @param state the script that prints the service's state in systemd's words ({@link ServiceRestart#stateScript})
-     */
-    static RedisSnapshot read(StepContext ctx, String unit, String state) {
-        return withInventoryHosts(ctx, snapshot(ctx, unit, state));
+    /** @param probe how the service that runs Redis is read: its state, its files */
+    static RedisSnapshot read(StepContext ctx, ServiceProbe probe) {
+        return withInventoryHosts(ctx, snapshot(ctx, probe));
     }
 
     /** What the inventory's Sentinels say about this host, when it is a primary outside a cluster. */
@@ -53,9 +49,9 @@ final class SnapshotReader {
         }
     }
 
-    private static RedisSnapshot snapshot(StepContext ctx, String unit, String state) {
+    private static RedisSnapshot snapshot(StepContext ctx, ServiceProbe probe) {
         try (RedisNode node = ctx.redis().open(CONNECT)) {
-            return RedisSnapshot.observe(ctx.host().name(), node, new PersistenceReader(ctx.shell(), unit));
+            return RedisSnapshot.observe(ctx.host().name(), node, probe.persistence(ctx.shell()));
         } catch (RedisException e) {
             if (e.kind() == RedisException.Kind.AUTH) {
                 return RedisSnapshot.credentialsRefused(ctx.host().name(), e.detail());
@@ -66,7 +62,7 @@ final class SnapshotReader {
             if (e.kind() != RedisException.Kind.CONNECTION_REFUSED) {
                 return RedisSnapshot.unknown(ctx.host().name(), e.detail());
             }
-            return whyNotRunning(ctx, unit, state, e.detail());
+            return whyNotRunning(ctx, probe, e.detail());
         }
     }
 
@@ -75,11 +71,13 @@ final class SnapshotReader {
      * unit is inactive and nothing listens on its port at any address; else it may run elsewhere,
      * with data.
      */
-    private static RedisSnapshot whyNotRunning(StepContext ctx, String unit, String stateScript, String refused) {
+    private static RedisSnapshot whyNotRunning(StepContext ctx, ServiceProbe probe, String refused) {
         int port = ctx.host().redis().port();
         String address = ctx.host().redis().address();
+        String unit = probe.unit();
         ExecResult r = ctx.shell()
-                .exec(Command.of(processScript(stateScript, address, port)).withTimeout(Duration.ofSeconds(20)));
+                .exec(probe.stateCommand(processScript(probe.state(), address, port))
+                        .withTimeout(Duration.ofSeconds(20)));
         Map<String, String> seen = new HashMap<>();
         for (String line : r.stdout().split("\n")) {
             int eq = line.indexOf('=');

@@ -1,16 +1,11 @@
 # shellcheck shell=sh
 # fleetfix: restarts the container that runs Redis through what manages it (ContainerRoute): its docker compose service
-# in the project's directory (docker compose, else Debian's docker-compose), else the runtime's restart. Redis gets
-# `stop_wait` seconds to save and exit before the runtime kills it (the runtimes' own default is 10). The caller
-# prepends, quoted: runtime (docker or podman), name (the container), project, service, workdir and files (compose's
-# config files, comma-separated; empty for the project's default file), stop_wait.
-: "${runtime:=}" "${name:=}" "${project:=}" "${service:=}" "${workdir:=}" "${files:=}" "${stop_wait:=60}"
+# in the project's directory with its files (docker compose, else Debian's docker-compose), set up by
+# container-compose.sh run before this; else the runtime's restart. Redis gets `stop_wait` seconds to save and exit
+# before the runtime kills it (the runtimes' own default is 10). The caller prepends, quoted: runtime (docker or
+# podman), name (the container), project, service, stop_wait.
+: "${runtime:=}" "${name:=}" "${project:=}" "${service:=}" "${stop_wait:=60}"
 if [ -n "$project" ]; then
-  cd "$workdir" || { echo "compose project $project: no directory $workdir" >&2; exit 1; }
-  set --
-  fx_ifs=$IFS; IFS=,
-  for f in $files; do set -- "$@" -f "$f"; done
-  IFS=$fx_ifs
   if docker compose version >/dev/null 2>&1; then
     docker compose "$@" -p "$project" restart -t "$stop_wait" "$service"
   elif command -v docker-compose >/dev/null 2>&1; then

@@ -2,6 +2,7 @@ package dev.fleetfix.steps.restart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.checks.Container;
 import dev.fleetfix.fake.RecordingShell;
 import dev.fleetfix.redis.RedisException;
 import dev.fleetfix.redis.RedisNode;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class PersistenceReaderTest {
@@ -69,10 +71,14 @@ class PersistenceReaderTest {
         String mainPid = "42";
         String execStart = "{ path=/usr/bin/redis-server ; argv[]=/usr/bin/redis-server /etc/redis/redis.conf"
                 + " --supervised systemd --daemonize no ; }";
+        String cmdline = "redis-server /usr/local/etc/redis/redis.conf ";
         final RecordingShell shell = RecordingShell.answering("r1", this::answer);
 
         private ExecResult answer(Command command) {
             String s = command.script();
+            if (s.equals("tr '\\0' ' ' < /proc/4242/cmdline")) {
+                return new ExecResult(0, cmdline, "", Duration.ZERO);
+            }
             if (s.startsWith("cat -- ")) {
                 String file = s.substring("cat -- ".length()).replace("'", "");
                 String text = files.get(file);
@@ -178,5 +184,54 @@ class PersistenceReaderTest {
         Persistence p = new PersistenceReader(new Host().shell, "redis-server")
                 .read(redis(RedisException.Kind.UNKNOWN_COMMAND, null, null), NO_AOF, Map.of("config_file", ""));
         assertThat(p.unknown().orElseThrow()).contains("runs without a config file");
+    }
+
+    /** Redis in docker container {@code cache} (pid 4242 on the host), started with a config file inside it. */
+    private static Persistence inContainer(Host host, Container.Mount... mounts) {
+        Container cache = new Container(
+                "docker",
+                "2b609bb5b36f659ca377dd11d4b60683004a435406d819a4b30f912b40a0ca29",
+                Optional.of("cache"),
+                Optional.of("always"),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(mounts),
+                Optional.empty());
+        return new PersistenceReader(host.shell, "cache", Optional.of(cache), OptionalLong.of(4242))
+                .read(
+                        redis(RedisException.Kind.UNKNOWN_COMMAND, null, null),
+                        NO_AOF,
+                        Map.of("config_file", "/usr/local/etc/redis/redis.conf", "process_id", "1"));
+    }
+
+    @Test
+    void aContainersConfigFileInItsOwnLayerIsNotReadAtTheSamePathOnTheHost() {
+        Host host = new Host();
+        // the host's own file at that path says CONFIG is disabled and nothing is saved: it is another Redis's
+        host.files.put("/usr/local/etc/redis/redis.conf", "rename-command CONFIG \"\"\nsave \"\"\n");
+        Persistence p = inContainer(host, new Container.Mount("volume", "/data", "/var/lib/docker/volumes/d/_data"));
+        assertThat(p.persistent()).as("claims nothing").isEmpty();
+        assertThat(p.unknown().orElseThrow())
+                .contains("CONFIG GET save refused")
+                .contains("/usr/local/etc/redis/redis.conf is inside docker container cache, not mounted from the host,"
+                        + " so fleetfix cannot read it");
+        assertThat(host.shell.scripts()).noneMatch(s -> s.contains("/usr/local/etc/redis"));
+    }
+
+    @Test
+    void aContainersConfigFileIsReadWhereItsMountPutsItOnTheHostWithTheProcessCommandLine() {
+        Host host = new Host();
+        host.files.put("/srv/cache/conf/redis.conf", "rename-command CONFIG \"\"\nsave 900 1\n");
+        host.files.put("/usr/local/etc/redis/redis.conf", "rename-command CONFIG \"\"\nsave \"\"\n");
+        Container.Mount conf = new Container.Mount("bind", "/usr/local/etc/redis", "/srv/cache/conf");
+
+        Persistence p = inContainer(host, conf);
+        assertThat(p.persistent()).as(p.toString()).contains(true);
+        assertThat(host.shell.scripts()).contains("cat -- /srv/cache/conf/redis.conf");
+        assertThat(host.shell.scripts()).noneMatch(s -> s.contains("systemctl"));
+
+        host.cmdline = "redis-server /usr/local/etc/redis/redis.conf --save 60 1 ";
+        assertThat(inContainer(host, conf).unknown().orElseThrow())
+                .contains("docker container cache starts Redis with --save on its command line");
     }
 }
