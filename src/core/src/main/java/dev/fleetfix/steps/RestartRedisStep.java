@@ -292,7 +292,8 @@ final class RestartRedisStep implements StepType {
             // fails here with nothing changed, also where no earlier change made the preflight refuse the host
             Optional<String> cannot = ctx.check() ? Optional.empty() : canRestart(ctx, route.check());
             if (cannot.isPresent()) {
-                return refused(route.what() + " cannot be restarted on this host (" + cannot.get().strip() + ")");
+                return refused(route.what() + " cannot be restarted on this host ("
+                        + cannot.get().strip() + ")");
             }
             return run(new SafeRestart(options, route), route.what(), route.check());
         }
