@@ -310,8 +310,23 @@ class VerdictLabIT {
                 + oldRuleSeesAChange(before, after));
 
         MachineDrift d = MachineDrift.of(results(before), results(after)).orElseThrow();
+        assertThat(c.verdict().called()).as(d.describe()).isFalse();
+        double busyBefore = results(before).stream()
+                .mapToDouble(r -> r.clientCpu().orElseThrow().machineShare())
+                .average()
+                .orElseThrow();
+        if (busyBefore > 1 - MachineDrift.POINTS) {
+            // a machine already saturated (another build, stress-ng) leaves the loops no idle time to take: they take
+            // their share from the work already there, the generator's too, and other load hardly rises; only that no
+            // change is called holds there (issue 44)
+            System.out.printf(
+                    Locale.ROOT,
+                    "  this machine was saturated already: %.0f %% busy before; %s%n",
+                    100 * busyBefore,
+                    d.describe());
+            return;
+        }
         assertThat(d.rise()).as("the loops show as other load").isGreaterThanOrEqualTo(MachineDrift.POINTS);
-        assertThat(c.verdict().called()).isFalse();
         // whether the slowdown also passed the test (and was withheld) depends on how the loops share
         // the cores with the rounds; BeforeAfterTest pins that rule on known inputs
         System.out.println("  withheld: "
