@@ -99,7 +99,9 @@ class OperatorPresetsIT {
     @Test
     @Order(1)
     void upStartsOneHostOfEachShapeAndWritesAnInventoryNamingNoServiceNorPassword() throws Exception {
-        assertThat(up.stdout()).as(up.toString()).contains("7 hosts up", "(sysv,supervisord,tuned,template-unit,");
+        assertThat(up.stdout())
+                .as(up.toString())
+                .contains(HOSTS.size() + " hosts up", "(sysv,supervisord,tuned,template-unit,");
         for (String host : HOSTS) {
             assertThat(up.stdout()).as(up.toString()).containsPattern("(?m)^  " + host + " ");
         }
