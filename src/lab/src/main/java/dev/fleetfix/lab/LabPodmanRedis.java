@@ -1,5 +1,8 @@
 package dev.fleetfix.lab;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * A lab host whose Redis runs in a container run by Podman (issue 39), as on a Debian host with its {@code podman}
  * package: Podman inside the lab host itself (the lab image has it, storing with vfs), so {@code ss -ltnp}, {@code
@@ -76,19 +79,10 @@ public final class LabPodmanRedis {
 
     /** Waits until the container's Redis answers at the host's address (after a reboot of the host, say). */
     public static void awaitRedis(LabHost h) {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (LabProbe.redisUp(h.address(), h.redisPort())) {
-                return;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LabException("interrupted while waiting for the Podman container of " + h.name(), e);
-            }
-        }
-        throw new LabException("the Redis of " + h.name() + "'s Podman container did not answer within 60 s");
+        LabWait.until(
+                Duration.ofSeconds(60),
+                "the Redis of " + h.name() + "'s Podman container to answer",
+                () -> LabProbe.redisUp(h.address(), h.redisPort()) ? Optional.empty() : Optional.of("no answer"));
     }
 
     private static void checked(LabFleet fleet, String host, String command) {

@@ -3,6 +3,7 @@ package dev.fleetfix.lab;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -98,19 +99,10 @@ public final class LabRedisContainer implements AutoCloseable {
     /** Waits until the container's Redis answers at the host's address (after a reboot of the host, say). */
     public void awaitRedis() {
         LabHost h = fleet.host(host);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (LabProbe.redisUp(h.address(), h.redisPort())) {
-                return;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LabException("interrupted while waiting for " + name, e);
-            }
-        }
-        throw new LabException("the Redis of container " + name + " did not answer within 60 s");
+        LabWait.until(
+                Duration.ofSeconds(60),
+                "the Redis of container " + name + " to answer",
+                () -> LabProbe.redisUp(h.address(), h.redisPort()) ? Optional.empty() : Optional.of("no answer"));
     }
 
     @Override
