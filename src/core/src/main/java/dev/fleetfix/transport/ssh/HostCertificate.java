@@ -54,7 +54,7 @@ final class HostCertificate {
         List<String> principals = cert.getValidPrincipals();
         if (principals != null
                 && !principals.isEmpty()
-                && principals.stream().noneMatch(p -> KnownHostsVerifier.globMatches(p, name))) {
+                && principals.stream().noneMatch(p -> HostPatterns.glob(p, name))) {
             return Optional.of("it is valid for " + String.join(", ", principals) + ", not for " + name);
         }
         Instant after = cert.getValidAfter().toInstant();

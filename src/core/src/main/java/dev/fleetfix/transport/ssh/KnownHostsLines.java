@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.PublicKey;
@@ -20,17 +21,23 @@ import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts.HostEntry;
 
 /**
- * A known_hosts file's lines as {@link KnownHostsVerifier} reads them, parsed once per content for every host of a
- * run.
+ * A known_hosts file as {@link KnownHostsVerifier} reads and writes it: its lines, parsed once per content for every
+ * host of a run, which host each applies to (plain patterns and hashed names), and the line accept-new appends.
  */
 final class KnownHostsLines {
     private KnownHostsLines() {}
+
+    /** Far above any real known_hosts; a device or a runaway file must not fill the heap. */
+    static final long MAX_BYTES = 16L * 1024 * 1024;
+
+    /** Several hosts of a parallel run may append to the same file. */
+    private static final Map<Path, Object> FILE_LOCKS = new ConcurrentHashMap<>();
 
     static final String REVOKED = "@revoked";
     static final String CERT_AUTHORITY = "@cert-authority";
 
     /** A hashed entry is one hashed name: OpenSSH has no list and no negation there. */
-    static final String HASHED = "|1|";
+    private static final String HASHED = "|1|";
 
     /**
      * One line of the file as fleetfix reads it: its number, its marker ("" when none), its host patterns as
@@ -62,7 +69,7 @@ final class KnownHostsLines {
 
         /** A line for a key known to decode (one accept-new just recorded). */
         static Line decoded(String hosts, PublicKey key) {
-            Line line = new Line(0, "", hosts, KeyType.fromKey(key), KnownHostsVerifier.blob(key), null);
+            Line line = new Line(0, "", hosts, KeyType.fromKey(key), blob(key), null);
             line.decodes = true;
             return line;
         }
@@ -75,10 +82,6 @@ final class KnownHostsLines {
             return marker;
         }
 
-        String hosts() {
-            return hosts;
-        }
-
         KeyType type() {
             return type;
         }
@@ -87,8 +90,24 @@ final class KnownHostsLines {
             return key;
         }
 
-        HostEntry hashed() {
-            return hashed;
+        /** Whether the line names {@code host} ({@code [10.0.0.1]:2222} on a port other than 22). */
+        boolean appliesTo(String host) {
+            if (hashed == null) {
+                return HostPatterns.matches(hosts, host);
+            }
+            try {
+                // lines are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
+                synchronized (hashed) {
+                    return hashed.appliesTo(host);
+                }
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        /** Whether the line holds a key of {@code type} and names {@code host}. */
+        boolean appliesTo(KeyType type, String host) {
+            return this.type == type && appliesTo(host);
         }
 
         boolean decodes() {
@@ -146,7 +165,25 @@ final class KnownHostsLines {
     /** How many keys of known_hosts lines were decoded in this process: for tests. */
     static final AtomicLong DECODES = new AtomicLong();
 
-    static List<Line> parsed(Path file) throws IOException {
+    /**
+     * The lines of {@code file}, none when it does not exist yet.
+     *
+     * @throws IOException when it is not a regular file, is larger than {@link #MAX_BYTES} or cannot be read
+     */
+    static List<Line> read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("not a regular file");
+        }
+        if (Files.size(file) > MAX_BYTES) {
+            throw new IOException("larger than " + MAX_BYTES / (1024 * 1024) + " MB");
+        }
+        return parsed(file);
+    }
+
+    private static List<Line> parsed(Path file) throws IOException {
         Path key = file.toAbsolutePath().normalize();
         Optional<Stamp> stamp = Stamp.of(key);
         Parsed cached = PARSED.get(key);
@@ -191,5 +228,35 @@ final class KnownHostsLines {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** Appends {@code line} to the file (made if missing), on a line of its own. */
+    static void append(Path file, String line) throws IOException {
+        synchronized (FILE_LOCKS.computeIfAbsent(file.toAbsolutePath().normalize(), p -> new Object())) {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            String prefix = needsNewline(file) ? System.lineSeparator() : "";
+            Files.writeString(
+                    file,
+                    prefix + line + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        }
+    }
+
+    private static boolean needsNewline(Path file) throws IOException {
+        if (!Files.exists(file) || Files.size(file) == 0) {
+            return false;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        return bytes[bytes.length - 1] != '\n';
+    }
+
+    /** A key as a known_hosts line holds it, before base64. */
+    static byte[] blob(PublicKey key) {
+        return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
     }
 }

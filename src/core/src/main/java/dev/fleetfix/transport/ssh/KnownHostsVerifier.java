@@ -1,14 +1,13 @@
 package dev.fleetfix.transport.ssh;
 
+import static dev.fleetfix.transport.ssh.KnownHostsLines.blob;
+
 import com.hierynomus.sshj.userauth.certificate.Certificate;
 import dev.fleetfix.transport.ssh.KnownHostsLines.Line;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
@@ -18,17 +17,16 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
 
 /**
- * Checks host keys against one OpenSSH known_hosts file (plain and hashed {@code |1|} entries, via
- * SSHJ) and remembers why it refused a key, so the error can say which line to look at. With
+ * Checks host keys against one OpenSSH known_hosts file (its lines read by {@link KnownHostsLines}) and remembers
+ * why it refused a key, so the error can say which line to look at. With
  * accept-new, a host that has no entry yet is trusted and appended, as OpenSSH's
  * {@code StrictHostKeyChecking=accept-new} does; a key that differs from a recorded one is never
  * accepted.
@@ -43,9 +41,6 @@ import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
  * RSA key is not met with its ed25519 key instead.
  */
 final class KnownHostsVerifier extends OpenSSHKnownHosts {
-
-    /** Several hosts of a parallel run may append to the same file. */
-    private static final Map<Path, Object> FILE_LOCKS = new ConcurrentHashMap<>();
 
     /** Why the last key was refused, or accepted as new. */
     sealed interface Outcome {}
@@ -90,23 +85,20 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     private static final String REVOKED = KnownHostsLines.REVOKED;
     private static final String CERT_AUTHORITY = KnownHostsLines.CERT_AUTHORITY;
-    private static final String HASHED = KnownHostsLines.HASHED;
 
     private final Path file;
     private final boolean acceptNew;
     private final Clock clock;
-    private final List<Line> lines = new CopyOnWriteArrayList<>();
+    private final List<Line> lines;
     private volatile Outcome outcome;
 
-    private KnownHostsVerifier(Path file, boolean acceptNew, Clock clock) throws IOException {
+    private KnownHostsVerifier(Path file, boolean acceptNew, Clock clock, List<Line> lines) throws IOException {
         // SSHJ's own parse of the file is not used: verify() and findExistingAlgorithms() read this class's lines
         super(new StringReader(""));
         this.file = file;
         this.acceptNew = acceptNew;
         this.clock = clock;
-        if (Files.exists(file)) {
-            lines.addAll(KnownHostsLines.parsed(file));
-        }
+        this.lines = new CopyOnWriteArrayList<>(lines);
     }
 
     /** SSHJ's and OpenSSH's form of a host on a port other than 22: {@code [10.0.0.1]:2222}. */
@@ -118,41 +110,46 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     @Override
     public boolean verify(String hostname, int port, PublicKey key) {
         KeyType type = KeyType.fromKey(key);
-        String host = hostEntry(hostname, port);
         if (type == KeyType.UNKNOWN) {
             return false;
         }
         if (key instanceof Certificate<?> cert) {
             return verifyCertificate(hostname, port, cert);
         }
+        String host = hostEntry(hostname, port);
         byte[] blob = blob(key);
-        for (Line line : lines) {
-            if (line.marker().equals(REVOKED)
-                    && applies(line, host)
-                    && Arrays.equals(line.key(), blob)
-                    && line.decodes()) {
-                outcome = new Revoked(host, type.toString(), fingerprint(key), line.number());
-                return false;
-            }
+        Optional<Line> revoked = applying(REVOKED, host)
+                .filter(line -> Arrays.equals(line.key(), blob) && line.decodes())
+                .findFirst();
+        if (revoked.isPresent()) {
+            outcome = new Revoked(
+                    host, type.toString(), fingerprint(key), revoked.get().number());
+            return false;
         }
-        boolean known = false;
-        for (Line line : lines) {
-            if (line.marker().isEmpty() && applies(line, type, host) && line.decodes()) {
-                known = true;
-                if (Arrays.equals(line.key(), blob)) {
-                    return true;
-                }
-            }
+        if (listedPlainly(host, key)) {
+            return true;
         }
-        if (!known) {
-            for (Line line : lines) {
-                if (line.marker().equals(CERT_AUTHORITY) && applies(line, host) && line.decodes()) {
-                    outcome = new CertAuthority(host, type.toString(), fingerprint(key), line.number());
-                    return false;
-                }
-            }
+        if (plain(host, type).findAny().isPresent()) {
+            return hostKeyChangedAction(host, key);
         }
-        return known ? hostKeyChangedAction(host, key) : hostKeyUnverifiableAction(host, key);
+        Optional<Line> authority =
+                applying(CERT_AUTHORITY, host).filter(Line::decodes).findFirst();
+        if (authority.isPresent()) {
+            outcome = new CertAuthority(
+                    host, type.toString(), fingerprint(key), authority.get().number());
+            return false;
+        }
+        return hostKeyUnverifiableAction(host, key);
+    }
+
+    /** The lines marked {@code marker} that name the host, in the file's order; their keys not yet decoded. */
+    private Stream<Line> applying(String marker, String host) {
+        return lines.stream().filter(line -> line.marker().equals(marker) && line.appliesTo(host));
+    }
+
+    /** The plain lines for the host with a key of {@code type} (OpenSSH skips a line whose key does not decode). */
+    private Stream<Line> plain(String host, KeyType type) {
+        return lines.stream().filter(line -> line.marker().isEmpty() && line.appliesTo(type, host) && line.decodes());
     }
 
     /**
@@ -173,24 +170,19 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         byte[] caBlob = cert.getSignatureKey();
         Optional<PublicKey> ca = decode(caBlob);
         String caFingerprint = ca.map(KnownHostsVerifier::fingerprint).orElse("(a key fleetfix cannot read)");
-        for (Line line : lines) {
-            if (line.marker().equals(REVOKED) && applies(line, host) && line.decodes()) {
-                if (Arrays.equals(line.key(), plainBlob)) {
-                    outcome = new Revoked(host, KeyType.fromKey(plain).toString(), fingerprint(plain), line.number());
-                    return false;
-                }
-                if (Arrays.equals(line.key(), caBlob) && ca.isPresent()) {
-                    outcome = new RevokedAuthority(
-                            host, KeyType.fromKey(ca.get()).toString(), caFingerprint, line.number());
-                    return false;
-                }
+        for (Line line : applying(REVOKED, host).filter(Line::decodes).toList()) {
+            if (Arrays.equals(line.key(), plainBlob)) {
+                outcome = new Revoked(host, KeyType.fromKey(plain).toString(), fingerprint(plain), line.number());
+                return false;
+            }
+            if (Arrays.equals(line.key(), caBlob) && ca.isPresent()) {
+                outcome =
+                        new RevokedAuthority(host, KeyType.fromKey(ca.get()).toString(), caFingerprint, line.number());
+                return false;
             }
         }
         int otherCa = 0;
-        for (Line line : lines) {
-            if (!line.marker().equals(CERT_AUTHORITY) || !applies(line, host) || !line.decodes()) {
-                continue;
-            }
+        for (Line line : applying(CERT_AUTHORITY, host).filter(Line::decodes).toList()) {
             if (!Arrays.equals(line.key(), caBlob)) {
                 otherCa = otherCa == 0 ? line.number() : otherCa;
                 continue;
@@ -216,15 +208,11 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     private boolean listedPlainly(String host, PublicKey key) {
         KeyType type = KeyType.fromKey(key);
         byte[] blob = blob(key);
-        for (Line line : lines) {
-            if (line.marker().isEmpty()
-                    && applies(line, type, host)
-                    && Arrays.equals(line.key(), blob)
-                    && line.decodes()) {
-                return true;
-            }
-        }
-        return false;
+        return lines.stream()
+                .anyMatch(line -> line.marker().isEmpty()
+                        && line.appliesTo(type, host)
+                        && Arrays.equals(line.key(), blob)
+                        && line.decodes());
     }
 
     private static Optional<PublicKey> decode(byte[] key) {
@@ -244,98 +232,20 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     public List<String> findExistingAlgorithms(String hostname, int port) {
         String host = hostEntry(hostname, port);
         List<String> algorithms = new ArrayList<>();
-        for (Line line : lines) {
-            if (line.marker().equals(CERT_AUTHORITY)
-                    && applies(line, host)
-                    && line.decodes()
-                    && !algorithms.containsAll(CERTIFICATE_ALGORITHMS)) {
-                // the host key's type is not known from a CA line: every certificate type SSHJ takes, first, so
-                // that a host with a certificate offers it (OpenSSH orders its algorithms so too)
-                algorithms.addAll(CERTIFICATE_ALGORITHMS);
-            }
+        if (applying(CERT_AUTHORITY, host).anyMatch(Line::decodes)) {
+            // the host key's type is not known from a CA line: every certificate type SSHJ takes, first, so that a
+            // host with a certificate offers it (OpenSSH orders its algorithms so too)
+            algorithms.addAll(CERTIFICATE_ALGORITHMS);
         }
-        for (Line line : lines) {
-            if (line.marker().isEmpty() && applies(line, host) && line.decodes()) {
-                KeyType type = line.type();
-                if (type == KeyType.RSA) {
-                    algorithms.addAll(List.of("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"));
-                } else {
-                    algorithms.add(type.toString());
-                }
+        applying("", host).filter(Line::decodes).forEach(line -> {
+            if (line.type() == KeyType.RSA) {
+                algorithms.addAll(List.of("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"));
+            } else {
+                algorithms.add(line.type().toString());
             }
-        }
+        });
         return algorithms;
     }
-
-    private static boolean applies(Line line, String host) {
-        if (!line.hosts().startsWith(HASHED)) {
-            return matchesPatternList(line.hosts(), host);
-        }
-        try {
-            // lines are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC
-            synchronized (line.hashed()) {
-                return line.hashed().appliesTo(host);
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /**
-     * OpenSSH's match_hostname over a line's comma-separated patterns: a negated pattern that matches makes the
-     * whole line not apply, whatever positive pattern matched too. SSHJ's matcher reads "!x" as "any host but x"
-     * and ORs it with the others, so "10.0.0.*,!10.0.0.66" applied to 10.0.0.66, and a lone "!x" to every host.
-     */
-    static boolean matchesPatternList(String patterns, String host) {
-        boolean positive = false;
-        for (String pattern : patterns.toLowerCase(Locale.ROOT).split(",", -1)) {
-            boolean negated = pattern.startsWith("!");
-            if (globMatches(negated ? pattern.substring(1) : pattern, host)) {
-                if (negated) {
-                    return false;
-                }
-                positive = true;
-            }
-        }
-        return positive;
-    }
-
-    /** OpenSSH's match_pattern: {@code *} any run of characters, {@code ?} one character, the rest literal. */
-    static boolean globMatches(String pattern, String text) {
-        int p = 0;
-        int t = 0;
-        int starAt = -1;
-        int textAtStar = 0;
-        while (t < text.length()) {
-            if (p < pattern.length() && (pattern.charAt(p) == '?' || pattern.charAt(p) == text.charAt(t))) {
-                p++;
-                t++;
-            } else if (p < pattern.length() && pattern.charAt(p) == '*') {
-                starAt = p++;
-                textAtStar = t;
-            } else if (starAt >= 0) {
-                p = starAt + 1;
-                t = ++textAtStar;
-            } else {
-                return false;
-            }
-        }
-        while (p < pattern.length() && pattern.charAt(p) == '*') {
-            p++;
-        }
-        return p == pattern.length();
-    }
-
-    private static boolean applies(Line line, KeyType type, String host) {
-        return line.type() == type && applies(line, host);
-    }
-
-    static byte[] blob(PublicKey key) {
-        return new Buffer.PlainBuffer().putPublicKey(key).getCompactData();
-    }
-
-    /** Far above any real known_hosts; a device or a runaway file must not fill the heap. */
-    static final long MAX_BYTES = 16L * 1024 * 1024;
 
     static KnownHostsVerifier load(Path file, boolean acceptNew) {
         return load(file, acceptNew, Clock.systemUTC());
@@ -343,20 +253,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     /** A verifier whose host certificates are checked against {@code clock}. */
     static KnownHostsVerifier load(Path file, boolean acceptNew, Clock clock) {
-        if (Files.exists(file)) {
-            try {
-                if (!Files.isRegularFile(file)) {
-                    throw new IOException("not a regular file");
-                }
-                if (Files.size(file) > MAX_BYTES) {
-                    throw new IOException("larger than " + MAX_BYTES / (1024 * 1024) + " MB");
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read known_hosts file " + file + ": " + e.getMessage(), e);
-            }
-        }
         try {
-            return new KnownHostsVerifier(file, acceptNew, clock);
+            return new KnownHostsVerifier(file, acceptNew, clock, KnownHostsLines.read(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read known_hosts file " + file + ": " + e.getMessage(), e);
         }
@@ -381,7 +279,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         }
         try {
             HostEntry entry = new HostEntry(null, hostEntry, KeyType.fromKey(key), key);
-            append(entry.getLine());
+            KnownHostsLines.append(file, entry.getLine());
             entries().add(entry);
             lines.add(Line.decoded(hostEntry, key));
         } catch (IOException e) {
@@ -398,44 +296,14 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         return false;
     }
 
-    private void append(String line) throws IOException {
-        synchronized (FILE_LOCKS.computeIfAbsent(file.toAbsolutePath().normalize(), p -> new Object())) {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            String prefix = needsNewline() ? System.lineSeparator() : "";
-            Files.writeString(
-                    file,
-                    prefix + line + System.lineSeparator(),
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-        }
-    }
-
-    private boolean needsNewline() throws IOException {
-        if (!Files.exists(file) || Files.size(file) == 0) {
-            return false;
-        }
-        byte[] bytes = Files.readAllBytes(file);
-        return bytes[bytes.length - 1] != '\n';
-    }
-
     /** The 1-based line of the entry that holds another key of this type for the host, or 0. */
     private int lineOf(String hostEntry, PublicKey key) {
-        KeyType type = KeyType.fromKey(key);
         byte[] blob = blob(key);
-        for (Line line : lines) {
-            if (line.number() > 0
-                    && line.marker().isEmpty()
-                    && applies(line, type, hostEntry)
-                    && !Arrays.equals(line.key(), blob)
-                    && line.decodes()) {
-                return line.number();
-            }
-        }
-        return 0;
+        return plain(hostEntry, KeyType.fromKey(key))
+                .filter(line -> line.number() > 0 && !Arrays.equals(line.key(), blob))
+                .findFirst()
+                .map(Line::number)
+                .orElse(0);
     }
 
     /** OpenSSH's fingerprint form, {@code SHA256:...}, as {@code ssh-keygen -lf} prints it. */

@@ -173,22 +173,6 @@ class KnownHostsVerifierTest {
     }
 
     @Test
-    void plainPatternsMatchAsOpenSshsGlobsDo() {
-        assertThat(KnownHostsVerifier.matchesPatternList("Redis-?.example.com", "redis-1.example.com"))
-                .isTrue();
-        assertThat(KnownHostsVerifier.matchesPatternList("redis-?.example.com", "redis-10.example.com"))
-                .isFalse();
-        assertThat(KnownHostsVerifier.matchesPatternList("*.example.com,!*.test.example.com", "a.test.example.com"))
-                .isFalse();
-        assertThat(KnownHostsVerifier.matchesPatternList("a*b*c", "aXbYbZc")).isTrue();
-        assertThat(KnownHostsVerifier.matchesPatternList("a*b*c", "aXbYcZ")).isFalse();
-        assertThat(KnownHostsVerifier.matchesPatternList("10.0.0.1", "10.0.0.10"))
-                .isFalse();
-        assertThat(KnownHostsVerifier.matchesPatternList("!10.0.0.1", "10.0.0.2"))
-                .isFalse();
-    }
-
-    @Test
     void anUnknownHostIsRefusedAndRemembered() throws Exception {
         Path file = file("10.0.0.9 ecdsa-sha2-nistp256 " + blob(otherKey));
         KnownHostsVerifier verifier = KnownHostsVerifier.load(file, false);
