@@ -14,31 +14,20 @@ import dev.fleetfix.transport.SshOptions;
 import dev.fleetfix.transport.StreamDrain;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
-import dev.fleetfix.transport.ssh.SshFailures.Attempt;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import net.schmizz.concurrent.Promise;
-import net.schmizz.sshj.DefaultConfig;
-import net.schmizz.sshj.SSHClient;
-import net.schmizz.sshj.common.SSHPacket;
 import net.schmizz.sshj.connection.ConnectionException;
-import net.schmizz.sshj.connection.channel.OpenFailException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 
 /**
- * A {@link RemoteShell} over one SSH connection (SSHJ), opened once and reused for every command of
+ * A {@link RemoteShell} over one SSH connection ({@link SshConnection}), opened once and reused for every command of
  * a run; each command gets its own session (channel) on that connection.
  *
  * <p>Commands run as {@code sh -c <script>}, or through {@link Become} ({@code sudo -n}, or sudo or su answered with
@@ -46,36 +35,18 @@ import net.schmizz.sshj.connection.channel.direct.Signal;
  */
 public final class SshShell implements RemoteShell {
 
-    /** Closes connections that overrun the connect timeout, whichever phase they hang in. */
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "ssh-connect-watchdog");
-        thread.setDaemon(true);
-        return thread;
-    });
-
-    /**
-     * SSHJ's {@code DefaultConfig} tries out every cipher it knows when built (Twofish, Blowfish and
-     * Serpent key schedules among them): about a fifth of an audit's CPU when built per host. It is
-     * only read by the clients (its random source is synchronized), so one serves the whole process.
-     */
-    private static final class SharedConfig {
-        static final DefaultConfig INSTANCE = HostCertificate.checkedByKnownHosts(new DefaultConfig());
-    }
-
     private final Host host;
     private final SshOptions options;
     private final SshLogin login;
     private final Become become;
-    private final AtomicInteger connects = new AtomicInteger();
-    private SSHClient jumpClient;
-    private SSHClient client;
-    private boolean closed;
+    private final SshConnection connection;
 
     private SshShell(Host host, SshOptions options, SshLogin login) {
         this.host = Objects.requireNonNull(host, "host");
         this.options = Objects.requireNonNull(options, "options");
         this.login = Objects.requireNonNull(login, "login");
         this.become = Become.of(host);
+        this.connection = new SshConnection(host, options, login);
     }
 
     /** Connects, checks the host key and logs in; throws {@link TransportException} when it cannot. */
@@ -83,10 +54,10 @@ public final class SshShell implements RemoteShell {
         return open(host, options, SshLogin.of(host, options));
     }
 
-    /** For tests: a login resolved from a given home and environment. */
+    /** With a login resolved from a given home and environment: the holder's, a test's. */
     static SshShell open(Host host, SshOptions options, SshLogin login) {
         SshShell shell = new SshShell(host, options, login);
-        shell.connection();
+        shell.connection.client();
         return shell;
     }
 
@@ -97,7 +68,7 @@ public final class SshShell implements RemoteShell {
 
     /** How many times this shell has connected: 1 unless the connection broke and was re-made. */
     int connectCount() {
-        return connects.get();
+        return connection.connectCount();
     }
 
     @Override
@@ -127,7 +98,7 @@ public final class SshShell implements RemoteShell {
     /** Runs {@code script} (as root: see {@code asRoot}), timed from its start on the host ({@link CommandClock}). */
     private ExecResult run(String script, boolean asRoot, String what, Duration timeout, byte[] stdin) {
         CommandClock clock = CommandClock.starting(timeout, options.connectTimeout());
-        Session session = startSession(what);
+        Session session = connection.session(what);
         boolean abandoned = false;
         boolean raised = asRoot && host.become() && !login.isRoot();
         try {
@@ -173,34 +144,6 @@ public final class SshShell implements RemoteShell {
             } else {
                 closeQuietly(session);
             }
-        }
-    }
-
-    /**
-     * A session on the open connection. A connection that died since the last command (the host
-     * rebooted, sshd was restarted) is made again, once; a server that refuses another session on a
-     * live connection (MaxSessions) is not a reason to drop it.
-     */
-    private Session startSession(String script) {
-        SSHClient ssh = connection();
-        try {
-            return ssh.startSession();
-        } catch (OpenFailException e) {
-            throw SshFailures.noSession(host, script, e);
-        } catch (IOException first) {
-            dropIfCurrent(ssh);
-            try {
-                return connection().startSession();
-            } catch (IOException e) {
-                e.addSuppressed(first);
-                throw SshFailures.noSession(host, script, e);
-            }
-        }
-    }
-
-    private synchronized void dropIfCurrent(SSHClient ssh) {
-        if (client == ssh) {
-            disconnectAll();
         }
     }
 
@@ -270,152 +213,14 @@ public final class SshShell implements RemoteShell {
         closer.start();
     }
 
-    /** The open connection, made again if it broke since the last command. */
-    private synchronized SSHClient connection() {
-        if (closed) {
-            throw new IllegalStateException("shell to host " + host.name() + " is closed");
-        }
-        if (client != null && client.isConnected() && client.isAuthenticated()) {
-            return client;
-        }
-        disconnectAll();
-        connect();
-        return client;
-    }
-
-    private void connect() {
-        Optional<JumpHost> jump = host.jump().filter(j -> !j.isBlank()).map(JumpHost::parse);
-        KnownHostsVerifier verifier = KnownHostsVerifier.load(login.knownHosts(), options.acceptNewHostKeys());
-        AtomicBoolean timedOut = new AtomicBoolean();
-        SSHClient target = newClient(verifier);
-        SSHClient bastion = jump.map(j -> newClient(verifier)).orElse(null);
-        ScheduledFuture<?> watchdog = WATCHDOG.schedule(
-                () -> {
-                    timedOut.set(true);
-                    disconnectQuietly(target);
-                    disconnectQuietly(bastion);
-                },
-                options.connectTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
-        try {
-            if (jump.isPresent()) {
-                JumpHost j = jump.get();
-                String user = j.user().orElse(login.user());
-                dial(bastion, j.address(), j.port(), user, verifier, timedOut, "jump host " + j + ": ", () -> {
-                    bastion.connect(j.address(), j.port());
-                    login.authenticate(bastion, user);
-                });
-                jumpClient = bastion;
-            }
-            dial(target, host.address(), host.port(), login.user(), verifier, timedOut, "", () -> {
-                if (bastion != null) {
-                    target.connectVia(bastion.newDirectConnection(host.address(), host.port()));
-                } else {
-                    target.connect(host.address(), host.port());
-                }
-                login.authenticate(target, login.user());
-            });
-            client = target;
-            connects.incrementAndGet();
-        } catch (RuntimeException e) {
-            disconnectQuietly(target);
-            disconnectQuietly(bastion);
-            jumpClient = null;
-            throw e;
-        } finally {
-            watchdog.cancel(false);
-        }
-    }
-
-    private interface Step {
-        void run() throws IOException;
-    }
-
-    private void dial(
-            SSHClient ssh,
-            String address,
-            int port,
-            String user,
-            KnownHostsVerifier verifier,
-            AtomicBoolean timedOut,
-            String via,
-            Step step) {
-        try {
-            step.run();
-        } catch (IOException | RuntimeException e) {
-            Attempt attempt = new Attempt(
-                    via,
-                    address,
-                    port,
-                    options.connectTimeout(),
-                    timedOut.get(),
-                    verifier.file(),
-                    Optional.ofNullable(verifier.outcome()),
-                    user,
-                    login.keyNames());
-            throw SshFailures.connectFailed(host, attempt, e);
-        }
-    }
-
-    private SSHClient newClient(KnownHostsVerifier verifier) {
-        SSHClient ssh = new SSHClient(SharedConfig.INSTANCE);
-        int timeoutMs =
-                (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis());
-        ssh.setConnectTimeout(timeoutMs);
-        ssh.getTransport().setTimeoutMs(timeoutMs);
-        ssh.addHostKeyVerifier(verifier);
-        return ssh;
-    }
-
-    /**
-     * Whether the connection answers within {@code within}: an OpenSSH keepalive request, answered (OpenSSH refuses
-     * it, which is an answer) or not. A connection a firewall or NAT dropped without a word looks connected until then,
-     * and a command sent into it would wait out its timeout and could not be sent again.
-     */
+    /** Whether the connection answers within {@code within} ({@link SshConnection#responds}). */
     public boolean responds(Duration within) {
-        SSHClient ssh;
-        synchronized (this) {
-            ssh = client;
-        }
-        if (ssh == null || !ssh.isConnected()) {
-            return false;
-        }
-        try {
-            Promise<SSHPacket, ConnectionException> answer =
-                    ssh.getConnection().sendGlobalRequest("keepalive@openssh.com", true, new byte[0]);
-            try {
-                answer.tryRetrieve(within.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ConnectionException refused) {
-                // a refusal is an answer; a connection that broke meanwhile is caught below
-            }
-            return answer.isFulfilled() && ssh.isConnected(); // an answer, a value or a refusal
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return connection.responds(within);
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        disconnectAll();
-    }
-
-    private void disconnectAll() {
-        disconnectQuietly(client);
-        disconnectQuietly(jumpClient);
-        client = null;
-        jumpClient = null;
-    }
-
-    private static void disconnectQuietly(SSHClient ssh) {
-        if (ssh == null) {
-            return;
-        }
-        try {
-            ssh.disconnect();
-        } catch (IOException | RuntimeException e) {
-            // Closing a connection that is already gone.
-        }
+    public void close() {
+        connection.close();
     }
 
     private static void closeQuietly(AutoCloseable closeable) {
