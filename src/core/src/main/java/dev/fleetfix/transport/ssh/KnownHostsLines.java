@@ -1,12 +1,11 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.transport.FileStamp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -130,25 +129,12 @@ final class KnownHostsLines {
         }
     }
 
-    /** A file's lines as read at one size and modification time. */
-    private record Parsed(Stamp stamp, List<Line> lines) {}
-
     /**
-     * What tells a file's content has not changed since it was parsed: size and modification time, which a user can
-     * set back after editing the file in place, and the change time and file key (inode), which no user can. Without
-     * a change time (another file system), nothing is cached.
+     * A file's lines as parsed at one {@link FileStamp}: its size and modification time, which a user can set back
+     * after editing the file in place, and its change time and file key (inode), which no user can. Without a change
+     * time (another file system), nothing is cached.
      */
-    private record Stamp(long size, FileTime modified, Object changed, Object fileKey) {
-        static Optional<Stamp> of(Path file) throws IOException {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            try {
-                Object changed = Files.getAttribute(file, "unix:ctime");
-                return Optional.of(new Stamp(a.size(), a.lastModifiedTime(), changed, a.fileKey()));
-            } catch (UnsupportedOperationException | IllegalArgumentException e) {
-                return Optional.empty();
-            }
-        }
-    }
+    private record Parsed(FileStamp stamp, List<Line> lines) {}
 
     /**
      * Every host of a run builds its own verifier from the same file, and parsing a line decodes its key (for
@@ -185,7 +171,7 @@ final class KnownHostsLines {
 
     private static List<Line> parsed(Path file) throws IOException {
         Path key = file.toAbsolutePath().normalize();
-        Optional<Stamp> stamp = Stamp.of(key);
+        Optional<FileStamp> stamp = FileStamp.of(key);
         Parsed cached = PARSED.get(key);
         if (cached != null && stamp.isPresent() && cached.stamp().equals(stamp.get())) {
             return cached.lines();
