@@ -7,7 +7,6 @@ import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -72,8 +71,7 @@ public final class HeldShell implements RemoteShell {
         ScheduledFuture<?> watchdog =
                 watch(socket, login.options().connectTimeout().plus(MARGIN));
         try {
-            socket.out().writeByte(HoldWire.OPEN);
-            login.write(socket.out());
+            new HoldRequest.Open(login).write(socket.out());
             socket.out().flush();
             socket.expectDone();
             return socket.in().readBoolean();
@@ -94,21 +92,7 @@ public final class HeldShell implements RemoteShell {
 
     @Override
     public ExecResult exec(Command command) {
-        return call(
-                command.script(),
-                command.timeout(),
-                out -> {
-                    out.writeByte(HoldWire.EXEC);
-                    HoldWire.writeString(out, command.script());
-                    out.writeBoolean(command.become());
-                    out.writeLong(command.timeout().toMillis());
-                },
-                in -> new ExecResult(
-                        in.readInt(),
-                        HoldWire.readString(in),
-                        HoldWire.readString(in),
-                        Duration.ofNanos(in.readLong()),
-                        in.readLong()));
+        return call(command.script(), command.timeout(), new HoldRequest.Exec(command), HoldRequest.Exec::readReply);
     }
 
     @Override
@@ -116,18 +100,8 @@ public final class HeldShell implements RemoteShell {
         call(
                 "write " + remotePath,
                 Command.DEFAULT_TIMEOUT,
-                out -> {
-                    out.writeByte(HoldWire.PUT);
-                    HoldWire.writeString(out, remotePath);
-                    out.writeInt(mode);
-                    out.writeBoolean(become);
-                    HoldWire.writeBytes(out, content);
-                },
+                new HoldRequest.Put(remotePath, mode, become, content),
                 in -> null);
-    }
-
-    private interface Request {
-        void write(DataOutputStream out) throws IOException;
     }
 
     private interface Reply<T> {
@@ -140,7 +114,7 @@ public final class HeldShell implements RemoteShell {
      * starts a new holder. Once the request is written, the host may have run it: a failure then is a broken
      * connection after sending, never retried.
      */
-    private <T> T call(String script, Duration timeout, Request request, Reply<T> reply) {
+    private <T> T call(String script, Duration timeout, HoldRequest request, Reply<T> reply) {
         for (int attempt = 1; ; attempt++) {
             HoldClient.Socket socket = borrow(script);
             // the holder's command may take the connect timeout to start, then its whole timeout (CommandClock)

@@ -103,7 +103,7 @@ public final class HoldClient {
             return Optional.empty();
         }
         try (Socket s = socket.get()) {
-            s.out().writeByte(HoldWire.STATUS);
+            new HoldRequest.Status().write(s.out());
             s.out().flush();
             s.expectDone();
             return Optional.of(HoldWire.readString(s.in()));
@@ -117,7 +117,7 @@ public final class HoldClient {
             return false;
         }
         try (Socket s = socket.get()) {
-            s.out().writeByte(HoldWire.STOP);
+            new HoldRequest.Stop().write(s.out());
             s.out().flush();
             s.expectDone();
             return true;
@@ -132,9 +132,7 @@ public final class HoldClient {
         }
         Socket s = socket.get();
         try {
-            s.out().writeByte(HoldWire.HELLO);
-            HoldWire.writeString(s.out(), FleetfixVersion.get());
-            s.out().writeLong(persist.toMillis());
+            new HoldRequest.Hello(FleetfixVersion.get(), persist).write(s.out());
             s.out().flush();
             if (HoldWire.readStatus(s.in()) == HoldWire.DONE) {
                 return socket;
@@ -145,7 +143,7 @@ public final class HoldClient {
             return Optional.empty(); // a holder that was exiting as we came
         }
         // another build's holder: stop it; the next connect starts ours
-        s.out().writeByte(HoldWire.STOP);
+        new HoldRequest.Stop().write(s.out());
         s.out().flush();
         s.close();
         return Optional.empty();

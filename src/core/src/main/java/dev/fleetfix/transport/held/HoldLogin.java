@@ -101,7 +101,7 @@ public record HoldLogin(Host host, SshOptions options, Path home, String localUs
         HoldWire.writeMap(out, env);
     }
 
-    public static HoldLogin read(DataInputStream in) throws IOException {
+    static HoldLogin read(DataInputStream in) throws IOException {
         String name = HoldWire.readString(in);
         String address = HoldWire.readString(in);
         int port = in.readInt();

@@ -13,60 +13,47 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The holder's wire: each request is an operation byte and its fields, each reply a status byte and its fields,
- * in a fixed order. Strings are a length and UTF-8; optional ones are preceded by a presence flag. Both sides
- * come from the same build: a {@link #HELLO} carrying another build's version is answered {@link #FAILED}, and the
- * run stops that holder and starts its own.
+ * The holder's wire: each request is an operation byte and its fields ({@link HoldRequest}), each reply a status byte
+ * and its fields, in a fixed order. Strings are a length and UTF-8; optional ones are preceded by a presence flag.
+ * Both sides come from the same build: a {@link HoldRequest.Hello} carrying another build's version is answered
+ * {@link #FAILED}, and the run stops that holder and starts its own.
  */
-public final class HoldWire {
-    /** First request on every socket: the build's version and the persist time the run asks for. */
-    public static final byte HELLO = 'H';
-    /** Log in to a host, or take the held connection that matches: the host's login and the run's SSH options. */
-    public static final byte OPEN = 'O';
-    /** Run a command on the opened host. */
-    public static final byte EXEC = 'X';
-    /** Write a file on the opened host. */
-    public static final byte PUT = 'P';
-    /** One line per held connection. */
-    public static final byte STATUS = 'S';
-    /** Close every held connection and exit. */
-    public static final byte STOP = 'Q';
-
+final class HoldWire {
     /** The request was done; its fields follow. */
-    public static final byte DONE = 0;
+    static final byte DONE = 0;
     /** The request failed; a transport failure follows ({@link #readFailure}). */
-    public static final byte FAILED = 1;
+    static final byte FAILED = 1;
 
     /** The most a string or file may be on the wire: beyond it the stream is not the holder's. */
     private static final int MAX_BYTES = 64 * 1024 * 1024;
 
     private HoldWire() {}
 
-    public static void writeString(DataOutputStream out, String s) throws IOException {
+    static void writeString(DataOutputStream out, String s) throws IOException {
         writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
     }
 
-    public static String readString(DataInputStream in) throws IOException {
+    static String readString(DataInputStream in) throws IOException {
         return new String(readBytes(in), StandardCharsets.UTF_8);
     }
 
-    public static void writeOptional(DataOutputStream out, Optional<String> s) throws IOException {
+    static void writeOptional(DataOutputStream out, Optional<String> s) throws IOException {
         out.writeBoolean(s.isPresent());
         if (s.isPresent()) {
             writeString(out, s.get());
         }
     }
 
-    public static Optional<String> readOptional(DataInputStream in) throws IOException {
+    static Optional<String> readOptional(DataInputStream in) throws IOException {
         return in.readBoolean() ? Optional.of(readString(in)) : Optional.empty();
     }
 
-    public static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+    static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
         out.writeInt(bytes.length);
         out.write(bytes);
     }
 
-    public static byte[] readBytes(DataInputStream in) throws IOException {
+    static byte[] readBytes(DataInputStream in) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > MAX_BYTES) {
             throw new IOException("not the holder's wire: a field of " + length + " bytes");
@@ -76,7 +63,7 @@ public final class HoldWire {
         return bytes;
     }
 
-    public static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
+    static void writeMap(DataOutputStream out, Map<String, String> map) throws IOException {
         out.writeInt(map.size());
         for (Map.Entry<String, String> e : map.entrySet()) {
             writeString(out, e.getKey());
@@ -84,7 +71,7 @@ public final class HoldWire {
         }
     }
 
-    public static Map<String, String> readMap(DataInputStream in) throws IOException {
+    static Map<String, String> readMap(DataInputStream in) throws IOException {
         int size = in.readInt();
         if (size < 0 || size > 1024) {
             throw new IOException("not the holder's wire: a map of " + size + " entries");
@@ -96,14 +83,14 @@ public final class HoldWire {
         return map;
     }
 
-    public static void writeStrings(DataOutputStream out, List<String> strings) throws IOException {
+    static void writeStrings(DataOutputStream out, List<String> strings) throws IOException {
         out.writeInt(strings.size());
         for (String s : strings) {
             writeString(out, s);
         }
     }
 
-    public static List<String> readStrings(DataInputStream in) throws IOException {
+    static List<String> readStrings(DataInputStream in) throws IOException {
         int size = in.readInt();
         if (size < 0 || size > 1024) {
             throw new IOException("not the holder's wire: a list of " + size + " strings");
@@ -116,7 +103,7 @@ public final class HoldWire {
     }
 
     /** A failure as the holder met it: the run throws it again with the same host, kind and words. */
-    public static void writeFailure(DataOutputStream out, TransportException e) throws IOException {
+    static void writeFailure(DataOutputStream out, TransportException e) throws IOException {
         out.writeByte(FAILED);
         writeString(out, e.host());
         writeString(out, e.kind().name());
@@ -124,7 +111,7 @@ public final class HoldWire {
         writeString(out, e.getMessage());
     }
 
-    public static TransportException readFailure(DataInputStream in) throws IOException {
+    static TransportException readFailure(DataInputStream in) throws IOException {
         String host = readString(in);
         TransportException.Kind kind;
         try {
@@ -137,7 +124,7 @@ public final class HoldWire {
     }
 
     /** The status byte of a reply; the end of the stream means the holder went away. */
-    public static byte readStatus(DataInputStream in) throws IOException {
+    static byte readStatus(DataInputStream in) throws IOException {
         int status = in.read();
         if (status < 0) {
             throw new EOFException("the connection holder closed the socket");

@@ -1,7 +1,6 @@
 package dev.fleetfix.transport.held;
 
 import dev.fleetfix.FleetfixVersion;
-import dev.fleetfix.transport.Command;
 import dev.fleetfix.transport.ExecResult;
 import dev.fleetfix.transport.RemoteShell;
 import dev.fleetfix.transport.TransportException;
@@ -23,16 +22,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -83,66 +79,13 @@ public final class Holder {
     private final Path socket;
     private final Object socketKey;
     private final ServerSocketChannel server;
-    private final Map<HoldLogin, Held> held = new ConcurrentHashMap<>();
+    private final Map<HoldLogin, HeldConnection> held = new ConcurrentHashMap<>();
     private final AtomicInteger clients = new AtomicInteger();
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
     private final String user = System.getProperty("user.name");
     private volatile Duration persist;
     private volatile long idleSince = System.nanoTime();
     private volatile boolean stopping;
-
-    /** One login's shell, the state of the files it was trusted by, and when a run last used it. */
-    private final class Held {
-        private RemoteShell shell;
-        private Liveness liveness;
-        private Map<Path, Optional<FileState>> trusted = Map.of();
-        private final Instant since = Instant.now();
-        private volatile Instant lastUsed = since;
-        private int runs;
-
-        /** The shell for a run, opened again when a file it was trusted by changed; whether it was reused. */
-        synchronized Reused get(HoldLogin login, Opener opener) {
-            if (shell != null) {
-                Optional<Path> changed = trusted.entrySet().stream()
-                        .filter(e -> !FileState.of(e.getKey()).equals(e.getValue()))
-                        .map(Map.Entry::getKey)
-                        .findFirst();
-                if (changed.isPresent()) {
-                    log(login.host().name() + ": " + changed.get() + " changed since its connection was opened:"
-                            + " logging in again");
-                    shell.close();
-                    shell = null;
-                } else if (!liveness.respondsWithin(login.options().connectTimeout())) {
-                    log(login.host().name() + ": its connection did not answer within "
-                            + login.options().connectTimeout().toSeconds() + "s: logging in again");
-                    shell.close();
-                    shell = null;
-                }
-            }
-            boolean reused = shell != null;
-            if (shell == null) {
-                Opened opened = opener.open(login);
-                Map<Path, Optional<FileState>> states = new LinkedHashMap<>();
-                opened.trust().forEach(file -> states.put(file, FileState.of(file)));
-                shell = opened.shell();
-                liveness = opened.liveness();
-                trusted = states;
-            }
-            runs++;
-            lastUsed = Instant.now();
-            return new Reused(shell, reused);
-        }
-
-        synchronized boolean isOpen() {
-            return shell != null;
-        }
-
-        synchronized void close() {
-            if (shell != null) {
-                shell.close();
-            }
-        }
-    }
 
     private Holder(Path socket, ServerSocketChannel server, Duration persist, Opener opener, Consumer<String> log)
             throws IOException {
@@ -236,7 +179,7 @@ public final class Holder {
                 // closing anyway
             }
         });
-        held.values().forEach(Held::close);
+        held.values().forEach(HeldConnection::close);
         held.clear();
         // a holder started while this one was stopping may have bound the same path: its socket stays
         try {
@@ -271,7 +214,7 @@ public final class Holder {
                     return;
                 }
                 try {
-                    shell = answer((byte) op, in, out, shell);
+                    shell = answer(HoldRequest.read((byte) op, in), out, shell);
                 } catch (TransportException e) {
                     HoldWire.writeFailure(out, e);
                 } catch (RuntimeException e) {
@@ -296,83 +239,66 @@ public final class Holder {
         }
     }
 
-    private RemoteShell answer(byte op, DataInputStream in, DataOutputStream out, RemoteShell shell)
-            throws IOException {
-        switch (op) {
-            case HoldWire.HELLO -> {
-                String version = HoldWire.readString(in);
-                Duration asked = Duration.ofMillis(in.readLong());
-                if (!version.equals(FleetfixVersion.get())) {
-                    HoldWire.writeFailure(
-                            out,
-                            TransportException.relayed(
-                                    "-", Kind.UNSUPPORTED, false, "holder of fleetfix " + FleetfixVersion.get()));
-                    return shell;
-                }
-                if (!asked.isZero()) {
-                    persist = asked; // the latest run's ControlPersist; zero is a question, not a run
-                }
-                out.writeByte(HoldWire.DONE);
-                return shell;
-            }
-            case HoldWire.OPEN -> {
-                HoldLogin login = HoldLogin.read(in);
-                Held h = held.computeIfAbsent(login, k -> new Held());
-                Reused opened;
-                try {
-                    opened = h.get(login, opener);
-                } catch (RuntimeException e) {
-                    held.remove(login, h);
-                    throw e;
-                }
-                out.writeByte(HoldWire.DONE);
-                out.writeBoolean(opened.reused());
-                return opened.shell();
-            }
-            case HoldWire.EXEC -> {
-                String script = HoldWire.readString(in);
-                boolean become = in.readBoolean();
-                Duration timeout = Duration.ofMillis(in.readLong());
-                ExecResult r = opened(shell).exec(new Command(script, become, timeout));
-                out.writeByte(HoldWire.DONE);
-                out.writeInt(r.exitCode());
-                HoldWire.writeString(out, r.stdout());
-                HoldWire.writeString(out, r.stderr());
-                out.writeLong(r.duration().toNanos());
-                out.writeLong(r.dropped());
-                return shell;
-            }
-            case HoldWire.PUT -> {
-                String path = HoldWire.readString(in);
-                int mode = in.readInt();
-                boolean become = in.readBoolean();
-                byte[] content = HoldWire.readBytes(in);
-                opened(shell).put(path, content, mode, become);
-                out.writeByte(HoldWire.DONE);
-                return shell;
-            }
-            case HoldWire.STATUS -> {
-                List<String> lines = new ArrayList<>();
-                held.forEach((login, h) -> lines.add(
-                        login + ", held since " + h.since + ", last used " + h.lastUsed + ", " + h.runs + " opens"));
-                out.writeByte(HoldWire.DONE);
-                HoldWire.writeString(
-                        out,
-                        "pid " + ProcessHandle.current().pid() + ", persist "
-                                + persist.toSeconds() + "s, " + lines.size() + " connections"
-                                + (lines.isEmpty() ? "" : "\n")
-                                + String.join("\n", lines));
-                return shell;
-            }
-            case HoldWire.STOP -> {
-                out.writeByte(HoldWire.DONE);
-                out.flush();
-                log("asked to stop");
-                stop();
-                return shell;
-            }
-            default -> throw new IOException("not the holder's wire: operation " + op);
+    /** Answers one request of a run; the shell its socket has opened, if any, is passed from one to the next. */
+    private RemoteShell answer(HoldRequest request, DataOutputStream out, RemoteShell shell) throws IOException {
+        if (request instanceof HoldRequest.Hello hello) {
+            greet(hello, out);
+        } else if (request instanceof HoldRequest.Open open) {
+            return open(open.login(), out);
+        } else if (request instanceof HoldRequest.Exec exec) {
+            ExecResult result = opened(shell).exec(exec.command());
+            out.writeByte(HoldWire.DONE);
+            HoldRequest.Exec.writeReply(out, result);
+        } else if (request instanceof HoldRequest.Put put) {
+            opened(shell).put(put.path(), put.content(), put.mode(), put.become());
+            out.writeByte(HoldWire.DONE);
+        } else if (request instanceof HoldRequest.Status) {
+            out.writeByte(HoldWire.DONE);
+            HoldWire.writeString(out, status());
+        } else if (request instanceof HoldRequest.Stop) {
+            out.writeByte(HoldWire.DONE);
+            out.flush();
+            log("asked to stop");
+            stop();
+        } else {
+            throw new IllegalStateException("no answer to " + request);
         }
+        return shell;
+    }
+
+    private void greet(HoldRequest.Hello hello, DataOutputStream out) throws IOException {
+        if (!hello.version().equals(FleetfixVersion.get())) {
+            HoldWire.writeFailure(
+                    out,
+                    TransportException.relayed(
+                            "-", Kind.UNSUPPORTED, false, "holder of fleetfix " + FleetfixVersion.get()));
+            return;
+        }
+        if (!hello.persist().isZero()) {
+            persist = hello.persist(); // the latest run's ControlPersist; zero is a question, not a run
+        }
+        out.writeByte(HoldWire.DONE);
+    }
+
+    private RemoteShell open(HoldLogin login, DataOutputStream out) throws IOException {
+        HeldConnection connection = held.computeIfAbsent(login, k -> new HeldConnection());
+        HeldConnection.Taken taken;
+        try {
+            taken = connection.take(login, opener, this::log);
+        } catch (RuntimeException e) {
+            held.remove(login, connection);
+            throw e;
+        }
+        out.writeByte(HoldWire.DONE);
+        out.writeBoolean(taken.reused());
+        return taken.shell();
+    }
+
+    private String status() {
+        List<String> lines = new ArrayList<>();
+        held.forEach((login, connection) -> lines.add(connection.describe(login)));
+        return "pid " + ProcessHandle.current().pid() + ", persist " + persist.toSeconds() + "s, " + lines.size()
+                + " connections" + (lines.isEmpty() ? "" : "\n") + String.join("\n", lines);
     }
 
     private static RemoteShell opened(RemoteShell shell) {
@@ -394,24 +320,6 @@ public final class Holder {
             log("refused a connection whose user is unknown: " + e);
         }
         return false;
-    }
-
-    private record Reused(RemoteShell shell, boolean reused) {}
-
-    /**
-     * A file as the holder last saw it: size, modification and change times, identity (a file replaced is another).
-     * The change time catches an edit in place whose modification time was set back ({@code touch -r}).
-     */
-    private record FileState(long size, FileTime modified, Object changed, Object key) {
-        static Optional<FileState> of(Path file) {
-            try {
-                BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-                Object changed = Files.getAttribute(file, "unix:ctime");
-                return Optional.of(new FileState(a.size(), a.lastModifiedTime(), changed, a.fileKey()));
-            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-                return Optional.empty();
-            }
-        }
     }
 
     private void log(String line) {
