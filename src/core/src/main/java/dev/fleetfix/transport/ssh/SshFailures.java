@@ -21,7 +21,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 import net.schmizz.sshj.common.DisconnectReason;
 import net.schmizz.sshj.common.SSHException;
 import net.schmizz.sshj.userauth.UserAuthException;
@@ -92,13 +94,9 @@ final class SshFailures {
     }
 
     private static boolean isHostKeyRefusal(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof SSHException ssh
-                    && ssh.getDisconnectReason() == DisconnectReason.HOST_KEY_NOT_VERIFIABLE) {
-                return true;
-            }
-        }
-        return false;
+        return causes(error)
+                .anyMatch(t -> t instanceof SSHException ssh
+                        && ssh.getDisconnectReason() == DisconnectReason.HOST_KEY_NOT_VERIFIABLE);
     }
 
     static TransportException hostKeyRefused(Host host, Attempt attempt, Outcome outcome, Throwable error) {
@@ -199,14 +197,19 @@ final class SshFailures {
     }
 
     static TransportException authFailed(Host host, Attempt attempt, Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof SshLogin.KeyUnusableException unusable) {
-                return new TransportException(host, Kind.AUTH, attempt.via() + unusable.getMessage(), error);
-            }
+        Optional<Throwable> unusable = causes(error)
+                .filter(SshLogin.KeyUnusableException.class::isInstance)
+                .findFirst();
+        if (unusable.isPresent()) {
+            return new TransportException(
+                    host, Kind.AUTH, attempt.via() + unusable.get().getMessage(), error);
         }
         String keys = offered(attempt.keys());
         String hint = "";
-        if (hasCauseNamed(error, "KeyDecryptionFailedException") || mentions(error, "passphrase")) {
+        if (causes(error)
+                .anyMatch(t -> t.getClass().getSimpleName().equals("KeyDecryptionFailedException")
+                        || t.getMessage() != null
+                                && t.getMessage().toLowerCase().contains("passphrase"))) {
             hint = "; the key is encrypted and could not be decrypted: put its passphrase in an environment"
                     + " variable and pass --key-passphrase-env VAR";
         }
@@ -282,39 +285,19 @@ final class SshFailures {
         return path.toString();
     }
 
+    /** The root cause's message, or its type when it has none. */
     private static String describe(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = causes(error).reduce((outer, inner) -> inner).orElse(error);
         String message = root.getMessage();
         return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
     }
 
     private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
+        return causes(error).anyMatch(type::isInstance);
     }
 
-    private static boolean hasCauseNamed(Throwable error, String simpleName) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t.getClass().getSimpleName().equals(simpleName)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean mentions(Throwable error, String word) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().toLowerCase().contains(word)) {
-                return true;
-            }
-        }
-        return false;
+    /** The error and its causes, outermost first. */
+    private static Stream<Throwable> causes(Throwable error) {
+        return Stream.iterate(error, Objects::nonNull, Throwable::getCause);
     }
 }
