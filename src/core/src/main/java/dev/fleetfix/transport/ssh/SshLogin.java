@@ -4,14 +4,13 @@ import com.hierynomus.sshj.userauth.certificate.Certificate;
 import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
+import dev.fleetfix.transport.FileStamp;
 import dev.fleetfix.transport.LoginPassword;
 import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.util.ArrayList;
@@ -278,8 +277,8 @@ final class SshLogin {
         }
     }
 
-    /** A key file as loaded once: its path, size and modification time, and the passphrase it was opened with. */
-    private record LoadedKey(Path file, long size, FileTime modified, Optional<String> passphrase) {}
+    /** A key file as loaded once: its path, its stamp, and the passphrase it was opened with. */
+    private record LoadedKey(Path file, Optional<FileStamp> stamp, Optional<String> passphrase) {}
 
     /**
      * Every host of a run logs in with the same key file, and loading one parses it and, for ed25519, derives the
@@ -314,14 +313,10 @@ final class SshLogin {
         }
         AtomicBoolean asked = new AtomicBoolean();
         try {
-            BasicFileAttributes attributes = Files.readAttributes(key, BasicFileAttributes.class);
-            LoadedKey loaded = new LoadedKey(
-                    key.toAbsolutePath().normalize(),
-                    attributes.size(),
-                    attributes.lastModifiedTime(),
-                    passphraseEnv.map(env::get));
+            LoadedKey loaded =
+                    new LoadedKey(key.toAbsolutePath().normalize(), FileStamp.of(key), passphraseEnv.map(env::get));
             KeyPair cached = LOADED.get(loaded);
-            if (cached != null) {
+            if (cached != null && loaded.stamp().isPresent()) {
                 return cached;
             }
             KEY_LOADS.incrementAndGet();
