@@ -57,28 +57,27 @@ public final class HeldShell implements RemoteShell {
      */
     public static HeldShell open(Host host, HoldLogin login, HoldClient client) throws IOException {
         Objects.requireNonNull(host, "host");
-        HoldClient.Socket socket = client.connect();
-        try {
-            boolean reused = openOn(socket, login);
-            return new HeldShell(host, login, client, socket, reused);
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            throw e;
-        }
+        Opened opened = openOn(client, login);
+        return new HeldShell(host, login, client, opened.socket(), opened.reused());
     }
 
-    private static boolean openOn(HoldClient.Socket socket, HoldLogin login) throws IOException {
+    /** A new socket to the holder on which the login is opened, and whether the holder held its connection already. */
+    private static Opened openOn(HoldClient client, HoldLogin login) throws IOException {
+        HoldClient.Socket socket = client.connect();
         ScheduledFuture<?> watchdog =
                 watch(socket, login.options().connectTimeout().plus(MARGIN));
         try {
-            new HoldRequest.Open(login).write(socket.out());
-            socket.out().flush();
-            socket.expectDone();
-            return socket.in().readBoolean();
+            socket.ask(new HoldRequest.Open(login));
+            return new Opened(socket, socket.in().readBoolean());
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
         } finally {
             watchdog.cancel(false);
         }
     }
+
+    private record Opened(HoldClient.Socket socket, boolean reused) {}
 
     /** Whether the holder already held this host's connection when the run opened it (no login this run). */
     public boolean reused() {
@@ -161,14 +160,7 @@ public final class HeldShell implements RemoteShell {
             }
         }
         try {
-            HoldClient.Socket socket = client.connect();
-            try {
-                openOn(socket, login);
-                return socket;
-            } catch (IOException | RuntimeException e) {
-                socket.close();
-                throw e;
-            }
+            return openOn(client, login).socket();
         } catch (IOException e) {
             throw new TransportException(
                     host,

@@ -103,9 +103,7 @@ public final class HoldClient {
             return Optional.empty();
         }
         try (Socket s = socket.get()) {
-            new HoldRequest.Status().write(s.out());
-            s.out().flush();
-            s.expectDone();
+            s.ask(new HoldRequest.Status());
             return Optional.of(HoldWire.readString(s.in()));
         }
     }
@@ -117,9 +115,7 @@ public final class HoldClient {
             return false;
         }
         try (Socket s = socket.get()) {
-            new HoldRequest.Stop().write(s.out());
-            s.out().flush();
-            s.expectDone();
+            s.ask(new HoldRequest.Stop());
             return true;
         }
     }
@@ -269,6 +265,13 @@ public final class HoldClient {
 
         DataOutputStream out() {
             return out;
+        }
+
+        /** Sends a request and reads its reply's status: a failure is thrown as the transport failure it was. */
+        void ask(HoldRequest request) throws IOException {
+            request.write(out);
+            out.flush();
+            expectDone();
         }
 
         /** Reads a reply's status: a failure is thrown as the transport failure it was. */
