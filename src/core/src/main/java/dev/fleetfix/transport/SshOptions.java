@@ -1,6 +1,7 @@
 package dev.fleetfix.transport;
 
 import dev.fleetfix.Secret;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,9 @@ import java.util.Optional;
  * @param certificateFiles user certificates named by the ssh config's {@code CertificateFile} for the host, offered
  *     with the key each certifies, as OpenSSH does (besides each key's own {@code KEY-cert.pub})
  */
+// the withers of a component (withAcceptNewHostKeys, withConnectTimeout, ...) are generated, and validate as the
+// constructor does
+@RecordBuilder
 public record SshOptions(
         Optional<Path> knownHostsOverride,
         boolean acceptNewHostKeys,
@@ -30,34 +34,24 @@ public record SshOptions(
         Optional<String> passphraseEnv,
         Optional<Secret> password,
         Optional<SecretPrompt> passphrasePrompt,
-        List<Path> certificateFiles) {
+        List<Path> certificateFiles)
+        implements SshOptionsBuilder.With {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-    /** Options without a prompted password. */
+    /** Options without a prompted password nor certificate files of the ssh config. */
     public SshOptions(
             Optional<Path> knownHostsOverride,
             boolean acceptNewHostKeys,
             Duration connectTimeout,
             Optional<String> passphraseEnv) {
-        this(knownHostsOverride, acceptNewHostKeys, connectTimeout, passphraseEnv, Optional.empty(), Optional.empty());
-    }
-
-    /** Options without certificate files of the ssh config. */
-    public SshOptions(
-            Optional<Path> knownHostsOverride,
-            boolean acceptNewHostKeys,
-            Duration connectTimeout,
-            Optional<String> passphraseEnv,
-            Optional<Secret> password,
-            Optional<SecretPrompt> passphrasePrompt) {
         this(
                 knownHostsOverride,
                 acceptNewHostKeys,
                 connectTimeout,
                 passphraseEnv,
-                password,
-                passphrasePrompt,
+                Optional.empty(),
+                Optional.empty(),
                 List.of());
     }
 
@@ -84,71 +78,16 @@ public record SshOptions(
     }
 
     public SshOptions withKnownHosts(Path file) {
-        return new SshOptions(
-                Optional.of(file),
-                acceptNewHostKeys,
-                connectTimeout,
-                passphraseEnv,
-                password,
-                passphrasePrompt,
-                certificateFiles);
-    }
-
-    public SshOptions withAcceptNewHostKeys(boolean accept) {
-        return new SshOptions(
-                knownHostsOverride,
-                accept,
-                connectTimeout,
-                passphraseEnv,
-                password,
-                passphrasePrompt,
-                certificateFiles);
-    }
-
-    public SshOptions withConnectTimeout(Duration timeout) {
-        return new SshOptions(
-                knownHostsOverride,
-                acceptNewHostKeys,
-                timeout,
-                passphraseEnv,
-                password,
-                passphrasePrompt,
-                certificateFiles);
+        return withKnownHostsOverride(Optional.of(file));
     }
 
     /** These options with the password asked for on the terminal ({@code -k}). */
     public SshOptions withPassword(Secret value) {
-        return new SshOptions(
-                knownHostsOverride,
-                acceptNewHostKeys,
-                connectTimeout,
-                passphraseEnv,
-                Optional.of(value),
-                passphrasePrompt,
-                certificateFiles);
-    }
-
-    /** These options offering the ssh config's {@code CertificateFile} certificates. */
-    public SshOptions withCertificateFiles(List<Path> files) {
-        return new SshOptions(
-                knownHostsOverride,
-                acceptNewHostKeys,
-                connectTimeout,
-                passphraseEnv,
-                password,
-                passphrasePrompt,
-                files);
+        return withPassword(Optional.of(value));
     }
 
     /** These options asking on the terminal for the passphrase of an encrypted key. */
     public SshOptions withPassphrasePrompt(SecretPrompt prompt) {
-        return new SshOptions(
-                knownHostsOverride,
-                acceptNewHostKeys,
-                connectTimeout,
-                passphraseEnv,
-                password,
-                Optional.of(prompt),
-                certificateFiles);
+        return withPassphrasePrompt(Optional.of(prompt));
     }
 }
