@@ -112,20 +112,20 @@ final class KnownHostsLines {
         boolean decodes() {
             Boolean known = decodes;
             if (known == null) {
-                known = decode(key);
+                DECODES.incrementAndGet();
+                known = decode(key).isPresent();
                 decodes = known;
             }
             return known;
         }
+    }
 
-        private static boolean decode(byte[] key) {
-            DECODES.incrementAndGet();
-            try {
-                new Buffer.PlainBuffer(key).readPublicKey();
-                return true;
-            } catch (IOException | RuntimeException e) {
-                return false;
-            }
+    /** A key in SSH's wire form, checked as SSHJ reads it; empty when it is none (OpenSSH skips such a line). */
+    static Optional<PublicKey> decode(byte[] key) {
+        try {
+            return Optional.of(new Buffer.PlainBuffer(key).readPublicKey());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 

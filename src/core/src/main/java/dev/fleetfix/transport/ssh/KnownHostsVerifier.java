@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import net.schmizz.sshj.common.Buffer;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
 
@@ -168,7 +167,7 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         PublicKey plain = cert.getKey();
         byte[] plainBlob = blob(plain);
         byte[] caBlob = cert.getSignatureKey();
-        Optional<PublicKey> ca = decode(caBlob);
+        Optional<PublicKey> ca = KnownHostsLines.decode(caBlob);
         String caFingerprint = ca.map(KnownHostsVerifier::fingerprint).orElse("(a key fleetfix cannot read)");
         for (Line line : applying(REVOKED, host).filter(Line::decodes).toList()) {
             if (Arrays.equals(line.key(), plainBlob)) {
@@ -213,14 +212,6 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
                         && line.appliesTo(type, host)
                         && Arrays.equals(line.key(), blob)
                         && line.decodes());
-    }
-
-    private static Optional<PublicKey> decode(byte[] key) {
-        try {
-            return Optional.of(new Buffer.PlainBuffer(key).readPublicKey());
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 
     /**

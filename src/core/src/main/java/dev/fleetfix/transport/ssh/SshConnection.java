@@ -122,13 +122,13 @@ final class SshConnection implements AutoCloseable {
             if (jump.isPresent()) {
                 JumpHost j = jump.get();
                 String user = j.user().orElse(login.user());
-                dial(bastion, j.address(), j.port(), user, verifier, timedOut, "jump host " + j + ": ", () -> {
+                dial(j.address(), j.port(), user, verifier, timedOut, "jump host " + j + ": ", () -> {
                     bastion.connect(j.address(), j.port());
                     login.authenticate(bastion, user);
                 });
                 jumpClient = bastion;
             }
-            dial(target, host.address(), host.port(), login.user(), verifier, timedOut, "", () -> {
+            dial(host.address(), host.port(), login.user(), verifier, timedOut, "", () -> {
                 if (bastion != null) {
                     target.connectVia(bastion.newDirectConnection(host.address(), host.port()));
                 } else {
@@ -153,7 +153,6 @@ final class SshConnection implements AutoCloseable {
     }
 
     private void dial(
-            SSHClient ssh,
             String address,
             int port,
             String user,
