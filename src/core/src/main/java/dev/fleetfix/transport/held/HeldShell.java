@@ -196,7 +196,6 @@ public final class HeldShell implements RemoteShell {
     @Override
     public synchronized void close() {
         closed = true;
-        idle.forEach(HoldClient.Socket::close);
-        idle.clear();
+        dropIdle();
     }
 }

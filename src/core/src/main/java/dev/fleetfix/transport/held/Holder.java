@@ -7,6 +7,7 @@ import dev.fleetfix.transport.TransportException;
 import dev.fleetfix.transport.TransportException.Kind;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -34,7 +35,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
@@ -80,8 +80,9 @@ public final class Holder {
     private final Object socketKey;
     private final ServerSocketChannel server;
     private final Map<HoldLogin, HeldConnection> held = new ConcurrentHashMap<>();
-    private final AtomicInteger clients = new AtomicInteger();
+    /** The runs' sockets: a holder with none is idle. */
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+
     private final String user = System.getProperty("user.name");
     private volatile Duration persist;
     private volatile long idleSince = System.nanoTime();
@@ -148,13 +149,12 @@ public final class Holder {
         if (stopping) {
             return false;
         }
-        clients.incrementAndGet();
         open.add(client);
         return true;
     }
 
     private synchronized void exitWhenIdle() {
-        if (clients.get() == 0 && System.nanoTime() - idleSince >= persist.toNanos()) {
+        if (open.isEmpty() && System.nanoTime() - idleSince >= persist.toNanos()) {
             log("no run for " + persist.toSeconds() + "s: closing " + held.size() + " connections and exiting");
             stop();
         }
@@ -166,19 +166,9 @@ public final class Holder {
             return;
         }
         stopping = true;
-        try {
-            server.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
+        closeQuietly(server);
         // runs' sockets too: a command in flight then fails as a broken connection, as under ssh -O exit
-        open.forEach(c -> {
-            try {
-                c.close();
-            } catch (IOException e) {
-                // closing anyway
-            }
-        });
+        open.forEach(Holder::closeQuietly);
         held.values().forEach(HeldConnection::close);
         held.clear();
         // a holder started while this one was stopping may have bound the same path: its socket stays
@@ -188,6 +178,14 @@ public final class Holder {
             }
         } catch (IOException e) {
             log("could not remove " + socket + ": " + e);
+        }
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException e) {
+            // closing anyway
         }
     }
 
@@ -233,9 +231,8 @@ public final class Holder {
         } catch (IOException e) {
             log("a run's socket failed: " + e);
         } finally {
+            idleSince = System.nanoTime(); // before the run is counted out: an idle exit reads both
             open.remove(channel);
-            idleSince = System.nanoTime();
-            clients.decrementAndGet();
         }
     }
 

@@ -4,7 +4,8 @@
  * instead of logging in again. Runs reach it over a Unix socket in a directory only its user can open; it keeps no
  * secret on disk and exits once no run has used it for the persist time.
  *
- * <p>This package is the run's side and the wire: it knows no SSH library. The holder itself lives beside the SSH
- * adapter ({@code transport.ssh.SshHolder}), which it drives.
+ * <p>This package is the run's side ({@code HeldShells}, {@code HeldShell}, {@code HoldClient}), the wire
+ * ({@code HoldRequest}, {@code HoldWire}) and the holder ({@code Holder}, {@code HeldConnection}): it knows no SSH
+ * library. The holder's process, with SSH shells, is the SSH adapter's {@code SshHolder}.
  */
 package dev.fleetfix.transport.held;

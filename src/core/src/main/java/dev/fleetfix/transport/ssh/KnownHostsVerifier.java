@@ -271,7 +271,6 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         try {
             HostEntry entry = new HostEntry(null, hostEntry, KeyType.fromKey(key), key);
             KnownHostsLines.append(file, entry.getLine());
-            entries().add(entry);
             lines.add(Line.decoded(hostEntry, key));
         } catch (IOException e) {
             outcome = new Unknown(hostEntry, type, fingerprint);
