@@ -113,8 +113,8 @@ final class SshConnection implements AutoCloseable {
         ScheduledFuture<?> watchdog = WATCHDOG.schedule(
                 () -> {
                     timedOut.set(true);
-                    disconnectQuietly(target);
-                    disconnectQuietly(bastion);
+                    closeQuietly(target);
+                    closeQuietly(bastion);
                 },
                 options.connectTimeout().toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -139,8 +139,8 @@ final class SshConnection implements AutoCloseable {
             client = target;
             connects.incrementAndGet();
         } catch (RuntimeException e) {
-            disconnectQuietly(target);
-            disconnectQuietly(bastion);
+            closeQuietly(target);
+            closeQuietly(bastion);
             jumpClient = null;
             throw e;
         } finally {
@@ -221,20 +221,21 @@ final class SshConnection implements AutoCloseable {
     }
 
     private void disconnectAll() {
-        disconnectQuietly(client);
-        disconnectQuietly(jumpClient);
+        closeQuietly(client);
+        closeQuietly(jumpClient);
         client = null;
         jumpClient = null;
     }
 
-    private static void disconnectQuietly(SSHClient ssh) {
-        if (ssh == null) {
+    /** Closes a client (which disconnects it) or a session, if any, that may be gone already. */
+    static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
             return;
         }
         try {
-            ssh.disconnect();
-        } catch (IOException | RuntimeException e) {
-            // Closing a connection that is already gone.
+            closeable.close();
+        } catch (Exception e) {
+            // Closing a connection or a session that is already gone.
         }
     }
 }

@@ -142,7 +142,7 @@ public final class SshShell implements RemoteShell {
             if (abandoned) {
                 closeInBackground(session);
             } else {
-                closeQuietly(session);
+                SshConnection.closeQuietly(session);
             }
         }
     }
@@ -208,7 +208,7 @@ public final class SshShell implements RemoteShell {
      * confirmation; a timed-out command must not hold the caller, so the close happens aside.
      */
     private static void closeInBackground(Session session) {
-        Thread closer = new Thread(() -> closeQuietly(session), "ssh-session-close");
+        Thread closer = new Thread(() -> SshConnection.closeQuietly(session), "ssh-session-close");
         closer.setDaemon(true);
         closer.start();
     }
@@ -221,13 +221,5 @@ public final class SshShell implements RemoteShell {
     @Override
     public void close() {
         connection.close();
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        try {
-            closeable.close();
-        } catch (Exception e) {
-            // Already closed or the connection is gone.
-        }
     }
 }
