@@ -99,99 +99,74 @@ final class SshFailures {
                         && ssh.getDisconnectReason() == DisconnectReason.HOST_KEY_NOT_VERIFIABLE);
     }
 
+    /** A host key refused: the message says which known_hosts line refused it, and what to do about it. */
     static TransportException hostKeyRefused(Host host, Attempt attempt, Outcome outcome, Throwable error) {
+        String why = keyRefusal(attempt, outcome)
+                .or(() -> certificateRefusal(attempt, outcome))
+                .orElseGet(() -> "host key refused: " + describe(error));
+        return new TransportException(host, Kind.HOST_KEY, attempt.via() + why, error);
+    }
+
+    /** Why a plain host key was refused: changed, revoked or unknown; empty for the others. */
+    private static Optional<String> keyRefusal(Attempt attempt, Outcome outcome) {
         String file = attempt.knownHosts().toString();
         if (outcome instanceof Changed changed) {
             String where = changed.line() > 0
                     ? "known_hosts line " + changed.line() + " (" + file + ")"
                     : "the entry in " + file;
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key changed since " + where + ": " + attempt.address() + " now offers "
-                            + changed.keyType() + " key " + changed.fingerprint()
-                            + "; this may be an attack, so fleetfix refuses it. If the host was rebuilt, remove"
-                            + " the old entry with: ssh-keygen -R " + ShellQuote.quote(changed.hostEntry()) + " -f "
-                            + ShellQuote.quote(file),
-                    error);
+            return Optional.of("host key changed since " + where + ": " + attempt.address() + " now offers "
+                    + changed.keyType() + " key " + changed.fingerprint()
+                    + "; this may be an attack, so fleetfix refuses it. If the host was rebuilt, remove"
+                    + " the old entry with: ssh-keygen -R " + ShellQuote.quote(changed.hostEntry()) + " -f "
+                    + ShellQuote.quote(file));
         }
         if (outcome instanceof Revoked revoked) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key is revoked: " + attempt.address() + " offers " + revoked.keyType()
-                            + " key " + revoked.fingerprint() + ", which known_hosts line " + revoked.line() + " ("
-                            + file + ") marks @revoked; fleetfix never accepts a revoked key, whatever other lines"
-                            + " say (as OpenSSH does not)",
-                    error);
-        }
-        Optional<TransportException> certificate = certificateRefused(host, attempt, outcome, error);
-        if (certificate.isPresent()) {
-            return certificate.get();
+            return Optional.of("host key is revoked: " + attempt.address() + " offers " + revoked.keyType()
+                    + " key " + revoked.fingerprint() + ", which known_hosts line " + revoked.line() + " ("
+                    + file + ") marks @revoked; fleetfix never accepts a revoked key, whatever other lines"
+                    + " say (as OpenSSH does not)");
         }
         if (outcome instanceof Unknown unknown) {
-            return new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key is not known: " + unknown.hostEntry() + " offers " + unknown.keyType()
-                            + " key " + unknown.fingerprint() + " and " + file + " has no entry for it. To trust"
-                            + " it, check the fingerprint and run: ssh-keyscan -p " + attempt.port() + " "
-                            + attempt.address() + " >> " + ShellQuote.quote(file)
-                            + ", or run fleetfix with --accept-new-host-keys",
-                    error);
+            return Optional.of("host key is not known: " + unknown.hostEntry() + " offers " + unknown.keyType()
+                    + " key " + unknown.fingerprint() + " and " + file + " has no entry for it. To trust"
+                    + " it, check the fingerprint and run: ssh-keyscan -p " + attempt.port() + " "
+                    + attempt.address() + " >> " + ShellQuote.quote(file)
+                    + ", or run fleetfix with --accept-new-host-keys");
         }
-        return new TransportException(
-                host, Kind.HOST_KEY, attempt.via() + "host key refused: " + describe(error), error);
+        return Optional.empty();
     }
 
-    /** The refusals that concern a @cert-authority line or a host certificate; empty for the others. */
-    private static Optional<TransportException> certificateRefused(
-            Host host, Attempt attempt, Outcome outcome, Throwable error) {
+    /** Why a @cert-authority line or a host certificate refused the host; empty for the others. */
+    private static Optional<String> certificateRefusal(Attempt attempt, Outcome outcome) {
         String file = attempt.knownHosts().toString();
         if (outcome instanceof CertAuthority ca) {
-            return Optional.of(new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host key not verifiable: known_hosts line " + ca.line() + " (" + file
-                            + ") trusts a @cert-authority for " + ca.hostEntry() + ", but the host offered its plain "
-                            + ca.keyType() + " key " + ca.fingerprint() + ", no certificate, and that key is listed"
-                            + " nowhere; give its sshd a HostCertificate, or check the fingerprint and add the key:"
-                            + " ssh-keyscan -p " + attempt.port() + " " + attempt.address() + " >> "
-                            + ShellQuote.quote(file),
-                    error));
+            return Optional.of("host key not verifiable: known_hosts line " + ca.line() + " (" + file
+                    + ") trusts a @cert-authority for " + ca.hostEntry() + ", but the host offered its plain "
+                    + ca.keyType() + " key " + ca.fingerprint() + ", no certificate, and that key is listed"
+                    + " nowhere; give its sshd a HostCertificate, or check the fingerprint and add the key:"
+                    + " ssh-keyscan -p " + attempt.port() + " " + attempt.address() + " >> "
+                    + ShellQuote.quote(file));
         }
         if (outcome instanceof RevokedAuthority revoked) {
-            return Optional.of(new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate is revoked: " + attempt.address() + " offers a certificate"
-                            + " signed by " + revoked.keyType() + " CA key " + revoked.fingerprint()
-                            + ", which known_hosts line " + revoked.line() + " (" + file + ") marks @revoked;"
-                            + " fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)",
-                    error));
+            return Optional.of("host certificate is revoked: " + attempt.address() + " offers a certificate"
+                    + " signed by " + revoked.keyType() + " CA key " + revoked.fingerprint()
+                    + ", which known_hosts line " + revoked.line() + " (" + file + ") marks @revoked;"
+                    + " fleetfix never accepts a certificate of a revoked CA (as OpenSSH does not)");
         }
         if (outcome instanceof CertificateRefused refused) {
-            return Optional.of(new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate refused: " + attempt.address() + " offers a "
-                            + refused.certType() + " signed by CA key " + refused.caFingerprint()
-                            + ", which known_hosts line " + refused.line() + " (" + file + ") trusts, but "
-                            + refused.reason() + "; fleetfix does not log in (as OpenSSH does not)",
-                    error));
+            return Optional.of("host certificate refused: " + attempt.address() + " offers a "
+                    + refused.certType() + " signed by CA key " + refused.caFingerprint()
+                    + ", which known_hosts line " + refused.line() + " (" + file + ") trusts, but "
+                    + refused.reason() + "; fleetfix does not log in (as OpenSSH does not)");
         }
         if (outcome instanceof UntrustedCertificate cert) {
             String other = cert.line() > 0
                     ? "known_hosts line " + cert.line() + " (" + file + ") trusts another CA for " + cert.hostEntry()
                     : file + " has no @cert-authority line for " + cert.hostEntry();
-            return Optional.of(new TransportException(
-                    host,
-                    Kind.HOST_KEY,
-                    attempt.via() + "host certificate not trusted: " + attempt.address() + " offers a "
-                            + cert.certType() + " signed by CA key " + cert.caFingerprint() + ", " + other
-                            + ", and the host's plain key is listed nowhere; to trust the CA, add: @cert-authority "
-                            + cert.hostEntry() + " <the CA's public key> to " + file,
-                    error));
+            return Optional.of("host certificate not trusted: " + attempt.address() + " offers a "
+                    + cert.certType() + " signed by CA key " + cert.caFingerprint() + ", " + other
+                    + ", and the host's plain key is listed nowhere; to trust the CA, add: @cert-authority "
+                    + cert.hostEntry() + " <the CA's public key> to " + file);
         }
         return Optional.empty();
     }
