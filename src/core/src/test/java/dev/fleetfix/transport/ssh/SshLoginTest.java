@@ -13,6 +13,7 @@ import dev.fleetfix.transport.SecretPrompt;
 import dev.fleetfix.transport.SshOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.security.PublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +59,27 @@ class SshLoginTest {
         Files.delete(key.resolveSibling("lab.pub"));
         keygen(key);
         tryLogin(login(host, SshOptions.defaults()));
+        assertThat(SshLogin.KEY_LOADS.get() - before).isEqualTo(2);
+    }
+
+    @Test
+    void aKeyFileRewrittenInPlaceWithItsTimeSetBackIsReadAgain() throws Exception {
+        // size and mtime alone kept the old key: a long-lived holder would log in with a key the user replaced
+        Path key = home.resolve("keys/lab");
+        Path other = home.resolve("keys/other");
+        keygen(key);
+        keygen(other);
+        Host host = TestHosts.ssh("a", "10.0.0.1", 22, "fleetfix", Path.of("~/keys/lab"), null);
+        long before = SshLogin.KEY_LOADS.get();
+        tryLogin(login(host, SshOptions.defaults()));
+        FileTime modified = Files.getLastModifiedTime(key);
+        assertThat(Files.size(other)).isEqualTo(Files.size(key));
+
+        Files.write(key, Files.readAllBytes(other));
+        Files.write(key.resolveSibling("lab.pub"), Files.readAllBytes(other.resolveSibling("other.pub")));
+        Files.setLastModifiedTime(key, modified);
+        tryLogin(login(host, SshOptions.defaults()));
+
         assertThat(SshLogin.KEY_LOADS.get() - before).isEqualTo(2);
     }
 
