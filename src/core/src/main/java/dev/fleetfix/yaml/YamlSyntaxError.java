@@ -4,6 +4,7 @@ import dev.fleetfix.InputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
@@ -63,64 +64,97 @@ final class YamlSyntaxError {
 
     private record Diagnosis(String summary, String hint) {}
 
+    /** How to read one kind of error in plain words: at line, column. */
+    private interface Reading {
+        Diagnosis of(YamlSyntaxError error, int line, int column);
+    }
+
+    /** One kind of error, known by the parser's problem and context, and how to read it. */
+    private record Case(BiPredicate<String, String> problemAndContext, Reading reading) {}
+
+    /** The common mistakes, the first that matches wins; anything else is shown in the parser's words. */
+    private static final List<Case> CASES = List.of(
+            new Case(
+                    (problem, context) -> problem.contains("\\t(TAB)") || problem.contains("'\t'"),
+                    (error, line, column) -> new Diagnosis(
+                            "a tab in the indentation of line " + line,
+                            "YAML indents with spaces only: replace the tab with spaces")),
+            new Case(
+                    (problem, context) -> context.contains("quoted scalar") && problem.contains("end of stream"),
+                    (error, line, column) -> new Diagnosis(
+                            "a quote opened here is never closed",
+                            "close the quote, or remove it if the value needs none")),
+            new Case(
+                    (problem, context) -> context.contains("flow sequence") || context.contains("flow mapping"),
+                    YamlSyntaxError::unclosedFlow),
+            new Case(
+                    (problem, context) -> problem.startsWith("found undefined alias"), YamlSyntaxError::undefinedAlias),
+            new Case(
+                    (problem, context) -> problem.startsWith("mapping values are not allowed here"),
+                    YamlSyntaxError::valueWhereNoneFits),
+            new Case((problem, context) -> problem.startsWith("could not find expected ':'"), YamlSyntaxError::noColon),
+            new Case((problem, context) -> problem.startsWith("expected <block end>"), YamlSyntaxError::blockNotEnded));
+
     private Diagnosis diagnose(int line, int column) {
+        return CASES.stream()
+                .filter(c -> c.problemAndContext().test(problem, context))
+                .findFirst()
+                .map(c -> c.reading().of(this, line, column))
+                .orElseGet(() ->
+                        new Diagnosis((context.isEmpty() ? "" : context + ": ") + problem.replace("\t", "\\t"), null));
+    }
+
+    private Diagnosis unclosedFlow(int line, int column) {
+        Mark open = e.getContextMark();
+        String where = open == null ? "" : " at line " + (open.getLine() + 1) + " column " + (open.getColumn() + 1);
+        return new Diagnosis(
+                "a '" + (context.contains("sequence") ? "[" : "{") + "' opened" + where + " is not closed",
+                "close it on its line; a value that starts with '[' or '{' (such as a Jinja '{{ ... }}') must be"
+                        + " quoted");
+    }
+
+    private Diagnosis undefinedAlias(int line, int column) {
+        String name = problem.substring("found undefined alias".length()).trim();
+        return new Diagnosis(
+                "the alias *" + name + " names no anchor",
+                "define '&" + name + "' on a value before this line, or quote the value if '*' is meant as text");
+    }
+
+    private Diagnosis noColon(int line, int column) {
+        Mark key = e.getContextMark();
+        return new Diagnosis(
+                "line " + (key == null ? line : key.getLine() + 1) + " has no ':' after its key",
+                "write 'key: value' (or 'key:' before a nested block); a list item starts with '- '");
+    }
+
+    /** "mapping values are not allowed here": a ': ' inside a plain value, or a line indented too deep. */
+    private Diagnosis valueWhereNoneFits(int line, int column) {
         String offending = line(line);
-        if (problem.contains("\\t(TAB)") || problem.contains("'\t'")) {
+        int firstColon = offending.indexOf(": ");
+        if (firstColon >= 0 && firstColon + 1 < column - 1) {
             return new Diagnosis(
-                    "a tab in the indentation of line " + line,
-                    "YAML indents with spaces only: replace the tab with spaces");
+                    "a ': ' inside a plain value",
+                    "quote the value: "
+                            + offending.substring(0, firstColon + 2).strip() + " \""
+                            + offending.substring(firstColon + 2).strip() + "\"");
         }
-        if (context.contains("quoted scalar") && problem.contains("end of stream")) {
+        return new Diagnosis(
+                "line " + line + " is indented " + indent(offending) + " spaces, deeper than the key above it",
+                indentationHint(line));
+    }
+
+    /** "expected <block end>": a missing '- ', or an indentation that matches no level above. */
+    private Diagnosis blockNotEnded(int line, int column) {
+        if (problem.endsWith("'?'") && context.contains("block collection")) {
             return new Diagnosis(
-                    "a quote opened here is never closed", "close the quote, or remove it if the value needs none");
+                    "a key at the indentation of a list's items",
+                    "each item of a list starts with '- ': is one missing on line " + line
+                            + "? Or is the key indented as deep as the list instead of its parent key?");
         }
-        if (context.contains("flow sequence") || context.contains("flow mapping")) {
-            Mark open = e.getContextMark();
-            String where = open == null ? "" : " at line " + (open.getLine() + 1) + " column " + (open.getColumn() + 1);
-            return new Diagnosis(
-                    "a '" + (context.contains("sequence") ? "[" : "{") + "' opened" + where + " is not closed",
-                    "close it on its line; a value that starts with '[' or '{' (such as a Jinja '{{ ... }}') must be"
-                            + " quoted");
-        }
-        if (problem.startsWith("found undefined alias")) {
-            String name = problem.substring("found undefined alias".length()).trim();
-            return new Diagnosis(
-                    "the alias *" + name + " names no anchor",
-                    "define '&" + name + "' on a value before this line, or quote the value if '*' is meant as text");
-        }
-        if (problem.startsWith("mapping values are not allowed here")) {
-            int firstColon = offending.indexOf(": ");
-            if (firstColon >= 0 && firstColon + 1 < column - 1) {
-                return new Diagnosis(
-                        "a ': ' inside a plain value",
-                        "quote the value: "
-                                + offending.substring(0, firstColon + 2).strip() + " \""
-                                + offending.substring(firstColon + 2).strip() + "\"");
-            }
-            return new Diagnosis(
-                    "line " + line + " is indented " + indent(offending) + " spaces, deeper than the key above it",
-                    indentationHint(line));
-        }
-        if (problem.startsWith("could not find expected ':'")) {
-            Mark key = e.getContextMark();
-            int keyLine = key == null ? line : key.getLine() + 1;
-            return new Diagnosis(
-                    "line " + keyLine + " has no ':' after its key",
-                    "write 'key: value' (or 'key:' before a nested block); a list item starts with '- '");
-        }
-        if (problem.startsWith("expected <block end>")) {
-            if (problem.endsWith("'?'") && context.contains("block collection")) {
-                return new Diagnosis(
-                        "a key at the indentation of a list's items",
-                        "each item of a list starts with '- ': is one missing on line " + line
-                                + "? Or is the key indented as deep as the list instead of its parent key?");
-            }
-            return new Diagnosis(
-                    "line " + line + " is indented " + indent(offending)
-                            + " spaces, which matches no level of the lines above it",
-                    indentationHint(line));
-        }
-        return new Diagnosis((context.isEmpty() ? "" : context + ": ") + problem.replace("\t", "\\t"), null);
+        return new Diagnosis(
+                "line " + line + " is indented " + indent(line(line))
+                        + " spaces, which matches no level of the lines above it",
+                indentationHint(line));
     }
 
     private String indentationHint(int line) {
