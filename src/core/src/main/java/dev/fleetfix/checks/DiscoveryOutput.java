@@ -2,10 +2,12 @@ package dev.fleetfix.checks;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -44,6 +46,17 @@ record DiscoveryOutput(Map<String, String> host, Map<Integer, Port> ports) {
 
         List<String> all(String key) {
             return many.getOrDefault(key, List.of());
+        }
+
+        /** Its command line's first argument: a path, or a process title ("redis-server 127.0.0.1:6379"). */
+        String command() {
+            return all("pid.arg").stream().findFirst().orElse("");
+        }
+
+        /** The names it runs by: its {@code comm}, and the base name of its command's first word. */
+        Set<String> names() {
+            return new LinkedHashSet<>(
+                    List.of(get("pid.comm"), baseName(command().split(" ", 2)[0])));
         }
 
         /** The PIDs of its parents, nearest first ({@code parent=PID COMM}). */

@@ -147,8 +147,7 @@ final class ManagerDecision {
         String exec = p.get("unit.ExecStart");
         Set<String> names = new LinkedHashSet<>();
         names.add(DiscoveryOutput.baseName(p.get("pid.exe").replace(" (deleted)", "")));
-        names.add(p.get("pid.comm"));
-        p.all("pid.arg").stream().findFirst().ifPresent(a -> names.add(DiscoveryOutput.baseName(a.split(" ", 2)[0])));
+        names.addAll(p.names());
         names.remove("");
         boolean startsIt = names.stream().anyMatch(n -> Pattern.compile("path=(\\S*/)?" + Pattern.quote(n) + "\\s")
                 .matcher(exec)

@@ -169,16 +169,11 @@ public final class ServiceDiscovery {
         String exe = DiscoveryOutput.baseName(block.first("info.exe"));
         for (Proc p : block.procs()) {
             if (pid.isPresent() && p.pid() == pid.getAsLong()) {
-                Set<String> names = new LinkedHashSet<>();
-                names.add(p.get("pid.comm"));
-                p.all("pid.arg").stream()
-                        .findFirst()
-                        .ifPresent(a -> names.add(DiscoveryOutput.baseName(a.split(" ", 2)[0])));
+                Set<String> names = p.names();
                 boolean redis = (!exe.isEmpty() && names.contains(exe))
                         || names.stream().anyMatch(n -> n.startsWith("redis-server") || n.startsWith("valkey-server"));
                 // its process title names its port ("redis-server 127.0.0.1:6380"): another port is another Redis
-                Matcher title =
-                        TITLE_PORT.matcher(p.all("pid.arg").stream().findFirst().orElse(""));
+                Matcher title = TITLE_PORT.matcher(p.command());
                 redis &= !title.find() || title.group(1).equals(Integer.toString(port));
                 if (redis && p.get("pid.exe").isEmpty() && !exe.isEmpty()) {
                     p.one().put("pid.exe", block.first("info.exe"));

@@ -30,6 +30,9 @@ class DiscoveryOutputTest {
         assertThat(redis.get("pid.arg")).isEqualTo("/usr/bin/redis-server");
         assertThat(redis.all("pid.arg")).containsExactly("/usr/bin/redis-server", "/etc/redis.conf");
         assertThat(redis.ancestors()).containsExactly(700L, 1L);
+        assertThat(redis.command()).isEqualTo("/usr/bin/redis-server");
+        assertThat(redis.names()).containsExactly("redis-server");
+        assertThat(first.procs().get(1).names()).containsExactly("redis-rdb-bgsave", "");
         assertThat(out.ports().get(6380).procs()).extracting(Proc::pid).containsExactly(900L);
         assertThat(out.ports().get(6380).procs().get(0).all("end")).containsExactly("1");
     }
