@@ -122,8 +122,9 @@ public final class RedisConfFile {
     }
 
     /**
-     * Splits a line as Redis's {@code sdssplitargs}; empty when a quote is not closed. A quote opens only where a word
-     * starts, and a closing quote must be followed by a space or the end of the line.
+     * Splits a line as Redis's {@code sdssplitargs}; empty when a quote is not closed. A quote opens where a word starts
+     * or inside a bare word ({@code a"b c"} is the one word {@code ab c}); a closing quote ends the word and must be
+     * followed by a space or the end of the line.
      */
     static Optional<List<String>> split(String line) {
         List<String> words = new ArrayList<>();
@@ -135,7 +136,7 @@ public final class RedisConfFile {
             Place next =
                     switch (place) {
                         case BETWEEN -> space ? place : c == '"' ? Place.DOUBLE : c == '\'' ? Place.SINGLE : Place.BARE;
-                        case BARE -> space ? Place.BETWEEN : place;
+                        case BARE -> space ? Place.BETWEEN : c == '"' ? Place.DOUBLE : c == '\'' ? Place.SINGLE : place;
                         case DOUBLE -> c == '"' ? Place.BETWEEN : place;
                         case SINGLE -> c == '\'' ? Place.BETWEEN : place;
                     };

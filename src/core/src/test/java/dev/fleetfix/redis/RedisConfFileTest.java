@@ -20,7 +20,11 @@ class RedisConfFileTest {
     @Test
     void splitsQuotesAndEscapesAtTheirEdges() {
         // a quote opens only where a word starts; inside a bare word it is a character
-        assertThat(RedisConfFile.split("requirepass a\"b'c")).contains(List.of("requirepass", "a\"b'c"));
+        // a quote opens in the middle of a bare word too, and the word ends where it closes (sdssplitargs)
+        assertThat(RedisConfFile.split("requirepass a\"b c\"")).contains(List.of("requirepass", "ab c"));
+        assertThat(RedisConfFile.split("requirepass a'b c' x")).contains(List.of("requirepass", "ab c", "x"));
+        assertThat(RedisConfFile.split("requirepass a\"b'c")).isEmpty();
+        assertThat(RedisConfFile.split("requirepass a\"b\"c")).isEmpty();
         // a closing quote must be followed by a space or the end of the line
         assertThat(RedisConfFile.split("requirepass \"ab\"c")).isEmpty();
         assertThat(RedisConfFile.split("requirepass 'ab'c")).isEmpty();
