@@ -3,7 +3,6 @@ package dev.fleetfix.checks;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,7 +34,7 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
             if (Listener.at(address, words[0])) {
                 ssSockets++;
                 for (int i = 1; i < words.length; i++) {
-                    number(words[i]).ifPresent(pids::add);
+                    DiscoveryOutput.number(words[i]).ifPresent(pids::add);
                 }
             }
         }
@@ -51,7 +50,7 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
         for (String line : lines.getOrDefault("proc.inode", List.of())) {
             String[] words = line.strip().split("\\s+");
             if (words.length == 2 && inodes.contains(words[0])) {
-                number(words[1]).ifPresent(pids::add);
+                DiscoveryOutput.number(words[1]).ifPresent(pids::add);
             }
         }
         return new Listeners(ss.isEmpty() ? procSockets : ssSockets, Set.copyOf(pids), false);
@@ -69,13 +68,7 @@ record Listeners(int sockets, Set<Long> pids, boolean any) {
     }
 
     private static long count(Map<String, List<String>> lines, String key) {
-        return lines.getOrDefault(key, List.of("")).stream()
-                .findFirst()
-                .flatMap(Listeners::number)
+        return DiscoveryOutput.number(lines.getOrDefault(key, List.of("")).get(0))
                 .orElse(0L);
-    }
-
-    private static Optional<Long> number(String text) {
-        return text.matches("\\d{1,18}") ? Optional.of(Long.parseLong(text)) : Optional.empty();
     }
 }

@@ -110,11 +110,9 @@ public record RunningService(
      * Podman container that its runtime named.
      */
     public boolean restartable() {
-        return manager == Manager.SYSTEMD
-                || manager == Manager.SYSV
-                || manager == Manager.SUPERVISORD
-                || (manager == Manager.CONTAINER
-                        && container.filter(c -> c.error().isEmpty()).isPresent());
+        return restartable(manager)
+                && (manager != Manager.CONTAINER
+                        || container.filter(c -> c.error().isEmpty()).isPresent());
     }
 
     /**

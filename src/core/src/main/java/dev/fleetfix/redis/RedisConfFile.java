@@ -113,85 +113,76 @@ public final class RedisConfFile {
         return renamed;
     }
 
-    /** Splits a line as Redis's {@code sdssplitargs}; empty when a quote is not closed. */
+    /** Where {@link #split} is in a line: between words, in a bare word, or inside one of the two quotes. */
+    private enum Place {
+        BETWEEN,
+        BARE,
+        DOUBLE,
+        SINGLE
+    }
+
+    /**
+     * Splits a line as Redis's {@code sdssplitargs}; empty when a quote is not closed. A quote opens where a word starts
+     * or inside a bare word ({@code a"b c"} is the one word {@code ab c}); a closing quote ends the word and must be
+     * followed by a space or the end of the line.
+     */
     static Optional<List<String>> split(String line) {
         List<String> words = new ArrayList<>();
-        int i = 0;
-        int n = line.length();
-        while (true) {
-            while (i < n && Character.isWhitespace(line.charAt(i))) {
+        StringBuilder word = new StringBuilder();
+        Place place = Place.BETWEEN;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            boolean space = Character.isWhitespace(c);
+            Place next =
+                    switch (place) {
+                        case BETWEEN -> space ? place : c == '"' ? Place.DOUBLE : c == '\'' ? Place.SINGLE : Place.BARE;
+                        case BARE -> space ? Place.BETWEEN : c == '"' ? Place.DOUBLE : c == '\'' ? Place.SINGLE : place;
+                        case DOUBLE -> c == '"' ? Place.BETWEEN : place;
+                        case SINGLE -> c == '\'' ? Place.BETWEEN : place;
+                    };
+            if (place != Place.BETWEEN && next == Place.BETWEEN) {
+                if (place != Place.BARE && i + 1 < line.length() && !Character.isWhitespace(line.charAt(i + 1))) {
+                    return Optional.empty(); // Redis wants a space after the closing quote
+                }
+                words.add(word.toString());
+                word.setLength(0);
+            } else if (next == Place.DOUBLE && c == '\\') {
+                i = escape(line, i, word);
+            } else if (next == Place.SINGLE && line.startsWith("\\'", i)) {
+                word.append('\'');
                 i++;
+            } else if (next != Place.BETWEEN && (next == place || next == Place.BARE)) {
+                word.append(c);
             }
-            if (i >= n) {
-                return Optional.of(words);
-            }
-            StringBuilder word = new StringBuilder();
-            char quote = 0;
-            boolean done = false;
-            while (!done) {
-                if (quote == '"') {
-                    if (i >= n) {
-                        return Optional.empty();
-                    }
-                    char c = line.charAt(i);
-                    if (c == '\\' && i + 3 < n && line.charAt(i + 1) == 'x' && isHex(line, i + 2)) {
-                        word.append((char) Integer.parseInt(line.substring(i + 2, i + 4), 16));
-                        i += 3;
-                    } else if (c == '\\' && i + 1 < n) {
-                        char e = line.charAt(++i);
-                        word.append(
-                                switch (e) {
-                                    case 'n' -> '\n';
-                                    case 'r' -> '\r';
-                                    case 't' -> '\t';
-                                    case 'b' -> '\b';
-                                    case 'a' -> (char) 7;
-                                    default -> e;
-                                });
-                    } else if (c == '"') {
-                        if (i + 1 < n && !Character.isWhitespace(line.charAt(i + 1))) {
-                            return Optional.empty(); // Redis wants a space after the closing quote
-                        }
-                        done = true;
-                    } else {
-                        word.append(c);
-                    }
-                } else if (quote == '\'') {
-                    if (i >= n) {
-                        return Optional.empty();
-                    }
-                    char c = line.charAt(i);
-                    if (c == '\\' && i + 1 < n && line.charAt(i + 1) == '\'') {
-                        word.append('\'');
-                        i++;
-                    } else if (c == '\'') {
-                        if (i + 1 < n && !Character.isWhitespace(line.charAt(i + 1))) {
-                            return Optional.empty();
-                        }
-                        done = true;
-                    } else {
-                        word.append(c);
-                    }
-                } else {
-                    if (i >= n) {
-                        done = true;
-                        continue;
-                    }
-                    char c = line.charAt(i);
-                    if (Character.isWhitespace(c)) {
-                        done = true;
-                    } else if ((c == '"' || c == '\'') && word.isEmpty()) {
-                        quote = c;
-                    } else {
-                        word.append(c);
-                    }
-                }
-                if (!done || quote != 0) {
-                    i++;
-                }
-            }
+            place = next;
+        }
+        if (place == Place.BARE) {
             words.add(word.toString());
         }
+        return place == Place.DOUBLE || place == Place.SINGLE ? Optional.empty() : Optional.of(words);
+    }
+
+    /**
+     * A backslash inside "..." at {@code i}: {@code \xHH}, {@code \n \r \t \b \a}, or the next character as is;
+     * returns the index of the escape's last character.
+     */
+    private static int escape(String line, int i, StringBuilder word) {
+        if (i + 3 < line.length() && line.charAt(i + 1) == 'x' && isHex(line, i + 2)) {
+            word.append((char) Integer.parseInt(line.substring(i + 2, i + 4), 16));
+            return i + 3;
+        }
+        if (i + 1 < line.length()) {
+            word.append(
+                    switch (line.charAt(i + 1)) {
+                        case 'n' -> '\n';
+                        case 'r' -> '\r';
+                        case 't' -> '\t';
+                        case 'b' -> '\b';
+                        case 'a' -> (char) 7;
+                        default -> line.charAt(i + 1);
+                    });
+        }
+        return i + 1;
     }
 
     private static boolean isHex(String s, int at) {

@@ -1,10 +1,7 @@
 package dev.fleetfix.yaml;
 
 import dev.fleetfix.InputException;
-import dev.fleetfix.yaml.YamlValue.Entry;
-import dev.fleetfix.yaml.YamlValue.Mapping;
 import dev.fleetfix.yaml.YamlValue.Scalar;
-import dev.fleetfix.yaml.YamlValue.Sequence;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -16,37 +13,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.composer.Composer;
-import org.yaml.snakeyaml.constructor.Construct;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
 import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
- * The one YAML reader of fleetfix's inputs (inventories, playbooks, vars files). SnakeYAML composes
- * the document; this class turns its nodes into {@link YamlValue}s that keep line:column, resolving
- * aliases and {@code <<} merge keys as YAML 1.1 defines them (what Ansible's PyYAML does).
+ * The one YAML reader of fleetfix's inputs (inventories, playbooks, vars files). This class reads and bounds the
+ * text and has SnakeYAML compose the document; {@link NodeConverter} turns its nodes into {@link YamlValue}s that
+ * keep line:column, resolving aliases and {@code <<} merge keys as YAML 1.1 defines them (what Ansible's PyYAML
+ * does).
  *
  * <p>Every input is bounded: at most {@link #MAX_BYTES} bytes are read, nesting is at most {@link
  * #MAX_DEPTH} levels, and aliases may not expand the document past ten nodes per character of text
@@ -154,7 +138,7 @@ public final class LocatedYaml {
         // 3 MB and 50-alias defaults, which refuse a large but honest inventory.
         options.setCodePointLimit(Integer.MAX_VALUE);
         options.setMaxAliasesForCollections(Integer.MAX_VALUE);
-        // SnakeYAML's own limit says no place; DepthBoundComposer stops first, with one.
+        // SnakeYAML's own limit says no place: NodeConverter's, ten times lower, names one.
         options.setNestingDepthLimit(MAX_DEPTH * 10);
         options.setAllowRecursiveKeys(false);
         Node root;
@@ -169,53 +153,9 @@ public final class LocatedYaml {
         if (root == null) {
             return Optional.empty();
         }
-        YamlValue value = new Converter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET, warnings, vaulted)
+        YamlValue value = new NodeConverter(file, NODES_PER_CHAR * text.length() + MIN_NODE_BUDGET, warnings, vaulted)
                 .convert(root, 0);
         return value instanceof Scalar s && s.value() == null ? Optional.empty() : Optional.of(value);
-    }
-
-    /** Counts nesting as it composes, so that too deep a document is refused where it gets too deep. */
-    private static final class DepthBoundComposer extends Composer {
-        private int depth;
-
-        DepthBoundComposer(ParserImpl parser, LoaderOptions options) {
-            super(parser, new Resolver(), options);
-        }
-
-        @Override
-        protected Node composeSequenceNode(String anchor) {
-            enter();
-            try {
-                return super.composeSequenceNode(anchor);
-            } finally {
-                depth--;
-            }
-        }
-
-        @Override
-        protected Node composeMappingNode(String anchor) {
-            enter();
-            try {
-                return super.composeMappingNode(anchor);
-            } finally {
-                depth--;
-            }
-        }
-
-        private void enter() {
-            if (++depth > MAX_DEPTH) {
-                throw new TooDeep(parser.peekEvent().getStartMark());
-            }
-        }
-    }
-
-    private static final class TooDeep extends RuntimeException {
-        final transient Mark at;
-
-        TooDeep(Mark at) {
-            super(null, null, false, false);
-            this.at = at;
-        }
     }
 
     private static void checkLines(Path file, String text) {
@@ -251,181 +191,5 @@ public final class LocatedYaml {
                             + " so put everything in the first (or remove the '---')");
         }
         return YamlSyntaxError.of(file, text, e);
-    }
-
-    /** Turns SnakeYAML nodes into located values, counting every node it makes against a budget. */
-    private static final class Converter {
-        private final Path file;
-        private final long budget;
-        private final Consumer<String> warnings;
-        private final VaultedText.Opener vaulted;
-        private final Set<String> warned = new HashSet<>();
-        private long made;
-        private final Map<Node, Boolean> open = new IdentityHashMap<>();
-
-        Converter(Path file, long budget, Consumer<String> warnings, VaultedText.Opener vaulted) {
-            this.file = file;
-            this.budget = budget;
-            this.warnings = warnings;
-            this.vaulted = vaulted;
-        }
-
-        YamlValue convert(Node node, int depth) {
-            if (++made > budget) {
-                throw error(
-                        node,
-                        "aliases expand this document past " + budget
-                                + " nodes (ten per character of the file); an alias bomb is refused");
-            }
-            if (depth > MAX_DEPTH) {
-                throw error(node, "nested deeper than " + MAX_DEPTH + " levels");
-            }
-            if (open.containsKey(node)) {
-                throw error(node, "an alias refers to a node that contains it (a recursive alias)");
-            }
-            int line = line(node);
-            int column = column(node);
-            if (node instanceof ScalarNode scalar) {
-                Object value = Scalars.INSTANCE.value(scalar);
-                return new Scalar(
-                        value instanceof VaultedText text ? vaulted.open(text, line, column) : value, line, column);
-            }
-            open.put(node, Boolean.TRUE);
-            try {
-                if (node instanceof SequenceNode sequence) {
-                    List<YamlValue> items = new ArrayList<>();
-                    for (Node item : sequence.getValue()) {
-                        items.add(convert(item, depth + 1));
-                    }
-                    return new Sequence(items, line, column);
-                }
-                return new Mapping(entries((MappingNode) node, depth), line, column);
-            } finally {
-                open.remove(node);
-            }
-        }
-
-        /**
-         * Explicit entries, each key once, after the keys merged in by {@code <<} that the mapping
-         * does not set itself.
-         */
-        private List<Entry> entries(MappingNode mapping, int depth) {
-            Map<String, Entry> explicitByKey = new LinkedHashMap<>();
-            List<Entry> merged = new ArrayList<>();
-            for (NodeTuple tuple : mapping.getValue()) {
-                Node key = tuple.getKeyNode();
-                if (key.getTag().equals(Tag.MERGE)) {
-                    merged.addAll(mergeSources(tuple.getValueNode(), depth));
-                    continue;
-                }
-                if (!(key instanceof ScalarNode scalarKey)) {
-                    throw error(key, "a mapping key must be a plain value, found a " + kind(key));
-                }
-                Entry entry = new Entry(
-                        scalarKey.getValue(),
-                        line(key),
-                        column(key),
-                        convert(tuple.getValueNode(), depth + 1),
-                        Scalars.INSTANCE.value(scalarKey) instanceof String);
-                Entry first = explicitByKey.get(entry.key());
-                explicitByKey.put(entry.key(), first == null ? entry : lastValueAtFirst(first, entry));
-            }
-            List<Entry> explicit = new ArrayList<>(explicitByKey.values());
-            if (merged.isEmpty()) {
-                return explicit;
-            }
-            Set<String> seen = new HashSet<>();
-            explicit.forEach(e -> seen.add(e.key()));
-            List<Entry> out = new ArrayList<>();
-            for (Entry entry : merged) {
-                // YAML's merge: the mapping's own keys win, then earlier merged mappings.
-                if (seen.add(entry.key())) {
-                    out.add(entry);
-                }
-            }
-            out.addAll(explicit);
-            return out;
-        }
-
-        /** Ansible's rule for a key written twice: warn, and take the last value. */
-        private Entry lastValueAtFirst(Entry first, Entry again) {
-            String warning = file + ":" + again.line() + ":" + again.column() + ": duplicate key \"" + again.key()
-                    + "\" (first at line " + first.line() + "); using the last value only";
-            // a mapping an alias repeats is converted again; its duplicate is still one warning
-            if (warned.add(warning)) {
-                warnings.accept(warning);
-            }
-            return new Entry(first.key(), first.line(), first.column(), again.value(), first.textKey());
-        }
-
-        private List<Entry> mergeSources(Node value, int depth) {
-            if (value instanceof MappingNode) {
-                return ((Mapping) convert(value, depth + 1)).entries();
-            }
-            if (value instanceof SequenceNode sequence) {
-                List<Entry> out = new ArrayList<>();
-                for (Node item : sequence.getValue()) {
-                    if (!(item instanceof MappingNode)) {
-                        throw error(
-                                item, "a merge key (<<) takes a mapping or a list of mappings, found a " + kind(item));
-                    }
-                    out.addAll(((Mapping) convert(item, depth + 1)).entries());
-                }
-                return out;
-            }
-            throw error(value, "a merge key (<<) takes a mapping or a list of mappings, found a " + kind(value));
-        }
-
-        private InputException error(Node node, String message) {
-            return new InputException(file, line(node), column(node), message);
-        }
-    }
-
-    private static String kind(Node node) {
-        return switch (node.getNodeId()) {
-            case mapping -> "mapping";
-            case sequence -> "list";
-            default -> "scalar";
-        };
-    }
-
-    private static int line(Node node) {
-        return node.getStartMark() == null ? 0 : node.getStartMark().getLine() + 1;
-    }
-
-    private static int column(Node node) {
-        return node.getStartMark() == null ? 0 : node.getStartMark().getColumn() + 1;
-    }
-
-    /**
-     * YAML 1.1 scalar types through SnakeYAML's own constructors; an Ansible {@code !vault} scalar becomes a
-     * {@link VaultedText} for its reader to decrypt; any other tag keeps its text.
-     */
-    private static final class Scalars extends SafeConstructor {
-        static final Scalars INSTANCE = new Scalars();
-        private static final Set<Tag> TYPED = Set.of(Tag.BOOL, Tag.INT, Tag.FLOAT);
-
-        private Scalars() {
-            super(new LoaderOptions());
-        }
-
-        Object value(ScalarNode node) {
-            if (node.getTag().equals(Tag.NULL)) {
-                return null;
-            }
-            if (node.getTag().getValue().equals(VaultedText.TAG)) {
-                return new VaultedText(node.getValue());
-            }
-            Construct construct = TYPED.contains(node.getTag()) ? yamlConstructors.get(node.getTag()) : null;
-            if (construct == null) {
-                return node.getValue();
-            }
-            try {
-                return construct.construct(node);
-            } catch (RuntimeException e) {
-                // A scalar the resolver typed but cannot be built (a huge sexagesimal): keep its text.
-                return node.getValue();
-            }
-        }
     }
 }

@@ -4,6 +4,8 @@ import dev.fleetfix.InputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
@@ -28,12 +30,19 @@ final class YamlSyntaxError {
     private final MarkedYAMLException e;
     private final String problem;
     private final String context;
+    /** Where to point, 1-based; 0 when the parser said nowhere. */
+    private final int line;
+
+    private final int column;
 
     private YamlSyntaxError(String text, MarkedYAMLException e) {
         this.text = text;
         this.e = e;
         this.problem = e.getProblem() == null ? "unreadable" : e.getProblem();
         this.context = e.getContext() == null ? "" : e.getContext();
+        Mark at = place();
+        this.line = at == null ? 0 : at.getLine() + 1;
+        this.column = at == null ? 0 : at.getColumn() + 1;
     }
 
     /** The error for {@code e}, thrown while parsing {@code text} read from {@code file}. */
@@ -42,10 +51,7 @@ final class YamlSyntaxError {
     }
 
     private InputException toException(Path file) {
-        Mark at = place();
-        int line = at == null ? 0 : at.getLine() + 1;
-        int column = at == null ? 0 : at.getColumn() + 1;
-        Diagnosis d = diagnose(line, column);
+        Diagnosis d = diagnose();
         List<String> detail = new ArrayList<>(quote(line, column));
         if (d.hint() != null) {
             detail.add("hint: " + d.hint());
@@ -63,64 +69,92 @@ final class YamlSyntaxError {
 
     private record Diagnosis(String summary, String hint) {}
 
-    private Diagnosis diagnose(int line, int column) {
+    /** One kind of error, known by the parser's problem and context, and how to read it. */
+    private record Case(BiPredicate<String, String> problemAndContext, Function<YamlSyntaxError, Diagnosis> reading) {}
+
+    /** The common mistakes, the first that matches wins; anything else is shown in the parser's words. */
+    private static final List<Case> CASES = List.of(
+            new Case(
+                    (problem, context) -> problem.contains("\\t(TAB)") || problem.contains("'\t'"),
+                    error -> new Diagnosis(
+                            "a tab in the indentation of line " + error.line,
+                            "YAML indents with spaces only: replace the tab with spaces")),
+            new Case(
+                    (problem, context) -> context.contains("quoted scalar") && problem.contains("end of stream"),
+                    error -> new Diagnosis(
+                            "a quote opened here is never closed",
+                            "close the quote, or remove it if the value needs none")),
+            new Case(
+                    (problem, context) -> context.contains("flow sequence") || context.contains("flow mapping"),
+                    YamlSyntaxError::unclosedFlow),
+            new Case(
+                    (problem, context) -> problem.startsWith("found undefined alias"), YamlSyntaxError::undefinedAlias),
+            new Case(
+                    (problem, context) -> problem.startsWith("mapping values are not allowed here"),
+                    YamlSyntaxError::valueWhereNoneFits),
+            new Case((problem, context) -> problem.startsWith("could not find expected ':'"), YamlSyntaxError::noColon),
+            new Case((problem, context) -> problem.startsWith("expected <block end>"), YamlSyntaxError::blockNotEnded));
+
+    private Diagnosis diagnose() {
+        return CASES.stream()
+                .filter(c -> c.problemAndContext().test(problem, context))
+                .findFirst()
+                .map(c -> c.reading().apply(this))
+                .orElseGet(() ->
+                        new Diagnosis((context.isEmpty() ? "" : context + ": ") + problem.replace("\t", "\\t"), null));
+    }
+
+    private Diagnosis unclosedFlow() {
+        Mark open = e.getContextMark();
+        String where = open == null ? "" : " at line " + (open.getLine() + 1) + " column " + (open.getColumn() + 1);
+        return new Diagnosis(
+                "a '" + (context.contains("sequence") ? "[" : "{") + "' opened" + where + " is not closed",
+                "close it on its line; a value that starts with '[' or '{' (such as a Jinja '{{ ... }}') must be"
+                        + " quoted");
+    }
+
+    private Diagnosis undefinedAlias() {
+        String name = problem.substring("found undefined alias".length()).trim();
+        return new Diagnosis(
+                "the alias *" + name + " names no anchor",
+                "define '&" + name + "' on a value before this line, or quote the value if '*' is meant as text");
+    }
+
+    private Diagnosis noColon() {
+        Mark key = e.getContextMark();
+        return new Diagnosis(
+                "line " + (key == null ? line : key.getLine() + 1) + " has no ':' after its key",
+                "write 'key: value' (or 'key:' before a nested block); a list item starts with '- '");
+    }
+
+    /** "mapping values are not allowed here": a ': ' inside a plain value, or a line indented too deep. */
+    private Diagnosis valueWhereNoneFits() {
         String offending = line(line);
-        if (problem.contains("\\t(TAB)") || problem.contains("'\t'")) {
+        int firstColon = offending.indexOf(": ");
+        if (firstColon >= 0 && firstColon + 1 < column - 1) {
             return new Diagnosis(
-                    "a tab in the indentation of line " + line,
-                    "YAML indents with spaces only: replace the tab with spaces");
+                    "a ': ' inside a plain value",
+                    "quote the value: "
+                            + offending.substring(0, firstColon + 2).strip() + " \""
+                            + offending.substring(firstColon + 2).strip() + "\"");
         }
-        if (context.contains("quoted scalar") && problem.contains("end of stream")) {
+        return new Diagnosis(
+                "line " + line + " is indented " + indent(offending) + " spaces, deeper than the key above it",
+                indentationHint(line));
+    }
+
+    /** "expected <block end>": a missing '- ', or an indentation that matches no level above. */
+    private Diagnosis blockNotEnded() {
+        if (problem.endsWith("'?'") && context.contains("block collection")) {
             return new Diagnosis(
-                    "a quote opened here is never closed", "close the quote, or remove it if the value needs none");
+                    "a key at the indentation of a list's items",
+                    "each item of a list starts with '- ': is one missing on line " + line
+                            + "? Or is the key indented as deep as the list instead of its parent key?");
         }
-        if (context.contains("flow sequence") || context.contains("flow mapping")) {
-            Mark open = e.getContextMark();
-            String where = open == null ? "" : " at line " + (open.getLine() + 1) + " column " + (open.getColumn() + 1);
-            return new Diagnosis(
-                    "a '" + (context.contains("sequence") ? "[" : "{") + "' opened" + where + " is not closed",
-                    "close it on its line; a value that starts with '[' or '{' (such as a Jinja '{{ ... }}') must be"
-                            + " quoted");
-        }
-        if (problem.startsWith("found undefined alias")) {
-            String name = problem.substring("found undefined alias".length()).trim();
-            return new Diagnosis(
-                    "the alias *" + name + " names no anchor",
-                    "define '&" + name + "' on a value before this line, or quote the value if '*' is meant as text");
-        }
-        if (problem.startsWith("mapping values are not allowed here")) {
-            int firstColon = offending.indexOf(": ");
-            if (firstColon >= 0 && firstColon + 1 < column - 1) {
-                return new Diagnosis(
-                        "a ': ' inside a plain value",
-                        "quote the value: "
-                                + offending.substring(0, firstColon + 2).strip() + " \""
-                                + offending.substring(firstColon + 2).strip() + "\"");
-            }
-            return new Diagnosis(
-                    "line " + line + " is indented " + indent(offending) + " spaces, deeper than the key above it",
-                    indentationHint(line));
-        }
-        if (problem.startsWith("could not find expected ':'")) {
-            Mark key = e.getContextMark();
-            int keyLine = key == null ? line : key.getLine() + 1;
-            return new Diagnosis(
-                    "line " + keyLine + " has no ':' after its key",
-                    "write 'key: value' (or 'key:' before a nested block); a list item starts with '- '");
-        }
-        if (problem.startsWith("expected <block end>")) {
-            if (problem.endsWith("'?'") && context.contains("block collection")) {
-                return new Diagnosis(
-                        "a key at the indentation of a list's items",
-                        "each item of a list starts with '- ': is one missing on line " + line
-                                + "? Or is the key indented as deep as the list instead of its parent key?");
-            }
-            return new Diagnosis(
-                    "line " + line + " is indented " + indent(offending)
-                            + " spaces, which matches no level of the lines above it",
-                    indentationHint(line));
-        }
-        return new Diagnosis((context.isEmpty() ? "" : context + ": ") + problem.replace("\t", "\\t"), null);
+        return new Diagnosis(
+                "line " + line + " is indented " + indent(line(line))
+                        + " spaces, which matches no level of the lines above it",
+                indentationHint(line));
     }
 
     private String indentationHint(int line) {

@@ -18,6 +18,25 @@ class RedisConfFileTest {
     }
 
     @Test
+    void splitsQuotesAndEscapesAtTheirEdges() {
+        // a quote opens only where a word starts; inside a bare word it is a character
+        // a quote opens in the middle of a bare word too, and the word ends where it closes (sdssplitargs)
+        assertThat(RedisConfFile.split("requirepass a\"b c\"")).contains(List.of("requirepass", "ab c"));
+        assertThat(RedisConfFile.split("requirepass a'b c' x")).contains(List.of("requirepass", "ab c", "x"));
+        assertThat(RedisConfFile.split("requirepass a\"b'c")).isEmpty();
+        assertThat(RedisConfFile.split("requirepass a\"b\"c")).isEmpty();
+        // a closing quote must be followed by a space or the end of the line
+        assertThat(RedisConfFile.split("requirepass \"ab\"c")).isEmpty();
+        assertThat(RedisConfFile.split("requirepass 'ab'c")).isEmpty();
+        assertThat(RedisConfFile.split("requirepass 'it\\'s' \"q\\\"\\\\\""))
+                .contains(List.of("requirepass", "it's", "q\"\\"));
+        // \x with one hex digit is not a byte: the x stays
+        assertThat(RedisConfFile.split("requirepass \"\\x4\"")).contains(List.of("requirepass", "x4"));
+        assertThat(RedisConfFile.split("requirepass \"a\\\"")).isEmpty();
+        assertThat(RedisConfFile.split(" \t ")).contains(List.of());
+    }
+
+    @Test
     void savePointsFollowRedissRules() {
         assertThat(RedisConfFile.parse("port 6379\n").hasSavePoints())
                 .as("no save line: Redis's defaults")
