@@ -8,13 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -132,14 +130,12 @@ final class LabScale {
     }
 
     private List<LabHost> pick(int count) {
-        Set<String> claimed = docker.allLabContainers().stream()
-                .flatMap(c -> LabHostLabels.addresses(c.getLabels()).stream())
-                .collect(Collectors.toCollection(HashSet::new));
         List<LabHostSpec> specs = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             specs.add(LabHostSpec.named("lab-" + i));
         }
-        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, claimed, FIRST_THIRD);
+        List<LoopbackAddresses.Endpoint> endpoints =
+                LoopbackAddresses.pick(specs, docker.claimedAddresses(), FIRST_THIRD);
         List<LabHost> hosts = new ArrayList<>();
         StringBuilder tsv = new StringBuilder();
         for (int i = 0; i < count; i++) {
