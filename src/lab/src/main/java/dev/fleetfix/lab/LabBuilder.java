@@ -62,8 +62,10 @@ final class LabBuilder {
                 USER,
                 hosts.stream().filter(h -> certified.contains(h.name())).toList());
         // their plain host keys are trusted nowhere: only the CA's line vouches for them
-        writeKnownHosts(
-                hosts.stream().filter(h -> !certified.contains(h.name())).toList(), hostKeys);
+        LabInventory.writeKnownHosts(
+                dir,
+                hosts.stream().filter(h -> !certified.contains(h.name())).toList(),
+                host -> hostKeys.get(host.name()));
         writeInventory(hosts, specs, caVars);
         return containers;
     }
@@ -153,26 +155,6 @@ final class LabBuilder {
         return dir.resolve("id_ed25519");
     }
 
-    static Path knownHosts(Path dir) {
-        return dir.resolve("known_hosts");
-    }
-
-    static Path inventory(Path dir) {
-        return dir.resolve("inventory.yml");
-    }
-
-    private void writeKnownHosts(List<LabHost> hosts, Map<String, String> hostKeys) {
-        StringBuilder lines = new StringBuilder();
-        for (LabHost host : hosts) {
-            String address = host.sshPort() == 22 ? host.address() : "[" + host.address() + "]:" + host.sshPort();
-            lines.append(address)
-                    .append(' ')
-                    .append(SshKeys.typeAndKey(hostKeys.get(host.name())))
-                    .append('\n');
-        }
-        LabHostFiles.write(knownHosts(dir), lines.toString());
-    }
-
     /** The lab's inventory; a host in {@code own} has those variables too (its CA-certified login). */
     private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs, Map<String, Map<String, Object>> own) {
         Map<String, Path> passwordFiles = new HashMap<>();
@@ -193,9 +175,7 @@ final class LabBuilder {
                 passwordFiles.put(spec.name(), new LabHostFiles(dir, spec.name()).passwordFile());
             }
         }
-        LabHostFiles.write(
-                inventory(dir),
-                LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles, unnamed, become));
+        LabInventory.write(dir, hosts, passwordFiles, unnamed, become);
     }
 
     static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {

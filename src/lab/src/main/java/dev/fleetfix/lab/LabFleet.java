@@ -111,11 +111,11 @@ public final class LabFleet implements AutoCloseable {
 
     /** Ansible YAML inventory of the fleet: pass it to {@code fleetfix -i}. */
     public Path inventoryFile() {
-        return LabBuilder.inventory(dir);
+        return LabInventory.file(dir);
     }
 
     public Path knownHostsFile() {
-        return LabBuilder.knownHosts(dir);
+        return LabInventory.knownHostsFile(dir);
     }
 
     /**

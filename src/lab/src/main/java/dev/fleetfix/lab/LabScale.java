@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -167,18 +168,8 @@ final class LabScale {
             LabHostFiles.write(etc.resolve("redis-" + g + ".conf"), redisConfig(g, groups.get(g)));
         }
         LabHostFiles.write(etc.resolve("start.sh"), startScript());
-        StringBuilder known = new StringBuilder();
-        for (LabHost host : hosts) {
-            known.append(host.sshPort() == 22 ? host.address() : "[" + host.address() + "]:" + host.sshPort())
-                    .append(' ')
-                    .append(SshKeys.typeAndKey(hostKey))
-                    .append('\n');
-        }
-        LabHostFiles.write(LabBuilder.knownHosts(dir), known.toString());
-        LabHostFiles.write(
-                LabBuilder.inventory(dir),
-                LabInventory.yaml(
-                        LabBuilder.USER, LabBuilder.privateKey(dir), LabBuilder.knownHosts(dir), hosts, Map.of()));
+        LabInventory.writeKnownHosts(dir, hosts, host -> hostKey);
+        LabInventory.write(dir, hosts, Map.of(), Set.of(), Map.of());
     }
 
     /**
