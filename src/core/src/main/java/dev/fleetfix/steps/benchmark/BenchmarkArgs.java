@@ -4,6 +4,7 @@ import dev.fleetfix.bench.Phase;
 import dev.fleetfix.bench.plan.BenchPlan;
 import dev.fleetfix.bench.plan.BenchPlanBuilder;
 import dev.fleetfix.bench.plan.LoadSpec;
+import dev.fleetfix.playbook.StepDoc;
 import dev.fleetfix.steps.model.StepArgs;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * The {@code benchmark} step's arguments turned into a {@link BenchPlan} by the same {@link
@@ -19,29 +21,9 @@ import java.util.function.Consumer;
  * playbook's field, before any host is contacted.
  */
 public final class BenchmarkArgs {
-    public static final Set<String> NAMES = Set.of(
-            "name",
-            "phase",
-            "engine",
-            "profile",
-            "duration",
-            "requests",
-            "warmup",
-            "connections",
-            "pipeline",
-            "value_size",
-            "keyspace",
-            "rate",
-            "rounds",
-            "tests",
-            "mix",
-            "force",
-            "prefix",
-            "bgsave_interval",
-            "threads",
-            "calibrate",
-            "tcp_nodelay",
-            "controls");
+    /** The step's arguments: those its doc describes ({@link BenchmarkDoc}), one list for the parser and the doc. */
+    public static final Set<String> NAMES =
+            BenchmarkDoc.of().args().stream().map(StepDoc.Arg::name).collect(Collectors.toUnmodifiableSet());
 
     /** The most control hosts a benchmark step measures beside the changed one. */
     private static final int MAX_CONTROLS = 16;
