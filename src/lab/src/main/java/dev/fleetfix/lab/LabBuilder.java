@@ -62,34 +62,20 @@ final class LabBuilder {
                 USER,
                 hosts.stream().filter(h -> certified.contains(h.name())).toList());
         // their plain host keys are trusted nowhere: only the CA's line vouches for them
-        writeKnownHosts(
-                hosts.stream().filter(h -> !certified.contains(h.name())).toList(), hostKeys);
+        LabInventory.writeKnownHosts(
+                dir,
+                hosts.stream().filter(h -> !certified.contains(h.name())).toList(),
+                host -> hostKeys.get(host.name()));
         writeInventory(hosts, specs, caVars);
         return containers;
     }
 
     private Map<LabHost, String> createContainers(LabTopology topology, Map<LabImage.Suite, String> images) {
         List<LabHostSpec> specs = topology.specs();
-        Set<String> claimed = docker.allLabContainers().stream()
-                .flatMap(c -> LabHostLabels.addresses(c.getLabels()).stream())
-                .collect(Collectors.toCollection(HashSet::new));
-        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, claimed);
+        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, docker.claimedAddresses());
         Map<String, LabHost> hostByName = new LinkedHashMap<>();
         for (int i = 0; i < specs.size(); i++) {
-            LoopbackAddresses.Endpoint endpoint = endpoints.get(i);
-            LabHostSpec spec = specs.get(i);
-            hostByName.put(
-                    spec.name(),
-                    new LabHost(
-                            spec.name(),
-                            endpoint.address(),
-                            endpoint.sshPort(),
-                            endpoint.redisPort(),
-                            endpoint.sentinelPort(),
-                            endpoint.redisPorts(),
-                            spec.server(),
-                            spec.init(),
-                            spec.serviceShape()));
+            hostByName.put(specs.get(i).name(), endpoints.get(i).host(specs.get(i)));
         }
         Function<String, LabRedisConf.Primary> primaryOf = name -> new LabRedisConf.Primary(
                 hostByName.get(name).address(),
@@ -103,34 +89,43 @@ final class LabBuilder {
             LabHostSpec spec = specs.get(i);
             LabHost host = hostByName.get(spec.name());
             LabHostFiles files = new LabHostFiles(dir, spec.name());
-            String redisConf = LabRedisConf.text(
-                    spec,
-                    host.address(),
-                    host.redisPort(),
-                    spec.replicaOf().map(primaryOf),
-                    !topology.replicasOf(spec.name()).isEmpty());
-            String shaped = redisConf + LabOperatorShape.directives(spec, host.redisPort());
-            if (spec.serviceShape() == LabServiceShape.DEBIAN_INSTANCE) {
-                // the setup copies redis.conf to redis-main.conf with these directives; redis.conf itself is unused
-                LabHostFiles.write(
-                        files.etc().resolve("instances").resolve(LabServiceShape.INSTANCE + ".conf"), shaped);
-                LabHostFiles.write(files.etc().resolve("redis.conf"), redisConf);
-            } else {
-                LabHostFiles.write(files.etc().resolve("redis.conf"), shaped);
-            }
-            if (spec.sentinel()) {
-                LabRedisConf.Primary monitored =
-                        primaryOf.apply(topology.sentinelPrimary().orElseThrow());
-                LabHostFiles.write(
-                        files.etc().resolve("sentinel.conf"),
-                        LabSentinelConf.text(
-                                host.address(), host.sentinelPort().orElseThrow(), monitored, topology.quorum()));
-                LabHostFiles.write(files.etc().resolve(LabSentinelConf.UNIT), LabSentinelConf.unit());
-            }
+            writeRedisConfs(topology, spec, host, files, primaryOf);
             LabHostSetup.write(spec, host, files);
             containers.put(host, createContainer(images.get(spec.server().suite()), i, spec, host, etcHosts));
         }
         return containers;
+    }
+
+    /** The host's Redis config file (and its Sentinel's, with the unit that runs it), as its shape places it. */
+    private static void writeRedisConfs(
+            LabTopology topology,
+            LabHostSpec spec,
+            LabHost host,
+            LabHostFiles files,
+            Function<String, LabRedisConf.Primary> primaryOf) {
+        String redisConf = LabRedisConf.text(
+                spec,
+                host.address(),
+                host.redisPort(),
+                spec.replicaOf().map(primaryOf),
+                !topology.replicasOf(spec.name()).isEmpty());
+        String shaped = redisConf + LabOperatorShape.directives(spec, host.redisPort());
+        if (spec.serviceShape() == LabServiceShape.DEBIAN_INSTANCE) {
+            // the setup copies redis.conf to redis-main.conf with these directives; redis.conf itself is unused
+            LabHostFiles.write(files.etc().resolve("instances").resolve(LabServiceShape.INSTANCE + ".conf"), shaped);
+            LabHostFiles.write(files.etc().resolve("redis.conf"), redisConf);
+        } else {
+            LabHostFiles.write(files.etc().resolve("redis.conf"), shaped);
+        }
+        if (spec.sentinel()) {
+            LabRedisConf.Primary monitored =
+                    primaryOf.apply(topology.sentinelPrimary().orElseThrow());
+            LabHostFiles.write(
+                    files.etc().resolve("sentinel.conf"),
+                    LabSentinelConf.text(
+                            host.address(), host.sentinelPort().orElseThrow(), monitored, topology.quorum()));
+            LabHostFiles.write(files.etc().resolve(LabSentinelConf.UNIT), LabSentinelConf.unit());
+        }
     }
 
     private String createContainer(String image, int index, LabHostSpec spec, LabHost host, List<String> etcHosts) {
@@ -160,26 +155,6 @@ final class LabBuilder {
         return dir.resolve("id_ed25519");
     }
 
-    static Path knownHosts(Path dir) {
-        return dir.resolve("known_hosts");
-    }
-
-    static Path inventory(Path dir) {
-        return dir.resolve("inventory.yml");
-    }
-
-    private void writeKnownHosts(List<LabHost> hosts, Map<String, String> hostKeys) {
-        StringBuilder lines = new StringBuilder();
-        for (LabHost host : hosts) {
-            String address = host.sshPort() == 22 ? host.address() : "[" + host.address() + "]:" + host.sshPort();
-            lines.append(address)
-                    .append(' ')
-                    .append(SshKeys.typeAndKey(hostKeys.get(host.name())))
-                    .append('\n');
-        }
-        LabHostFiles.write(knownHosts(dir), lines.toString());
-    }
-
     /** The lab's inventory; a host in {@code own} has those variables too (its CA-certified login). */
     private void writeInventory(List<LabHost> hosts, List<LabHostSpec> specs, Map<String, Map<String, Object>> own) {
         Map<String, Path> passwordFiles = new HashMap<>();
@@ -200,9 +175,7 @@ final class LabBuilder {
                 passwordFiles.put(spec.name(), new LabHostFiles(dir, spec.name()).passwordFile());
             }
         }
-        LabHostFiles.write(
-                inventory(dir),
-                LabInventory.yaml(USER, privateKey(dir), knownHosts(dir), hosts, passwordFiles, unnamed, become));
+        LabInventory.write(dir, hosts, passwordFiles, unnamed, become);
     }
 
     static synchronized <T> T underAddressLock(java.util.function.Supplier<T> action) {

@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.testcontainers.dockerclient.DockerClientProviderStrategy;
 import org.testcontainers.dockerclient.TransportConfig;
 
@@ -244,12 +246,11 @@ final class LabDocker {
                 .forEach(volume -> removeVolume(volume.getName()));
     }
 
-    /** Every lab container of every lab, running or not. */
-    List<Container> allLabContainers() {
-        return client.listContainersCmd()
-                .withShowAll(true)
-                .withLabelFilter(List.of(LABEL_LAB))
-                .exec();
+    /** The loopback addresses the containers of every lab, running or not, claim by their labels. */
+    Set<String> claimedAddresses() {
+        return client.listContainersCmd().withShowAll(true).withLabelFilter(List.of(LABEL_LAB)).exec().stream()
+                .flatMap(c -> LabHostLabels.addresses(c.getLabels()).stream())
+                .collect(Collectors.toSet());
     }
 
     /** The last lines the container's PID 1 wrote: why a container stopped on its own. */

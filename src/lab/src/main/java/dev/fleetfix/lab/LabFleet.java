@@ -1,21 +1,15 @@
 package dev.fleetfix.lab;
 
 import com.github.dockerjava.api.model.Container;
-import dev.fleetfix.Counts;
 import dev.fleetfix.transport.ExecResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A disposable fleet of real Redis hosts: one container per host, with systemd (or a SysV-style init) as PID 1,
@@ -31,8 +25,6 @@ public final class LabFleet implements AutoCloseable {
     /** The master name under which a lab's Sentinels monitor its primary. */
     public static final String SENTINEL_MASTER = "lab";
 
-    private static final Duration REPLICATION_TIMEOUT = Duration.ofSeconds(60);
-
     private static final Duration EXEC_TIMEOUT = Duration.ofMinutes(5);
 
     private final String id;
@@ -43,7 +35,7 @@ public final class LabFleet implements AutoCloseable {
     private final Thread exitHook;
     private boolean closed;
 
-    private LabFleet(String id, Path dir, LabDocker docker, Map<LabHost, String> containers, boolean outliveJvm) {
+    LabFleet(String id, Path dir, LabDocker docker, Map<LabHost, String> containers, boolean outliveJvm) {
         this.id = id;
         this.dir = dir;
         this.docker = docker;
@@ -74,23 +66,7 @@ public final class LabFleet implements AutoCloseable {
      * container, any other preset as {@link #start(List, LabSettings)}.
      */
     public static LabFleet start(LabPreset preset, List<LabHostSpec> specs, LabSettings settings) {
-        if (preset != LabPreset.SCALE) {
-            return start(specs, settings);
-        }
-        if (settings.realThp()) {
-            throw new LabException("real THP is for full lab hosts, whose Redis is restarted under it; the scale"
-                    + " preset's hosts share Redis processes and are never restarted");
-        }
-        LabDocker docker = LabDocker.connect();
-        String id = newId();
-        Path dir = settings.home().resolve(id);
-        Map<LabHost, String> containers = LabScale.startLab(id, dir, docker, specs.size(), settings);
-        return new LabFleet(id, dir, docker, containers, settings.outliveJvm());
-    }
-
-    /** A new lab's id: 8 hex digits, its directory's name and its containers' label. */
-    private static String newId() {
-        return HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        return preset == LabPreset.SCALE ? LabBringUp.scale(specs, settings) : start(specs, settings);
     }
 
     /**
@@ -99,130 +75,17 @@ public final class LabFleet implements AutoCloseable {
      * knows the primary, its replicas and the other Sentinels.
      */
     public static LabFleet start(List<LabHostSpec> specs, LabSettings settings) {
-        LabTopology topology = LabTopology.of(specs);
-        LabDocker docker = LabDocker.connect();
-        Map<LabImage.Suite, String> images = new EnumMap<>(LabImage.Suite.class);
-        for (LabHostSpec spec : specs) {
-            LabImage.Suite suite = spec.server().suite();
-            if (!images.containsKey(suite)) {
-                images.put(suite, LabImage.ensure(docker, settings.home(), settings.progress(), suite));
-            }
-        }
-        String id = newId();
-        Path dir = settings.home().resolve(id);
-        LabFleet fleet = null;
-        if (settings.realThp()) {
-            realKernelThp(dir);
-        }
-        try {
-            Map<LabHost, String> containers = new LabBuilder(id, dir, docker).create(topology, images);
-            if (settings.realThp()) {
-                writeThpLaunchers(specs, containers.keySet(), dir);
-            }
-            fleet = new LabFleet(id, dir, docker, containers, settings.outliveJvm());
-            settings.progress().accept("booting " + specs.size() + " lab hosts");
-            new LabBoot(docker).bootAll(containers);
-            fleet.settle(topology, settings);
-            return fleet;
-        } catch (RuntimeException e) {
-            if (fleet != null) {
-                fleet.close();
-            } else {
-                docker.removeLab(id);
-                new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
-                LabBuilder.deleteTree(dir);
-            }
-            throw e;
-        }
-    }
-
-    /** Sets this machine's THP to always, before any container: a failure leaves nothing to clean but its mode. */
-    private static void realKernelThp(Path dir) {
-        try {
-            new LabKernelThp(LabKernelThp.KERNEL).setAlways(dir);
-        } catch (LabException e) {
-            new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
-            LabBuilder.deleteTree(dir);
-            throw e;
-        }
-    }
-
-    /** The real-THP launchers of the hosts: read at first boot, so written before it. */
-    private static void writeThpLaunchers(List<LabHostSpec> specs, Set<LabHost> hosts, Path dir) {
-        for (LabHostSpec spec : specs) {
-            LabHost host = hosts.stream()
-                    .filter(h -> h.name().equals(spec.name()))
-                    .findFirst()
-                    .orElseThrow();
-            LabHostSetup.writeThpLauncher(spec, host, new LabHostFiles(dir, spec.name()));
-        }
+        return LabBringUp.start(specs, settings);
     }
 
     /** The lab whose directory is {@code dir}, as {@code fleetfix lab up} left it. */
     public static LabFleet attach(Path dir) {
-        Path labDir = dir.toAbsolutePath().normalize();
-        LabProperties properties = LabProperties.read(labDir);
-        LabDocker docker = LabDocker.connect();
-        List<Container> found = new ArrayList<>(docker.withLabel(LabDocker.LABEL_LAB, properties.id()));
-        found.sort(
-                Comparator.comparingInt(c -> Integer.parseInt(c.getLabels().getOrDefault(LabDocker.LABEL_INDEX, "0"))));
-        Map<LabHost, String> containers = new LinkedHashMap<>();
-        for (Container container : found) {
-            if (LabInit.NONE.name().equals(container.getLabels().get(LabDocker.LABEL_INIT))) {
-                LabScale.hosts(labDir).forEach(host -> containers.put(host, container.getId()));
-            } else {
-                containers.put(LabHostLabels.host(container.getLabels()), container.getId());
-            }
-        }
-        return new LabFleet(properties.id(), labDir, docker, containers, true);
+        return LabBringUp.attach(dir);
     }
 
     /** Lab directories under {@code home}, oldest first. */
     public static List<Path> find(Path home) {
         return LabProperties.find(home);
-    }
-
-    /** Replication links up, the cluster formed, the Sentinels started: what {@link #start} promises. */
-    private void settle(LabTopology topology, LabSettings settings) {
-        // sshd and Redis answer before systemd has finished booting the rest: a benchmark of the first host
-        // would share this machine with the other hosts' boots (at most a minute each; degraded is done too)
-        for (LabHost host : hosts()) {
-            if (host.init() == LabInit.SYSTEMD) {
-                rootExec(host.name(), "timeout 60 systemctl is-system-running --wait >/dev/null 2>&1; true");
-            }
-        }
-        for (LabHostSpec spec : topology.specs()) {
-            if (spec.tunedThp()) {
-                // as an operator activates a profile: tuned-adm (re)starts tuned, which applies it
-                checked(
-                        spec.name(),
-                        "tuned-adm profile " + LabOperatorShape.TUNED_PROFILE + " && tuned-adm active | grep -qw "
-                                + LabOperatorShape.TUNED_PROFILE);
-            }
-        }
-        LabRedisCli cli = new LabRedisCli(this, topology);
-        List<String> replicas = topology.specs().stream()
-                .filter(s -> s.replicaOf().isPresent() && !s.cluster())
-                .map(LabHostSpec::name)
-                .toList();
-        for (String replica : replicas) {
-            LabWait.until(
-                    REPLICATION_TIMEOUT,
-                    replica + " to sync with "
-                            + topology.spec(replica).replicaOf().orElseThrow(),
-                    () -> cli.linkProblem(replica));
-        }
-        if (!topology.clusterNodes().isEmpty()) {
-            settings.progress()
-                    .accept("forming the Redis cluster: "
-                            + Counts.of(topology.clusterPrimaries().size(), "primary") + ", "
-                            + Counts.of(topology.clusterReplicas().size(), "replica"));
-            new LabCluster(this, topology, cli).form();
-        }
-        if (!topology.sentinels().isEmpty()) {
-            settings.progress().accept("starting " + topology.sentinels().size() + " Sentinels");
-            new LabSentinels(this, topology, cli).start();
-        }
     }
 
     public String id() {
@@ -248,11 +111,11 @@ public final class LabFleet implements AutoCloseable {
 
     /** Ansible YAML inventory of the fleet: pass it to {@code fleetfix -i}. */
     public Path inventoryFile() {
-        return LabBuilder.inventory(dir);
+        return LabInventory.file(dir);
     }
 
     public Path knownHostsFile() {
-        return LabBuilder.knownHosts(dir);
+        return LabInventory.knownHostsFile(dir);
     }
 
     /**
@@ -464,13 +327,10 @@ public final class LabFleet implements AutoCloseable {
             return;
         }
         closed = true;
-        docker.removeLab(id);
-        // a real-THP lab put this machine's kernel to always: put back what it found
-        new LabKernelThp(LabKernelThp.KERNEL).restore(dir);
-        LabBuilder.deleteTree(dir);
+        LabBringUp.tearDown(docker, id, dir);
     }
 
-    private String checked(String host, String command) {
+    String checked(String host, String command) {
         ExecResult result = rootExec(host, command);
         if (!result.ok()) {
             throw new LabException("lab host " + host + ": '" + command + "' failed with exit " + result.exitCode()

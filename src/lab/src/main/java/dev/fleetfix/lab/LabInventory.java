@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The Ansible YAML inventory a lab writes for its fleet: what {@code fleetfix -i} and {@code ansible -i} read. Every
@@ -19,6 +20,38 @@ import java.util.Set;
  */
 final class LabInventory {
     private LabInventory() {}
+
+    static Path file(Path labDir) {
+        return labDir.resolve("inventory.yml");
+    }
+
+    static Path knownHostsFile(Path labDir) {
+        return labDir.resolve("known_hosts");
+    }
+
+    /** Writes the inventory of the lab in {@code labDir}, as {@link #yaml} makes it. */
+    static void write(
+            Path labDir,
+            List<LabHost> hosts,
+            Map<String, Path> passwordFiles,
+            Set<String> unnamed,
+            Map<String, Map<String, Object>> become) {
+        Path key = LabBuilder.privateKey(labDir);
+        String text = yaml(LabBuilder.USER, key, knownHostsFile(labDir), hosts, passwordFiles, unnamed, become);
+        LabHostFiles.write(file(labDir), text);
+    }
+
+    /** Writes the lab's known_hosts: a line for each of {@code hosts}, with its public host key. */
+    static void writeKnownHosts(Path labDir, List<LabHost> hosts, Function<LabHost, String> hostKey) {
+        StringBuilder lines = new StringBuilder();
+        for (LabHost h : hosts) {
+            lines.append(h.sshPort() == 22 ? h.address() : "[" + h.address() + "]:" + h.sshPort())
+                    .append(' ')
+                    .append(SshKeys.typeAndKey(hostKey.apply(h)))
+                    .append('\n');
+        }
+        LabHostFiles.write(knownHostsFile(labDir), lines.toString());
+    }
 
     static String yaml(
             String user, Path privateKey, Path knownHosts, List<LabHost> hosts, Map<String, Path> passwordFiles) {

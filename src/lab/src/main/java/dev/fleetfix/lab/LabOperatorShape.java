@@ -1,5 +1,7 @@
 package dev.fleetfix.lab;
 
+import dev.fleetfix.transport.ScriptResource;
+
 /**
  * What an operator did to a host that fleetfix did not build, as the shell steps the lab's first boot runs
  * ({@code /etc/fleetfix-lab/shape.sh}, before the host's Redis directives are merged into its config file): Redis
@@ -113,70 +115,28 @@ final class LabOperatorShape {
      * An init script in the manner of Redis's {@code utils/redis_init_script}, with the LSB header that
      * {@code install_server.sh} adds: start and stop by pid file, and a {@code status} that always exits 0. It stops
      * Redis with {@code redis-cli shutdown} on the host's own address (the original uses 127.0.0.1, where no lab
-     * host listens).
+     * host listens). Its body is {@code install-server-init.sh}; the header and the parameters come before it.
      */
     static String initScript(String address, int port, String conf) {
         return """
                 #!/bin/sh
-                # Redis server %2$d, installed from source.
+                # Redis server %1$d, installed from source.
                 ### BEGIN INIT INFO
-                # Provides:          redis_%2$d
+                # Provides:          redis_%1$d
                 # Required-Start:    $network $local_fs $remote_fs
                 # Required-Stop:     $network $local_fs $remote_fs
                 # Default-Start:     2 3 4 5
                 # Default-Stop:      0 1 6
-                # Short-Description: start and stop redis_%2$d
-                # Description:       Redis key-value store on port %2$d
+                # Short-Description: start and stop redis_%1$d
+                # Description:       Redis key-value store on port %1$d
                 ### END INIT INFO
 
-                HOST=%1$s
-                PORT=%2$d
-                SERVER=/usr/local/bin/redis-server
-                CLI=/usr/local/bin/redis-cli
-                PIDFILE=/var/run/redis_$PORT.pid
-                CONF=%3$s
-
-                case "$1" in
-                  start)
-                    if [ -f "$PIDFILE" ]; then
-                      echo "$PIDFILE exists: redis_$PORT is running, or crashed"
-                    else
-                      echo "starting redis_$PORT"
-                      $SERVER "$CONF"
-                    fi
-                    ;;
-                  stop)
-                    if [ ! -f "$PIDFILE" ]; then
-                      echo "$PIDFILE does not exist: redis_$PORT is not running"
-                    else
-                      PID=$(cat "$PIDFILE")
-                      echo "stopping redis_$PORT"
-                      $CLI -h "$HOST" -p "$PORT" shutdown
-                      while [ -x "/proc/$PID" ]; do
-                        echo "waiting for redis_$PORT to shut down"
-                        sleep 1
-                      done
-                      echo "redis_$PORT stopped"
-                    fi
-                    ;;
-                  status)
-                    PID=$(cat "$PIDFILE" 2>/dev/null)
-                    if [ -z "$PID" ] || [ ! -x "/proc/$PID" ]; then
-                      echo "redis_$PORT is not running"
-                    else
-                      echo "redis_$PORT is running ($PID)"
-                    fi
-                    ;;
-                  restart)
-                    "$0" stop
-                    "$0" start
-                    ;;
-                  *)
-                    echo "usage: $0 {start|stop|status|restart}"
-                    ;;
-                esac
                 """
-                .formatted(address, port, conf);
+                        .formatted(port)
+                + ScriptResource.assign("HOST", address)
+                + ScriptResource.assign("PORT", String.valueOf(port))
+                + ScriptResource.assign("CONF", conf)
+                + ScriptResource.read(LabOperatorShape.class, "install-server-init.sh");
     }
 
     /** Debian's supervisor, a program running Redis in the foreground as the redis user. */

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,14 +131,12 @@ final class LabScale {
     }
 
     private List<LabHost> pick(int count) {
-        Set<String> claimed = docker.allLabContainers().stream()
-                .flatMap(c -> LabHostLabels.addresses(c.getLabels()).stream())
-                .collect(Collectors.toCollection(HashSet::new));
         List<LabHostSpec> specs = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             specs.add(LabHostSpec.named("lab-" + i));
         }
-        List<LoopbackAddresses.Endpoint> endpoints = LoopbackAddresses.pick(specs, claimed, FIRST_THIRD);
+        List<LoopbackAddresses.Endpoint> endpoints =
+                LoopbackAddresses.pick(specs, docker.claimedAddresses(), FIRST_THIRD);
         List<LabHost> hosts = new ArrayList<>();
         StringBuilder tsv = new StringBuilder();
         for (int i = 0; i < count; i++) {
@@ -171,18 +168,8 @@ final class LabScale {
             LabHostFiles.write(etc.resolve("redis-" + g + ".conf"), redisConfig(g, groups.get(g)));
         }
         LabHostFiles.write(etc.resolve("start.sh"), startScript());
-        StringBuilder known = new StringBuilder();
-        for (LabHost host : hosts) {
-            known.append(host.sshPort() == 22 ? host.address() : "[" + host.address() + "]:" + host.sshPort())
-                    .append(' ')
-                    .append(SshKeys.typeAndKey(hostKey))
-                    .append('\n');
-        }
-        LabHostFiles.write(LabBuilder.knownHosts(dir), known.toString());
-        LabHostFiles.write(
-                LabBuilder.inventory(dir),
-                LabInventory.yaml(
-                        LabBuilder.USER, LabBuilder.privateKey(dir), LabBuilder.knownHosts(dir), hosts, Map.of()));
+        LabInventory.writeKnownHosts(dir, hosts, host -> hostKey);
+        LabInventory.write(dir, hosts, Map.of(), Set.of(), Map.of());
     }
 
     /**

@@ -36,6 +36,20 @@ final class LoopbackAddresses {
         Endpoint(String address, int sshPort, int redisPort, OptionalInt sentinelPort) {
             this(address, sshPort, redisPort, sentinelPort, List.of(redisPort));
         }
+
+        /** The host {@code spec} lays out, here. */
+        LabHost host(LabHostSpec spec) {
+            return new LabHost(
+                    spec.name(),
+                    address,
+                    sshPort,
+                    redisPort,
+                    sentinelPort,
+                    redisPorts,
+                    spec.server(),
+                    spec.init(),
+                    spec.serviceShape());
+        }
     }
 
     private LoopbackAddresses() {}

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -219,7 +220,7 @@ class LabInventoryTest {
                 dir.resolve("known_hosts"),
                 List.of(new LabHost("lab-1", "127.0.0.11", 22, 6379)),
                 Map.of(),
-                java.util.Set.of(),
+                Set.of(),
                 Map.of("lab-1", Map.of("ansible_become_password", "012345", "lab_note", "1:30")));
 
         // the one writer of inventory --list --yaml: what YAML 1.1 would read as a number is quoted
@@ -232,5 +233,22 @@ class LabInventoryTest {
                         Secret.class, pw -> assertThat(pw.reveal()).isEqualTo("012345"));
         assertThat(host.vars()).containsEntry("lab_note", "1:30");
         assertThat(host.address()).isEqualTo("127.0.0.11");
+    }
+
+    @Test
+    void theInventoryNamesTheKnownHostsFileWrittenBesideItWithAPortOnlyWhereSshIsNotOn22(@TempDir Path dir)
+            throws Exception {
+        LabHost plain = new LabHost("lab-1", "127.0.0.11", 22, 6379);
+        LabHost moved = new LabHost("lab-2", "127.0.0.12", 2222, 6379);
+        LabInventory.writeKnownHosts(
+                dir, List.of(plain, moved), h -> "ssh-ed25519 KEY-" + h.name() + " root@" + h.name() + "\n");
+        LabInventory.write(dir, List.of(plain, moved), Map.of(), Set.of(), Map.of());
+
+        assertThat(Files.readString(LabInventory.knownHostsFile(dir)))
+                .isEqualTo("127.0.0.11 ssh-ed25519 KEY-lab-1\n[127.0.0.12]:2222 ssh-ed25519 KEY-lab-2\n");
+        Host host = InventoryLoader.load(LabInventory.file(dir)).host("lab-2").orElseThrow();
+        assertThat(host.port()).isEqualTo(2222);
+        assertThat(host.knownHosts()).contains(LabInventory.knownHostsFile(dir));
+        assertThat(host.keyFile()).contains(dir.resolve("id_ed25519"));
     }
 }

@@ -68,16 +68,7 @@ public record HandoverResume(Kind kind, String reason) {
         }
     }
 
-    /**
-     * @param self this host's name
-     * @param journalled the record's hand-over
-     * @param run the run that journalled it, as the record says ({@code unknown} when it does not)
-     * @param role this host's role now
-     * @param primaryHost a replica's {@code master_host}
-     * @param primaryPort a replica's {@code master_port}
-     * @param target the journalled new primary now; only asked when this host is its replica
-     * @param restartPending this host's Redis has not yet restarted since the record was written
-     */
+    /** Decides on the facts below ({@link Facts}). */
     public static HandoverResume decide(
             String self,
             Handover journalled,
@@ -87,75 +78,98 @@ public record HandoverResume(Kind kind, String reason) {
             int primaryPort,
             Target target,
             boolean restartPending) {
-        String record = "the hand-over record of run " + run + " (" + journalled.describe() + ")";
-        if (role == NodeRole.UNKNOWN) {
-            return new HandoverResume(
-                    Kind.CANNOT_TELL,
-                    "the role of " + self + " cannot be read: " + record + " is kept, acted on later");
-        }
-        if (role == NodeRole.PRIMARY) {
-            return new HandoverResume(
-                    Kind.DROP,
-                    "dropped " + record + ": " + self + " is primary (the hand-over was undone or never done)");
-        }
-        if (journalled.ip().isEmpty()) {
-            return drop(
-                    journalled,
-                    record,
-                    "Sentinel chose the new primary, and fleetfix does not fail back after a crash on that route"
-                            + (journalled.failback()
-                                    ? ": make " + self + " primary again by hand if it should be"
-                                    : ""));
-        }
-        String at = primaryHost.orElse("?") + ":" + primaryPort;
-        if (!primaryHost.equals(Optional.of(journalled.ip())) || primaryPort != journalled.port()) {
-            return drop(
-                    journalled,
-                    record,
-                    self + " is a replica of " + at + ", not of " + journalled.host() + ": the primary was"
-                            + " moved since");
-        }
-        if (target.role() == NodeRole.UNKNOWN) {
-            return new HandoverResume(
-                    Kind.CANNOT_TELL,
-                    "the role of " + journalled.host() + " cannot be read ("
-                            + (target.error().isEmpty() ? "it did not say" : target.error()) + "): " + record
-                            + " is kept, acted on later");
-        }
-        if (target.role() != NodeRole.PRIMARY) {
-            return drop(journalled, record, journalled.host() + " is no longer primary: the primary was moved since");
-        }
-        if (journalled.lineage().isPresent()) {
-            return journalled.lineage().equals(target.replid2())
-                    ? resume(self, journalled)
-                    : drop(
-                            journalled,
-                            record,
-                            journalled.host() + " was made primary again since the hand-over (its replication"
-                                    + " history is not the one handed over): the primary was moved since");
-        }
-        return restartPending
-                ? resume(self, journalled)
-                : drop(
-                        journalled,
-                        record,
-                        self + " already runs under the change and whether " + journalled.host()
-                                + " is still primary from that hand-over cannot be told (no replication ID in the"
-                                + " record)"
-                                + (journalled.failback()
-                                        ? ": make " + self + " primary again by hand if it should be"
-                                        : ""));
+        return new Facts(self, journalled, run, role, primaryHost, primaryPort, target, restartPending).decide();
     }
 
-    private static HandoverResume resume(String self, Handover journalled) {
-        return new HandoverResume(
-                Kind.RESUME,
-                "a run that did not end handed the primary role over (" + journalled.describe() + ", journalled in "
-                        + PendingRestart.PATH + "): " + self + " is a replica of " + journalled.host());
-    }
+    /**
+     * What the decision reads: first this host's role, then the route (Sentinel's, or one that named the new
+     * primary), then the new primary's state and what the record can prove of it.
+     *
+     * @param self this host's name
+     * @param journalled the record's hand-over
+     * @param run the run that journalled it, as the record says ({@code unknown} when it does not)
+     * @param role this host's role now
+     * @param primaryHost a replica's {@code master_host}
+     * @param primaryPort a replica's {@code master_port}
+     * @param target the journalled new primary now; only asked when this host is its replica
+     * @param restartPending this host's Redis has not yet restarted since the record was written
+     */
+    record Facts(
+            String self,
+            Handover journalled,
+            String run,
+            NodeRole role,
+            Optional<String> primaryHost,
+            int primaryPort,
+            Target target,
+            boolean restartPending) {
 
-    private static HandoverResume drop(Handover journalled, String record, String why) {
-        return new HandoverResume(
-                Kind.DROP, "dropped " + record + ": " + why + (journalled.failback() ? "; no failback" : ""));
+        HandoverResume decide() {
+            return switch (role) {
+                case UNKNOWN -> new HandoverResume(
+                        Kind.CANNOT_TELL,
+                        "the role of " + self + " cannot be read: " + record() + " is kept, acted on later");
+                case PRIMARY -> new HandoverResume(
+                        Kind.DROP,
+                        "dropped " + record() + ": " + self + " is primary (the hand-over was undone or never done)");
+                default -> journalled.ip().isEmpty() ? sentinelRoute() : newPrimaryNamed();
+            };
+        }
+
+        /** Sentinel picked the new primary: nothing of its choice is undone after a crash. */
+        private HandoverResume sentinelRoute() {
+            return drop("Sentinel chose the new primary, and fleetfix does not fail back after a crash on that route"
+                    + byHand());
+        }
+
+        /** A route that named the new primary: finished only while this host follows it and it is that primary. */
+        private HandoverResume newPrimaryNamed() {
+            if (!primaryHost.equals(Optional.of(journalled.ip())) || primaryPort != journalled.port()) {
+                return drop(self + " is a replica of " + primaryHost.orElse("?") + ":" + primaryPort + ", not of "
+                        + journalled.host() + ": the primary was moved since");
+            }
+            if (target.role() == NodeRole.UNKNOWN) {
+                return new HandoverResume(
+                        Kind.CANNOT_TELL,
+                        "the role of " + journalled.host() + " cannot be read ("
+                                + (target.error().isEmpty() ? "it did not say" : target.error()) + "): " + record()
+                                + " is kept, acted on later");
+            }
+            if (target.role() != NodeRole.PRIMARY) {
+                return drop(journalled.host() + " is no longer primary: the primary was moved since");
+            }
+            if (journalled.lineage().isPresent()) {
+                return journalled.lineage().equals(target.replid2())
+                        ? resume()
+                        : drop(journalled.host() + " was made primary again since the hand-over (its replication"
+                                + " history is not the one handed over): the primary was moved since");
+            }
+            return restartPending
+                    ? resume()
+                    : drop(self + " already runs under the change and whether " + journalled.host()
+                            + " is still primary from that hand-over cannot be told (no replication ID in the record)"
+                            + byHand());
+        }
+
+        private String record() {
+            return "the hand-over record of run " + run + " (" + journalled.describe() + ")";
+        }
+
+        private String byHand() {
+            return journalled.failback() ? ": make " + self + " primary again by hand if it should be" : "";
+        }
+
+        private HandoverResume resume() {
+            return new HandoverResume(
+                    Kind.RESUME,
+                    "a run that did not end handed the primary role over (" + journalled.describe()
+                            + ", journalled in " + PendingRestart.PATH + "): " + self + " is a replica of "
+                            + journalled.host());
+        }
+
+        private HandoverResume drop(String why) {
+            return new HandoverResume(
+                    Kind.DROP, "dropped " + record() + ": " + why + (journalled.failback() ? "; no failback" : ""));
+        }
     }
 }

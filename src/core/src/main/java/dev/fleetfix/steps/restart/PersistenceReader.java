@@ -16,6 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Reads whether a running Redis persists its data, from what can be read:
@@ -63,76 +65,69 @@ final class PersistenceReader {
 
     Persistence read(RedisNode node, Map<String, String> persistence, Map<String, String> server) {
         Optional<Boolean> aof = flag(persistence.get("aof_enabled"));
-        String aofWhy = aof.isEmpty() ? "aof_enabled missing from INFO persistence" : "";
-        RedisException refusal;
+        Rdb rdb;
         try {
             Optional<String> save = node.configGet("save");
-            if (save.isPresent()) {
-                return of(Optional.of(!save.get().isBlank()), aof, Persistence.CONFIG_GET, aofWhy);
-            }
-            return of(Optional.empty(), aof, Persistence.CONFIG_GET, join("CONFIG GET save answered nothing", aofWhy));
+            rdb = new Rdb(
+                    save.map(points -> !points.isBlank()),
+                    Persistence.CONFIG_GET,
+                    save.isPresent() ? "" : "CONFIG GET save answered nothing");
         } catch (RedisException e) {
             if (!e.refused()) {
                 throw e;
             }
-            refusal = e;
+            rdb = fromConfFile(node, server, "CONFIG GET save refused (" + refusalWords(e) + ")");
         }
-        String refused = "CONFIG GET save refused (" + refusalWords(refusal) + ")";
+        String why = Stream.of(rdb.why(), aof.isEmpty() ? "aof_enabled missing from INFO persistence" : "")
+                .filter(w -> !w.isEmpty())
+                .collect(Collectors.joining("; "));
+        return new Persistence(rdb.saves(), aof, rdb.source(), why.isEmpty() ? Optional.empty() : Optional.of(why));
+    }
+
+    /** What was read of the RDB save points: whether there are any and where that was read, or why not. */
+    private record Rdb(Optional<Boolean> saves, String source, String why) {
+        static Rdb unknown(String why) {
+            return new Rdb(Optional.empty(), "", why);
+        }
+    }
+
+    /**
+     * The save points from the config file Redis was started with, when CONFIG is {@code refused}: asked under the
+     * name the file gives CONFIG, or read from the file itself when it disables CONFIG and the command line does not
+     * override it.
+     */
+    private Rdb fromConfFile(RedisNode node, Map<String, String> server, String refused) {
         String file = server.getOrDefault("config_file", "").strip();
         if (file.isEmpty()) {
-            return of(
-                    Optional.empty(),
-                    aof,
-                    "",
-                    join(refused + " and Redis runs without a config file (config_file is empty)", aofWhy));
+            return Rdb.unknown(refused + " and Redis runs without a config file (config_file is empty)");
         }
         RedisConfFile conf;
         try {
             conf = load(file);
         } catch (Unreadable e) {
-            return of(Optional.empty(), aof, "", join(refused + " and " + e.getMessage(), aofWhy));
+            return Rdb.unknown(refused + " and " + e.getMessage());
         }
         String configName = conf.renamedCommands().get("CONFIG");
         if (configName == null) {
-            return of(
-                    Optional.empty(),
-                    aof,
-                    "",
-                    join(
-                            refused + ", and " + file
-                                    + " does not disable CONFIG, so someone may have changed save at runtime",
-                            aofWhy));
+            return Rdb.unknown(refused + ", and " + file
+                    + " does not disable CONFIG, so someone may have changed save at runtime");
         }
         if (!configName.isEmpty()) {
-            return viaRenamed(node, configName, aof, refused, aofWhy);
+            return viaRenamed(node, configName, refused);
         }
         Optional<String> commandLine = commandLineOverride(server.get("process_id"));
         if (commandLine.isPresent()) {
-            return of(Optional.empty(), aof, "", join(refused + "; " + commandLine.get(), aofWhy));
+            return Rdb.unknown(refused + "; " + commandLine.get());
         }
         String last = conf.lastSave()
-                .map(d -> "save "
-                        + String.join(
-                                " ",
-                                d.args().stream().map(PersistenceReader::shown).toList()))
+                .map(d -> d.args().stream()
+                        .map(arg -> arg.isEmpty() ? "\"\"" : arg)
+                        .collect(Collectors.joining(" ", "save ", "")))
                 .orElse("no save line: Redis's default save points");
-        return of(
+        return new Rdb(
                 Optional.of(conf.hasSavePoints()),
-                aof,
                 "config file " + file + " (CONFIG is disabled there: " + last.strip() + ")",
-                aofWhy);
-    }
-
-    private static Persistence of(Optional<Boolean> rdb, Optional<Boolean> aof, String source, String why) {
-        return new Persistence(rdb, aof, source, why.isEmpty() ? Optional.empty() : Optional.of(why));
-    }
-
-    private static String join(String a, String b) {
-        return b.isEmpty() ? a : a + "; " + b;
-    }
-
-    private static String shown(String arg) {
-        return arg.isEmpty() ? "\"\"" : arg;
+                "");
     }
 
     /** "unknown command", "not permitted to this user (NOPERM)". */
@@ -143,25 +138,20 @@ final class PersistenceReader {
     }
 
     /** CONFIG under its new name: its answer is the running value. The name is not shown. */
-    private Persistence viaRenamed(
-            RedisNode node, String configName, Optional<Boolean> aof, String refused, String aofWhy) {
+    private static Rdb viaRenamed(RedisNode node, String configName, String refused) {
         try {
             Object reply = node.command(configName, "GET", "save");
             if (reply instanceof List<?> pair && pair.size() >= 2) {
-                boolean rdb = !String.valueOf(pair.get(1)).isBlank();
-                return of(Optional.of(rdb), aof, "CONFIG GET save under the name rename-command gives it", aofWhy);
+                return new Rdb(
+                        Optional.of(!String.valueOf(pair.get(1)).isBlank()),
+                        "CONFIG GET save under the name rename-command gives it",
+                        "");
             }
-            return of(Optional.empty(), aof, "", join(refused + "; its renamed CONFIG answered " + reply, aofWhy));
+            return Rdb.unknown(refused + "; its renamed CONFIG answered " + reply);
         } catch (RedisException e) {
-            return of(
-                    Optional.empty(),
-                    aof,
-                    "",
-                    // Redis's message would name the renamed command, which is a secret of sorts.
-                    join(
-                            refused + "; CONFIG under its renamed name failed too ("
-                                    + e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")",
-                            aofWhy));
+            // Redis's message would name the renamed command, which is a secret of sorts.
+            return Rdb.unknown(refused + "; CONFIG under its renamed name failed too ("
+                    + e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
         }
     }
 
@@ -183,14 +173,9 @@ final class PersistenceReader {
                     + (mainPid.isEmpty() ? "" : " (its MainPID is " + mainPid + ")")
                     + ", so whether its command line overrides save is unknown");
         }
-        String execStart = lines.length > 1 ? lines[1] : "";
-        for (String option : List.of("--save", "--include", "--rename-command")) {
-            if (execStart.contains(option)) {
-                return Optional.of("unit " + unit + " starts Redis with " + option
+        return unreadOption(lines.length > 1 ? lines[1] : "")
+                .map(option -> "unit " + unit + " starts Redis with " + option
                         + " on its command line, which fleetfix does not read");
-            }
-        }
-        return Optional.empty();
     }
 
     /**
@@ -212,13 +197,16 @@ final class PersistenceReader {
             return Optional.of("cannot read the command line of " + what + " (pid " + hostPid.getAsLong()
                     + "), so whether it overrides save is unknown");
         }
-        for (String option : List.of("--save", "--include", "--rename-command")) {
-            if (r.stdout().contains(option)) {
-                return Optional.of(
+        return unreadOption(r.stdout())
+                .map(option ->
                         what + " starts Redis with " + option + " on its command line, which fleetfix does not read");
-            }
-        }
-        return Optional.empty();
+    }
+
+    /** The first option of {@code commandLine} that changes what the file says and that fleetfix does not read. */
+    private static Optional<String> unreadOption(String commandLine) {
+        return Stream.of("--save", "--include", "--rename-command")
+                .filter(commandLine::contains)
+                .findFirst();
     }
 
     /** The file and what it includes, spliced in place. */
