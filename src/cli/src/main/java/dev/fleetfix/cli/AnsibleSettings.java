@@ -41,7 +41,8 @@ final class AnsibleSettings {
     /**
      * ansible.cfg's {@code forks} as the default of {@code --forks}, and its {@code stdout_callback = json} as
      * {@code apply --format json}'s (Ansible's json callback prints the run as one JSON document too). A value the
-     * forks rule ({@link Forks#checked}) refuses gives no default here.
+     * forks rule ({@link Forks#checked}) refuses gives no default here: {@link ForksOption#forks()} refuses it where a
+     * command uses it.
      */
     CommandLine.IDefaultValueProvider defaultValues() {
         return arg -> {

@@ -1,8 +1,11 @@
 package dev.fleetfix.cli;
 
 import dev.fleetfix.Forks;
+import dev.fleetfix.InputException;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -21,7 +24,20 @@ final class ForksOption {
                     + " their replication group by --shard; bench measures one host after another whatever N is.")
     int forks;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * The forks count, read when a command uses it: a value of ansible.cfg's {@code forks} (or {@code ANSIBLE_FORKS})
+     * that {@link Forks#checked}'s rule refuses is refused here, naming the file and line, when no {@code --forks}
+     * overrides it (as Ansible refuses it); a command that never uses the count carries the setting untouched.
+     *
+     * @throws InputException naming the setting's file and line, or its environment variable
+     */
     int forks() {
+        if (command != null && !command.commandLine().getParseResult().hasMatchedOption("--forks")) {
+            FleetfixCommand.environment(command.commandLine()).config().positiveInt("defaults.forks");
+        }
         return forks;
     }
 

@@ -199,6 +199,58 @@ class AnsibleInputsTest {
     }
 
     @Test
+    void aForksSettingAnsibleRefusesIsRefusedWhereItIsUsedAndNowhereElse() throws IOException {
+        Path cfg = write("ansible.cfg", "[defaults]\ninventory = hosts.ini\nforks = 0\n");
+        write("hosts.ini", "[redis]\nr1\n");
+        List<String> opened = new CopyOnWriteArrayList<>();
+        Map<String, FakeHost> hosts = Map.of("r1", new FakeHost("r1", dir));
+        Adapters adapters = Adapters.builder()
+                .shells(host -> {
+                    opened.add(host.name());
+                    return hosts.get(host.name()).shell();
+                })
+                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
+                .build();
+        Map<String, String> env = Map.of("ANSIBLE_CONFIG", cfg.toString());
+
+        CliRun refused = CliRun.of(
+                        Main.commandLine(new AnsibleSettings(env, dir, dir, true), adapters), "audit", "-F", "none")
+                .expectExit(ExitCode.USAGE);
+        assertThat(refused.stderr())
+                .as(refused.toString())
+                .contains(cfg + ":3")
+                .contains("forks must be a whole number of at least 1, was \"0\"");
+        assertThat(opened).as("no host is touched").isEmpty();
+
+        CliRun fromEnv = CliRun.of(
+                        Main.commandLine(
+                                new AnsibleSettings(
+                                        Map.of("ANSIBLE_CONFIG", cfg.toString(), "ANSIBLE_FORKS", "many"),
+                                        dir,
+                                        dir,
+                                        true),
+                                adapters),
+                        "audit",
+                        "-F",
+                        "none")
+                .expectExit(ExitCode.USAGE);
+        assertThat(fromEnv.stderr()).as(fromEnv.toString()).contains("ANSIBLE_FORKS must be a whole number");
+        assertThat(opened).as("no host is touched").isEmpty();
+
+        CliRun overridden = CliRun.of(
+                Main.commandLine(new AnsibleSettings(env, dir, dir, true), adapters),
+                "audit",
+                "-F",
+                "none",
+                "--forks",
+                "2");
+        assertThat(overridden.stderr()).as(overridden.toString()).doesNotContain("forks must be");
+        assertThat(opened)
+                .as("--forks overrides the setting, which is then not used")
+                .containsExactly("r1");
+    }
+
+    @Test
     void aHostBehindAProxyCommandFailsAndIsNeverConnectedToDirectly() throws IOException {
         Path config = write("ssh_config", "Host r1\n    ProxyCommand ssh -W %h:%p bastion\n");
         write("hosts.ini", "[redis]\nr1\nr2 ansible_host=127.0.0.1\n");
