@@ -41,10 +41,11 @@ public final class SafeRestart {
 
     /**
      * @param state the script that prints the service's state in systemd's words ({@link
-     *     ServiceRestart#stateScript}), for a service that is no systemd unit or init script
+     *     ServiceRestart#supervisorStateScript}), for a service that is no systemd unit or init script: read as root,
+     *     as its restart is ({@code supervisorctl}'s socket is root's in the shipped configurations)
      */
     public SafeRestart(RestartOptions options, String script, String what, String unit, String state) {
-        this(options, script, what, ServiceProbe.of(unit, state));
+        this(options, script, what, ServiceProbe.asRoot(unit, state));
     }
 
     /** Restarts a container through its route; its state and files are read as {@link ContainerRoute#probe} says. */

@@ -14,7 +14,8 @@ import java.util.OptionalLong;
  *
  * @param unit the systemd unit that runs Redis, else the container's name: where its command line is read
  * @param state the script that prints the service's state in systemd's words ({@link ServiceRestart#stateScript})
- * @param stateAsRoot whether {@code state} asks for root ({@code docker inspect}: its socket is root's)
+ * @param stateAsRoot whether {@code state} asks for root ({@code docker inspect}, {@code supervisorctl}: their
+ *     sockets are root's)
  * @param container the container Redis runs in: its config file is read through the container's mounts
  * @param pid Redis's process as the host sees it (not INFO's {@code process_id}, which a container numbers itself)
  */
@@ -29,6 +30,11 @@ record ServiceProbe(String unit, String state, boolean stateAsRoot, Optional<Con
     /** A unit, an init script or a program of the host itself, its state read as the login user. */
     static ServiceProbe of(String unit, String state) {
         return new ServiceProbe(unit, state, false, Optional.empty(), OptionalLong.empty());
+    }
+
+    /** A program of a manager whose control socket is root's (supervisord), its state read as root. */
+    static ServiceProbe asRoot(String unit, String state) {
+        return new ServiceProbe(unit, state, true, Optional.empty(), OptionalLong.empty());
     }
 
     /** The command that runs {@code script}, which holds {@link #state}: as root when the state needs it. */

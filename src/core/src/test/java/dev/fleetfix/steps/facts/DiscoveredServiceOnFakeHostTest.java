@@ -6,6 +6,7 @@ import dev.fleetfix.fake.FakeHost;
 import dev.fleetfix.fake.Harness;
 import dev.fleetfix.steps.model.StepResult;
 import dev.fleetfix.steps.model.StepStatus;
+import dev.fleetfix.transport.Command;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,36 @@ class DiscoveredServiceOnFakeHostTest {
                 .matches("supervisorctl -c \\S*/etc/supervisor/supervisord.conf restart redis");
         assertThat(host.redis().restarts()).isEqualTo(1);
         assertThat(r.facts()).containsEntry("redis.service.manager", "supervisord");
+    }
+
+    /**
+     * supervisorctl talks to supervisord's socket, which is root's (0700) in Debian's and the upstream sample
+     * configuration: the program's state is read as root, through the become path, as the restart and the check are;
+     * as the login user it read nothing, and a Redis found stopped after discovery had seen it (it died in between,
+     * or supervisord holds it in BACKOFF) looked of unknown state and was refused.
+     */
+    @Test
+    void aStoppedSupervisordProgramsStateIsReadAsRootAndItIsRestarted() throws Exception {
+        Harness h = new Harness(dir, "sv");
+        FakeHost host = h.host("sv").withoutNamedService().discovers(supervised("redis"));
+        host.command(
+                "supervisorctl",
+                "echo \"supervisorctl $*\" >> \"$FAKE_ROOT/calls.log\"\n"
+                        + "case \"$*\" in *status*) echo 'redis   STOPPED   Dec 06 08:00 PM';; *) echo 'redis: started';; esac\n");
+        host.stopRedis();
+
+        h.run(RESTART);
+
+        StepResult r = h.result("sv", "restart_redis");
+        assertThat(r.status()).as(r.message()).isEqualTo(StepStatus.CHANGED);
+        assertThat(r.message()).as("the state was read").contains("inactive");
+        Command state = host.commands().stream()
+                .filter(c -> c.script().contains("echo unit=$(") && c.script().contains("supervisorctl"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(state.become()).as("read as root").isTrue();
+        assertThat(state.script()).doesNotContain("sudo");
+        assertThat(host.redis().restarts()).isEqualTo(1);
     }
 
     @Test
