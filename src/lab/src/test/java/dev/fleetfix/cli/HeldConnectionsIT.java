@@ -112,17 +112,24 @@ class HeldConnectionsIT {
 
         Map<String, Integer> before = logins();
         // a stale socket file is left behind by the kill: the run starts a new holder, which logs in again
-        ProgramRun second = fleetfix("audit", "-i", inventory(), "--control-persist", "2s");
+        ProgramRun second = fleetfix("audit", "-i", inventory(), "--control-persist", "60s");
         assertThat(second.exitCode()).as(second.toString()).isEqualTo(first.exitCode());
         assertThat(second.stderr()).as(second.toString()).doesNotContain("held connections are off");
         Map<String, Integer> after = logins();
         for (String host : List.of("lab-1", "lab-2")) {
             assertThat(after.get(host) - before.get(host)).as(host).isEqualTo(1);
         }
-        long idle = pid(fleetfix("connections"));
-        assertThat(idle).isNotEqualTo(killed);
-        // 2 s of persist after its last run; looked at each second, so gone within a few
-        assertThat(awaitGone(idle)).as("holder " + idle + " exits when idle").isTrue();
+        // looked up while the holder is sure to be there (60 s of persist): a short persist here would race the
+        // start of the next command on a busy machine
+        long replaced = pid(fleetfix("connections"));
+        assertThat(replaced).isNotEqualTo(killed);
+        // the latest run's persist is the holder's: after a run that asks for 2 s, it is idle 2 s and exits
+        ProgramRun third = fleetfix("audit", "-i", inventory(), "--control-persist", "2s");
+        assertThat(third.exitCode()).as(third.toString()).isEqualTo(first.exitCode());
+        assertThat(logins()).as("the third run went through the same holder").isEqualTo(after);
+        assertThat(awaitGone(replaced))
+                .as("holder " + replaced + " exits when idle")
+                .isTrue();
         assertThat(runtime.resolve("fleetfix/hold.sock")).doesNotExist();
     }
 
