@@ -51,6 +51,8 @@ class VerdictLabIT {
 
     /** This test's share of the suite's 0.1 % false-failure budget per CI run. */
     private static final double FALSE_FAILURE = 0.0004;
+    /** This machine's busy share before the busy loops above which they need not show as other load (see its test). */
+    private static final double BUSY = 0.6;
 
     @RegisterExtension
     static final LabFleetExtension fleet = LabFleetExtension.of(LabHostSpec.named("lab-1"), LabHostSpec.named("lab-2"));
@@ -186,6 +188,7 @@ class VerdictLabIT {
                     m.decisive() ? "" : "(nd)"));
             m.withheld().ifPresent(w -> s.append("(withheld)"));
         }
+        c.reason().ifPresent(r -> s.append(" (").append(r).append(')'));
         return s.toString();
     }
 
@@ -315,13 +318,14 @@ class VerdictLabIT {
                 .mapToDouble(r -> r.clientCpu().orElseThrow().machineShare())
                 .average()
                 .orElseThrow();
-        if (busyBefore > 1 - MachineDrift.POINTS) {
-            // a machine already saturated (another build, stress-ng) leaves the loops no idle time to take: they take
-            // their share from the work already there, the generator's too, and other load hardly rises; only that no
-            // change is called holds there (issue 44)
+        if (busyBefore > BUSY) {
+            // a machine already busy (another build, stress-ng: 75-100 % in the loaded runs of issue 44) leaves the
+            // loops little idle time to take: they take their share from the work already there, the generator's
+            // too, and other load rises by less than the drift guard's points (75 % -> 83 % once); only that no change
+            // is called holds there. With room to take (the suite alone: 42-43 % busy), the loops must show.
             System.out.printf(
                     Locale.ROOT,
-                    "  this machine was saturated already: %.0f %% busy before; %s%n",
+                    "  this machine was busy already: %.0f %% busy before; %s%n",
                     100 * busyBefore,
                     d.describe());
             return;
@@ -338,11 +342,12 @@ class VerdictLabIT {
     }
 
     /**
-     * Redis throttled to a tenth of a CPU between the sides: regressed, throughput first. The one honest exception
-     * is the drift guard's: when this machine's other load rose between the sides by the guard's points, a slowdown
-     * is what that load alone could cause, and the verdict is withheld (inconclusive, saying so). The test then
-     * checks that it says so instead of failing on a machine that got busy: it fails only on a call the other way,
-     * a miss without that reason, or a withheld call on a quiet machine.
+     * Redis throttled to a tenth of a CPU between the sides: regressed, throughput first. Two honest exceptions,
+     * both the verdict's own words: when this machine's other load rose between the sides by the drift guard's
+     * points, a slowdown is what that load alone could cause; and when this machine's CPU was saturated (a loaded
+     * run of the suite: 87-93 % busy once), the generator's queueing is in every figure and Redis got less than its
+     * quota anyway. The verdict is then withheld (inconclusive, saying which). The test fails on a call the other way,
+     * a miss without one of those reasons, or a withheld call on a quiet machine.
      */
     @Test
     void aRedisThrottledByItsCpuQuotaIsCalledRegressed() {
@@ -360,10 +365,21 @@ class VerdictLabIT {
                     "  rps per round: before " + figures(Metric.RPS, before) + ", after " + figures(Metric.RPS, after));
 
             java.util.Optional<MachineDrift> d = MachineDrift.of(results(before), results(after));
-            if (c.verdict() == Verdict.INCONCLUSIVE && d.isPresent() && d.get().rise() >= MachineDrift.POINTS) {
-                System.out.println("  withheld: this machine's other load rose between the sides");
-                assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
-                assertThat(c.metrics().get(0).ratio()).as("rps fell").isLessThan(0.95);
+            boolean drifted = d.isPresent() && d.get().rise() >= MachineDrift.POINTS;
+            boolean saturated = c.reason().orElse("").contains("this machine's CPU was saturated");
+            if (c.verdict() == Verdict.INCONCLUSIVE && (drifted || saturated)) {
+                // the generator shares this machine: when it had no CPU to spare, a slower Redis cannot be told from
+                // a slower generator, and the verdict says which of the two reasons withheld it
+                System.out.println("  withheld: "
+                        + (drifted
+                                ? "this machine's other load rose between the sides"
+                                : "this machine was saturated"));
+                if (drifted) {
+                    assertThat(c.notes())
+                            .anySatisfy(n -> assertThat(n).contains("a change this drift alone would cause"));
+                    assertThat(c.metrics().get(0).ratio()).as("rps fell").isLessThan(0.95);
+                }
+                // saturated: Redis's share of a CPU was below its quota already, so the quota may change little
                 return;
             }
             assertThat(c.verdict()).as(line(c) + drift(before, after)).isEqualTo(Verdict.REGRESSED);
