@@ -244,11 +244,13 @@ public final class LabFleet implements AutoCloseable {
     }
 
     /**
-     * Makes sshd read its configuration again and returns when it answers. sshd re-executes itself on a reload,
-     * so its port refuses connections for a moment: a login right after {@code systemctl reload ssh} can fail.
+     * Makes sshd read its configuration again and returns when the new one answers: a restart, which returns once the
+     * old listener is gone and the new one started (sessions stay). A reload would not do: sshd re-executes itself on
+     * its SIGHUP some time after {@code systemctl reload ssh} returns, so the old listener could answer the wait and
+     * then refuse the test's login (it did, on a loaded machine).
      */
     public void reloadSshd(String host) {
-        service(host, List.of("ssh"), "reload");
+        service(host, List.of("ssh"), "restart");
         awaitSshd(host);
     }
 
