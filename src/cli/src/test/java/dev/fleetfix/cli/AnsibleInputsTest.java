@@ -33,6 +33,17 @@ class AnsibleInputsTest {
         return fleetfix(Map.of(), "audit", "-F", "none", "-i", inventory.toString());
     }
 
+    /** Adapters that reach these fake hosts, noting each host a shell is opened to in {@code opened}. */
+    private static Adapters fakeHosts(Map<String, FakeHost> hosts, List<String> opened) {
+        return Adapters.builder()
+                .shells(host -> {
+                    opened.add(host.name());
+                    return hosts.get(host.name()).shell();
+                })
+                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
+                .build();
+    }
+
     private Path write(String name, String text) throws IOException {
         Path file = dir.resolve(name);
         Files.createDirectories(file.getParent());
@@ -204,13 +215,7 @@ class AnsibleInputsTest {
         write("hosts.ini", "[redis]\nr1\n");
         List<String> opened = new CopyOnWriteArrayList<>();
         Map<String, FakeHost> hosts = Map.of("r1", new FakeHost("r1", dir));
-        Adapters adapters = Adapters.builder()
-                .shells(host -> {
-                    opened.add(host.name());
-                    return hosts.get(host.name()).shell();
-                })
-                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
-                .build();
+        Adapters adapters = fakeHosts(hosts, opened);
         Map<String, String> env = Map.of("ANSIBLE_CONFIG", cfg.toString());
 
         CliRun refused = CliRun.of(
@@ -256,13 +261,7 @@ class AnsibleInputsTest {
         write("hosts.ini", "[redis]\nr1\nr2 ansible_host=127.0.0.1\n");
         Map<String, FakeHost> hosts = Map.of("r1", new FakeHost("r1", dir), "r2", new FakeHost("r2", dir));
         List<String> opened = new CopyOnWriteArrayList<>();
-        Adapters adapters = Adapters.builder()
-                .shells(host -> {
-                    opened.add(host.name());
-                    return hosts.get(host.name()).shell();
-                })
-                .redis((host, timeout) -> hosts.get(host.name()).redis().connect())
-                .build();
+        Adapters adapters = fakeHosts(hosts, opened);
 
         CliRun run = CliRun.of(
                 Main.commandLine(new AnsibleSettings(Map.of(), dir, dir, true), adapters),
