@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a lab comes up and goes away: its images, its hosts created and booted, their replication, cluster and
@@ -119,6 +120,15 @@ final class LabBringUp {
                                 + LabOperatorShape.TUNED_PROFILE);
             }
         }
+        for (LabHostSpec spec : topology.specs()) {
+            if (spec.serviceShape() == LabServiceShape.SUPERVISORD) {
+                // Redis answers while supervisord still calls its program STARTING, until startsecs have passed
+                LabWait.until(
+                        REPLICATION_TIMEOUT,
+                        "supervisord on " + spec.name() + " to call program " + LabServiceShape.PROGRAM + " RUNNING",
+                        () -> supervisorProblem(fleet, spec.name()));
+            }
+        }
         LabRedisCli cli = new LabRedisCli(fleet, topology);
         for (LabHostSpec spec : topology.specs()) {
             if (spec.replicaOf().isPresent() && !spec.cluster()) {
@@ -139,6 +149,14 @@ final class LabBringUp {
             settings.progress().accept("starting " + topology.sentinels().size() + " Sentinels");
             new LabSentinels(fleet, topology, cli).start();
         }
+    }
+
+    /** Empty once supervisorctl calls the lab's program RUNNING; else what it says. */
+    private static Optional<String> supervisorProblem(LabFleet fleet, String host) {
+        String status = fleet.rootExec(host, "supervisorctl status " + LabServiceShape.PROGRAM + " 2>&1")
+                .stdout()
+                .strip();
+        return status.contains("RUNNING") ? Optional.empty() : Optional.of("supervisorctl status: " + status);
     }
 
     /**
