@@ -217,7 +217,8 @@ public final class ReportModelMapper {
                                 w.seconds(), w.requests(), w.p50(), w.p90(), w.p99(), w.p999(), w.p9999(), w.max()))
                         .toList(),
                 r.clientCpu()
-                        .map(c -> new ClientCpuReport(c.processShare(), finite(c.machineShare()), c.saturated()))
+                        .map(c -> new ClientCpuReport(
+                                c.processShare(), finite(c.machineShare()), c.saturated(), finite(c.waitShare())))
                         .orElse(null),
                 r.errors());
     }

@@ -7,8 +7,11 @@ package dev.fleetfix.bench;
  *
  * @param processShare this JVM's CPU time over the round's wall time and all cores, 0..1
  * @param machineShare the whole machine's busy CPU over the round, 0..1; NaN when unknown
+ * @param waitShare of the time this JVM's threads were ready to run during the round, the share they waited for a
+ *     core (the scheduler's run delay, {@code /proc/self/task/TID/schedstat}), 0..1; NaN when unknown. Unlike
+ *     {@code machineShare} it keeps rising when the machine is already saturated and more work arrives.
  */
-public record ClientCpu(double processShare, double machineShare) {
+public record ClientCpu(double processShare, double machineShare, double waitShare) {
     /** At or above this busy share the machine had no CPU to spare for the generator. */
     public static final double SATURATED = 0.9;
 
@@ -16,6 +19,11 @@ public record ClientCpu(double processShare, double machineShare) {
         if (!(processShare >= 0)) {
             throw new IllegalArgumentException("processShare must be >= 0, was " + processShare);
         }
+    }
+
+    /** Without the run-delay figure (a system that does not keep it). */
+    public ClientCpu(double processShare, double machineShare) {
+        this(processShare, machineShare, Double.NaN);
     }
 
     public boolean saturated() {

@@ -6,6 +6,7 @@ import dev.fleetfix.bench.Metric;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * How much of this machine's CPU went to work other than fleetfix's own during each side of a
@@ -24,13 +25,23 @@ import java.util.Optional;
  * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). Under a large drift a
  * latency change is not called either way.
  *
+ * <p>A machine already saturated cannot show more work as a busier share: its busy share is near 1 on
+ * both sides, and work that arrives takes its CPU from what was there, the generator's too. Busy loops
+ * beside a lab run of the suite under stress-ng raised other work from 71 % to 76 % only, and an
+ * unchanged host was called regressed. So the guard also reads how long fleetfix's own threads waited
+ * for a core when they were ready to run ({@link dev.fleetfix.bench.ClientCpu#waitShare}): that share
+ * keeps rising with the competition for the cores, saturated or not.
+ *
  * <p>Difference in differences (control hosts) takes drift out of the change itself and makes this
  * guard unneeded; it applies to designs without controls.
  *
  * @param before mean share of the machine's CPU busy outside this process over the before rounds, 0..1
  * @param after the same over the after rounds
+ * @param waitBefore mean share of their ready time this process's threads waited for a core over the
+ *     before rounds, 0..1; NaN when a round has no such figure
+ * @param waitAfter the same over the after rounds
  */
-public record MachineDrift(double before, double after) {
+public record MachineDrift(double before, double after, double waitBefore, double waitAfter) {
 
     /**
      * A rise or fall of this many points of the machine's CPU is enough to move a benchmark by more
@@ -38,24 +49,48 @@ public record MachineDrift(double before, double after) {
      */
     public static final double POINTS = 0.10;
 
-    /** From the rounds' CPU figures; empty when a round on either side has none. */
-    public static Optional<MachineDrift> of(List<BenchResult> before, List<BenchResult> after) {
-        Optional<Double> b = otherShare(before);
-        Optional<Double> a = otherShare(after);
-        return b.isPresent() && a.isPresent() ? Optional.of(new MachineDrift(b.get(), a.get())) : Optional.empty();
+    /**
+     * How many times longer (or shorter) fleetfix's threads took to get their CPU time on one side than on
+     * the other, enough to say the competition for the cores changed. A ratio, not points of the wait
+     * share, because that share saturates too: from 86 % to 93 % is 7 points but a wait twice as long for
+     * each slice of CPU, where 10 % to 17 % makes it 8 % longer. On the lab, 20 A/A pairs on a quiet
+     * machine moved it by 0.81 to 1.25 times; busy loops as many as the cores, by 1.98 (quiet) and 2.0
+     * (the suite under stress-ng, where the busy share rose 1 point).
+     */
+    public static final double STRETCH = 1.5;
+
+    /** Without the threads' wait figures. */
+    public MachineDrift(double before, double after) {
+        this(before, after, Double.NaN, Double.NaN);
     }
 
-    private static Optional<Double> otherShare(List<BenchResult> rounds) {
+    /** From the rounds' CPU figures; empty when a round on either side has none. */
+    public static Optional<MachineDrift> of(List<BenchResult> before, List<BenchResult> after) {
+        Optional<Double> b = mean(before, c -> Math.max(0, c.machineShare() - c.processShare()));
+        Optional<Double> a = mean(after, c -> Math.max(0, c.machineShare() - c.processShare()));
+        if (b.isEmpty() || a.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new MachineDrift(
+                b.get(),
+                a.get(),
+                mean(before, ClientCpu::waitShare).orElse(Double.NaN),
+                mean(after, ClientCpu::waitShare).orElse(Double.NaN)));
+    }
+
+    /** The mean of a figure over the rounds; empty when a round has no CPU figures or the figure is unknown. */
+    private static Optional<Double> mean(List<BenchResult> rounds, ToDoubleFunction<ClientCpu> figure) {
         if (rounds.isEmpty()) {
             return Optional.empty();
         }
         double sum = 0;
         for (BenchResult r : rounds) {
             Optional<ClientCpu> cpu = r.clientCpu();
-            if (cpu.isEmpty() || !Double.isFinite(cpu.get().machineShare())) {
+            double value = cpu.map(figure::applyAsDouble).orElse(Double.NaN);
+            if (!Double.isFinite(value)) {
                 return Optional.empty();
             }
-            sum += Math.max(0, cpu.get().machineShare() - cpu.get().processShare());
+            sum += value;
         }
         return Optional.of(sum / rounds.size());
     }
@@ -65,13 +100,32 @@ public record MachineDrift(double before, double after) {
         return after - before;
     }
 
+    /**
+     * How many times longer fleetfix's threads took to get their CPU time during the after rounds than during the
+     * before rounds: a thread that waits a share {@code w} of its ready time gets its CPU {@code 1 / (1 - w)} times
+     * slower than on an idle core. Above 1 when the competition for the cores rose; NaN when unknown.
+     */
+    public double stretch() {
+        return (1 - waitBefore) / (1 - waitAfter);
+    }
+
+    /** Whether the competition for the cores rose by enough to move a benchmark, by either measure. */
+    public boolean rose() {
+        return rise() >= POINTS || stretch() >= STRETCH;
+    }
+
+    /** Whether it fell by enough, by either measure. */
+    public boolean fell() {
+        return rise() <= -POINTS || stretch() <= 1 / STRETCH;
+    }
+
     public boolean large() {
-        return Math.abs(rise()) >= POINTS;
+        return rose() || fell();
     }
 
     /**
      * Whether this drift alone could make {@code metric} move as {@code ratio} says: throughput
-     * down when other work rose, up when it fell; a latency either way.
+     * down when the competition rose, up when it fell; a latency either way.
      */
     public boolean explains(Metric metric, double ratio) {
         if (!large() || !Double.isFinite(ratio) || ratio == 1) {
@@ -80,16 +134,31 @@ public record MachineDrift(double before, double after) {
         if (!metric.higherIsBetter()) {
             return true;
         }
-        return ratio < 1 == rise() > 0;
+        return ratio < 1 ? rose() : fell();
     }
 
-    /** "this machine's CPU outside fleetfix went from 8 % before to 46 % after". */
+    /**
+     * "this machine's CPU busy outside fleetfix went from 8 % during the before rounds to 46 % during the after
+     * rounds", and how long fleetfix's threads waited for a core when that changed by enough to count.
+     */
     public String describe() {
-        return String.format(
+        String other = String.format(
                 Locale.ROOT,
                 "this machine's CPU busy outside fleetfix went from %.0f %% during the before rounds to %.0f %% during"
                         + " the after rounds",
                 before * 100,
                 after * 100);
+        if (!(stretch() >= STRETCH || stretch() <= 1 / STRETCH)) {
+            return other;
+        }
+        return other
+                + String.format(
+                        Locale.ROOT,
+                        ", and fleetfix's threads waited for a core %.0f %% of their ready time before, %.0f %% after"
+                                + " (their CPU came %.1f times %s)",
+                        waitBefore * 100,
+                        waitAfter * 100,
+                        Math.max(stretch(), 1 / stretch()),
+                        stretch() > 1 ? "slower" : "faster");
     }
 }
