@@ -21,7 +21,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 UNITS="${UNITS-ProgressLinesTest LabProgressLinesTest LauncherFirstStartTest BadInputTest AnsibleFlagsTest ApplyTagsTest ForksTest LocalShellTest AnsibleFormatsTest HostAuditorTest}"
-ITS="${ITS-AuditIT ApplyIT HeldConnectionsIT SshShellIT SshLoginIT JedisBenchTargetIT BenchEvictionLabIT LocalCheckIT}"
+ITS="${ITS-AuditIT ApplyIT HeldConnectionsIT SshShellIT SshLoginIT JedisBenchTargetIT BenchEvictionLabIT LocalCheckIT OperatorPresetsIT VerdictLabIT}"
 LOAD="${LOAD:-1}"
 STRESS_TIMEOUT="${STRESS_TIMEOUT:-3h}"
 MVN_ARGS="${MVN_ARGS:-}"

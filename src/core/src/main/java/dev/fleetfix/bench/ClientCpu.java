@@ -8,8 +8,10 @@ package dev.fleetfix.bench;
  * @param processShare this JVM's CPU time over the round's wall time and all cores, 0..1
  * @param machineShare the whole machine's busy CPU over the round, 0..1; NaN when unknown
  * @param waitShare of the time this JVM's threads were ready to run during the round, the share they waited for a
- *     core (the scheduler's run delay, {@code /proc/self/task/TID/schedstat}), 0..1; NaN when unknown. Unlike
- *     {@code machineShare} it keeps rising when the machine is already saturated and more work arrives.
+ *     core (the scheduler's run delay, {@code /proc/self/task/TID/schedstat}), 0..1; NaN when unknown. It
+ *     saturates too, so read it as a stretch, {@code 1 / (1 - waitShare)}: how many times longer each slice of
+ *     CPU took. Unlike {@code machineShare}, that stretch keeps growing when the machine is already saturated and
+ *     more work arrives.
  */
 public record ClientCpu(double processShare, double machineShare, double waitShare) {
     /** At or above this busy share the machine had no CPU to spare for the generator. */

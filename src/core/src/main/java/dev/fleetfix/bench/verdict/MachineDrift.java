@@ -29,8 +29,9 @@ import java.util.function.ToDoubleFunction;
  * both sides, and work that arrives takes its CPU from what was there, the generator's too. Busy loops
  * beside a lab run of the suite under stress-ng raised other work from 71 % to 76 % only, and an
  * unchanged host was called regressed. So the guard also reads how long fleetfix's own threads waited
- * for a core when they were ready to run ({@link dev.fleetfix.bench.ClientCpu#waitShare}): that share
- * keeps rising with the competition for the cores, saturated or not.
+ * for a core when they were ready to run ({@link dev.fleetfix.bench.ClientCpu#waitShare}), read as how
+ * many times longer each slice of CPU took ({@link #stretch()}): that keeps growing with the competition
+ * for the cores, saturated or not, where the share itself nears 1 as the busy share does.
  *
  * <p>Difference in differences (control hosts) takes drift out of the change itself and makes this
  * guard unneeded; it applies to designs without controls.
