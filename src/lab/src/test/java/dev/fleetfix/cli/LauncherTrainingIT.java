@@ -319,14 +319,21 @@ class LauncherTrainingIT {
 
     @Test
     void bothLaunchersCheckTheCacheWithTheSameCode() throws IOException {
-        String begin = "# --- private cache:";
-        String end = "# --- end of private cache ---";
+        assertBothLaunchersHoldTheSame("# --- private cache:", "# --- end of private cache ---");
+    }
+
+    @Test
+    void bothLaunchersStartTheSameJvm() throws IOException {
+        assertBothLaunchersHoldTheSame("# --- JVM options:", "# --- end of JVM options ---");
+    }
+
+    private static void assertBothLaunchersHoldTheSame(String begin, String end) throws IOException {
         List<String> blocks = new ArrayList<>();
         for (Path launcher : List.of(Path.of("fleetfix"), Path.of("src/cli/src/dist/bin/fleetfix"))) {
             String text = Files.readString(launcher);
             assertThat(text).as(launcher.toString()).contains(begin, end);
             blocks.add(text.substring(text.indexOf(begin), text.indexOf(end)));
         }
-        assertThat(blocks.get(1)).isEqualTo(blocks.get(0));
+        assertThat(blocks.get(1)).as("the block from '%s' to '%s'", begin, end).isEqualTo(blocks.get(0));
     }
 }
