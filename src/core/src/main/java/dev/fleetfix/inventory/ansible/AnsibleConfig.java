@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory.ansible;
 
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.InputException;
 import dev.fleetfix.inventory.BecomeMethod;
 import dev.fleetfix.inventory.Host;
@@ -81,7 +82,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
     private static Optional<Path> locate(Map<String, String> env, Path cwd, Path home) {
         String named = env.get("ANSIBLE_CONFIG");
         if (named != null && !named.isBlank()) {
-            Path p = Path.of(named.startsWith("~/") ? home + named.substring(1) : named);
+            Path p = Path.of(HomePaths.expand(named, home));
             if (Files.isDirectory(p)) {
                 p = p.resolve("ansible.cfg");
             }
@@ -237,10 +238,7 @@ public record AnsibleConfig(Optional<Path> file, Map<String, String> values, Map
     }
 
     private Path expand(String key, String p) {
-        if (p.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home") + p.substring(1));
-        }
-        Path path = Path.of(p);
+        Path path = Path.of(HomePaths.expand(p));
         // Ansible resolves a relative path in ansible.cfg against the file's directory.
         if (!path.isAbsolute() && lines.containsKey(key) && file.isPresent()) {
             Path dir = file.get().toAbsolutePath().getParent();

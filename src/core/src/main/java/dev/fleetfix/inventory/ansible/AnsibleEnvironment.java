@@ -1,6 +1,7 @@
 package dev.fleetfix.inventory.ansible;
 
 import dev.fleetfix.Durations;
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.ansible.vault.VaultKeyring;
 import dev.fleetfix.inventory.ansible.vault.VaultPasswordSource;
@@ -146,7 +147,7 @@ public final class AnsibleEnvironment {
                 jump = Optional.of(next);
                 i++;
             } else if (w.equals("-F")) {
-                file = Optional.of(Path.of(next.startsWith("~/") ? home + next.substring(1) : next));
+                file = Optional.of(Path.of(HomePaths.expand(next, home)));
                 i++;
             } else if (w.equals("-o") && next != null) {
                 String option = next;

@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory.ansible;
 
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.InputException;
 import dev.fleetfix.Secret;
 import dev.fleetfix.Unevaluated;
@@ -129,11 +130,7 @@ final class HostSlots {
     }
 
     private Path path(String text) {
-        String expanded = text;
-        if (text.equals("~") || text.startsWith("~/")) {
-            expanded = System.getProperty("user.home") + text.substring(1);
-        }
-        return baseDir.resolve(expanded).normalize();
+        return baseDir.resolve(HomePaths.expand(text)).normalize();
     }
 
     /** A systemd unit name: it is written into unit files and commands, so nothing else is let through. */

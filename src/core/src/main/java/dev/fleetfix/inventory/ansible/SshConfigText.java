@@ -1,6 +1,8 @@
 package dev.fleetfix.inventory.ansible;
 
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.InputException;
+import dev.fleetfix.SshHostPatterns;
 import dev.fleetfix.inventory.Host;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * An OpenSSH client configuration as text: its lines as {@code Host} blocks of settings, its host patterns and its
@@ -94,40 +95,12 @@ final class SshConfigText {
     }
 
     static Path path(String value) {
-        if (value.equals("~") || value.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home") + value.substring(1));
-        }
-        return Path.of(value);
+        return Path.of(HomePaths.expand(value));
     }
 
     /** OpenSSH pattern lists: any positive pattern matches and no negated one does. */
     static boolean matches(List<String> patterns, String host) {
-        boolean matched = false;
-        for (String p : patterns) {
-            for (String one : p.split(",")) {
-                boolean negated = one.startsWith("!");
-                String glob = negated ? one.substring(1) : one;
-                if (glob(glob).matcher(host).matches()) {
-                    if (negated) {
-                        return false;
-                    }
-                    matched = true;
-                }
-            }
-        }
-        return matched;
-    }
-
-    private static Pattern glob(String glob) {
-        StringBuilder re = new StringBuilder();
-        for (char c : glob.toCharArray()) {
-            switch (c) {
-                case '*' -> re.append(".*");
-                case '?' -> re.append('.');
-                default -> re.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE);
+        return SshHostPatterns.matches(String.join(",", patterns), host);
     }
 
     /** A line's words: {@code Keyword value}, {@code Keyword=value}, double quotes group words. */

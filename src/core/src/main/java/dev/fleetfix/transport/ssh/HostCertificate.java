@@ -1,6 +1,7 @@
 package dev.fleetfix.transport.ssh;
 
 import com.hierynomus.sshj.userauth.certificate.Certificate;
+import dev.fleetfix.SshHostPatterns;
 import java.io.IOException;
 import java.security.PublicKey;
 import java.time.Instant;
@@ -54,7 +55,7 @@ final class HostCertificate {
         List<String> principals = cert.getValidPrincipals();
         if (principals != null
                 && !principals.isEmpty()
-                && principals.stream().noneMatch(p -> HostPatterns.glob(p, name))) {
+                && principals.stream().noneMatch(p -> SshHostPatterns.glob(p, name))) {
             return Optional.of("it is valid for " + String.join(", ", principals) + ", not for " + name);
         }
         Instant after = cert.getValidAfter().toInstant();

@@ -1,5 +1,6 @@
 package dev.fleetfix.transport.ssh;
 
+import dev.fleetfix.SshHostPatterns;
 import dev.fleetfix.transport.FileStamp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +93,7 @@ final class KnownHostsLines {
         /** Whether the line names {@code host} ({@code [10.0.0.1]:2222} on a port other than 22). */
         boolean appliesTo(String host) {
             if (hashed == null) {
-                return HostPatterns.matches(hosts, host);
+                return SshHostPatterns.matches(hosts, host);
             }
             try {
                 // lines are shared by the verifiers of every host; a hashed entry's matcher keeps one HMAC

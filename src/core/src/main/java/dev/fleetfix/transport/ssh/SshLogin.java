@@ -1,6 +1,7 @@
 package dev.fleetfix.transport.ssh;
 
 import com.hierynomus.sshj.userauth.certificate.Certificate;
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
@@ -140,14 +141,7 @@ final class SshLogin {
 
     /** {@code ~/x} in an inventory means the control node's home. */
     static Path expand(Path path, Path home) {
-        String text = path.toString();
-        if (text.equals("~")) {
-            return home;
-        }
-        if (text.startsWith("~/")) {
-            return home.resolve(text.substring(2));
-        }
-        return path;
+        return Path.of(HomePaths.expand(path.toString(), home));
     }
 
     String user() {

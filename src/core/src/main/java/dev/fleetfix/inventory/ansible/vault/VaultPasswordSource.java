@@ -1,5 +1,6 @@
 package dev.fleetfix.inventory.ansible.vault;
 
+import dev.fleetfix.HomePaths;
 import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import java.io.IOException;
@@ -107,10 +108,7 @@ public final class VaultPasswordSource {
     }
 
     static Path expandHome(String path) {
-        if (path.equals("~") || path.startsWith("~/")) {
-            return Path.of(System.getProperty("user.home") + path.substring(1));
-        }
-        return Path.of(path);
+        return Path.of(HomePaths.expand(path));
     }
 
     public String label() {
