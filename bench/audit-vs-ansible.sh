@@ -10,7 +10,10 @@
 # each tool once per round in a rotating order (so no tool always runs first or last):
 #   fleetfix          ./fleetfix audit -i INV            (--forks default 10; whole process timed, JVM start included)
 #   fleetfix-fN       ./fleetfix audit -i INV --forks N  (all hosts at once)
-#   ansible-fK        ansible-playbook -i INV --forks K  (K in ANSIBLE_FORKS, default "5 20")
+#   ansible-fK        ansible-playbook -i INV --forks K  (K in ANSIBLE_FORKS, default "5 20"): the four reads
+#                     below with `raw`, Ansible's leanest path
+#   ansible-script-fK ansible-playbook doing fleetfix's work as an Ansible user writes it: a `script` task sending
+#                     fleetfix's own audit commands (become), then `raw` redis-cli INFO server (the same work)
 #   ssh-xN            N parallel `ssh` processes, one per host, one remote command each
 #   sshj-floor-xN     the same connections and command done by SSHJ in one JVM, nothing of fleetfix's (bench/
 #                     SshjFloor.java, compiled against fleetfix's jar, run with the launcher's JVM options and an
@@ -22,9 +25,13 @@
 #   baseline-held     $BASELINE's repeat run, as fleetfix-held, with a holder of its own (with BASELINE and HELD=1)
 #   fleetfix-held     ./fleetfix audit -i INV --control-persist 120s, its holder kept from round to round  } repeat
 #   ansible-held-fK   ansible-playbook with one ControlPath directory for all rounds (ControlPersist 60s)  } runs
-# The two held tools are what an operator's second, third... run costs: an untimed warm-up run opens their
+#   ansible-script-held-fK  ansible-script-fK the same way: the repeat run of the same work                   }
+#   ssh-script-held-xN      ssh-script-xN through OpenSSH master connections held from round to round (Control-
+#                           Master, ControlPersist): the floor of a repeat run of the same work               }
+# The held tools are what an operator's second, third... run costs: an untimed warm-up run opens their
 # connections, and every timed round reuses them (HELD=0 leaves them out). Their CPU adds what the holder (fleetfix)
-# or the ssh masters (Ansible) spent during the run, read from /proc, since neither is a child the run waits for.
+# or the ssh masters (Ansible, OpenSSH) spent during the run, read from /proc, since neither is a child the run
+# waits for.
 # All three read the same things: THP enabled and defrag, `uname -r`, Redis INFO server. fleetfix reads a few
 # more (sysctls, boot settings, Redis's own smaps) in its single fact script, and asks Redis from this machine.
 # Ansible runs with gather_facts: false (fleetfix does not gather all facts either), the `raw` module (lab hosts
@@ -91,7 +98,10 @@ fi
 homes=()
 cleanup() {
   local home rt
-  for rt in "$work"/held-rt-*; do [[ -d "$rt" ]] && XDG_RUNTIME_DIR="$rt" "$fleetfix" connections --close >/dev/null 2>&1; done
+  for rt in "$work"/held-rt-*; do
+    # "no holder runs" (exit 1) is no failure here; set -e would end the clean-up at it
+    if [[ -d "$rt" ]]; then XDG_RUNTIME_DIR="$rt" "$fleetfix" connections --close >/dev/null 2>&1 || true; fi
+  done
   pkill -f -- "$work/held-cp-" || true
   for home in ${homes[@]+"${homes[@]}"}; do
     "$fleetfix" lab down --home "$home" >&2 || log "lab down --home $home failed; remove its containers by hand"
@@ -148,11 +158,13 @@ run_fleetfix() { # n round label [extra args]
     "$(add "$(cpu_of "$tv")" "$held1" "$held0")" >>"$results"
 }
 
-run_ansible() { # n round forks [held]
-  local n="$1" round="$2" forks="$3" held="${4:-}" out="$work/out.ansible" tv="$work/time.ansible" cp t0 t1 rc=0
-  local label="ansible-f$forks" masters0=0 masters1=0
-  if [[ -n "$held" ]]; then
-    cp="$held_cp" label="ansible-held-f$forks" masters0="$(cpu_of_procs "$held_cp")"
+run_ansible() { # n round label: ansible[-script][-held]-fK
+  local n="$1" round="$2" label="$3" out="$work/out.ansible" tv="$work/time.ansible" cp t0 t1 rc=0
+  local forks="${3##*-f}" play="$work/read.yml" masters0=0 masters1=0
+  [[ "$label" == ansible-script-* ]] && play="$work/same.yml"
+  if [[ "$label" == *-held-* ]]; then
+    cp="$held_cp/${label%-f*}" masters0="$(cpu_of_procs "$cp")"
+    [[ -d "$cp" ]] || mkdir -m 700 "$cp"
   else
     cp="$(mktemp -d -p "$work" cp.XXXXXX)"
   fi
@@ -160,11 +172,11 @@ run_ansible() { # n round forks [held]
   /usr/bin/time -v -o "$tv" env ANSIBLE_CONFIG="$work/ansible.cfg" ANSIBLE_SSH_CONTROL_PATH_DIR="$cp" ANSIBLE_HOST_KEY_CHECKING=True \
     ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP="$work/ansible-tmp" \
     ansible-playbook -i "$inv" --forks "$forks" --ssh-common-args "-o UserKnownHostsFile=$known_hosts" \
-    "$work/read.yml" >"$out" 2>&1 || rc=$?
+    -e "audit_script=$work/audit-script.sh" "$play" >"$out" 2>&1 || rc=$?
   t1="$(now)"
-  if [[ -n "$held" ]]; then masters1="$(cpu_of_procs "$held_cp")"; else rm -rf "$cp"; fi
+  if [[ "$label" == *-held-* ]]; then masters1="$(cpu_of_procs "$cp")"; else rm -rf "$cp"; fi
   if ((rc != 0)) || ! grep -q 'PLAY RECAP' "$out"; then
-    cat "$out" >&2; die "ansible-playbook --forks $forks failed (exit $rc) at N=$n"
+    cat "$out" >&2; die "$label failed (exit $rc) at N=$n"
   fi
   printf '%s\t%s\t%s\t%s\t\t%s\n' "$label" "$n" "$round" "$(elapsed "$t0" "$t1")" \
     "$(add "$(cpu_of "$tv")" "$masters1" "$masters0")" >>"$results"
@@ -191,26 +203,36 @@ run_ssh() { # n round
   printf '%s\t%s\t%s\t%s\t\t%s\n' "ssh-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" "$(add "$c1" 0 "$c0")" >>"$results"
 }
 
-run_ssh_script() { # n round: fleetfix's audit commands over plain ssh, all hosts at once
-  local n="$1" round="$2" t0 t1 pids=() failed=0 c0 c1
+run_ssh_script() { # n round [held]: fleetfix's audit commands over plain ssh, all hosts at once
+  local n="$1" round="$2" held="${3:-}" t0 t1 pids=() failed=0 c0 c1 m0=0 m1=0 label="ssh-script-x$1"
+  local control=(-o ControlMaster=no -o ControlPath=none)
+  if [[ -n "$held" ]]; then
+    # the first run through a path starts its master, which stays (ControlPersist) for the rounds after it
+    control=(-o ControlMaster=auto -o ControlPath="$held_cp/ssh/%C" -o ControlPersist=120)
+    label="ssh-script-held-x$n"
+    [[ -d "$held_cp/ssh" ]] || mkdir -m 700 "$held_cp/ssh"
+    m0="$(cpu_of_procs "$held_cp/ssh")"
+  fi
   c0="$(children_cpu)"
   rm -f "$work"/out.sshs.*
   t0="$(now)"
   while read -r name addr sshport redisport; do
     { cat "$work/audit-commands.sh"; echo "redis-cli -h $addr -p $redisport info server"; } |
       ssh -i "$key" -p "$sshport" -l "$user" -o BatchMode=yes -o StrictHostKeyChecking=yes \
-        -o UserKnownHostsFile="$known_hosts" -o ControlMaster=no -o ControlPath=none "$addr" "sudo -n sh -s" \
+        -o UserKnownHostsFile="$known_hosts" "${control[@]}" "$addr" "sudo -n sh -s" \
         >"$work/out.sshs.$name" 2>&1 &
     pids+=("$!")
   done <"$work/hosts.txt"
   for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
   t1="$(now)"
   c1="$(children_cpu)"
+  [[ -n "$held" ]] && m1="$(cpu_of_procs "$held_cp/ssh")"
   if ((failed > 0)) || (($(grep -l '^redis_version:' "$work"/out.sshs.* | wc -l) != n)); then
     cat "$work"/out.sshs.* >&2; die "$failed of $n ssh processes with the audit's commands failed at N=$n"
   fi
-  printf '%s\t%s\t%s\t%s\t\t%s\n' "ssh-script-x$n" "$n" "$round" "$(elapsed "$t0" "$t1")" "$(add "$c1" 0 "$c0")" \
-    >>"$results"
+  # a held master is no child of this script: its CPU during the run is read from /proc
+  printf '%s\t%s\t%s\t%s\t\t%s\n' "$label" "$n" "$round" "$(elapsed "$t0" "$t1")" \
+    "$(add "$(add "$c1" 0 "$c0")" "$m1" "$m0")" >>"$results"
 }
 
 run_sshj_floor() { # n round
@@ -250,6 +272,7 @@ with open(sys.argv[2], "w") as out:
     for c in commands:
         out.write("(\n" + "\n".join(c) + "\n)\n")
 EOF
+  { echo '#!/bin/sh'; cat "$work/audit-commands.sh"; } >"$work/audit-script.sh"
 }
 
 # --- the equivalent Ansible read ---------------------------------------------------------------------------
@@ -266,6 +289,19 @@ cat >"$work/read.yml" <<'EOF'
       changed_when: false
     - name: kernel release
       raw: uname -r
+      changed_when: false
+    - name: Redis INFO server
+      raw: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
+      changed_when: false
+EOF
+cat >"$work/same.yml" <<'EOF'
+- name: fleetfix's audit commands and Redis INFO, as an Ansible user sends them (the same work as fleetfix)
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: fleetfix's facts script and service finder, as root
+      script: "{{ audit_script }}"
+      become: true
       changed_when: false
     - name: Redis INFO server
       raw: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
@@ -299,7 +335,7 @@ EOF
 
   tools=(fleetfix "fleetfix-f$n")
   [[ -n "$BASELINE" ]] && tools+=(baseline)
-  for f in $ANSIBLE_FORKS; do tools+=("ansible-f$f"); done
+  for f in $ANSIBLE_FORKS; do tools+=("ansible-f$f" "ansible-script-f$f"); done
   tools+=("ssh-x$n" "ssh-script-x$n")
   if [[ "$SSHJ_FLOOR" == 1 ]]; then
     tools+=("sshj-floor-x$n")
@@ -309,7 +345,7 @@ EOF
   fi
   capture_audit_commands
   held_rt="$work/held-rt-$n" held_cp="$work/held-cp-$n" held_rt_base="$work/held-rt-base-$n"
-  mkdir -m 700 -p "$held_rt" "$held_cp" "$held_rt_base"
+  mkdir -m 700 "$held_rt" "$held_cp" "$held_rt_base"
   log "N=$n: one untimed warm-up run of ssh and fleetfix (sshd, redis and page cache)"
   kept="$results"
   results="$work/warm-up.tsv"
@@ -319,7 +355,12 @@ EOF
     tools+=(fleetfix-held)
     run_fleetfix "$n" 0 fleetfix-held --control-persist 120s
     if [[ -n "$BASELINE" ]]; then tools+=(baseline-held); run_fleetfix "$n" 0 baseline-held --control-persist 120s; fi
-    for f in $ANSIBLE_FORKS; do tools+=("ansible-held-f$f"); run_ansible "$n" 0 "$f" held; done
+    for f in $ANSIBLE_FORKS; do
+      tools+=("ansible-held-f$f" "ansible-script-held-f$f")
+      run_ansible "$n" 0 "ansible-held-f$f" && run_ansible "$n" 0 "ansible-script-held-f$f"
+    done
+    tools+=("ssh-script-held-x$n")
+    run_ssh_script "$n" 0 held
   fi
   results="$kept"
   record_load "$n" start
@@ -330,10 +371,10 @@ EOF
         fleetfix | baseline) run_fleetfix "$n" "$round" "$tool" ;;
         fleetfix-f*) run_fleetfix "$n" "$round" "$tool" --forks "$n" ;;
         fleetfix-held | baseline-held) run_fleetfix "$n" "$round" "$tool" --control-persist 120s ;;
-        ansible-held-f*) run_ansible "$n" "$round" "${tool#ansible-held-f}" held ;;
-        ansible-f*) run_ansible "$n" "$round" "${tool#ansible-f}" ;;
+        ansible-*) run_ansible "$n" "$round" "$tool" ;;
         ssh-x*) run_ssh "$n" "$round" ;;
         sshj-floor-x*) run_sshj_floor "$n" "$round" ;;
+        ssh-script-held-x*) run_ssh_script "$n" "$round" held ;;
         ssh-script-x*) run_ssh_script "$n" "$round" ;;
       esac
       log "N=$n round $round/$ROUNDS: $tool $(tail -n 1 "$results" | cut -f4) s"
@@ -375,7 +416,8 @@ for line in open(loads):
     load[int(n)][when] = f"{l1}/{l5}/{l15}"
 print(f"fleetfix audit vs ansible-playbook vs parallel ssh, {started}; {rounds} rounds per tool, tools alternating")
 print(f"machine: {cores} cores; {ansible}; {java}")
-print("ansible: gather_facts false, raw module, 4 tasks; fleetfix: audit with its default facts; wall time of the")
+print("ansible-f: gather_facts false, raw module, 4 reads; ansible-script-f: fleetfix's own audit commands in a")
+print("script task (become) and raw INFO server, the same work as fleetfix's audit; wall time of the")
 print("whole process (JVM start included); ratio = median / fleetfix's median (default --forks 10) at that N")
 print()
 print("CPU = user+sys s of the process tree (median / min); CPU ratio = median / the leanest ansible-playbook's")
@@ -389,9 +431,9 @@ for n in sorted(by_n):
     base = med.get((n, "fleetfix"))
     def ansible_cpu(held):
         return [statistics.median(cpu[k]) for k in by_n[n]
-                if k[1].startswith("ansible-") and k[1].startswith("ansible-held-") == held and cpu.get(k)]
+                if k[1].startswith("ansible-") and ("-held-" in k[1]) == held and cpu.get(k)]
     for key in by_n[n]:
-        ans_cpu = ansible_cpu(key[1].endswith("-held") or key[1].startswith("ansible-held-"))
+        ans_cpu = ansible_cpu(key[1].endswith("-held") or "-held-" in key[1])
         v = runs[key]
         ratio = f"{med[key] / base:.2f}" if base else "-"
         peak = f"{max(rss[key]) / 1024:.0f} MiB" if rss.get(key) else ""
@@ -420,13 +462,29 @@ if (20, "fleetfix") in med:
                   f" meet the bar; fleetfix spends {c20 - fc:.2f} s more than it", fc <= min(ans_cpu) / 10)
     if (20, "ssh-x20") in med:
         check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh {med[(20, 'ssh-x20')]:.2f} s", f20 <= med[(20, "ssh-x20")])
+    same_cpu = [statistics.median(cpu[k]) for k in by_n[20] if k[1].startswith("ansible-script-f") and cpu.get(k)]
+    if same_cpu and cpu.get((20, "fleetfix")):
+        c20 = statistics.median(cpu[(20, "fleetfix")])
+        check(f"N=20: fleetfix CPU {c20:.2f} s <= 1/6 of ansible-playbook's doing the same work (the leanest"
+              f" ansible-script-f) {min(same_cpu):.2f} s (ratio {c20 / min(same_cpu):.3f})", c20 <= min(same_cpu) / 6)
     if (20, "ssh-script-x20") in med:
         floor = med[(20, "ssh-script-x20")]
+        check(f"N=20: fleetfix {f20:.2f} s <= 1.2 x 20 parallel ssh sending its own commands {floor:.2f} s"
+              f" (ratio {f20 / floor:.2f})", f20 <= 1.2 * floor)
         check(f"N=20: fleetfix {f20:.2f} s <= 20 parallel ssh sending its own commands {floor:.2f} s", f20 <= floor)
         if (20, "fleetfix-held") in med:
             check(f"N=20 repeat runs: fleetfix-held {med[(20, 'fleetfix-held')]:.2f} s <= that floor {floor:.2f} s",
                   med[(20, "fleetfix-held")] <= floor)
     held = med.get((20, "fleetfix-held"))
+    same_held = [(statistics.median(runs[k]), k[1]) for k in by_n[20] if k[1].startswith("ansible-script-held-")]
+    if held is not None and same_held:
+        best = min(same_held)
+        check(f"N=20 repeat runs: fleetfix-held {held:.2f} s <= ansible-playbook's repeat run of the same work"
+              f" ({best[1]}) {best[0]:.2f} s (ratio {held / best[0]:.2f})", held <= best[0])
+    if held is not None and (20, "ssh-script-held-x20") in med:
+        hf = med[(20, "ssh-script-held-x20")]
+        print(f"(no goal) N=20 repeat runs: fleetfix-held {held:.2f} s against OpenSSH's held connections sending"
+              f" its own commands {hf:.2f} s: {held / hf:.2f} x the held floor")
     ans_held = [statistics.mean(runs[k]) for k in by_n[20] if k[1].startswith("ansible-held-")]
     if held is not None and ans_held:
         h = statistics.mean(runs[(20, "fleetfix-held")])
