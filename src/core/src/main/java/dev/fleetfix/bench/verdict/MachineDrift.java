@@ -17,7 +17,11 @@ import java.util.function.ToDoubleFunction;
  * takes less, more. A throughput change in the direction that this drift alone would cause is
  * therefore not called ({@link #explains}); one against it still is, since drift would have hidden
  * it rather than made it. So a Redis throttled by its CPU quota, which itself then uses less of the
- * machine when it runs here as in the lab, is still called regressed.
+ * machine when it runs here as in the lab, is still called regressed. Nor is one larger than the
+ * drift can make: a generator whose CPU came {@code s} times slower serves at most {@code s} times
+ * fewer requests, so a throughput that fell further than that, by more than the effect floor again
+ * ({@link #MARGIN}), is called. On the lab a 10 % CPU quota took rps down 88 % while the generator's
+ * CPU came 1.6 times slower, and that was withheld.
  *
  * <p>Latencies have no such direction. The generator is a closed loop: starved of CPU it both adds
  * its own delay to what it measures and sends fewer requests at once, so Redis queues less. On the
@@ -59,6 +63,13 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
      * (the suite under stress-ng, where the busy share rose 1 point).
      */
     public static final double STRETCH = 1.5;
+
+    /**
+     * How much further than the drift's own reach ({@link #slowdown()}, {@link #speedup()}) a throughput change
+     * must go before the drift no longer explains it: throughput's effect floor. On the lab, 42 quiet A/A pairs
+     * moved rps between the sides by a standard deviation of 12 % (of the log ratio).
+     */
+    public static final double MARGIN = 0.2;
 
     /** Without the threads' wait figures. */
     public MachineDrift(double before, double after) {
@@ -110,6 +121,24 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
         return (1 - waitBefore) / (1 - waitAfter);
     }
 
+    /**
+     * How many times slower the generator can have got its CPU on the after side, by the larger of the two
+     * measures: the threads' wait ({@link #stretch()}) and the machine's CPU left to the benchmark ({@code (1 -
+     * before) / (1 - after)}). A throughput that fell by no more than this factor may be the drift's doing.
+     */
+    public double slowdown() {
+        return larger(stretch(), (1 - before) / (1 - after));
+    }
+
+    /** Likewise how many times faster: a throughput that rose by no more than this may be the drift's doing. */
+    public double speedup() {
+        return larger(1 / stretch(), (1 - after) / (1 - before));
+    }
+
+    private static double larger(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+    }
+
     /** Whether the competition for the cores rose by enough to move a benchmark, by either measure. */
     public boolean rose() {
         return rise() >= POINTS || stretch() >= STRETCH;
@@ -126,7 +155,8 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
 
     /**
      * Whether this drift alone could make {@code metric} move as {@code ratio} says: throughput
-     * down when the competition rose, up when it fell; a latency either way.
+     * down when the competition rose, up when it fell, by no more than the drift's reach and the
+     * {@link #MARGIN}; a latency either way.
      */
     public boolean explains(Metric metric, double ratio) {
         if (!large() || !Double.isFinite(ratio) || ratio == 1) {
@@ -135,7 +165,7 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
         if (!metric.higherIsBetter()) {
             return true;
         }
-        return ratio < 1 ? rose() : fell();
+        return ratio < 1 ? rose() && ratio >= (1 - MARGIN) / slowdown() : fell() && ratio <= speedup() / (1 - MARGIN);
     }
 
     /**

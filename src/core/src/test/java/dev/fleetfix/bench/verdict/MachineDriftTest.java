@@ -152,6 +152,34 @@ class MachineDriftTest {
         assertThat(d.explains(Metric.RPS, 0.7)).isFalse();
     }
 
+    /**
+     * Regression (lab calibration, 2026-12-07): a 10 % CPU quota took rps down 88 % while other work fell from 44 %
+     * to 5 % of the machine and the generator's wait rose from 63 % to 77 % of its ready time (its CPU 1.6 times
+     * slower). The drift can take rps down to about 1 / 1.6 and the margin to 0.5 of what it was, not to 0.12:
+     * the call was withheld all the same.
+     */
+    @Test
+    void aThroughputChangeBeyondWhatTheDriftCanMakeIsStillCalled() {
+        MachineDrift quota = new MachineDrift(0.44, 0.05, 0.63, 0.77);
+        assertThat(quota.rose()).isTrue();
+        assertThat(quota.slowdown()).isCloseTo(0.37 / 0.23, within(1e-9));
+        assertThat(quota.explains(Metric.RPS, 0.12)).isFalse();
+        assertThat(quota.explains(Metric.RPS, 0.6)).isTrue();
+        assertThat(quota.explains(Metric.P999, 210))
+                .as("latencies keep no reach")
+                .isTrue();
+
+        MachineDrift busier = new MachineDrift(0.1, 0.55);
+        assertThat(busier.slowdown()).isCloseTo(0.9 / 0.45, within(1e-9));
+        assertThat(busier.explains(Metric.RPS, 0.45)).isTrue();
+        assertThat(busier.explains(Metric.RPS, 0.35)).isFalse();
+
+        MachineDrift faster = new MachineDrift(0.5, 0.5, 0.60, 0.15);
+        assertThat(faster.speedup()).isCloseTo(0.85 / 0.40, within(1e-9));
+        assertThat(faster.explains(Metric.RPS, 2.5)).isTrue();
+        assertThat(faster.explains(Metric.RPS, 3.0)).isFalse();
+    }
+
     @Test
     void aWaitThatMovedLessThanItsRatioOrIsUnknownAddsNothing() {
         // the widest of 20 quiet A/A pairs on the lab: 54 % -> 63 %
