@@ -67,24 +67,13 @@ class LauncherFirstStartTest {
      * and then leaves the file {@code trained}.
      */
     private Path bundleWithSlowJava() throws IOException {
-        Path bundle = dir.resolve("fleetfix");
-        Path launcher = Files.createDirectories(bundle.resolve("bin")).resolve("fleetfix");
-        Files.copy(Path.of("src/cli/src/dist/bin/fleetfix"), launcher);
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
-        Files.writeString(Files.createDirectories(bundle.resolve("lib")).resolve("fleetfix.jar"), "");
-        Path java = bundle.resolve("java");
-        Files.writeString(Files.createDirectories(java).resolve("release"), "JAVA_VERSION=\"17.0.9\"\n");
-        Path bin = Files.createDirectories(java.resolve("bin")).resolve("java");
-        Files.writeString(
-                bin,
-                "#!/bin/sh\n"
-                        + "case \"$*\" in *ArchiveClassesAtExit*)\n"
+        return FakeJavaBundle.create(
+                dir,
+                "case \"$*\" in *ArchiveClassesAtExit*)\n"
                         + "  i=0; while [ ! -e '" + dir.resolve("go") + "' ] && [ $i -lt "
                         + TRAINING_AT_MOST_SECONDS * 10 + " ]; do sleep 0.1; i=$((i + 1)); done\n"
                         + "  : > '" + dir.resolve("trained") + "' ;;\n"
                         + "esac\n"
                         + "echo 'fleetfix (fake java)'\n");
-        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwx------"));
-        return bundle;
     }
 }

@@ -113,27 +113,17 @@ class LauncherJvmOptionsTest {
     }
 
     /**
-     * bin/fleetfix, lib/fleetfix.jar (empty) and java/ whose bin/java appends one line per run to {@code java-args}:
-     * its arguments, each between two U+0001 characters' worth of separators.
+     * The bundle, with a bin/java that appends one line per run to {@code java-args}: U+0001, then each argument
+     * followed by U+0001.
      */
     private Path bundleWithRecordingJava() throws IOException {
         Path bundle = dir.resolve("fleetfix");
         if (Files.exists(bundle)) {
             return bundle;
         }
-        Path launcher = Files.createDirectories(bundle.resolve("bin")).resolve("fleetfix");
-        Files.copy(Path.of("src/cli/src/dist/bin/fleetfix"), launcher);
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
-        Files.writeString(Files.createDirectories(bundle.resolve("lib")).resolve("fleetfix.jar"), "");
-        Path java = bundle.resolve("java");
-        Files.writeString(Files.createDirectories(java).resolve("release"), "JAVA_VERSION=\"17.0.9\"\n");
-        Path bin = Files.createDirectories(java.resolve("bin")).resolve("java");
-        Files.writeString(
-                bin,
-                "#!/bin/sh\n"
-                        + "line=$(printf '\\001'); for a in \"$@\"; do line=\"$line$a$(printf '\\001')\"; done\n"
+        return FakeJavaBundle.create(
+                dir,
+                "line=$(printf '\\001'); for a in \"$@\"; do line=\"$line$a$(printf '\\001')\"; done\n"
                         + "printf '%s\\n' \"$line\" >> '" + dir.resolve("java-args") + "'\n");
-        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwx------"));
-        return bundle;
     }
 }
