@@ -27,8 +27,10 @@
 # writes the same to target/bench/. The designs before batches cannot run any more (fleetfix refuses 3 rounds, and
 # their rule is gone): BatchDesignSimulationTest compares them with the shipped one on simulated windows.
 #
-# Time: about 32 s a comparison on a quiet machine (two sides of 13 s, the warm-up, the playbook's own steps), so the defaults take
-# about 90 minutes; the smoke run about 3 minutes after the lab is up.
+# Time, measured on a quiet 2-core machine (2026-12-07): a benchmark step (one side) takes about 23 s, where its
+# design counts 13 s of load; a case about 145 s for 3 hosts (the JVM, both sides of each host,
+# the playbook's other steps), so the defaults (54 cases) take about 2 h 10 min; the smoke run about 3 minutes after
+# the lab is up. AA_REPEATS=14 EFFECT_REPEATS=10 (42 A/A pairs, 30 of each effect) takes about 85 minutes.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
