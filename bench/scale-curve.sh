@@ -74,9 +74,13 @@ measure() {
   ((rc == 0)) || { cat "$work/out" >&2; die "$label: the measuring wrapper failed"; }
   local ok=ok
   if ! "$check" "$n" "$work/out" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit"])' "$work/m.json")"; then
-    # kept, marked: on a loaded machine a host may miss its connect timeout; the table flags the row
+    # kept, marked: on a loaded machine a host may miss its connect timeout; the table flags the row, and the whole
+    # output is kept beside the table, since why the hosts were missed is in its lines
     tail -n 5 "$work/out" >&2
-    log "$label at N=$n did not reach every host: its row is marked FAILED"
+    mkdir -p "$repo/target/bench"
+    cp "$work/out" "$repo/target/bench/scale-curve-$label-n$n-round$round-failed.txt"
+    log "$label at N=$n did not reach every host: its row is marked FAILED; its output:" \
+      "target/bench/scale-curve-$label-n$n-round$round-failed.txt"
     ok=FAILED
   fi
   python3 - "$work/m.json" "$label" "$n" "$round" "$ok" >>"$results" <<'PY'
@@ -95,8 +99,8 @@ ansible_ok() { [[ "$3" == 0 ]] && grep -q 'PLAY RECAP' "$2" && ! grep -Eq 'unrea
 ssh_ok() { [[ "$3" == 0 ]] && (($(grep -c '^redis_version:' "$2") == $1)); }
 
 ssh_fleet() { # hosts.txt: N ssh at once, one login each
-  local pids=() failed=0 name addr port rport
-  while read -r name addr port rport; do
+  local pids=() failed=0 addr port rport
+  while read -r _ addr port rport; do
     ssh -n -i "$key" -p "$port" -l "$user" -o BatchMode=yes -o StrictHostKeyChecking=yes \
       -o UserKnownHostsFile="$known_hosts" -o ControlMaster=no -o ControlPath=none "$addr" \
       "sudo -n sh -c $(printf '%q' "$(cat "$facts")") >/dev/null; redis-cli -h $addr -p $rport info server" &
