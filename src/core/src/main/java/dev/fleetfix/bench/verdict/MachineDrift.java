@@ -19,9 +19,12 @@ import java.util.function.ToDoubleFunction;
  * it rather than made it. So a Redis throttled by its CPU quota, which itself then uses less of the
  * machine when it runs here as in the lab, is still called regressed. Nor is one larger than the
  * drift can make: a generator whose CPU came {@code s} times slower serves at most {@code s} times
- * fewer requests, so a throughput that fell further than that, by more than the effect floor again
- * ({@link #MARGIN}), is called. On the lab a 10 % CPU quota took rps down 88 % while the generator's
- * CPU came 1.6 times slower, and that was withheld.
+ * fewer requests, and Redis, when it shares this machine (the lab), may have been slowed as much again
+ * without this process seeing it. So the drift's reach is {@code s * s}, and a throughput that fell
+ * further than that, by more than the effect floor again ({@link #MARGIN}), is called. On the lab a
+ * 10 % CPU quota took rps down 88 % while the generator's CPU came 1.6 times slower (a reach of 2.6:
+ * down to 0.31 with the margin), and that was withheld; busy loops as many as the cores took an
+ * unchanged host's rps down 48 % with a slowdown of 2 (a reach of 4: down to 0.2).
  *
  * <p>Latencies have no such direction. The generator is a closed loop: starved of CPU it both adds
  * its own delay to what it measures and sends fewer requests at once, so Redis queues less. On the
@@ -65,7 +68,7 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
     public static final double STRETCH = 1.5;
 
     /**
-     * How much further than the drift's own reach ({@link #slowdown()}, {@link #speedup()}) a throughput change
+     * How much further than the drift's own reach (the square of {@link #slowdown()}, {@link #speedup()}) a throughput change
      * must go before the drift no longer explains it: throughput's effect floor. On the lab, 42 quiet A/A pairs
      * moved rps between the sides by a standard deviation of 12 % (of the log ratio).
      */
@@ -124,13 +127,13 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
     /**
      * How many times slower the generator can have got its CPU on the after side, by the larger of the two
      * measures: the threads' wait ({@link #stretch()}) and the machine's CPU left to the benchmark ({@code (1 -
-     * before) / (1 - after)}). A throughput that fell by no more than this factor may be the drift's doing.
+     * before) / (1 - after)}).
      */
     public double slowdown() {
         return larger(stretch(), (1 - before) / (1 - after));
     }
 
-    /** Likewise how many times faster: a throughput that rose by no more than this may be the drift's doing. */
+    /** Likewise how many times faster it can have got its CPU. */
     public double speedup() {
         return larger(1 / stretch(), (1 - after) / (1 - before));
     }
@@ -155,7 +158,8 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
 
     /**
      * Whether this drift alone could make {@code metric} move as {@code ratio} says: throughput
-     * down when the competition rose, up when it fell, by no more than the drift's reach and the
+     * down when the competition rose, up when it fell, by no more than the drift's reach (the square of
+     * {@link #slowdown()} or {@link #speedup()}: the generator's and, unseen, Redis's) and the
      * {@link #MARGIN}; a latency either way.
      */
     public boolean explains(Metric metric, double ratio) {
@@ -165,7 +169,9 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
         if (!metric.higherIsBetter()) {
             return true;
         }
-        return ratio < 1 ? rose() && ratio >= (1 - MARGIN) / slowdown() : fell() && ratio <= speedup() / (1 - MARGIN);
+        return ratio < 1
+                ? rose() && ratio >= (1 - MARGIN) / (slowdown() * slowdown())
+                : fell() && ratio <= speedup() * speedup() / (1 - MARGIN);
     }
 
     /**
