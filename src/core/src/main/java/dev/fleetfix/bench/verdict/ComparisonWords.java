@@ -151,8 +151,8 @@ final class ComparisonWords {
             MachineDrift.of(before, after)
                     .filter(MachineDrift::large)
                     .ifPresent(d -> notes.add(d.describe() + ": a change this drift alone would cause is not called"
-                            + " (a latency change either way, a throughput change in the drift's direction; a"
-                            + " throughput change against it still is)"));
+                            + " (a latency change either way, a throughput change in the drift's direction up to"
+                            + " what the drift can make; a throughput change against it, or beyond that, still is)"));
         }
         saturated("before", before).ifPresent(notes::add);
         saturated("calibration", cal).ifPresent(notes::add);
