@@ -68,8 +68,8 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
     public static final double STRETCH = 1.5;
 
     /**
-     * How much further than the drift's own reach (the square of {@link #slowdown()}, {@link #speedup()}) a throughput change
-     * must go before the drift no longer explains it: throughput's effect floor. On the lab, 42 quiet A/A pairs
+     * How much further than the drift's own reach (the square of {@link #slowdown()}, {@link #speedup()}) a
+     * throughput change must go before the drift no longer explains it: throughput's effect floor. On the lab, 42 quiet A/A pairs
      * moved rps between the sides by a standard deviation of 12 % (of the log ratio).
      */
     public static final double MARGIN = 0.2;
