@@ -224,10 +224,10 @@ class LazyVariablesCliTest {
                 write("pw", PASSWORD + "\n").toString());
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
-        // the template is the vaulted file's text too, so the run's scrubbing masks it where the refusal quotes it
+        // the refusal quotes the template, never the value
         assertThat(run.stderr())
                 .as(run.toString())
-                .contains("play.yaml:3:7: command.cmd (host r1): '******' is a secret");
+                .contains("play.yaml:3:7: command.cmd (host r1): '{{ site }}' is a secret");
         assertThat(run.toString()).doesNotContain("eu1");
         assertThat(contacted).isEmpty();
     }

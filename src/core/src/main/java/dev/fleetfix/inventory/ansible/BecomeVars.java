@@ -79,7 +79,7 @@ final class BecomeVars {
 
     private static BecomeMethod method(String host, Found v, Function<YamlValue, Path> fileOf) {
         Object value = v.node().value();
-        String text = value instanceof Secret vaulted ? vaulted.reveal() : String.valueOf(value);
+        String text = value instanceof Secret vaulted ? vaulted.revealAsSetting() : String.valueOf(value);
         // the host's error, for a run that contacts it: a listing (inventory --list) shows the value as Ansible does
         return BecomeMethod.named(text)
                 .orElseThrow(() -> new Deferred(error(

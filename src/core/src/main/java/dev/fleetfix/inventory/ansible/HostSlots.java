@@ -118,8 +118,11 @@ final class HostSlots {
             return n.toString();
         }
         // a setting fleetfix needs in clear (a user, an address) may still be vaulted, as Ansible allows
-        if (value instanceof Secret vaulted && !revealed(vaulted).isBlank()) {
-            return vaulted.reveal().strip();
+        if (value instanceof Secret vaulted) {
+            String text = revealed(vaulted);
+            if (!text.isBlank()) {
+                return text.strip();
+            }
         }
         throw error(v, v.name() + " must be a non-empty string, was " + InventoryLoader.describe(v.node()));
     }
@@ -160,7 +163,7 @@ final class HostSlots {
     /** A vaulted value's text; without its password, the setting is deferred to the run that uses it. */
     private String revealed(Secret vaulted) {
         try {
-            return vaulted.reveal();
+            return vaulted.revealAsSetting();
         } catch (VaultException e) {
             throw new Deferred(e);
         }

@@ -17,7 +17,7 @@ final class InventoryPort {
     static OptionalInt parse(YamlValue node) {
         Object value = node.value();
         if (value instanceof Secret secret) {
-            value = secret.reveal(); // a value of a vault-encrypted file
+            value = secret.revealAsSetting(); // a value of a vault-encrypted file
         }
         if (!(value instanceof Number || value instanceof String)) {
             return OptionalInt.empty();

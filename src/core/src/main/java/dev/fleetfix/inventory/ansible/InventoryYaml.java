@@ -48,7 +48,7 @@ final class InventoryYaml {
         return parse(file, vault.reveal(file, text), warnings, vault).map(InventoryYaml::secretLeaves);
     }
 
-    /** Every scalar of {@code node} as a secret, shapes and places kept. */
+    /** Every scalar of {@code node} as a secret of a vaulted file ({@link Secret#ofVaultedFile}), shapes and places kept. */
     static YamlValue secretLeaves(YamlValue node) {
         if (node instanceof YamlValue.Mapping mapping) {
             Map<String, YamlValue.Entry> out = new LinkedHashMap<>();
@@ -68,7 +68,7 @@ final class InventoryYaml {
         if (value == null || value instanceof Secret) {
             return node;
         }
-        return new YamlValue.Scalar(Secret.of(String.valueOf(value)), node.line(), node.column());
+        return new YamlValue.Scalar(Secret.ofVaultedFile(String.valueOf(value)), node.line(), node.column());
     }
 
     /**

@@ -92,7 +92,7 @@ final class RedisInstances {
             YamlValue.Entry f = fields.get(key);
             if (f != null) {
                 Object value = f.value().value() instanceof Secret secret
-                        ? secret.reveal()
+                        ? secret.revealAsSetting()
                         : f.value().value();
                 if (!(value instanceof String text) || text.isBlank()) {
                     throw error(file, host, f.value(), "redis_instances: " + key + " must be a non-empty string");

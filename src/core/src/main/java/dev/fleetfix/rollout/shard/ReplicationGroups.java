@@ -130,7 +130,7 @@ public record ReplicationGroups(List<ReplicationGroup> groups, Map<String, Strin
             throw unusable.problem();
         }
         if (value instanceof Secret secret) {
-            value = secret.reveal();
+            value = secret.revealAsSetting();
         }
         return value == null || value.toString().isBlank()
                 ? Optional.empty()

@@ -2,6 +2,7 @@ package dev.fleetfix.inventory.ansible;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.KnownSecrets;
 import dev.fleetfix.Secret;
 import dev.fleetfix.inventory.Host;
 import dev.fleetfix.inventory.ansible.vault.VaultCipher;
@@ -83,5 +84,22 @@ class InventoryVaultTest {
                         + encrypt("templated-s3cret").indent(2));
 
         assertThat(r1().redis().auth().password().map(Secret::reveal)).contains("templated-s3cret");
+    }
+
+    @Test
+    void aVaultedFilesSettingsArePrintableAndItsPasswordIsScrubbedOnceUsed() throws IOException {
+        Files.writeString(
+                dir.resolve("group_vars/redis.yml"),
+                encrypt("ansible_user: deploy-8e1f\nredis_port: 16392\nredis_password: filepass-2a7c9e\n"
+                        + "api_token: unused-token-4b1d\n"));
+
+        Host r1 = r1();
+
+        assertThat(r1.redis().port()).isEqualTo(16392);
+        assertThat(r1.vars().get("redis_port")).hasToString("******");
+        // a vaulted group_vars file of ports and users must not mask every 16392 of every output
+        assertThat(KnownSecrets.scrub("deploy-8e1f@10.0.0.1:16392")).isEqualTo("deploy-8e1f@10.0.0.1:16392");
+        assertThat(r1.redis().auth().password().map(Secret::reveal)).contains("filepass-2a7c9e");
+        assertThat(KnownSecrets.scrub("AUTH filepass-2a7c9e")).isEqualTo("AUTH ******");
     }
 }
