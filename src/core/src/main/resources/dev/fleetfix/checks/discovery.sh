@@ -68,22 +68,30 @@ fx_port() {
   pids=''; searched=0
   if command -v ss >/dev/null 2>&1; then
     # the kernel filters by port; the address (with its scope, %lo) is printed as it is, and -e names each socket's
-    # inode, from which fx_holders finds the processes. Those at fx_addr or a wildcard come first, before the bounds:
-    # where hosts share one network namespace (containers, lab hosts), other addresses' sockets can outnumber them.
+    # inode, from which fx_holders finds the processes. Those at fx_addr or a wildcard come first, before the bounds,
+    # marked "at": where hosts share one network namespace (containers, lab hosts), other addresses' sockets can
+    # outnumber them.
     socks=$(fx_to ss -ltneH "sport = :$port" 2>/dev/null | head -n 4096 | awk -v p="$port" -v a="$fx_addr" '
       { l = $4; n = split(l, x, ":"); if (x[n] != p) next
         i = "-"; for (k = 5; k <= NF; k++) if ($k ~ /^ino:[0-9]+$/) i = substr($k, 5)
         h = substr(l, 1, length(l) - length(p) - 1); sub(/%.*$/, "", h); gsub(/[][]/, "", h)
-        if (a == "" || h == a || h == "::ffff:" a || h == "*" || h == "0.0.0.0" || h == "::") { print l, i }
+        if (a == "" || h == a || h == "::ffff:" a || h == "*" || h == "0.0.0.0" || h == "::") { print l, i, "at" }
         else if (o < 4096) rest[++o] = l " " i }
       END { for (k = 1; k <= o; k++) print rest[k] }' | head -n 64)
-    inodes=$(printf '%s\n' "$socks" | awk 'NF == 2 && $2 != "-" && !seen[$2]++ { print $2 }' | head -n 16)
-    # every socket named its inode: the search below is the whole search
-    if [ -n "$inodes" ] && ! printf '%s\n' "$socks" | grep -q ' -$'; then searched=1; fi
+    # only the processes of the sockets at the address, when some are: every other process detailed below costs the
+    # host dozens of short processes (500 lab hosts sharing one namespace made each audit's script run 16 of them)
+    inodes=$(printf '%s\n' "$socks" | awk '
+      NF >= 2 && $2 != "-" && !seen[$2]++ { if ($3 == "at") at[++na] = $2; else rest[++nr] = $2 }
+      $3 == "at" { marked = 1 }
+      END { if (marked) for (k = 1; k <= na; k++) print at[k]; else for (k = 1; k <= nr; k++) print rest[k] }' \
+      | head -n 16)
+    # every socket searched named its inode: the search below is the whole search
+    if [ -n "$inodes" ] && printf '%s\n' "$socks" | awk '$3 == "at" { m = 1 } { s[NR] = $3; i[NR] = $2 }
+      END { for (k = 1; k <= NR; k++) if ((!m || s[k] == "at") && i[k] == "-") exit 1 }'; then searched=1; fi
     holders=$(fx_holders "$inodes")
     printf '%s\n' "$socks" | awk -v h="$(printf '%s\n' "$holders" | awk 'NF == 2 { printf "%s:%s ", $1, $2 }')" '
       BEGIN { n = split(h, a, " "); for (k = 1; k <= n; k++) { split(a[k], w, ":"); m[w[1]] = m[w[1]] " " w[2] } }
-      NF == 2 { c++; print "listen=" $1 m[$2] }
+      NF >= 2 { c++; print "listen=" $1 m[$2] }
       END { print "sockets=" c + 0 }' | tr -cd '[:print:]\n'
     pids=$(printf '%s\n' "$holders" | awk 'NF == 2 { print $2 }' | sort -un | head -n 16)
   fi
