@@ -3,15 +3,16 @@
 # "@@fleetfix NAME"; lines that follow belong to it. The script never fails as a whole:
 # a missing file leaves its section empty. redis_pid is set by the caller (quoted), or empty.
 s() { printf '\n@@fleetfix %s\n' "$1"; }
-# hits STATE FILE...: "FILE<TAB>STATE<TAB>LINE" for every line mentioning transparent_hugepage
+# hits STATE FILE...: "FILE<TAB>STATE<TAB>LINE" for every line mentioning transparent_hugepage. One awk reads every
+# file that exists (a grep per file cost two processes a file: /usr/lib/tmpfiles.d alone holds dozens)
 hits() {
   st=$1; shift
   for f in "$@"; do
-    [ -f "$f" ] || continue
-    grep -h 'transparent_hugepage' "$f" 2>/dev/null | while IFS= read -r l; do
-      printf '%s\t%s\t%s\n' "$f" "$st" "$l"
-    done
+    shift
+    if [ -f "$f" ] && [ -r "$f" ]; then set -- "$@" "$f"; fi
   done
+  [ "$#" -gt 0 ] || return 0
+  awk -v st="$st" '/transparent_hugepage/ { printf "%s\t%s\t%s\n", FILENAME, st, $0 }' "$@" 2>/dev/null
 }
 s kernel; uname -r
 s uid; id -u
