@@ -256,8 +256,9 @@ public final class HostBenchmark {
     }
 
     /**
-     * A discarded run before any measured round, so that neither side measures a cold client: the
-     * JIT compiles the load path and the connections are open and used. Without it the first
+     * A discarded run before any measured round, so that neither side measures a cold client or a
+     * Redis that has yet to grow its memory: the keyspace written once ({@link BuiltinBenchmark#fill}),
+     * then the JIT compiles the load path and the connections are open and used. Without it the first
      * benchmark of a process ran on a cold JVM and its side looked slower (see
      * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults). redis-benchmark runs on
      * the host and needs none.
@@ -274,6 +275,7 @@ public final class HostBenchmark {
                 .duration(BenchPlan.CLIENT_WARMUP)
                 .build();
         progress.progress(new Progress(what, ""));
+        builtin.fill(TcpNoDelayTarget.of(target, plan.tcpNoDelay()), load, plan.safety());
         untilTheJitIsQuiet(
                 jitMillis(),
                 () -> builtin.run(
