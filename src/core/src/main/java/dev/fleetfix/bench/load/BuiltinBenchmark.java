@@ -55,7 +55,7 @@ public final class BuiltinBenchmark {
      * <p>Every round writes under a new prefix and deletes its keys after (so that it deletes nothing else), so each
      * round fills the keyspace anew. Without this fill the first measured round of a side was the one in which Redis
      * grew its memory, and it read slower than the rest: over 30 A/A pairs on the lab the before side's first round
-     * had 16 % less throughput and a 44 % higher p99 than the host's mean, the after side's first round, which reused
+     * had 15 % less throughput and a 44 % higher p99 than the host's mean, the after side's first round, which reused
      * the memory, nothing of the kind (docs/benchmarks-and-verdicts.md#the-first-round-of-a-side). Stops at the first
      * key Redis evicts, failing as a run does; stops at the first error reply, leaving the rounds to count them.
      */
