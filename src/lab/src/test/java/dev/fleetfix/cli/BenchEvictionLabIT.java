@@ -156,28 +156,14 @@ class BenchEvictionLabIT {
                     () -> bench("--duration", "300s", "-c", "2", "-d", "64", "-r", "5000", "--tests", "set"));
 
             // its first keys come within a second or two; on a busy machine, later
-            Optional<Poll.TimedOut> writing = new Poll(
-                            Clock.systemUTC(), Sleeper.system(), Duration.ofMillis(50), WaitListener.none())
-                    .await(
-                            "benchmark keys on lab-1",
-                            Duration.ofSeconds(120),
-                            left -> jedis.keys("fleetfix:bench:*").isEmpty()
-                                    ? Optional.of("none yet")
-                                    : Optional.empty());
-            assertThat(writing).isEmpty();
+            assertThat(benchKeys(jedis, "benchmark keys on lab-1", Duration.ofSeconds(120)))
+                    .isEmpty();
             // those first keys may be the fill's or the client warm-up's (at most 8 runs of 1 s), which delete
             // theirs before the measured round: a limit lowered then is refused by the round's own check, before
             // it writes. Lowered once the measured round, 300 s long, is writing.
             Thread.sleep(Duration.ofSeconds(15).toMillis());
-            Optional<Poll.TimedOut> measuring = new Poll(
-                            Clock.systemUTC(), Sleeper.system(), Duration.ofMillis(50), WaitListener.none())
-                    .await(
-                            "the measured round's keys on lab-1",
-                            Duration.ofSeconds(60),
-                            left -> jedis.keys("fleetfix:bench:*").isEmpty()
-                                    ? Optional.of("none yet")
-                                    : Optional.empty());
-            assertThat(measuring).isEmpty();
+            assertThat(benchKeys(jedis, "the measured round's keys on lab-1", Duration.ofSeconds(60)))
+                    .isEmpty();
             jedis.configSet("maxmemory", Long.toString(stat(jedis, "memory", "used_memory") - 1024 * 1024));
             // stopped by the eviction, or still running after a minute of its five
             CliRun stopped = run.get(60, TimeUnit.SECONDS);
@@ -193,6 +179,16 @@ class BenchEvictionLabIT {
                     .as("the lowered limit evicted")
                     .isPositive();
         }
+    }
+
+    /** Waits until the benchmark's keys are in Redis: empty when they came within {@code timeout}. */
+    private static Optional<Poll.TimedOut> benchKeys(Jedis jedis, String what, Duration timeout)
+            throws InterruptedException {
+        return new Poll(Clock.systemUTC(), Sleeper.system(), Duration.ofMillis(50), WaitListener.none())
+                .await(
+                        what,
+                        timeout,
+                        left -> jedis.keys("fleetfix:bench:*").isEmpty() ? Optional.of("none yet") : Optional.empty());
     }
 
     /**
