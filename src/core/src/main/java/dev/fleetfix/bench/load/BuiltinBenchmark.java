@@ -57,14 +57,16 @@ public final class BuiltinBenchmark {
      * grew its memory, and it read slower than the rest: over 30 A/A pairs on the lab the before side's first round
      * had 15 % less throughput and a 44 % higher p99 than the host's mean, the after side's first round, which reused
      * the memory, nothing of the kind (docs/benchmarks-and-verdicts.md#the-first-round-of-a-side). Stops at the first
-     * key Redis evicts, failing as a run does; stops at the first error reply, leaving the rounds to count them.
+     * key Redis evicts, failing as a run does; stops at the first error reply, leaving the rounds to count them. A
+     * paced load ({@code rate}) is not filled: it was asked to stay gentle, and the fill writes at full speed.
      */
     public void fill(BenchTarget target, LoadSpec spec, SafetyPolicy policy) {
         SafetyGuard.check(target, policy, spec.keyPrefix(), Footprint.of(spec));
         List<Operation> families = Arrays.stream(new Operation[] {Operation.SET, Operation.INCR})
                 .filter(spec.mix()::containsKey)
                 .toList();
-        if (families.isEmpty()) {
+        // a paced load was asked to stay gentle: the fill would write the keyspace at full speed
+        if (families.isEmpty() || spec.rate().isPresent()) {
             return;
         }
         String own = RunKeys.under(spec.keyPrefix());

@@ -59,6 +59,18 @@ class BuiltinBenchmarkFillTest {
     }
 
     @Test
+    void aPacedLoadIsNotFilled() {
+        FakeTarget target = new FakeTarget(clock, n -> 1000);
+
+        builtin.fill(
+                target,
+                spec(Map.of(Operation.SET, 1), 1_000).toBuilder().rate(500).build(),
+                SafetyPolicy.DEFAULT);
+
+        assertThat(target.ops).isEmpty();
+    }
+
+    @Test
     void errorRepliesEndTheFillAndAreLeftToTheRoundsToCount() {
         FakeTarget target = new FakeTarget(clock, n -> 1000);
         target.errorsPerBatch = 1;
