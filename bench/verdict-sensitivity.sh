@@ -186,7 +186,7 @@ for line in open(cases):
 print()
 # what the injection did to the windows (each window's p50, p99.9 and max, per side: the median over the side's
 # windows, and the share of windows whose p99.9 passes the before side's largest window p99.9)
-print(f"{'case':<6} {'host':<8} {'test':<5} {'rps/window':<19} {'window p50 ms':<15} {'window p99.9 ms':<17}"
+print(f"{'case':<6} {'host':<8} {'test':<5} {'requests/window':<19} {'window p50 ms':<15} {'window p99.9 ms':<17}"
       f" {'window max ms':<17} after windows with p99.9 above every before window")
 from statistics import median
 for line in open(cases):

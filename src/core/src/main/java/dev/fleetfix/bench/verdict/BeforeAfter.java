@@ -17,7 +17,7 @@ import java.util.Optional;
  * Compares before and after runs of the same name, per host and for the fleet.
  *
  * <p>Per host, each figure is judged on samples. Between two moments (no control hosts) they are batches of
- * consecutive windows, two a round, each the median of its windows' logs (one per round when the engine has no
+ * consecutive windows, two a round, each the mean of its windows (one per round when the engine has no
  * windows; {@link BatchTest}), judged by exact rank tests against the effect floor:
  *
  * <ul>

@@ -18,7 +18,7 @@ import java.util.OptionalDouble;
 final class FigureSamples {
     /**
      * A percentile needs at least this many requests above it in every sample's requests to be decisive: a batch's
-     * windows together (its median of the windows' percentiles then rests on that many requests above it, spread
+     * windows together (the mean of its windows' percentiles then rests on that many requests above it, spread
      * over its windows), a window's with controls.
      */
     static final int MIN_TAIL_REQUESTS = 10;

@@ -9,7 +9,7 @@ import java.util.Optional;
  * One figure before and after.
  *
  * <p>The verdict rests on samples: between two moments, batches of consecutive windows (two a round) summarised by
- * the median of their windows' logs ({@link BatchTest}), or one per round when the engine has no windows; with
+ * the mean of their windows ({@link BatchTest}), or one per round when the engine has no windows; with
  * control hosts, windows. A figure is {@link #decisive()} when its samples can carry a verdict (enough of them, and
  * enough requests above the percentile in each); the others are shown with {@code notDecisive} saying why, and their
  * verdict is always inconclusive, with that reason.

@@ -160,9 +160,11 @@ class BatchDesignSimulationTest {
                 .isTrue();
         // at most 1 % false calls on A/A, with 95 % confidence: 0 of 1,000 bound 0.30 %
         assertThat(upper95(r.falseCalls(), r.aa())).isLessThanOrEqualTo(0.01);
-        assertThat(r.noChange()).isGreaterThanOrEqualTo(AA * 70 / 100);
+        // the model copies a busy lab (a stall in 6 windows of 10): the 70 % of issue 43 is the quiet lab's, which
+        // bench/verdict-sensitivity.sh measures
+        assertThat(r.noChange()).isGreaterThanOrEqualTo(AA * 55 / 100);
         assertThat(r.throttled()).isEqualTo(EFFECTS);
-        // p99.9 four times as high, under its own 30 % window noise and spikes in one window in ten; the 50 % floor
+        // p99.9 four times as high, under stalls in 6 windows of 10 and spikes in one in ten; the 50 % floor
         // and the batch's request rule set how often, not the batches' count
         assertThat(r.tailCalled()).isGreaterThanOrEqualTo(EFFECTS * 75 / 100);
         assertThat(r.tailWithMedianSame()).isGreaterThanOrEqualTo(EFFECTS * 70 / 100);
@@ -174,7 +176,7 @@ class BatchDesignSimulationTest {
      * What {@link #theShippedDesignCallsBothWaysWithinItsLevels} measured: false calls, no change detected, quota
      * called, p99.9 tail called, tail called with the median no change detected.
      */
-    static final List<Integer> SHIPPED_ANSWERS = List.of(0, 773, 200, 195, 190);
+    static final List<Integer> SHIPPED_ANSWERS = List.of(0, 596, 200, 178, 170);
 
     @Test
     void theOldDesignsCannotSeeWhatTheShippedOneSees() {
@@ -201,14 +203,14 @@ class BatchDesignSimulationTest {
                 .isEqualTo(PREVIOUS_ANSWERS);
     }
 
-    static final List<Integer> OLD_ANSWERS = List.of(1, 61, 21, 22, 20);
-    static final List<Integer> PREVIOUS_ANSWERS = List.of(0, 90, 30, 0, 0);
+    static final List<Integer> OLD_ANSWERS = List.of(0, 10, 19, 6, 6);
+    static final List<Integer> PREVIOUS_ANSWERS = List.of(0, 86, 30, 1, 1);
 
     @Test
     void theShippedPowerCurve() {
         // 60 comparisons a change: the 20 % floor (50 % from p99 up), which a call's test must clear, sets these
-        assertThat(smallestCalled(SHIPPED, Metric.RPS, RPS_LOSSES, POWER)).isEqualTo("-35 % (57 of 60)");
-        assertThat(smallestCalled(SHIPPED, Metric.P99, P99_RISES, POWER)).isEqualTo("+200 % (59 of 60)");
+        assertThat(smallestCalled(SHIPPED, Metric.RPS, RPS_LOSSES, POWER)).isEqualTo("-40 % (60 of 60)");
+        assertThat(smallestCalled(SHIPPED, Metric.P99, P99_RISES, POWER)).isEqualTo("+200 % (58 of 60)");
     }
 
     /**

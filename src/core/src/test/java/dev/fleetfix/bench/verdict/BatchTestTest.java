@@ -23,10 +23,12 @@ class BatchTestTest {
     }
 
     @Test
-    void eachRoundIsCutIntoBatchesSummarisedByTheMedianOfTheirLogs() {
-        double[] b = BatchTest.batches(List.of(new double[] {1, Math.E, Math.E * Math.E, 1}), 2);
-        // batches {1, e} and {e², 1}: medians of logs 0.5 and 1
-        assertThat(b).containsExactly(0.5, 1.0);
+    void eachRoundIsCutIntoBatchesSummarisedByTheLogOfTheirMean() {
+        double[] b = BatchTest.batches(List.of(new double[] {1, 3, 2, 2, 8}), 2);
+        // batches {1, 3} and {2, 2, 8}: means 2 and 4 (the median of the second, 2, would hide its spike)
+        assertThat(b).containsExactly(Math.log(2), Math.log(4));
+        // windows with nothing above the percentile (0) count as the smallest positive value
+        assertThat(BatchTest.batches(List.of(new double[] {0, 0}), 1)).containsExactly(Math.log(Double.MIN_NORMAL));
         // a round shorter than its batches makes one batch a window
         assertThat(BatchTest.batches(List.of(new double[] {Math.E}), 4)).containsExactly(1.0);
         // ten windows in two batches of five; eleven: five and six

@@ -96,13 +96,21 @@ class SweepTest {
                 .containsExactly(
                         "64 B, tcp_nodelay off vs 64 B, tcp_nodelay on",
                         "1024 B, tcp_nodelay off vs 1024 B, tcp_nodelay on");
-        assertThat(nagle).allSatisfy(c -> {
-            assertThat(c.comparison().verdict().called()).isFalse();
-            // measured all the same: the interval holds the true 2 %
-            MetricComparison p50 = metric(c, Metric.P50);
-            assertThat(p50.low()).isLessThan(1.02);
-            assertThat(p50.high()).isGreaterThan(1.02);
-        });
+        assertThat(nagle)
+                .allSatisfy(c -> assertThat(c.comparison().verdict().called()).isFalse());
+        // measured all the same: the 95 % interval holds the true 2 % as often as it says, over many seeds. Its
+        // batches share their round's drift (2 % a round), which the rank test's interval does not know of, so it
+        // holds a little less often than 95 %: 182 of 200 (91 %; 181 when a batch was the median of its windows)
+        int held = 0;
+        for (long seed = 100; seed < 200; seed++) {
+            for (SweepComparison c : SWEEP.compare(sweep(seed, points, List.of(1.0, 1.0, 1.02, 1.02)))) {
+                MetricComparison p50 = metric(c, Metric.P50);
+                if (c.factor() == SweepComparison.Factor.TCP_NODELAY && p50.low() < 1.02 && p50.high() > 1.02) {
+                    held++;
+                }
+            }
+        }
+        assertThat(held).isEqualTo(182);
         assertThat(ten.stream().filter(c -> c.factor() == SweepComparison.Factor.TCP_NODELAY))
                 .allSatisfy(c -> assertThat(c.comparison().verdict()).isEqualTo(Verdict.REGRESSED));
         // the sizes are compared within each setting, never across settings
