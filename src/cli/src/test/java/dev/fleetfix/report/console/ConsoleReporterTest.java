@@ -105,8 +105,8 @@ class ConsoleReporterTest {
                 .contains("  design: before/after; no control host")
                 // rps +54 % with its interval; the tail's p99.9 and max are shown but cannot decide
                 .containsPattern("  r1 fork \\S+: improved \\(4 vs 4 rounds, 8 vs 8 batches\\), rps [\\d,]+ →"
-                        + " [\\d,]+ \\+5\\d % \\[\\+\\d+ %, \\+\\d+ %], p99 [\\d.]+ → [\\d.]+ [−+±]\\d+ % \\[.*],"
-                        + " p99.9 [\\d.]+ → [\\d.]+ −\\d+ % \\[.*] \\(not decisive\\), max [\\d.]+ → [\\d.]+ −\\d+ %"
+                        + " [\\d,]+ \\+5\\d % \\[\\+\\d+ %, \\+\\d+ %], p99 [\\d.]+ → [\\d.]+ [−+±]\\d+ % \\[.*]"
+                        + "(?: \\(inconclusive: .*\\))?, p99.9 [\\d.]+ → [\\d.]+ −\\d+ % \\[.*] \\(not decisive\\), max [\\d.]+ → [\\d.]+ −\\d+ %"
                         + " \\[.*] \\(not decisive\\)")
                 .containsPattern("  r2 fork \\S+: improved")
                 // two hosts make no fleet interval: the line says so and gives none
