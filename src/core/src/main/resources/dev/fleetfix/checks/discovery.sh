@@ -17,10 +17,71 @@ restart={{printf "%q" .HostConfig.RestartPolicy.Name}}
 {{range $k, $v := .Config.Labels}}label={{printf "%q=%q" $k $v}}
 {{end}}{{range .Mounts}}mount={{printf "%q %q %q" .Type .Destination .Source}}
 {{end}}'
+# One process's details, for fx_port: its command line's arguments on stdin (one a line), its pid (-v), executable
+# and pid namespace (fx_exe and fx_ns in the environment); its name, cgroups, container (the last "docker|libpod[-payload]-ID" of the first cgroup
+# line naming one, as fx_ctr), systemd unit (the last "*.service" of its cgroup paths) and up to 16 parents (each
+# with its name; a conmon's unit; the first supervisord) read from /proc. Printable characters only, each value cut.
+# shellcheck disable=SC2016 # an awk program: its $0 is awk's
+fx_awk_detail='
+function clean(s, n) { gsub(/[^[:print:]]/, "", s); return substr(s, 1, n) }
+function firstline(f,   s) { s = ""; if ((getline s < f) <= 0) s = ""; close(f); return s }
+function service(f, most,   line, c, n, k, parts, u) {
+  u = ""; c = 0
+  while (c < most && (getline line < f) > 0) {
+    c++
+    if (!sub(/^[^:]*:[^:]*:/, "", line)) continue
+    n = split(line, parts, "/")
+    for (k = 1; k <= n; k++) if (parts[k] ~ /\.service$/) u = parts[k]
+  }
+  close(f)
+  return u
+}
+function container(f,   line, c, s, m, hex, found) {
+  found = ""; c = 0
+  while (found == "" && c < 32 && (getline line < f) > 0) {
+    c++; s = substr(line, 1, 4096)
+    while (match(s, /(docker|libpod)(-payload)?[-\/][0-9a-f]+/)) {
+      m = substr(s, RSTART, RLENGTH)
+      hex = m; sub(/^(docker|libpod)(-payload)?[-\/]/, "", hex)
+      if (length(hex) >= 64) found = (m ~ /^docker/ ? "docker" : "libpod") " " substr(hex, 1, 64)
+      s = substr(s, RSTART + 1)
+    }
+  }
+  close(f)
+  return found
+}
+{ if (NR <= 32 && $0 != "") args[++na] = clean($0, 1024) }
+END {
+  print "pid.comm=" clean(firstline("/proc/" pid "/comm"), 64)
+  print "pid.exe=" clean(ENVIRON["fx_exe"], 1024)
+  print "pid.pidns=" clean(ENVIRON["fx_ns"], 1024)
+  for (k = 1; k <= na; k++) print "pid.arg=" args[k]
+  f = "/proc/" pid "/cgroup"; c = 0
+  while (c < 32 && (getline line < f) > 0) { c++; print "pid.cgroup=" clean(line, 4096) }
+  close(f)
+  ctr = container(f)
+  unit = substr(service(f, 32), 1, 256)
+  if (unit ~ /[^A-Za-z0-9:_.@-]/ || unit ~ /^-/) unit = ""
+  p = pid; sv = ""
+  for (k = 0; k < 16; k++) {
+    pp = ""; f = "/proc/" p "/status"
+    while ((getline line < f) > 0) if (line ~ /^PPid:/) { split(line, w, /[ \t]+/); pp = w[2]; break }
+    close(f)
+    if (pp == "" || pp == "0" || pp ~ /[^0-9]/) break
+    p = pp
+    c = clean(firstline("/proc/" p "/comm"), 64)
+    print "parent=" p " " c
+    if (c == "conmon") print "conmon.unit=" clean(service("/proc/" p "/cgroup", 1000000), 1024)
+    if (c == "supervisord" && sv == "") sv = p
+  }
+  split(ctr, r, " ")
+  print "fx.meta=" (unit == "" ? "-" : unit) " " (sv == "" ? "-" : sv) " " (ctr == "" ? "- -" : r[1] " " r[2])
+}'
 fx_self_ctr=$(fx_ctr /proc/$$/cgroup)
 echo "self.container=${fx_self_ctr#* }"
 echo "self.pidns=$(readlink /proc/$$/ns/pid 2>/dev/null | fx_p)"
-echo "pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)"
+fx_pid1=$(head -c 64 /proc/1/comm 2>/dev/null | fx_p)
+echo "pid1=$fx_pid1"
 echo "info.config=$fx_conf"
 case "$fx_info_pid" in '' | *[!0-9]*) fx_info_pid= ;; esac
 fx_has_systemctl=0; command -v systemctl >/dev/null 2>&1 && fx_has_systemctl=1
@@ -116,12 +177,20 @@ fx_port() {
   for pid in $pids; do
     case "$pid" in ''|*[!0-9]*) continue;; esac
     echo "pid=$pid"
-    echo "pid.comm=$(head -c 64 "/proc/$pid/comm" 2>/dev/null | fx_p)"
-    echo "pid.exe=$(readlink "/proc/$pid/exe" 2>/dev/null | fx_p)"
-    echo "pid.pidns=$(readlink "/proc/$pid/ns/pid" 2>/dev/null | fx_p)"
-    head -c 2048 "/proc/$pid/cmdline" 2>/dev/null | tr '\000' '\n' | head -n 32 | while IFS= read -r a || [ -n "$a" ]; do [ -n "$a" ] && echo "pid.arg=$(printf '%s' "$a" | fx_p)"; done
-    head -c 4096 "/proc/$pid/cgroup" 2>/dev/null | head -n 32 | tr -cd '[:print:]\n' | sed 's/^/pid.cgroup=/'
-    ctr=$(fx_ctr "/proc/$pid/cgroup")
+    # what /proc says of the process and of its parents, read by one awk (a process each line cost the host dozens
+    # of short processes a Redis): its lines, then "fx.meta=UNIT SUPERVISORD RUNTIME ID" ("-" when none) last
+    d=$(head -c 2048 "/proc/$pid/cmdline" 2>/dev/null | tr '\000' '\n' | fx_exe="$(readlink "/proc/$pid/exe" 2>/dev/null)" \
+      fx_ns="$(readlink "/proc/$pid/ns/pid" 2>/dev/null)" LC_ALL=C awk -v pid="$pid" "$fx_awk_detail")
+    case "$d" in
+      *fx.meta=*) printf '%s' "${d%fx.meta=*}"; meta=${d##*fx.meta=} ;;
+      *) printf '%s\n' "$d"; meta='- - - -' ;;
+    esac
+    read -r unit sv rt id <<EOF
+$meta
+EOF
+    [ "$unit" = - ] && unit=''
+    [ "$sv" = - ] && sv=''
+    ctr=''; [ "$rt" != - ] && [ -n "$id" ] && ctr="$rt $id"
     if [ -n "$ctr" ] && [ "$ctr" != "$fx_self_ctr" ]; then
       # another container than the one this shell runs in (if any): ask its runtime, as root
       cli=docker; [ "${ctr% *}" = libpod ] && cli=podman
@@ -135,22 +204,10 @@ fx_port() {
         echo "ctr.error=$cli inspect failed: $(printf '%s' "$ctr_out" | head -n 2 | fx_p)"
       fi
     fi
-    p=$pid; k=0; sv=''
-    while [ "$k" -lt 16 ]; do
-      p=$(awk '/^PPid:/ { print $2; exit }' "/proc/$p/status" 2>/dev/null)
-      case "$p" in ''|0|*[!0-9]*) break;; esac
-      c=$(head -c 64 "/proc/$p/comm" 2>/dev/null | fx_p)
-      echo "parent=$p $c"
-      # podman generate systemd (without --new): the unit's main process is conmon, in the unit's cgroup
-      [ "$c" = conmon ] && echo "conmon.unit=$(sed -n 's#^[^:]*:[^:]*:##p' "/proc/$p/cgroup" 2>/dev/null | tr '/' '\n' | grep '\.service$' | tail -n 1 | fx_p)"
-      [ "$c" = supervisord ] && [ -z "$sv" ] && sv=$p
-      k=$((k + 1))
-    done
-    unit=$(sed -n 's#^[^:]*:[^:]*:##p' "/proc/$pid/cgroup" 2>/dev/null | head -n 32 | tr '/' '\n' | grep '\.service$' | tail -n 1 | head -c 256)
-    case "$unit" in *[!A-Za-z0-9:_.@-]*|-*) unit='';; esac
     if [ -n "$unit" ] && [ "$fx_has_systemctl" = 1 ]; then
       echo "unit=$unit"
-      fx_to systemctl show -p Id -p SourcePath -p FragmentPath -p MainPID -p ExecStart -- "$unit" 2>/dev/null | head -n 8 | cut -c 1-1024 | tr -cd '[:print:]\n' | sed 's/^/unit./'
+      fx_to systemctl show -p Id -p SourcePath -p FragmentPath -p MainPID -p ExecStart -- "$unit" 2>/dev/null \
+        | LC_ALL=C awk 'NR <= 8 { gsub(/[^[:print:]]/, ""); print "unit." substr($0, 1, 1024) }'
     fi
     if [ -n "$sv" ]; then
       conf=$(head -c 4096 "/proc/$sv/cmdline" 2>/dev/null | tr '\000' '\n' | awk 'f { print; exit } $0 == "-c" || $0 == "--configuration" { f = 1 } /^--configuration=/ { sub(/^--configuration=/, ""); print; exit }' | fx_p)
@@ -160,7 +217,7 @@ fx_port() {
         if [ -n "$conf" ]; then fx_to supervisorctl -c "$conf" status 2>&1; else fx_to supervisorctl status 2>&1; fi | head -n 200 | cut -c 1-512 | tr -cd '[:print:]\n' | sed 's/^/supervisor.status=/'
       fi
     fi
-    if [ "$(head -c 64 /proc/1/comm 2>/dev/null)" != systemd ] || [ -z "$unit" ]; then
+    if [ "$fx_pid1" != systemd ] || [ -z "$unit" ]; then
       for f in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid; do
         [ -f "$f" ] && [ "$(head -c 32 "$f" | tr -cd 0-9)" = "$pid" ] && echo "$f"
       done 2>/dev/null | head -n 8 | while IFS= read -r f; do
