@@ -18,9 +18,10 @@ restart={{printf "%q" .HostConfig.RestartPolicy.Name}}
 {{end}}{{range .Mounts}}mount={{printf "%q %q %q" .Type .Destination .Source}}
 {{end}}'
 # One process's details, for fx_port: its command line's arguments on stdin (one a line), its pid (-v), executable
-# and pid namespace (fx_exe and fx_ns in the environment); its name, cgroups, container (the last "docker|libpod[-payload]-ID" of the first cgroup
-# line naming one, as fx_ctr), systemd unit (the last "*.service" of its cgroup paths) and up to 16 parents (each
-# with its name; a conmon's unit; the first supervisord) read from /proc. Printable characters only, each value cut.
+# and pid namespace (fx_exe and fx_ns in the environment); its name, cgroups, container (the last
+# "docker|libpod[-payload]-ID" of the first cgroup line naming one, as fx_ctr), systemd unit (the last "*.service" of
+# its cgroup paths) and up to 16 parents (each with its name; a conmon's unit; the first supervisord) read from
+# /proc. Printable characters only, each value cut.
 # shellcheck disable=SC2016 # an awk program: its $0 is awk's
 fx_awk_detail='
 function clean(s, n) { gsub(/[^[:print:]]/, "", s); return substr(s, 1, n) }
