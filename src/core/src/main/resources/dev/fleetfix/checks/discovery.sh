@@ -8,8 +8,6 @@
 : "${fx_conf:=}" "${fx_ports:=}" "${fx_info_port:=}" "${fx_info_pid:=}" "${fx_info_exe:=}" "${fx_addr:=}"
 fx_to() { if command -v timeout >/dev/null 2>&1; then timeout 10 "$@"; else "$@"; fi; }
 fx_p() { tr -cd '[:print:]' | head -c 1024; }
-# a container's runtime and id in a cgroup file: /docker/ID, docker-ID.scope, libpod-ID.scope, libpod-payload-ID
-fx_ctr() { head -c 4096 "$1" 2>/dev/null | sed -E -n 's#.*(docker|libpod)(-payload)?[-/]([0-9a-f]{64}).*#\1 \3#p' | head -n 1; }
 # what the runtime says of a container, each value quoted by Go's %q (a newline in a label cannot start a line)
 # shellcheck disable=SC2016 # a Go template: its $k and $v are not the shell's
 fx_tpl='name={{printf "%q" .Name}}
@@ -17,26 +15,11 @@ restart={{printf "%q" .HostConfig.RestartPolicy.Name}}
 {{range $k, $v := .Config.Labels}}label={{printf "%q=%q" $k $v}}
 {{end}}{{range .Mounts}}mount={{printf "%q %q %q" .Type .Destination .Source}}
 {{end}}'
-# One process's details, for fx_port: its command line's arguments on stdin (one a line), its pid (-v), executable
-# and pid namespace (fx_exe and fx_ns in the environment); its name, cgroups, container (the last
-# "docker|libpod[-payload]-ID" of the first cgroup line naming one, as fx_ctr), systemd unit (the last "*.service" of
-# its cgroup paths) and up to 16 parents (each with its name; a conmon's unit; the first supervisord) read from
-# /proc. Printable characters only, each value cut.
-# shellcheck disable=SC2016 # an awk program: its $0 is awk's
-fx_awk_detail='
-function clean(s, n) { gsub(/[^[:print:]]/, "", s); return substr(s, 1, n) }
-function firstline(f,   s) { s = ""; if ((getline s < f) <= 0) s = ""; close(f); return s }
-function service(f, most,   line, c, n, k, parts, u) {
-  u = ""; c = 0
-  while (c < most && (getline line < f) > 0) {
-    c++
-    if (!sub(/^[^:]*:[^:]*:/, "", line)) continue
-    n = split(line, parts, "/")
-    for (k = 1; k <= n; k++) if (parts[k] ~ /\.service$/) u = parts[k]
-  }
-  close(f)
-  return u
-}
+# A container's runtime and id in a cgroup file ("docker ID" or "libpod ID"): the last /docker/ID, docker-ID.scope,
+# libpod-ID.scope or libpod-payload-ID of the first line (of 32) that names one. fx_ctr for a file; the detail
+# program below for each process.
+# shellcheck disable=SC2016 # an awk function
+fx_awk_ctr='
 function container(f,   line, c, s, m, hex, found) {
   found = ""; c = 0
   while (found == "" && c < 32 && (getline line < f) > 0) {
@@ -50,6 +33,27 @@ function container(f,   line, c, s, m, hex, found) {
   }
   close(f)
   return found
+}'
+fx_ctr() { LC_ALL=C awk -v f="$1" "$fx_awk_ctr"' BEGIN { print container(f) }' 2>/dev/null; }
+# One process's details, for fx_port: its command line's arguments on stdin (one a line), its pid (-v), executable
+# and pid namespace (fx_exe and fx_ns in the environment); its name, cgroups, container (the last
+# "docker|libpod[-payload]-ID" of the first cgroup line naming one: fx_awk_ctr), systemd unit (the last "*.service" of
+# its cgroup paths) and up to 16 parents (each with its name; a conmon's unit; the first supervisord) read from
+# /proc. Printable characters only, each value cut.
+# shellcheck disable=SC2016 # an awk program: its $0 is awk's
+fx_awk_detail=$fx_awk_ctr'
+function clean(s, n) { gsub(/[^[:print:]]/, "", s); return substr(s, 1, n) }
+function firstline(f,   s) { s = ""; if ((getline s < f) <= 0) s = ""; close(f); return s }
+function service(f, most,   line, c, n, k, parts, u) {
+  u = ""; c = 0
+  while (c < most && (getline line < f) > 0) {
+    c++
+    if (!sub(/^[^:]*:[^:]*:/, "", line)) continue
+    n = split(line, parts, "/")
+    for (k = 1; k <= n; k++) if (parts[k] ~ /\.service$/) u = parts[k]
+  }
+  close(f)
+  return u
 }
 { if (NR <= 32 && $0 != "") args[++na] = clean($0, 1024) }
 END {
