@@ -129,17 +129,14 @@ class BenchmarkStepIT {
         Path runDir = dir.resolve("run");
         Path journal = runDir.resolve("journal.jsonl");
         Path firstOut = dir.resolve("first.out");
-        Process first = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-jar",
-                        Path.of("src/cli/target/fleetfix.jar").toAbsolutePath().toString(),
+        Process first = new ProcessBuilder(FleetfixJvm.command(
                         "apply",
                         playbook.toString(),
                         "-i",
                         fleet.inventoryFile().toString(),
                         "--no-color",
                         "--run-dir",
-                        runDir.toString())
+                        runDir.toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(firstOut.toFile())
                 .start();

@@ -91,11 +91,7 @@ class CrashResumeIT {
             throws Exception {
         // a run directory of its own: a journal left there by an earlier test's run would be resumed instead
         Path runDir = dir.resolve("run-" + limit + "-" + System.nanoTime());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process run = new ProcessBuilder(
-                        java,
-                        "-jar",
-                        Path.of("src/cli/target/fleetfix.jar").toAbsolutePath().toString(),
+        Process run = new ProcessBuilder(FleetfixJvm.command(
                         "apply",
                         playbook("60s").toString(),
                         "-i",
@@ -104,7 +100,7 @@ class CrashResumeIT {
                         limit,
                         "--no-color",
                         "--run-dir",
-                        runDir.toString())
+                        runDir.toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("killed-" + limit + ".out").toFile())
                 .start();

@@ -187,11 +187,7 @@ class ShardsLabIT {
 
     /** {@code java -jar src/cli/target/fleetfix.jar ARGS}: a process of its own, as an engine's job runs it. */
     private static ProgramRun fleetfix(String... args) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                Path.of("src/cli/target/fleetfix.jar").toAbsolutePath().toString()));
-        command.addAll(List.of(args));
+        List<String> command = FleetfixJvm.command(args);
         try {
             ProgramRun run = ProgramRun.of(Path.of("").toAbsolutePath(), env -> {}, command);
             System.out.println(run);

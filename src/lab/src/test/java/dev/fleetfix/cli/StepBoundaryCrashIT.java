@@ -204,11 +204,7 @@ class StepBoundaryCrashIT {
     private static Killed killedAfter(List<String> args, String host, String step, Path log) throws Exception {
         Pattern end = Pattern.compile("^\\S+ (ok|changed|skipped|failed|unreachable): \\[" + Pattern.quote(host)
                 + "\\] " + Pattern.quote(step) + ": ");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                Path.of("src/cli/target/fleetfix.jar").toAbsolutePath().toString()));
-        command.addAll(args);
+        List<String> command = FleetfixJvm.command(args);
         Process run = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

@@ -175,18 +175,14 @@ class TopologyIT {
                     - restart_redis: {timeout: 60s, failback: true}
                 """);
         Path runDir = dir.resolve("run");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process first = new ProcessBuilder(
-                        java,
-                        "-jar",
-                        Path.of("src/cli/target/fleetfix.jar").toAbsolutePath().toString(),
+        Process first = new ProcessBuilder(FleetfixJvm.command(
                         "apply",
                         playbook.toString(),
                         "-i",
                         fleet.inventoryFile().toString(),
                         "--no-color",
                         "--run-dir",
-                        runDir.toString())
+                        runDir.toString()))
                 .redirectErrorStream(true)
                 .start();
         StringBuilder out = new StringBuilder();
