@@ -2,11 +2,17 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.inventory.Host;
+import dev.fleetfix.inventory.ansible.InventoryLoader;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
+import dev.fleetfix.redis.RedisNode;
+import dev.fleetfix.redis.jedis.JedisConnector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -84,10 +90,31 @@ class CrashResumeIT {
 
     /** fleetfix apply as a process of its own, killed with SIGKILL once {@code killWhen} holds on the lab. */
     private static Path applyKilled(String limit, String killWhen, String expected) throws Exception {
-        return applyKilled(limit, () -> lab.cli(limit, killWhen).contains(expected), expected);
+        return applyKilled(limit, () -> lab.cli(limit, killWhen).contains(expected), expected, 250);
     }
 
-    private static Path applyKilled(String limit, java.util.function.BooleanSupplier moment, String expected)
+    /**
+     * INFO server and replication of {@code host}'s Redis, read from this JVM: a poll of milliseconds, where
+     * {@code redis-cli} on the host costs a {@code docker exec} of a few hundred on a busy machine, longer than some
+     * moments last (a restarted replica's link up until its failback). Empty while Redis does not answer.
+     */
+    private static Map<String, String> liveInfo(String host) {
+        Host target = InventoryLoader.load(fleet.inventoryFile()).hosts().stream()
+                .filter(h -> h.name().equals(host))
+                .findFirst()
+                .orElseThrow();
+        try (RedisNode node = new JedisConnector().connect(target, Duration.ofSeconds(1))) {
+            Map<String, String> info = new HashMap<>(node.info("server"));
+            info.putAll(node.info("replication"));
+            return info;
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
+    }
+
+    /** fleetfix apply as a process of its own, killed once {@code moment} holds, asked every {@code everyMillis}. */
+    private static Path applyKilled(
+            String limit, java.util.function.BooleanSupplier moment, String expected, long everyMillis)
             throws Exception {
         // a run directory of its own: a journal left there by an earlier test's run would be resumed instead
         Path runDir = dir.resolve("run-" + limit + "-" + System.nanoTime());
@@ -114,7 +141,8 @@ class CrashResumeIT {
                         }
                         return seen.get();
                     },
-                    90_000);
+                    90_000,
+                    everyMillis);
             assertThat(seen).as("the moment to kill the run: " + expected).isTrue();
         } finally {
             new ProcessBuilder("kill", "-KILL", Long.toString(run.pid()))
@@ -224,13 +252,15 @@ class CrashResumeIT {
         Path runDir = applyKilled(
                 "lab-2",
                 () -> {
-                    // the restart: redis-cli answers nothing while Redis is down
-                    String server = lab.cli("lab-2", "INFO server");
-                    return server.contains("run_id:")
-                            && !server.contains(before)
-                            && lab.cli("lab-2", "INFO replication").contains("master_link_status:up");
+                    // the restart: nothing answers while Redis is down; then a new run id, a replica whose link
+                    // is up, until the failback
+                    Map<String, String> info = liveInfo("lab-2");
+                    return info.containsKey("run_id")
+                            && !before.equals("run_id:" + info.get("run_id"))
+                            && "up".equals(info.get("master_link_status"));
                 },
-                "lab-2 restarted as a replica");
+                "lab-2 restarted as a replica",
+                20);
         CliRun resumed = resume(runDir);
         assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
         assertThat(lab.cli("lab-2", "INFO replication")).as(resumed.toString()).contains("role:master");

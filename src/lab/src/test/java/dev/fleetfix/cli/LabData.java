@@ -151,11 +151,16 @@ final class LabData {
                 .strip();
     }
 
-    /** Polls until the condition holds or the time is up; the caller asserts afterwards. */
+    /** Polls every 250 ms until the condition holds or the time is up; the caller asserts afterwards. */
     static void await(BooleanSupplier condition, long millis) {
+        await(condition, millis, 250);
+    }
+
+    /** Polls every {@code everyMillis} until the condition holds or the time is up; the caller asserts afterwards. */
+    static void await(BooleanSupplier condition, long millis, long everyMillis) {
         long end = System.currentTimeMillis() + millis;
         while (!condition.getAsBoolean() && System.currentTimeMillis() < end) {
-            sleep(250);
+            sleep(everyMillis);
         }
     }
 
