@@ -98,12 +98,8 @@ class CrashResumeIT {
      * {@code redis-cli} on the host costs a {@code docker exec} of a few hundred on a busy machine, longer than some
      * moments last (a restarted replica's link up until its failback). Empty while Redis does not answer.
      */
-    private static Map<String, String> liveInfo(String host) {
-        Host target = InventoryLoader.load(fleet.inventoryFile()).hosts().stream()
-                .filter(h -> h.name().equals(host))
-                .findFirst()
-                .orElseThrow();
-        try (RedisNode node = new JedisConnector().connect(target, Duration.ofSeconds(1))) {
+    private static Map<String, String> liveInfo(Host host) {
+        try (RedisNode node = new JedisConnector().connect(host, Duration.ofSeconds(1))) {
             Map<String, String> info = new HashMap<>(node.info("server"));
             info.putAll(node.info("replication"));
             return info;
@@ -249,12 +245,16 @@ class CrashResumeIT {
         fleet.rootExec("lab-2", "echo always > /sys/kernel/mm/transparent_hugepage/enabled");
         String before = runId("lab-2");
         String lineage = info("lab-2", "master_replid");
+        Host lab2 = InventoryLoader.load(fleet.inventoryFile()).hosts().stream()
+                .filter(h -> h.name().equals("lab-2"))
+                .findFirst()
+                .orElseThrow();
         Path runDir = applyKilled(
                 "lab-2",
                 () -> {
                     // the restart: nothing answers while Redis is down; then a new run id, a replica whose link
                     // is up, until the failback
-                    Map<String, String> info = liveInfo("lab-2");
+                    Map<String, String> info = liveInfo(lab2);
                     return info.containsKey("run_id")
                             && !before.equals("run_id:" + info.get("run_id"))
                             && "up".equals(info.get("master_link_status"));
