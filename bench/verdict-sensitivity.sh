@@ -5,6 +5,7 @@
 #
 #   bench/verdict-sensitivity.sh                                   # 3 hosts: 102 A/A, 30 quota, 30 tail comparisons
 #   HOSTS=1 AA_REPEATS=1 EFFECT_REPEATS=1 bench/verdict-sensitivity.sh                      # a smoke run, 3 comparisons
+#   DESIGN="rounds: 8" AA_REPEATS=8 EFFECT_REPEATS=0 bench/verdict-sensitivity.sh           # another design, A/A only
 #
 # Starts a lab fleet of HOSTS hosts (private lab home, removed on exit) and runs, one host at a time (--forks 1, so
 # no two benchmarks share this machine's CPU), each case as one `fleetfix apply` over every host:
@@ -39,6 +40,9 @@ AA_REPEATS="${AA_REPEATS:-34}"
 EFFECT_REPEATS="${EFFECT_REPEATS:-10}"
 TAIL_BLOCK_US="${TAIL_BLOCK_US:-5000}"
 TAIL_PERIOD="${TAIL_PERIOD:-0.1}"
+# more settings of both benchmark steps, as YAML flow-mapping entries ("rounds: 8"), to measure a design other than
+# the shipped one; empty: the shipped design
+DESIGN="${DESIGN:-}"
 
 log() { echo "bench: $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
@@ -106,10 +110,10 @@ playbook() { # $1: the step between the two sides; $2: a step right after the se
   hosts: all
   steps:
     - name: benchmark before
-      benchmark: {name: s, phase: before, profile: plain}
+      benchmark: {name: s, phase: before, profile: plain${DESIGN:+, $DESIGN}}
     - $1
     - name: benchmark after
-      benchmark: {name: s, phase: after, profile: plain}
+      benchmark: {name: s, phase: after, profile: plain${DESIGN:+, $DESIGN}}
     - $after
     - $lift
     - $stop_tail
@@ -145,9 +149,10 @@ read -r l1 l5 l15 _ </proc/loadavg
 load_end="$l1/$l5/$l15"
 
 report="$reports.txt"
-python3 - "$work/cases.txt" "$load_start" "$load_end" "$(nproc)" "$TAIL_BLOCK_US" "$TAIL_PERIOD" <<'EOF' | tee "$report"
+python3 - "$work/cases.txt" "$load_start" "$load_end" "$(nproc)" "$TAIL_BLOCK_US" "$TAIL_PERIOD" \
+  "$DESIGN" <<'EOF' | tee "$report"
 import json, sys
-cases, load_start, load_end, cores, block, period = sys.argv[1:7]
+cases, load_start, load_end, cores, block, period, design = sys.argv[1:8]
 
 def upper95(x, n):
     """One-sided 95 % Clopper-Pearson upper limit: the p at which P(X <= x) = 0.05, by bisection."""
@@ -170,7 +175,8 @@ def figure(m):
     word = m["verdict"] if m.get("decisive") else "not decisive"
     return f"{pct(m.get('ratio'))} [{pct(m.get('low'))}, {pct(m.get('high'))}] {word}"
 
-print(f"before/after verdict on the lab, shipped design (4 rounds of 3 s a side, 8 batches), one host at a time;"
+design = f"design {{{design}}} over the shipped one" if design else "shipped design (4 rounds of 3 s a side, 8 batches)"
+print(f"before/after verdict on the lab, {design}, one host at a time;"
       f" {cores} cores; load average (1/5/15 min) at start {load_start}, at end {load_end};"
       f" tail: a {block} us Lua loop every {period} s")
 print()
