@@ -7,9 +7,11 @@
 #   bench/scale-curve.sh                                   # N = 20 100 250 500, one round
 #   N_LIST="20 100" FORKS="10 50" ROUNDS=3 bench/scale-curve.sh
 #   FLEETFIX=/other/checkout/fleetfix N_LIST=500 bench/scale-curve.sh   # another build's launcher
+#   BASELINE=/before/checkout/fleetfix N_LIST=500 FORKS=100 bench/scale-curve.sh   # a before/after in one lab
 #
 # Every tool does the same work per host: one SSH login, the audit's facts script with sudo, Redis INFO server.
 #   fleetfix-fF       fleetfix audit -i INV --forks F (whole process: JVM start included; asks Redis from here)
+#   baseline-fF       the same with BASELINE's launcher (another build), beside it on the same lab, when set
 #   ansible-fK        ansible-playbook --forks K: a `script` task (the facts script, become) and a `raw` task
 #                     (redis-cli info server; raw, not command: the lab hosts have no Python, and raw is cheaper).
 #                     Default SSH settings: ControlMaster auto, ControlPersist 60 s, in a fresh ControlPath dir
@@ -46,6 +48,8 @@ fi
 
 fleetfix="${FLEETFIX:-$repo/fleetfix}" # FLEETFIX=/other/checkout/fleetfix measures another build
 "$fleetfix" --version >&2 || die "building fleetfix failed"
+baseline="${BASELINE:-}"
+[[ -z "$baseline" ]] || "$baseline" --version >&2 || die "BASELINE: $baseline --version failed"
 measure="$repo/bench/proctree.py"
 facts="$repo/src/core/src/main/resources/dev/fleetfix/checks/facts.sh"
 
@@ -170,7 +174,11 @@ PY
   (($(wc -l <"$work/hosts.txt") == n)) || die "the lab inventory holds $(wc -l <"$work/hosts.txt") hosts, not $n"
 
   tools=()
-  for f in $FORKS; do ((f <= n)) && tools+=("fleetfix-f$f"); done
+  for f in $FORKS; do
+    ((f <= n)) || continue
+    tools+=("fleetfix-f$f")
+    [[ -z "$baseline" ]] || tools+=("baseline-f$f")
+  done
   if command -v ansible-playbook >/dev/null && ((n <= ANSIBLE_MAX_N)); then
     for k in $ANSIBLE_FORKS; do tools+=("ansible-f$k" "ansible-f$k-nocp"); done
   fi
@@ -184,6 +192,7 @@ PY
       tool="${tools[$(((k + round - 1) % ${#tools[@]}))]}"
       case "$tool" in
         fleetfix-f*) measure "$tool" "$n" "$round" fleetfix_ok -- "$fleetfix" audit -i "$inv" --forks "${tool#fleetfix-f}" ;;
+        baseline-f*) measure "$tool" "$n" "$round" fleetfix_ok -- "$baseline" audit -i "$inv" --forks "${tool#baseline-f}" ;;
         ansible-f*-nocp)
           forks="${tool#ansible-f}"
           measure "$tool" "$n" "$round" ansible_ok -- bash -c "$(declare -f run_ansible); run_ansible ${forks%-nocp} none"

@@ -223,11 +223,16 @@ EOF
       fi
     fi
     if [ "$fx_pid1" != systemd ] || [ -z "$unit" ]; then
-      for f in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid; do
-        [ -f "$f" ] && [ "$(head -c 32 "$f" | tr -cd 0-9)" = "$pid" ] && echo "$f"
-      done 2>/dev/null | head -n 8 | while IFS= read -r f; do
+      # the pid files that name the process: one awk reads them all (two processes a file cost dozens where /run
+      # holds many), the digits of each file's first line against the pid
+      set --
+      for f in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid; do [ -f "$f" ] && set -- "$@" "$f"; done
+      # (getline, so that a file gone since the glob is skipped, where mawk would stop at it)
+      [ $# -gt 0 ] && LC_ALL=C awk -v pid="$pid" 'BEGIN { for (k = 1; k < ARGC; k++) { v = ""
+        if ((getline v < ARGV[k]) > 0) { v = substr(v, 1, 32); gsub(/[^0-9]/, "", v); if (v == pid) print ARGV[k] }
+        close(ARGV[k]) } }' "$@" 2>/dev/null | head -n 8 | while IFS= read -r f; do
         echo "pidfile=$(printf '%s' "$f" | fx_p)"
-        b=$(basename "$f")
+        b=${f##*/}
         grep -l -F -e "$b" /etc/init.d/* /etc/rc.d/init.d/* 2>/dev/null | head -n 8 | sed 's/^/initd.pidfile=/'
       done
       cf=$fx_conf

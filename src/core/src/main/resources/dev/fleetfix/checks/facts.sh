@@ -14,7 +14,16 @@ hits() {
   [ "$#" -gt 0 ] || return 0
   awk -v st="$st" '/transparent_hugepage/ { printf "%s\t%s\t%s\n", FILENAME, st, $0 }' "$@" 2>/dev/null
 }
-s kernel; uname -r
+# one1 FILE: the file's first line, read by the shell itself (a cat per file cost a process each), nothing when it
+# cannot be read. Not for /proc/sys's numbers: dash and busybox read a byte at a time, and those files answer only a
+# read from their start (somaxconn's 4096 read as 4); osrelease is a string, which they serve from any offset
+# read1 sets $one (no subshell), one1 prints it
+read1() { one=; IFS= read -r one 2>/dev/null <"$1" || [ -n "$one" ]; }
+one1() { if read1 "$1"; then printf '%s\n' "$one"; fi; }
+read1 /proc/sys/kernel/osrelease
+kernel=$one
+[ -n "$kernel" ] || kernel=$(uname -r)
+s kernel; echo "$kernel"
 s uid; id -u
 thp=
 for d in /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage; do
@@ -22,8 +31,8 @@ for d in /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_h
 done
 s thp.dir; echo "$thp"
 if [ -n "$thp" ]; then
-  s thp.enabled; cat "$thp/enabled" 2>&1
-  s thp.defrag; cat "$thp/defrag" 2>&1
+  s thp.enabled; one1 "$thp/enabled"
+  s thp.defrag; one1 "$thp/defrag"
   # whether the file is the kernel's: a container may bind-mount a plain file over sysfs. statfs
   # first; busybox without stat, or an old coreutils that cannot name the type, leaves mountinfo
   # (the longest mount point that holds the file; the last of stacked mounts is the visible one)
@@ -34,8 +43,8 @@ if [ -n "$thp" ]; then
     if ((m == f || m == "/" || index(f, m "/") == 1) && length(m) >= best) { best = length(m); t = $(i + 1) } }
     END { print "mountinfo " t }' /proc/self/mountinfo 2>/dev/null
 fi
-s kconfig; grep -h '^CONFIG_TRANSPARENT_HUGEPAGE_[A-Z]*=y' "/boot/config-$(uname -r)" 2>/dev/null
-s cmdline; cat /proc/cmdline 2>/dev/null
+s kconfig; grep -h '^CONFIG_TRANSPARENT_HUGEPAGE_[A-Z]*=y' "/boot/config-$kernel" 2>/dev/null
+s cmdline; one1 /proc/cmdline
 s grub; hits active /etc/default/grub /etc/default/grub.d/*.cfg
 s systemd
 # one grep over every unit file (a process per file would cost more than the rest of the script); unit paths hold

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -245,6 +248,17 @@ class FactScriptTest {
         assertThat(facts.kernelRelease()).as(out).isEqualTo(System.getProperty("os.version"));
         assertThat(facts.overcommitMemory()).as(out).isPresent();
         assertThat(facts.redis()).isEqualTo(REDIS);
+        // the numbers whole: a shell's read of /proc/sys takes one byte at a time, and those files answer only a read
+        // from their start (somaxconn 4096 read so gives 4; so does Files.readString, whose first read of a file of
+        // size 0 is one byte: the expected value is read in one read of a stream)
+        try (InputStream in = Files.newInputStream(Path.of("/proc/sys/net/core/somaxconn"))) {
+            String somaxconn = new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip();
+            assertThat(facts.somaxconn()).as(out).hasValue(Integer.parseInt(somaxconn));
+        }
+        Path enabled = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        if (Files.isReadable(enabled)) {
+            assertThat(facts.thp().enabled()).as(out).isEqualTo(ThpParser.selected(Files.readString(enabled)));
+        }
     }
 
     private static Optional<String> filesystem(String... lines) {
