@@ -6,6 +6,7 @@
 #   bench/verdict-sensitivity.sh                                   # 3 hosts: 102 A/A, 30 quota, 30 tail comparisons
 #   HOSTS=1 AA_REPEATS=1 EFFECT_REPEATS=1 bench/verdict-sensitivity.sh                      # a smoke run, 3 comparisons
 #   DESIGN="rounds: 8" AA_REPEATS=8 EFFECT_REPEATS=0 bench/verdict-sensitivity.sh           # another design, A/A only
+#   DESIGN="controls: 1" SERIAL=1 AA_REPEATS=4 EFFECT_REPEATS=0 bench/verdict-sensitivity.sh  # with a control host
 #
 # Starts a lab fleet of HOSTS hosts (private lab home, removed on exit) and runs, one host at a time (--forks 1, so
 # no two benchmarks share this machine's CPU), each case as one `fleetfix apply` over every host:
@@ -43,6 +44,9 @@ TAIL_PERIOD="${TAIL_PERIOD:-0.1}"
 # more settings of both benchmark steps, as YAML flow-mapping entries ("rounds: 8"), to measure a design other than
 # the shipped one; empty: the shipped design
 DESIGN="${DESIGN:-}"
+# the play's serial (batches of that many hosts), empty for one batch: "controls: 1" needs a later batch to measure
+SERIAL="${SERIAL:-}"
+[[ -z "$SERIAL" || "$SERIAL" =~ ^[1-9][0-9]*$ ]] || { echo "bench: error: SERIAL must be a positive integer" >&2; exit 1; }
 
 log() { echo "bench: $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
@@ -107,7 +111,8 @@ playbook() { # $1: the step between the two sides; $2: a step right after the se
   local after="${2:-command: {cmd: \"true\", changed_when: false\}}"
   cat <<EOF
 - name: verdict calibration (bench)
-  hosts: all
+  hosts: all${SERIAL:+
+  serial: $SERIAL}
   steps:
     - name: benchmark before
       benchmark: {name: s, phase: before, profile: plain${DESIGN:+, $DESIGN}}
@@ -150,7 +155,7 @@ load_end="$l1/$l5/$l15"
 
 report="$reports.txt"
 python3 - "$work/cases.txt" "$load_start" "$load_end" "$(nproc)" "$TAIL_BLOCK_US" "$TAIL_PERIOD" \
-  "$DESIGN" <<'EOF' | tee "$report"
+  "$DESIGN${SERIAL:+; serial: $SERIAL}" <<'EOF' | tee "$report"
 import json, sys
 cases, load_start, load_end, cores, block, period, design = sys.argv[1:8]
 
