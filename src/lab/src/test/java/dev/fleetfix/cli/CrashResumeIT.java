@@ -245,10 +245,7 @@ class CrashResumeIT {
         fleet.rootExec("lab-2", "echo always > /sys/kernel/mm/transparent_hugepage/enabled");
         String before = runId("lab-2");
         String lineage = info("lab-2", "master_replid");
-        Host lab2 = InventoryLoader.load(fleet.inventoryFile()).hosts().stream()
-                .filter(h -> h.name().equals("lab-2"))
-                .findFirst()
-                .orElseThrow();
+        Host lab2 = InventoryLoader.load(fleet.inventoryFile()).host("lab-2").orElseThrow();
         Path runDir = applyKilled(
                 "lab-2",
                 () -> {
