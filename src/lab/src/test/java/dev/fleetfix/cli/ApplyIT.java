@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
@@ -88,10 +89,7 @@ class ApplyIT {
     }
 
     private static boolean redisRuns(String host) {
-        String address = fleet.host(host).address();
-        return fleet.rootExec(host, "redis-cli -h " + address + " ping")
-                .stdout()
-                .contains("PONG");
+        return LabCli.redis(fleet.get(), host, "PING").stdout().contains("PONG");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
@@ -28,10 +29,7 @@ class BenchLabIT {
     }
 
     private static String redisCli(String args) {
-        LabHost host = fleet.host("lab-1");
-        return fleet.rootExec("lab-1", "redis-cli -h " + host.address() + " -p " + host.redisPort() + " " + args)
-                .stdout()
-                .strip();
+        return LabCli.redis(fleet.get(), "lab-1", args).stdout().strip();
     }
 
     private static CliRun bench(String... args) {

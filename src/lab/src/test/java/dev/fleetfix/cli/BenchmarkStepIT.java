@@ -2,8 +2,8 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleetExtension;
-import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.lab.LabThp;
 import dev.fleetfix.report.console.RecapLines;
@@ -67,10 +67,7 @@ class BenchmarkStepIT {
     }
 
     private static String redisCli(String host, String args) {
-        LabHost h = fleet.host(host);
-        return fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + args)
-                .stdout()
-                .strip();
+        return LabCli.redis(fleet.get(), host, args).stdout().strip();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleetExtension;
 import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
@@ -45,10 +46,7 @@ class KernelTuningIT {
     }
 
     private static String cli(String host, String command) {
-        LabHost h = fleet.host(host);
-        return fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + command)
-                .stdout()
-                .strip();
+        return LabCli.redis(fleet.get(), host, command).stdout().strip();
     }
 
     /**

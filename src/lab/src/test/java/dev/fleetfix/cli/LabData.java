@@ -2,6 +2,7 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleet;
 import dev.fleetfix.lab.LabHost;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
@@ -28,23 +30,15 @@ final class LabData {
         this.hosts = List.copyOf(hosts);
     }
 
-    /** redis-cli on the host, against its own Redis; stdout, stripped. */
+    /** redis-cli on the host, against its own Redis; stdout, stripped ({@link LabCli}: plain commands from here). */
     String cli(String host, String command) {
-        LabHost h = fleet.host(host);
-        return fleet.rootExec(host, "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + command)
-                .stdout()
-                .strip();
+        return LabCli.redis(fleet, host, command).stdout().strip();
     }
 
     /** Sentinel's answer on the host, through redis-cli. */
     String sentinel(String host, String command) {
-        LabHost h = fleet.host(host);
-        return fleet.rootExec(
-                        host,
-                        "redis-cli -h " + h.address() + " -p "
-                                + h.sentinelPort().orElseThrow() + " " + command)
-                .stdout()
-                .strip();
+        int port = fleet.host(host).sentinelPort().orElseThrow();
+        return LabCli.run(fleet, host, port, Optional.empty(), command).stdout().strip();
     }
 
     /** "keys digest" per host. */

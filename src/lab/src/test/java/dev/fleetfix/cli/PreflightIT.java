@@ -2,13 +2,14 @@ package dev.fleetfix.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleetExtension;
-import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,11 +57,7 @@ class PreflightIT {
 
     /** redis-cli on the host, with lab-1's password. */
     private static String redis(String host, String command) {
-        LabHost h = fleet.host(host);
-        return fleet.rootExec(
-                        host,
-                        "REDISCLI_AUTH=" + PASSWORD + " redis-cli --no-auth-warning -h " + h.address() + " -p "
-                                + h.redisPort() + " " + command)
+        return LabCli.run(fleet.get(), host, fleet.host(host).redisPort(), Optional.of(PASSWORD), command)
                 .stdout()
                 .strip();
     }

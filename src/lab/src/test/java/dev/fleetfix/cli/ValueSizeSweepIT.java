@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fleetfix.lab.LabCli;
 import dev.fleetfix.lab.LabFleet;
-import dev.fleetfix.lab.LabHost;
 import dev.fleetfix.lab.LabHostSpec;
 import dev.fleetfix.report.html.HeadlessChromium;
 import java.nio.file.Files;
@@ -71,10 +71,7 @@ class ValueSizeSweepIT {
     }
 
     private static String redisCli(String args) {
-        LabHost h = fleet.host("sweep-1");
-        return fleet.rootExec("sweep-1", "redis-cli -h " + h.address() + " -p " + h.redisPort() + " " + args)
-                .stdout()
-                .strip();
+        return LabCli.redis(fleet, "sweep-1", args).stdout().strip();
     }
 
     @Test

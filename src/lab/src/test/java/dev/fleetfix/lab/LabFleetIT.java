@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fleetfix.transport.ExecResult;
 import java.nio.file.Files;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -86,5 +88,54 @@ class LabFleetIT {
                         .stdout())
                 .contains("PONG");
         assertThat(Files.readString(fleet.inventoryFile())).contains("redis_password_file:");
+    }
+
+    @Test
+    void theTestsRedisCliFromThisMachinePrintsWhatTheHostsRedisCliPrints() {
+        // LabCli sends plain commands from the test JVM; every check that uses it trusts these to be the same
+        for (String host : List.of("lab-1", "lab-3")) {
+            Optional<String> password = host.equals("lab-3") ? Optional.of("s3cret") : Optional.empty();
+            int port = fleet.host(host).redisPort();
+            String address = fleet.host(host).address();
+            // read-only commands: each runs twice, on the host and from here
+            LabCli.direct(address, port, password, List.of("SET", "lab:cli:key", "v1"));
+            LabCli.direct(address, port, password, List.of("HSET", "lab:cli:hash", "f", "1", "g", "2"));
+            for (String args : List.of(
+                    "PING",
+                    "ROLE",
+                    "DBSIZE",
+                    "GET lab:cli:key",
+                    "GET lab:cli:missing",
+                    "CONFIG GET maxmemory-policy",
+                    "INFO keyspace",
+                    "HGETALL lab:cli:hash",
+                    "TYPE lab:cli:hash",
+                    "NOSUCHCOMMAND x",
+                    "INCR lab:cli:missing:counter:not:a:number x")) {
+                ExecResult onHost = fleet.rootExec(host, LabRedisCli.command(address, port, password, args));
+                ExecResult fromHere = LabCli.run(fleet.get(), host, port, password, args);
+                assertThat(fromHere.stdout()).as(host + ": " + args).isEqualTo(onHost.stdout());
+                assertThat(fromHere.exitCode()).as(host + ": " + args).isEqualTo(onHost.exitCode());
+            }
+            // lab-3 without its password: Redis's NOAUTH, on stdout, as the host's redis-cli shows it
+            ExecResult noAuth = LabCli.run(fleet.get(), host, port, Optional.empty(), "PING");
+            ExecResult noAuthOnHost =
+                    fleet.rootExec(host, LabRedisCli.command(address, port, Optional.empty(), "PING"));
+            assertThat(noAuth.stdout()).as(host).isEqualTo(noAuthOnHost.stdout());
+        }
+        // a password for a Redis that has none: redis-cli warns that AUTH failed and runs the command all the same
+        ExecResult extra =
+                LabCli.run(fleet.get(), "lab-1", fleet.host("lab-1").redisPort(), Optional.of("x"), "DBSIZE");
+        ExecResult extraOnHost = fleet.rootExec(
+                "lab-1",
+                LabRedisCli.command(
+                        fleet.host("lab-1").address(), fleet.host("lab-1").redisPort(), Optional.of("x"), "DBSIZE"));
+        assertThat(extra.stdout()).isEqualTo(extraOnHost.stdout()).matches("\\d+\n");
+        // nothing listens: redis-cli's exit 1 and empty stdout
+        ExecResult closed = LabCli.run(fleet.get(), "lab-1", 1, Optional.empty(), "PING");
+        ExecResult closedOnHost = fleet.rootExec(
+                "lab-1", LabRedisCli.command(fleet.host("lab-1").address(), 1, Optional.empty(), "PING"));
+        assertThat(closed.exitCode()).isEqualTo(closedOnHost.exitCode()).isEqualTo(1);
+        assertThat(closed.stdout()).isEqualTo(closedOnHost.stdout()).isEmpty();
     }
 }

@@ -28,8 +28,7 @@ final class LabRedis {
     }
 
     private String run(String host, int port, Optional<String> auth, String args) {
-        ExecResult result =
-                fleet.rootExec(host, LabRedisCli.command(fleet.host(host).address(), port, auth, args));
+        ExecResult result = LabCli.run(fleet, host, port, auth, args);
         assertThat(result.exitCode())
                 .as("%s: redis-cli %s: %s", host, args, result.stderr())
                 .isZero();
