@@ -21,10 +21,10 @@ import java.util.regex.Pattern;
  *
  * <p>A plain command (a command and its words, no redis-cli option, quoting or shell) is sent from this JVM instead:
  * the lab hosts share this machine's network, so the host's address and port answer here as they do on the host,
- * and the reply is printed as redis-cli prints it to a pipe (its raw form: {@link #raw}). A {@code docker exec} of
- * redis-cli costs the busy test machine about 80 ms of CPU (runc and its shim), and the tests' checks, many of them
- * polled every 250 ms, ran about 2,600 of them a build. Anything else ({@code -c}, {@code --scan}, a pipe, quoted
- * words) runs the host's own redis-cli through {@link LabFleet#rootExec}. LabCliIT compares the two.
+ * and the reply is printed as redis-cli prints it to a pipe ({@link #printed}). A {@code docker exec} of redis-cli
+ * costs the busy test machine about 50 ms of CPU (runc, its shim and the command), and the tests' checks, many of
+ * them polled every 250 ms, ran about 2,600 of them a build. Anything else ({@code -c}, {@code --scan}, a pipe,
+ * quoted words) runs the host's own redis-cli through {@link LabFleet#rootExec}. {@code LabFleetIT} compares the two.
  */
 public final class LabCli {
     private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_.:,=/@+%-]+");
