@@ -69,7 +69,7 @@ class LauncherFirstStartTest {
     private Path bundleWithSlowJava() throws IOException {
         return FakeJavaBundle.create(
                 dir,
-                "case \"$*\" in *ArchiveClassesAtExit*)\n"
+                "case \"$*\" in *DumpLoadedClassList*)\n"
                         + "  i=0; while [ ! -e '" + dir.resolve("go") + "' ] && [ $i -lt "
                         + TRAINING_AT_MOST_SECONDS * 10 + " ]; do sleep 0.1; i=$((i + 1)); done\n"
                         + "  : > '" + dir.resolve("trained") + "' ;;\n"
