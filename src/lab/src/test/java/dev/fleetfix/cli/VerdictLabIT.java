@@ -207,7 +207,7 @@ class VerdictLabIT {
      * correct implementation with P(X ≥ 3) = 1.1e-4, within its 0.04 % share of the suite's 0.1 % per CI run. It
      * catches a rule gone wrong, not a rate of a few per cent: it fails a rate of 30 % with P(X ≥ 3) = 0.62, of
      * 50 % with 0.95, and the old rule (2 of 6, measured again below on the same data) fails it almost surely; the
-     * rate itself is bench/verdict-sensitivity.sh's to measure. The promise needs the 20 % floor of sides without control hosts ({@link
+     * rate itself is bench/verdict-sensitivity.sh's to measure. The promise needs the floor of sides without control hosts ({@link
      * BeforeAfter#DEFAULT}): the same pairs judged with a 5 % floor, printed beside, had 2 of 20 on an idle
      * machine, from drift their rounds share. Inconclusive and no change detected are both no false verdict;
      * their counts are printed.
@@ -295,7 +295,7 @@ class VerdictLabIT {
      * as many as its cores, started once the before side is measured. The host is slower for it
      * (the generator and, in the lab, Redis share this machine with the loops), and the verdict must
      * not be regressed: inconclusive, naming the drift. A false failure needs a call the drift guard lets
-     * through, a throughput gain of 20 % or more while this machine got busier: the loops took rps down, never
+     * through, a throughput gain of 30 % or more while this machine got busier: the loops took rps down, never
      * up, in every run so far (rps -48 % on 2026-12-03, bench/results/aa-drift.txt), and the drift guard withholds
      * any change in the loops' direction; the remaining share of the suite's budget (0.02 %) is this test's.
      */

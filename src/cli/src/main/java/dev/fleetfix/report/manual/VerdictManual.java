@@ -20,7 +20,7 @@ public final class VerdictManual {
             improved, regressed
               Called by the rule. Between two moments (no control hosts) each side's windows are cut into
               batches, two a round, each the mean of its windows: a decisive figure is called when the
-              exact rank test finds the after batches shifted beyond its effect floor (20 %, 50 % from p99
+              exact rank test finds the after batches shifted beyond its effect floor (30 %, 60 % from p99
               up; 5 % in a sweep; a calibration's A/A difference when larger), its p Holm-corrected over
               the test's figures below 0.01. With controls: N, a figure whose p is below 0.01 after Holm,
               whose 95 % interval excludes no change and whose change passes 5 %. Any regressed figure

@@ -23,8 +23,8 @@ import java.util.function.ToDoubleFunction;
  * without this process seeing it. So the drift's reach is {@code s * s}, and a throughput that fell
  * further than that, by more than the effect floor again ({@link #MARGIN}), is called. On the lab a
  * 10 % CPU quota took rps down 88 % while the generator's CPU came 1.6 times slower (a reach of 2.6:
- * down to 0.31 with the margin), and that was withheld; busy loops as many as the cores took an
- * unchanged host's rps down 48 % with a slowdown of 2 (a reach of 4: down to 0.2).
+ * down to 0.27 with the margin), and that was withheld; busy loops as many as the cores took an
+ * unchanged host's rps down 48 % with a slowdown of 2 (a reach of 4: down to 0.18).
  *
  * <p>Latencies have no such direction. The generator is a closed loop: starved of CPU it both adds
  * its own delay to what it measures and sends fewer requests at once, so Redis queues less. On the
@@ -69,10 +69,10 @@ public record MachineDrift(double before, double after, double waitBefore, doubl
 
     /**
      * How much further than the drift's own reach (the square of {@link #slowdown()}, {@link #speedup()}) a
-     * throughput change must go before the drift no longer explains it: throughput's effect floor. On the lab, 42 quiet A/A pairs
-     * moved rps between the sides by a standard deviation of 12 % (of the log ratio).
+     * throughput change must go before the drift no longer explains it: throughput's effect floor between two
+     * moments ({@link Thresholds#DEFAULT}), the A/A drift that no guard sees.
      */
-    public static final double MARGIN = 0.2;
+    public static final double MARGIN = Thresholds.DEFAULT.driftFloor();
 
     /** Without the threads' wait figures. */
     public MachineDrift(double before, double after) {

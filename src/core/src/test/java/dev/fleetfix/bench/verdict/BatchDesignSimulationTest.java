@@ -45,8 +45,12 @@ class BatchDesignSimulationTest {
         /** The rule before batches ({@link OldWindowRule}). */
         OLD_WINDOWS,
         /** What the verdict uses: {@link BeforeAfter#DEFAULT} on the side's rounds. */
-        SHIPPED
+        SHIPPED,
+        /** The same with the floors before 2026-12-07's quiet calibration: 20 %, 50 % from p99 up. */
+        BATCHES_OLD_FLOORS
     }
+
+    private static final BeforeAfter OLD_FLOORS = new BeforeAfter(0.05, 0.20, 0.50, 0.01, 0.95);
 
     record Design(String name, Judge judge, int rounds, int windows, double windowSeconds) {
         /** Both sides, each a discarded 1 s client warm-up then its rounds. */
@@ -59,7 +63,11 @@ class BatchDesignSimulationTest {
             new Design("3 rounds of 3 s, window rule (shipped until issue 43)", Judge.OLD_WINDOWS, 3, 10, 0.3);
     static final Design PREVIOUS =
             new Design("7 rounds of 2 s, window rule (shipped before batches)", Judge.OLD_WINDOWS, 7, 8, 0.25);
-    static final Design SHIPPED = new Design("4 rounds of 3 s, 2 batches a round (shipped)", Judge.SHIPPED, 4, 10, 0.3);
+    static final Design SHIPPED =
+            new Design("4 rounds of 3 s, 2 batches a round, floors 30 % / 60 % (shipped)", Judge.SHIPPED, 4, 10, 0.3);
+    static final Design BATCHES_20 = new Design(
+            "4 rounds of 3 s, 2 batches a round, floors 20 % / 50 % (shipped until 2026-12-07)",
+            Judge.BATCHES_OLD_FLOORS, 4, 10, 0.3);
 
     /** Per figure, its verdict; and the test's. */
     record Outcome(Verdict verdict, Map<Metric, Verdict> figures) {
@@ -79,7 +87,9 @@ class BatchDesignSimulationTest {
         Map<Metric, Verdict> figures = new EnumMap<>(Metric.class);
         List<BenchRun> runs = new ArrayList<>(model.runs("h", Phase.BEFORE, before));
         runs.addAll(model.runs("h", Phase.AFTER, after));
-        TestComparison c = BeforeAfter.DEFAULT.perHost(runs).get(0);
+        TestComparison c = (d.judge() == Judge.SHIPPED ? BeforeAfter.DEFAULT : OLD_FLOORS)
+                .perHost(runs)
+                .get(0);
         c.metrics().stream().filter(MetricComparison::decisive).forEach(m -> figures.put(m.metric(), m.verdict()));
         return new Outcome(c.verdict(), figures);
     }
@@ -160,11 +170,11 @@ class BatchDesignSimulationTest {
                 .isTrue();
         // at most 1 % false calls on A/A, with 95 % confidence: 0 of 1,000 bound 0.30 %
         assertThat(upper95(r.falseCalls(), r.aa())).isLessThanOrEqualTo(0.01);
-        // the model copies a busy lab (a stall in 6 windows of 10): the 70 % of issue 43 is the quiet lab's, which
-        // bench/verdict-sensitivity.sh measures
-        assertThat(r.noChange()).isGreaterThanOrEqualTo(AA * 55 / 100);
+        // the model's windows copy a busy lab's (a stall in 6 windows of 10), its drift between the moments the quiet
+        // lab's; the 70 % of issue 43 is the quiet lab's, which bench/verdict-sensitivity.sh measures
+        assertThat(r.noChange()).isGreaterThanOrEqualTo(AA * 70 / 100);
         assertThat(r.throttled()).isEqualTo(EFFECTS);
-        // p99.9 four times as high, under stalls in 6 windows of 10 and spikes in one in ten; the 50 % floor
+        // p99.9 four times as high, under stalls in 6 windows of 10 and spikes in one in ten; the 60 % floor
         // and the batch's request rule set how often, not the batches' count
         assertThat(r.tailCalled()).isGreaterThanOrEqualTo(EFFECTS * 75 / 100);
         assertThat(r.tailWithMedianSame()).isGreaterThanOrEqualTo(EFFECTS * 70 / 100);
@@ -176,7 +186,7 @@ class BatchDesignSimulationTest {
      * What {@link #theShippedDesignCallsBothWaysWithinItsLevels} measured: false calls, no change detected, quota
      * called, p99.9 tail called, tail called with the median no change detected.
      */
-    static final List<Integer> SHIPPED_ANSWERS = List.of(0, 596, 200, 178, 170);
+    static final List<Integer> SHIPPED_ANSWERS = List.of(0, 733, 200, 167, 161);
 
     @Test
     void theOldDesignsCannotSeeWhatTheShippedOneSees() {
@@ -203,14 +213,15 @@ class BatchDesignSimulationTest {
                 .isEqualTo(PREVIOUS_ANSWERS);
     }
 
-    static final List<Integer> OLD_ANSWERS = List.of(0, 10, 19, 6, 6);
-    static final List<Integer> PREVIOUS_ANSWERS = List.of(0, 86, 30, 1, 1);
+    static final List<Integer> OLD_ANSWERS = List.of(0, 8, 19, 8, 6);
+    static final List<Integer> PREVIOUS_ANSWERS = List.of(2, 72, 30, 1, 1);
 
     @Test
     void theShippedPowerCurve() {
-        // 60 comparisons a change: the 20 % floor (50 % from p99 up), which a call's test must clear, sets these
-        assertThat(smallestCalled(SHIPPED, Metric.RPS, RPS_LOSSES, POWER)).isEqualTo("-40 % (60 of 60)");
-        assertThat(smallestCalled(SHIPPED, Metric.P99, P99_RISES, POWER)).isEqualTo("+200 % (58 of 60)");
+        // 60 comparisons a change: the 30 % floor (60 % from p99 up), which a call's test must clear, and the drift
+        // between the moments set these
+        assertThat(smallestCalled(SHIPPED, Metric.RPS, RPS_LOSSES, POWER)).isEqualTo("-50 % (59 of 60)");
+        assertThat(smallestCalled(SHIPPED, Metric.P99, P99_RISES, POWER)).isEqualTo("+300 % (60 of 60)");
     }
 
     /**
@@ -222,7 +233,7 @@ class BatchDesignSimulationTest {
                 "| design | A/A false calls (95 % bound) | A/A no change detected | 10 % quota called regressed"
                         + " | p99.9 tail called | tail called with the median no change detected | smallest rps loss called"
                         + " 95 % | smallest p99 rise called 95 % | per host |");
-        for (Design d : List.of(OLD, PREVIOUS, SHIPPED)) {
+        for (Design d : List.of(OLD, PREVIOUS, BATCHES_20, SHIPPED)) {
             Row r = measure(d, aa, effects);
             System.out.printf(
                     Locale.ROOT,
@@ -249,7 +260,42 @@ class BatchDesignSimulationTest {
         int aa = args.length > 0 ? Integer.parseInt(args[0]) : AA;
         int effects = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int power = args.length > 2 ? Integer.parseInt(args[2]) : POWER;
+        aaSpread(aa);
         table(aa, effects, power);
+    }
+
+    /**
+     * The model's A/A spread, to set against the lab's: per figure, the standard deviation over {@code n} A/A pairs of
+     * the log ratio of the two sides' window means (the shipped design's sides).
+     */
+    static void aaSpread(int n) {
+        Map<Metric, double[]> logs = new EnumMap<>(Metric.class);
+        BenchmarkWindows.FIGURES.forEach(m -> logs.put(m, new double[n]));
+        for (int i = 0; i < n; i++) {
+            BenchmarkWindows model =
+                    new BenchmarkWindows(1_000 + i, SHIPPED.rounds(), SHIPPED.windows(), SHIPPED.windowSeconds());
+            Map<Metric, List<double[]>> before = model.side(false, Map.of(), BenchmarkWindows.ROUND_SIGMA);
+            Map<Metric, List<double[]>> after = model.side(true, Map.of(), BenchmarkWindows.ROUND_SIGMA);
+            for (Metric m : BenchmarkWindows.FIGURES) {
+                logs.get(m)[i] = Math.log(mean(after.get(m)) / mean(before.get(m)));
+            }
+        }
+        StringBuilder line =
+                new StringBuilder("A/A log ratio of the sides' window means, standard deviation over " + n);
+        logs.forEach((m, v) -> {
+            double mu = java.util.Arrays.stream(v).average().orElse(0);
+            double var =
+                    java.util.Arrays.stream(v).map(x -> (x - mu) * (x - mu)).sum() / (v.length - 1);
+            line.append(String.format(Locale.ROOT, "; %s %.3f", m, Math.sqrt(var)));
+        });
+        System.out.println(line);
+    }
+
+    private static double mean(List<double[]> rounds) {
+        return rounds.stream()
+                .flatMapToDouble(java.util.Arrays::stream)
+                .average()
+                .orElse(Double.NaN);
     }
 
     private static String count(int x, int n) {

@@ -34,47 +34,47 @@ class BeforeAfterTest {
     }
 
     @Test
-    void sidesAtTwoMomentsWithoutControlsNeedTwentyPercentAndSaySo() {
+    void sidesAtTwoMomentsWithoutControlsNeedThirtyPercentAndSaySo() {
         SyntheticRounds quiet = SyntheticRounds.precise(30);
         List<BenchRun> tenPercent = quiet.comparison("redis-1", 1.10);
 
         TestComparison plain = BeforeAfter.DEFAULT.perHost(tenPercent).get(0);
 
         assertThat(plain.verdict().called()).isFalse();
-        assertThat(metric(plain, Metric.P50).floor()).isEqualTo(0.20);
-        assertThat(metric(plain, Metric.P50).high()).as("the test sees it").isLessThan(1.2);
+        assertThat(metric(plain, Metric.P50).floor()).isEqualTo(0.30);
+        assertThat(metric(plain, Metric.P50).high()).as("the test sees it").isLessThan(1.3);
         assertThat(plain.design())
-                .contains("a change is called when it lies beyond 20 % (50 % from p99 up) at level 0.01 after Holm,"
+                .contains("a change is called when it lies beyond 30 % (60 % from p99 up) at level 0.01 after Holm,"
                         + " no change detected when every figure lies within it at level 0.05 (5 % with controls)");
         assertThat(compare(tenPercent).verdict()).isEqualTo(Verdict.REGRESSED);
         assertThat(BeforeAfter.DEFAULT
-                        .perHost(quiet.comparison("redis-1", 1.30))
+                        .perHost(quiet.comparison("redis-1", 1.45))
                         .get(0)
                         .verdict())
                 .isEqualTo(Verdict.REGRESSED);
     }
 
     /**
-     * The 99th percentile drifts between two moments more than the median (2.4 times as much over
-     * the lab's A/A pairs), and one pair's p99 came out +37 % with p 0.008: from p99 up, sides
-     * without controls need 50 %. A median that moved 30 % is still called, and so is a p99 that
-     * doubled; a p99 30 % up alone is not.
+     * The 99th percentile and above drift between two moments more than the median (p99.9 2.3 times
+     * as much over the quiet lab's A/A pairs), and one pair's p99 came out +37 % with p 0.008: from
+     * p99 up, sides without controls need 60 %. A median that moved 45 % is still called, and so is
+     * a p99 that doubled; a p99 45 % up alone is not.
      */
     @Test
-    void fromP99UpSidesWithoutControlsNeedFiftyPercent() {
+    void fromP99UpSidesWithoutControlsNeedSixtyPercent() {
         SyntheticRounds quiet = SyntheticRounds.precise(31);
-        TestComparison thirty =
-                BeforeAfter.DEFAULT.perHost(quiet.comparison("redis-1", 1.30)).get(0);
-        assertThat(metric(thirty, Metric.P99).floor()).isEqualTo(0.50);
-        assertThat(metric(thirty, Metric.P99).low()).as("the test sees it").isGreaterThan(1.0);
-        assertThat(metric(thirty, Metric.P99).verdict().called()).isFalse();
-        assertThat(metric(thirty, Metric.P50).verdict()).isEqualTo(Verdict.REGRESSED);
+        TestComparison fortyFive =
+                BeforeAfter.DEFAULT.perHost(quiet.comparison("redis-1", 1.45)).get(0);
+        assertThat(metric(fortyFive, Metric.P99).floor()).isEqualTo(0.60);
+        assertThat(metric(fortyFive, Metric.P99).low()).as("the test sees it").isGreaterThan(1.0);
+        assertThat(metric(fortyFive, Metric.P99).verdict().called()).isFalse();
+        assertThat(metric(fortyFive, Metric.P50).verdict()).isEqualTo(Verdict.REGRESSED);
 
         TestComparison doubled =
                 BeforeAfter.DEFAULT.perHost(quiet.comparison("redis-1", 2.0)).get(0);
         assertThat(metric(doubled, Metric.P99).verdict()).isEqualTo(Verdict.REGRESSED);
 
-        TestComparison controlled = compare(quiet.comparison("redis-1", 1.30));
+        TestComparison controlled = compare(quiet.comparison("redis-1", 1.45));
         assertThat(metric(controlled, Metric.P99).floor())
                 .as("one floor where drift cannot arise")
                 .isEqualTo(0.05);
@@ -422,16 +422,16 @@ class BeforeAfterTest {
         List<BenchRun> all = new ArrayList<>();
         SyntheticRounds model = new SyntheticRounds(11);
         for (String h : List.of("redis-1", "redis-2", "redis-3")) {
-            all.addAll(model.comparison(h, 0.4));
+            all.addAll(model.comparison(h, 0.3));
         }
 
         FleetComparison fleet = BeforeAfter.DEFAULT.fleet(all).get(0);
 
         assertThat(fleet.verdict()).isEqualTo(Verdict.IMPROVED);
-        assertThat(fleet.effects().get(Metric.P99).ratio()).isCloseTo(0.4, within(0.05));
-        assertThat(fleet.effects().get(Metric.P99).high()).isLessThan(0.6);
+        assertThat(fleet.effects().get(Metric.P99).ratio()).isCloseTo(0.3, within(0.04));
+        assertThat(fleet.effects().get(Metric.P99).high()).isLessThan(0.45);
         assertThat(fleet.metricVerdicts()).containsEntry(Metric.P99, Verdict.IMPROVED);
-        assertThat(fleet.medianRatio().get(Metric.P99)).isCloseTo(0.4, within(0.05));
+        assertThat(fleet.medianRatio().get(Metric.P99)).isCloseTo(0.3, within(0.04));
     }
 
     @Test

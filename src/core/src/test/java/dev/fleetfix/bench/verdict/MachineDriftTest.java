@@ -174,13 +174,15 @@ class MachineDriftTest {
         assertThat(busier.explains(Metric.RPS, 0.52))
                 .as("busy loops beside an unchanged lab host: rps -48 %")
                 .isTrue();
-        assertThat(busier.explains(Metric.RPS, 0.21)).isTrue();
-        assertThat(busier.explains(Metric.RPS, 0.19)).isFalse();
+        // the reach, 1 / 2², less the 30 % floor: 0.175
+        assertThat(busier.explains(Metric.RPS, 0.18)).isTrue();
+        assertThat(busier.explains(Metric.RPS, 0.17)).isFalse();
 
         MachineDrift faster = new MachineDrift(0.5, 0.5, 0.60, 0.15);
         assertThat(faster.speedup()).isCloseTo(0.85 / 0.40, within(1e-9));
-        assertThat(faster.explains(Metric.RPS, 5.5)).isTrue();
-        assertThat(faster.explains(Metric.RPS, 5.8)).isFalse();
+        // 2.125² over 0.7: 6.45
+        assertThat(faster.explains(Metric.RPS, 6.3)).isTrue();
+        assertThat(faster.explains(Metric.RPS, 6.6)).isFalse();
     }
 
     @Test

@@ -17,10 +17,13 @@ import java.util.Map;
  * RankTest#clustered}) and Student's t over the rounds' log medians, Holm over the decisive figures at 0.01; the
  * seeded bootstrap interval of the ratio; a call needs that p, an interval without 1 lying wholly beyond the floor;
  * no change detected when the interval lies within the floor. A percentile decided when every window held 10 requests
- * above it.
+ * above it. Its floors were those of the time: 20 %, 50 % from p99 up.
  */
 final class OldWindowRule {
     private static final long SEED = 0x5eed_f1ee7L;
+
+    /** The floors between two moments when the window rule was the verdict. */
+    private static final Thresholds FLOORS = new Thresholds(0.05, 0.20, 0.50, 0.01, 0.95);
 
     private OldWindowRule() {}
 
@@ -47,7 +50,7 @@ final class OldWindowRule {
         for (int i = 0; i < p.length; i++) {
             Metric m = decisive.get(i);
             RatioInterval.Result r = intervals.get(i);
-            double floor = Thresholds.DEFAULT.floor(m, Controls.NONE);
+            double floor = FLOORS.floor(m, Controls.NONE);
             boolean clears = r.low() >= 1 + floor || r.high() <= 1 - floor;
             Verdict v;
             if (adjusted[i] < 0.01 && clears) {
