@@ -307,19 +307,6 @@ cat >"$work/read.yml" <<'EOF'
       raw: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
       changed_when: false
 EOF
-cat >"$work/user.yml" <<'EOF'
-- name: fleetfix's audit commands and Redis INFO, as an Ansible user writes them (script, then command)
-  hosts: all
-  gather_facts: false
-  tasks:
-    - name: fleetfix's facts script and service finder, as root
-      script: "{{ audit_script }}"
-      become: true
-      changed_when: false
-    - name: Redis INFO server
-      command: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
-      changed_when: false
-EOF
 cat >"$work/same.yml" <<'EOF'
 - name: fleetfix's audit commands and Redis INFO, as an Ansible user sends them (the same work as fleetfix)
   hosts: all
@@ -333,6 +320,11 @@ cat >"$work/same.yml" <<'EOF'
       raw: redis-cli -h {{ ansible_host }} -p {{ redis_port }} info server
       changed_when: false
 EOF
+# the same play as an Ansible user writes it (issue 40's anchor): INFO server through the command module
+sed -e 's/^      raw: redis-cli /      command: redis-cli /' \
+  -e 's/as an Ansible user sends them (the same work as fleetfix)/as an Ansible user writes them (script, then command)/' \
+  "$work/same.yml" >"$work/user.yml"
+grep -q '^      command: redis-cli ' "$work/user.yml" || die "writing the command: play failed"
 
 # --- the runs ----------------------------------------------------------------------------------------------
 started="$(date -u '+%Y-%m-%d %H:%M UTC')"
