@@ -207,9 +207,9 @@ class VerdictLabIT {
      * correct implementation with P(X ≥ 3) = 1.1e-4, within its 0.04 % share of the suite's 0.1 % per CI run. It
      * catches a rule gone wrong, not a rate of a few per cent: it fails a rate of 30 % with P(X ≥ 3) = 0.62, of
      * 50 % with 0.95, and the old rule (2 of 6, measured again below on the same data) fails it almost surely; the
-     * rate itself is bench/verdict-sensitivity.sh's to measure. The promise needs the floor of sides without control hosts ({@link
-     * BeforeAfter#DEFAULT}): the same pairs judged with a 5 % floor, printed beside, had 2 of 20 on an idle
-     * machine, from drift their rounds share. Inconclusive and no change detected are both no false verdict;
+     * rate itself is bench/verdict-sensitivity.sh's to measure. The promise needs the floor of sides without
+     * control hosts ({@link BeforeAfter#DEFAULT}): the same pairs judged with a 5 % floor, printed beside, had 2 of
+     * 20 on an idle machine, from drift their rounds share. Inconclusive and no change detected are both no false verdict;
      * their counts are printed.
      */
     @Test

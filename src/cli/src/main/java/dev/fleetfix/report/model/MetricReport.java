@@ -34,8 +34,8 @@ import java.util.List;
  * @param equivalenceP p of the two one-sided tests that the change lies within {@code floor}: below 0.05 for every
  *     decisive figure, the test reads no change detected; null with control hosts, when not decisive, and in files
  *     written before this field existed
- * @param floor the smallest relative change taken as real: 0.30 (0.60 from p99 up) for sides at two moments without control
- *     hosts, 0.05 with controls or in a sweep; a calibration's A/A difference when that is larger
+ * @param floor the smallest relative change taken as real: 0.30 (0.60 from p99 up) for sides at two moments
+ *     without control hosts, 0.05 with controls or in a sweep; a calibration's A/A difference when that is larger
  * @param decisive whether this figure can decide the verdict
  * @param notDecisive why not; null when decisive
  * @param beforeSampleMedian median of the before samples (batches, windows or rounds, see {@code sample_unit}): the

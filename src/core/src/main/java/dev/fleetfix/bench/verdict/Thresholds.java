@@ -23,8 +23,8 @@ public record Thresholds(double relativeNoise, double driftFloor, double tailDri
      * and p90 (standard deviations 0.097, 0.090 and 0.111 over 36 quiet A/A pairs), 60 % from p99 up (p99 0.173,
      * p99.9 0.206). The floors of 2026-12-02 (20 % and 50 %) were the same rule on a busy CI run's figures (0.07
      * and 0.17); the quiet lab's drift is wider, under them 8 rounds a side called an unchanged host regressed (p90
-     * +41 %), and fewer than half of the A/A pairs could be shown unchanged. A THP fork penalty on an old kernel is many times these
-     * floors, and a 10 % CPU quota (rps −87 %) passes them. The measurements, with their dates:
+     * +41 %), and fewer than half of the A/A pairs could be shown unchanged. A THP fork penalty on an old kernel is
+     * many times these floors, and a 10 % CPU quota (rps −87 %) passes them. The measurements, with their dates:
      * docs/benchmarks-and-verdicts.md#measurements-behind-the-defaults.
      */
     public static final Thresholds DEFAULT = new Thresholds(0.05, 0.30, 0.60, 0.01, 0.95);

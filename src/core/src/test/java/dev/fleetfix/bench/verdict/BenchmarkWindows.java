@@ -56,10 +56,11 @@ final class BenchmarkWindows {
 
     /**
      * The drift between the two moments, shared by the figures (times each figure's {@link #LOAD} weight), and more for
-     * p99 and above: sized so that the A/A log ratio of the sides' window means spreads as over the quiet lab's 36 A/A
-     * pairs of 2026-12-07 (rps 0.097, p50 0.090, p90 0.111, p99 0.173, p99.9 0.206; the model gives 0.096, 0.097, 0.116,
-     * 0.170 and 0.251, {@link BatchDesignSimulationTest#aaSpread}). Until then 0.05 and 0.12, sized on a busy CI run's
-     * pairs (rps 0.07, p99 0.17), which left the model's throughput, p50 and p90 drifting less than the quiet lab's.
+     * p99 and above: sized so that the A/A log ratio of the sides' window means spreads as over the quiet lab's 36
+     * A/A pairs of 2026-12-07 (rps 0.097, p50 0.090, p90 0.111, p99 0.173, p99.9 0.206; the model gives 0.096,
+     * 0.097, 0.116, 0.170 and 0.251, {@link BatchDesignSimulationTest#aaSpread}). Until then 0.05 and 0.12, sized on
+     * a busy CI run's pairs (rps 0.07, p99 0.17), which left the model's throughput, p50 and p90 drifting less than
+     * the quiet lab's.
      */
     static final double MOMENT_SHARED = 0.087;
 
