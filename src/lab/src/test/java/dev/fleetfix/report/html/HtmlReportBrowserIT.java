@@ -2,6 +2,7 @@ package dev.fleetfix.report.html;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fleetfix.bench.verdict.Thresholds;
 import dev.fleetfix.report.SyntheticRun;
 import dev.fleetfix.report.files.FileReporter;
 import dev.fleetfix.report.files.ReportCollector;
@@ -118,8 +119,10 @@ class HtmlReportBrowserIT {
                 .contains("REGRESSED " + ON_TWO_OF_THREE)
                 .contains("IMPROVED")
                 // a figure's own reason, in its row
-                .containsPattern("INCONCLUSIVE: interval too wide \\(the tests that the change lies within the ±50 %"
-                        + " effect floor give p [\\d.]+, not below 0\\.05")
+                // the p99 of a synthetic host, judged against the tail floor of two moments
+                .containsPattern("INCONCLUSIVE: interval too wide \\(the tests that the change lies within the ±"
+                        + Math.round(Thresholds.DEFAULT.tailDriftFloor() * 100)
+                        + " % effect floor give p [\\d.]+, not below 0\\.05")
                 .contains("not decisive: the maximum is a single request");
         assertThat(run.stdout()).doesNotContain("title=\"");
 
